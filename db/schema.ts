@@ -1,0 +1,111 @@
+/**
+ * The whole data model (see DESIGN.md). drizzle-kit generates the SQL migrations in `db/migrations` from this file;
+ * the FTS5 index for memories is a custom migration, since drizzle cannot declare virtual tables.
+ */
+import { sql } from 'drizzle-orm';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+export const conversations = sqliteTable(
+  'conversations',
+  {
+    id: text('id').primaryKey(),
+    title: text('title').notNull(),
+    brain: text('brain'),
+    model: text('model'),
+    reasoningLevel: text('reasoning_level'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+    archived: integer('archived', { mode: 'boolean' }).notNull().default(false),
+  },
+  (table) => [index('conversations_updated_at').on(table.updatedAt)],
+);
+
+export const messages = sqliteTable(
+  'messages',
+  {
+    id: text('id').primaryKey(),
+    conversationId: text('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    turnId: text('turn_id').notNull(),
+    role: text('role', { enum: ['user', 'assistant', 'system'] }).notNull(),
+    kind: text('kind', { enum: ['chat', 'notice', 'summary'] }).notNull().default('chat'),
+    text: text('text').notNull().default(''),
+    tokenEstimate: integer('token_estimate').notNull().default(0),
+    status: text('status', { enum: ['complete', 'streaming', 'stopped', 'interrupted', 'failed'] })
+      .notNull()
+      .default('complete'),
+    error: text('error', { mode: 'json' }),
+    brain: text('brain'),
+    modelRequested: text('model_requested'),
+    modelResponded: text('model_responded'),
+    reasoningLevel: text('reasoning_level'),
+    reasoning: text('reasoning', { mode: 'json' }),
+    usage: text('usage', { mode: 'json' }),
+    compactedInto: text('compacted_into'),
+    createdAt: text('created_at').notNull(),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (table) => [
+    uniqueIndex('messages_conversation_seq').on(table.conversationId, table.seq),
+    index('messages_turn').on(table.turnId),
+    index('messages_status')
+      .on(table.status)
+      .where(sql`status = 'streaming'`),
+  ],
+);
+
+export const toolInvocations = sqliteTable(
+  'tool_invocations',
+  {
+    id: text('id').primaryKey(),
+    turnId: text('turn_id').notNull(),
+    messageId: text('message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    kind: text('kind', { enum: ['tool', 'memory', 'skill'] }).notNull(),
+    server: text('server'),
+    tool: text('tool').notNull(),
+    providerCallId: text('provider_call_id'),
+    input: text('input', { mode: 'json' }),
+    output: text('output'),
+    status: text('status', { enum: ['ok', 'error', 'denied', 'cancelled'] }).notNull(),
+    opaque: text('opaque', { mode: 'json' }),
+    startedAt: text('started_at').notNull(),
+    endedAt: text('ended_at'),
+  },
+  (table) => [index('tool_invocations_message').on(table.messageId, table.seq), index('tool_invocations_turn').on(table.turnId)],
+);
+
+export const memories = sqliteTable('memories', {
+  id: text('id').primaryKey(),
+  text: text('text').notNull(),
+  createdAt: text('created_at').notNull(),
+  updatedAt: text('updated_at').notNull(),
+});
+
+export const brainState = sqliteTable(
+  'brain_state',
+  {
+    conversationId: text('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    brain: text('brain').notNull(),
+    usage: text('usage', { mode: 'json' }),
+    full: integer('full', { mode: 'boolean' }).notNull().default(false),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.conversationId, table.brain] })],
+);
+
+export const settings = sqliteTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value', { mode: 'json' }).notNull(),
+});
+
+export const counters = sqliteTable('counters', {
+  name: text('name').primaryKey(),
+  value: integer('value').notNull().default(0),
+});

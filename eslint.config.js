@@ -1,0 +1,61 @@
+// Layer boundaries from DESIGN.md, enforced here so a wrong import fails the build instead of a review.
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = { group: ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'crypto'], message: 'This layer runs without Node.' };
+const electron = { group: ['electron', 'electron/*'], message: 'Only src-main/electron may import electron.' };
+const mainFromOutside = { group: ['**/src-main/**', '../src-main', '../../src-main'], message: 'Only src-shared is shared between processes.' };
+const rendererFromOutside = { group: ['**/src-renderer/**'], message: 'The main process never imports the renderer.' };
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'db/migrations/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-restricted-syntax': [
+        'error',
+        { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'Model output never reaches the DOM unsanitised.' },
+      ],
+    },
+  },
+  {
+    files: ['src-shared/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [nodeBuiltins, electron, mainFromOutside, rendererFromOutside, { group: ['react', 'react-dom', 'zustand'], message: 'src-shared is plain TypeScript.' }] }],
+    },
+  },
+  {
+    files: ['src-main/core/**', 'src-main/web/**', 'src-main/cli/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [electron, rendererFromOutside] }] },
+  },
+  {
+    files: ['src-main/core/replay/wires/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [nodeBuiltins, electron, rendererFromOutside, { group: ['**/store/**', '**/store', '**/providers/**', '**/engine/**', '**/tools/**'], message: 'Converters are pure: neutral types in, wire JSON out.' }] },
+      ],
+    },
+  },
+  {
+    files: ['src-main/core/store/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [electron, rendererFromOutside, { group: ['**/providers/**', '**/replay/**', '**/engine/**'], message: 'The store knows nothing of providers or replay.' }] }],
+    },
+  },
+  {
+    files: ['src-renderer/**'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': ['error', { patterns: [nodeBuiltins, electron, mainFromOutside] }],
+    },
+  },
+);

@@ -1,0 +1,258 @@
+/**
+ * (contract) The one typed Api between the renderer and the main process.
+ *
+ * Both transports (Electron IPC and the loopback web host) are derived from `commandSchemas`: every command's input is
+ * validated with zod at the entry of the main process, and `Api` (what the renderer calls) is the mapped promise type.
+ * Extend by adding commands and events; never change the meaning of an existing one.
+ */
+import { z } from 'zod';
+import { BRAIN_IDS, REASONING_LEVELS, type BrainId, type ReasoningLevel, type WireId } from './brains';
+
+const brainId = z.enum(BRAIN_IDS);
+const reasoningLevel = z.enum(REASONING_LEVELS);
+const entityId = z.string().min(1).max(64);
+
+export const MESSAGE_ROLES = ['user', 'assistant', 'system'] as const;
+export type MessageRole = (typeof MESSAGE_ROLES)[number];
+export const MESSAGE_KINDS = ['chat', 'notice', 'summary'] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+export const MESSAGE_STATUSES = ['complete', 'streaming', 'stopped', 'interrupted', 'failed'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+export const THEMES = ['system', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
+
+/** What went wrong with a turn, shown under the reply it belongs to. */
+export interface TurnError {
+  /** Stable machine code: `provider-error`, `empty-reply`, `missing-key`, `connection`, `interrupted`, … */
+  readonly code: string;
+  /** One sentence a person can act on. */
+  readonly message: string;
+  /** Whether a retry of the same turn can succeed. */
+  readonly retryable: boolean;
+  /** The provider's HTTP status, where there was one. */
+  readonly status?: number;
+}
+
+export interface Usage {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly cacheReadTokens?: number;
+  readonly cacheWriteTokens?: number;
+  readonly reasoningTokens?: number;
+}
+
+export interface ConversationView {
+  readonly id: string;
+  readonly title: string;
+  readonly brain: BrainId | null;
+  readonly model: string | null;
+  readonly reasoningLevel: ReasoningLevel | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly archived: boolean;
+}
+
+export interface MessageView {
+  readonly id: string;
+  readonly conversationId: string;
+  readonly seq: number;
+  readonly turnId: string;
+  readonly role: MessageRole;
+  readonly kind: MessageKind;
+  readonly text: string;
+  readonly status: MessageStatus;
+  readonly error: TurnError | null;
+  readonly brain: BrainId | null;
+  readonly modelRequested: string | null;
+  readonly modelResponded: string | null;
+  readonly reasoningLevel: ReasoningLevel | null;
+  readonly usage: Usage | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface MessagePage {
+  /** Oldest first. */
+  readonly messages: readonly MessageView[];
+  /** True when older messages exist before the first one returned. */
+  readonly hasOlder: boolean;
+}
+
+export interface BrainSettingsView {
+  readonly brain: BrainId;
+  readonly label: string;
+  readonly wire: WireId;
+  readonly defaultModel: string;
+  readonly models: readonly string[];
+  /** The base URL in use: settings, else `ANYBRAIN_<BRAIN>_BASE_URL`, else the brain's default. */
+  readonly baseUrl: string;
+  /** The base URL saved in settings, or null when none is. */
+  readonly baseUrlOverride: string | null;
+  /** Keys are write-only: the renderer only ever learns whether one is present and from where. */
+  readonly keySource: 'stored' | 'environment' | 'none' | 'not-needed';
+  /** False when this build cannot run a turn on the brain yet. */
+  readonly available: boolean;
+}
+
+export interface SettingsView {
+  readonly defaultBrain: BrainId;
+  readonly theme: Theme;
+  readonly brains: readonly BrainSettingsView[];
+  /** Whether keys can be stored here (Electron with a real keyring); elsewhere keys come from the environment. */
+  readonly canStoreKeys: boolean;
+  readonly dataDir: string;
+}
+
+export interface SendResult {
+  readonly turnId: string;
+  readonly userMessageId: string;
+  readonly assistantMessageId: string;
+}
+
+export interface ExportResult {
+  readonly filename: string;
+  readonly mimeType: string;
+  readonly content: string;
+}
+
+export const EXPORT_FORMATS = ['json', 'md'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Input schemas: the single source of truth for what each command accepts. */
+export const commandSchemas = {
+  listConversations: z.object({ query: z.string().max(500).optional() }).strict(),
+  createConversation: z
+    .object({ title: z.string().max(500).optional(), brain: brainId.optional(), model: z.string().max(200).optional() })
+    .strict(),
+  renameConversation: z.object({ id: entityId, title: z.string().trim().min(1).max(500) }).strict(),
+  deleteConversation: z.object({ id: entityId }).strict(),
+  getConversation: z.object({ id: entityId }).strict(),
+  setConversationBrain: z
+    .object({
+      id: entityId,
+      brain: brainId,
+      model: z.string().trim().min(1).max(200).nullable().optional(),
+      reasoningLevel: reasoningLevel.nullable().optional(),
+    })
+    .strict(),
+  /** A page of messages: the newest `limit` when `beforeSeq` is absent, else the `limit` before it. */
+  listMessages: z
+    .object({
+      conversationId: entityId,
+      beforeSeq: z.number().int().nonnegative().optional(),
+      limit: z.number().int().min(1).max(500).default(100),
+    })
+    .strict(),
+  send: z.object({ conversationId: entityId, text: z.string().min(1).max(1_000_000) }).strict(),
+  /** Runs the last user message again after a failed, stopped or interrupted reply. */
+  retry: z.object({ conversationId: entityId }).strict(),
+  stop: z.object({ conversationId: entityId }).strict(),
+  getSettings: z.object({}).strict(),
+  setDefaultBrain: z.object({ brain: brainId }).strict(),
+  setTheme: z.object({ theme: z.enum(THEMES) }).strict(),
+  setBaseUrl: z
+    .object({
+      brain: brainId,
+      baseUrl: z
+        .string()
+        .trim()
+        .url()
+        .refine((value) => /^https?:\/\//.test(value), 'Base URLs must start with http:// or https://')
+        .nullable(),
+    })
+    .strict(),
+  /** Write-only: a key goes in, and never comes out through the Api. `null` removes it. */
+  setKey: z.object({ brain: brainId, key: z.string().trim().min(1).max(4096).nullable() }).strict(),
+  exportConversation: z.object({ id: entityId, format: z.enum(EXPORT_FORMATS) }).strict(),
+} as const;
+
+export type CommandName = keyof typeof commandSchemas;
+export type CommandInput<Name extends CommandName> = z.input<(typeof commandSchemas)[Name]>;
+export type ParsedCommandInput<Name extends CommandName> = z.output<(typeof commandSchemas)[Name]>;
+
+export interface CommandOutputs {
+  listConversations: ConversationView[];
+  createConversation: ConversationView;
+  renameConversation: ConversationView;
+  deleteConversation: { deleted: boolean };
+  getConversation: ConversationView;
+  setConversationBrain: ConversationView;
+  listMessages: MessagePage;
+  send: SendResult;
+  retry: SendResult;
+  stop: { stopped: boolean };
+  getSettings: SettingsView;
+  setDefaultBrain: SettingsView;
+  setTheme: SettingsView;
+  setBaseUrl: SettingsView;
+  setKey: SettingsView;
+  exportConversation: ExportResult;
+}
+
+export type CommandOutput<Name extends CommandName> = CommandOutputs[Name];
+
+export const COMMAND_NAMES = Object.keys(commandSchemas) as CommandName[];
+
+export function isCommandName(value: unknown): value is CommandName {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(commandSchemas, value);
+}
+
+/** Events pushed from the main process. */
+export type ApiEvent =
+  | {
+      readonly type: 'turn-started';
+      readonly conversationId: string;
+      readonly turnId: string;
+      readonly userMessage: MessageView | null;
+      readonly assistantMessage: MessageView;
+    }
+  | {
+      /** Text appended to a streaming reply. Deltas are coalesced to at most one per frame. */
+      readonly type: 'message-delta';
+      readonly conversationId: string;
+      readonly turnId: string;
+      readonly messageId: string;
+      readonly textDelta: string;
+    }
+  | { readonly type: 'turn-done'; readonly conversationId: string; readonly turnId: string; readonly message: MessageView }
+  | { readonly type: 'turn-failed'; readonly conversationId: string; readonly turnId: string; readonly message: MessageView }
+  | { readonly type: 'conversation-updated'; readonly conversation: ConversationView }
+  | { readonly type: 'conversation-deleted'; readonly conversationId: string };
+
+export type ApiEventType = ApiEvent['type'];
+
+/** What the renderer calls: one promise-returning function per command. */
+export type Api = {
+  readonly [Name in CommandName]: (input: CommandInput<Name>) => Promise<CommandOutput<Name>>;
+};
+
+/** Every transport answers with this envelope, so errors cross the boundary as values and are rethrown. */
+export type CommandResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: { readonly code: string; readonly message: string } };
+
+/** A command refused by the main process, rethrown on the renderer side with its code. */
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** The surface a transport exposes to the renderer (the preload's `window.anybrain`, or the web client). */
+export interface ApiTransport {
+  invoke<Name extends CommandName>(name: Name, input: CommandInput<Name>): Promise<CommandOutput<Name>>;
+  /** Subscribe to events; returns an unsubscribe function. */
+  subscribe(listener: (event: ApiEvent) => void): () => void;
+}
+
+export function createApi(transport: ApiTransport): Api {
+  const api: Record<string, unknown> = {};
+  for (const name of COMMAND_NAMES) {
+    api[name] = (input: unknown) => transport.invoke(name, input as never);
+  }
+  return api as Api;
+}

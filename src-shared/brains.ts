@@ -1,0 +1,121 @@
+/**
+ * The seven brains: one table. A wire is a request/stream format; a brain is a provider with its own defaults.
+ * Per-brain quirks are data here, never copied code.
+ */
+
+export const BRAIN_IDS = ['claude', 'codex', 'kimi', 'grok', 'glm', 'gemini', 'ollama'] as const;
+export type BrainId = (typeof BRAIN_IDS)[number];
+
+export const WIRE_IDS = [
+  'anthropic-messages',
+  'openai-responses',
+  'chat-completions',
+  'gemini-generate-content',
+  'ollama-chat',
+] as const;
+export type WireId = (typeof WIRE_IDS)[number];
+
+export const REASONING_LEVELS = ['off', 'low', 'medium', 'high'] as const;
+export type ReasoningLevel = (typeof REASONING_LEVELS)[number];
+
+export interface BrainInfo {
+  readonly id: BrainId;
+  readonly label: string;
+  readonly wire: WireId;
+  readonly defaultModel: string;
+  /** Models offered in the picker; the user may also type any other model id. */
+  readonly models: readonly string[];
+  readonly defaultReasoningLevel: ReasoningLevel;
+  readonly defaultBaseUrl: string;
+  /** Environment variable holding the API key; null when the brain needs none. */
+  readonly keyVariable: string | null;
+  /** Environment variable overriding the base URL (settings win over it). */
+  readonly baseUrlVariable: string;
+}
+
+export const BRAINS: Readonly<Record<BrainId, BrainInfo>> = {
+  claude: {
+    id: 'claude',
+    label: 'Claude',
+    wire: 'anthropic-messages',
+    defaultModel: 'claude-sonnet-4-6',
+    models: ['claude-sonnet-4-6', 'claude-opus-4-6', 'claude-haiku-4-5'],
+    defaultReasoningLevel: 'off',
+    defaultBaseUrl: 'https://api.anthropic.com',
+    keyVariable: 'ANTHROPIC_API_KEY',
+    baseUrlVariable: 'ANYBRAIN_CLAUDE_BASE_URL',
+  },
+  codex: {
+    id: 'codex',
+    label: 'Codex',
+    wire: 'openai-responses',
+    defaultModel: 'gpt-5.5-codex',
+    models: ['gpt-5.5-codex', 'gpt-5.5', 'gpt-5.6'],
+    defaultReasoningLevel: 'medium',
+    defaultBaseUrl: 'https://api.openai.com/v1',
+    keyVariable: 'OPENAI_API_KEY',
+    baseUrlVariable: 'ANYBRAIN_CODEX_BASE_URL',
+  },
+  kimi: {
+    id: 'kimi',
+    label: 'Kimi',
+    wire: 'chat-completions',
+    defaultModel: 'kimi-k2.6',
+    models: ['kimi-k2.6', 'kimi-k2.5'],
+    defaultReasoningLevel: 'off',
+    defaultBaseUrl: 'https://api.moonshot.ai/v1',
+    keyVariable: 'MOONSHOT_API_KEY',
+    baseUrlVariable: 'ANYBRAIN_KIMI_BASE_URL',
+  },
+  grok: {
+    id: 'grok',
+    label: 'Grok',
+    wire: 'openai-responses',
+    defaultModel: 'grok-4.3',
+    models: ['grok-4.3', 'grok-4.20', 'grok-4'],
+    defaultReasoningLevel: 'medium',
+    defaultBaseUrl: 'https://api.x.ai/v1',
+    keyVariable: 'XAI_API_KEY',
+    baseUrlVariable: 'ANYBRAIN_GROK_BASE_URL',
+  },
+  glm: {
+    id: 'glm',
+    label: 'GLM',
+    wire: 'anthropic-messages',
+    defaultModel: 'glm-5.1',
+    models: ['glm-5.1', 'glm-5', 'glm-4.7'],
+    defaultReasoningLevel: 'off',
+    defaultBaseUrl: 'https://api.z.ai/api/anthropic',
+    keyVariable: 'ZAI_API_KEY',
+    baseUrlVariable: 'ANYBRAIN_GLM_BASE_URL',
+  },
+  gemini: {
+    id: 'gemini',
+    label: 'Gemini',
+    wire: 'gemini-generate-content',
+    defaultModel: 'gemini-3.1-pro-preview',
+    models: ['gemini-3.1-pro-preview', 'gemini-3-pro-preview', 'gemini-3-flash-preview'],
+    defaultReasoningLevel: 'medium',
+    defaultBaseUrl: 'https://generativelanguage.googleapis.com',
+    keyVariable: 'GEMINI_API_KEY',
+    baseUrlVariable: 'ANYBRAIN_GEMINI_BASE_URL',
+  },
+  ollama: {
+    id: 'ollama',
+    label: 'Ollama',
+    wire: 'ollama-chat',
+    defaultModel: 'qwen3',
+    models: ['qwen3', 'gpt-oss', 'llama3.3'],
+    defaultReasoningLevel: 'off',
+    defaultBaseUrl: 'http://127.0.0.1:11434',
+    keyVariable: null,
+    baseUrlVariable: 'ANYBRAIN_OLLAMA_BASE_URL',
+  },
+};
+
+export function isBrainId(value: unknown): value is BrainId {
+  return typeof value === 'string' && (BRAIN_IDS as readonly string[]).includes(value);
+}
+
+/** Brains whose adapters are wired up in this build; the rest are listed but refuse a turn with a clear error. */
+export const AVAILABLE_BRAINS: readonly BrainId[] = ['claude', 'kimi', 'glm'];
