@@ -256,3 +256,23 @@ export function createApi(transport: ApiTransport): Api {
   }
   return api as Api;
 }
+
+/**
+ * What the Electron preload exposes as `window.anybrain`: exactly the Api functions and one event subscription.
+ * The web client builds the same shape over HTTP + SSE.
+ */
+export interface AnybrainBridge {
+  readonly api: Api;
+  /** Subscribe to events pushed by the main process; returns an unsubscribe function. */
+  readonly onEvent: (listener: (event: ApiEvent) => void) => () => void;
+  /** Which host the renderer runs in. */
+  readonly host: 'electron' | 'web';
+}
+
+/** IPC channel names shared by the preload and the main process. */
+export const IPC_COMMAND_CHANNEL = 'anybrain:command';
+export const IPC_EVENT_CHANNEL = 'anybrain:event';
+
+/** Web host routes: POST `${WEB_COMMAND_PATH}/<name>` with the JSON input; GET `WEB_EVENTS_PATH` is an SSE stream. */
+export const WEB_COMMAND_PATH = '/api/command';
+export const WEB_EVENTS_PATH = '/api/events';

@@ -1,0 +1,34 @@
+/**
+ * The facade both hosts (Electron shell, web host) and the command line use. All behaviour lives behind it.
+ */
+import type { ApiEvent, CommandResult } from '../../src-shared/api';
+import type { BrainId } from '../../src-shared/brains';
+
+/** Where API keys live. Never the database: Electron `safeStorage`, or the environment for CLI and web host. */
+export interface KeyStore {
+  /** Whether `set` can persist a key here. */
+  readonly canStore: boolean;
+  get(brain: BrainId): string | null;
+  set(brain: BrainId, key: string | null): void;
+}
+
+export interface CoreOptions {
+  /** The data folder: holds `anybrain.db` and `skills/`. */
+  readonly dataDir: string;
+  /** Environment for `ANYBRAIN_<BRAIN>_BASE_URL` and key variables; defaults to `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Stored keys (Electron); without it keys come from the environment only. */
+  readonly keyStore?: KeyStore;
+  /** Path to a better-sqlite3 binary built for this runtime's ABI (the Electron shell passes its own build). */
+  readonly nativeBinding?: string;
+}
+
+export interface Core {
+  readonly dataDir: string;
+  /** Validates `rawInput` against the command's zod schema, runs it, and answers with an envelope (never throws). */
+  dispatch(name: string, rawInput: unknown): Promise<CommandResult<unknown>>;
+  /** Subscribe to Api events; returns an unsubscribe function. */
+  onEvent(listener: (event: ApiEvent) => void): () => void;
+  /** Stops running turns (their partial replies are kept as `stopped`) and closes the database. */
+  dispose(): Promise<void>;
+}
