@@ -1,0 +1,58 @@
+/**
+ * The neutral stream every provider adapter produces. Errors are parts, not throws, so one stream can report a
+ * failure and still end cleanly.
+ */
+import type { Usage } from '../../../src-shared/api';
+import type { WireId } from '../../../src-shared/brains';
+
+export type FinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'error' | 'other';
+
+export type ProviderErrorCode =
+  /** The provider answered with an error (HTTP status or an error event after HTTP 200). */
+  | 'provider-error'
+  /** 401/403: the key is missing, wrong or lacks access. */
+  | 'auth'
+  /** 429 or an overload: try again later. */
+  | 'rate-limited'
+  | 'overloaded'
+  /** The request is too large for the model's window. */
+  | 'context-too-large'
+  /** The connection failed or dropped mid-stream. */
+  | 'connection'
+  /** The stream could not be parsed. */
+  | 'malformed-stream';
+
+export interface ProviderError {
+  readonly code: ProviderErrorCode;
+  /** One sentence a person can act on; includes the provider's own message where there is one. */
+  readonly message: string;
+  readonly status?: number;
+  readonly retryable: boolean;
+}
+
+export type StreamPart =
+  | { readonly type: 'text-delta'; readonly text: string }
+  | { readonly type: 'reasoning-delta'; readonly text: string }
+  /** An opaque reasoning carrier (thinking signature, encrypted item, …), kept verbatim for replay to the same brain. */
+  | { readonly type: 'reasoning-opaque'; readonly opaque: unknown }
+  | {
+      readonly type: 'tool-call';
+      readonly providerCallId: string | null;
+      readonly name: string;
+      readonly input: Record<string, unknown>;
+      readonly opaque?: unknown;
+    }
+  | { readonly type: 'usage'; readonly usage: Usage }
+  | { readonly type: 'response-model'; readonly model: string }
+  | { readonly type: 'finish'; readonly reason: FinishReason; readonly rawReason: string | null }
+  | { readonly type: 'error'; readonly error: ProviderError };
+
+export interface ProviderCall {
+  readonly wire: WireId;
+  /** Base URL as the brain table / settings give it (e.g. `https://api.moonshot.ai/v1`). */
+  readonly baseUrl: string;
+  readonly apiKey: string | null;
+  /** The exact request body the replay converter built (includes `model` and `stream: true`). */
+  readonly body: Record<string, unknown>;
+  readonly signal: AbortSignal;
+}
