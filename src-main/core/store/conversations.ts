@@ -1,0 +1,79 @@
+import { desc, eq, sql } from 'drizzle-orm';
+import type { ConversationView } from '../../../src-shared/api';
+import { isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
+import { conversations } from '../../../db/schema';
+import type { AppDatabase } from './open';
+
+export const DEFAULT_TITLE = 'New conversation';
+
+type ConversationRow = typeof conversations.$inferSelect;
+
+export function toConversationView(row: ConversationRow): ConversationView {
+  return {
+    id: row.id,
+    title: row.title,
+    brain: isBrainId(row.brain) ? row.brain : null,
+    model: row.model,
+    reasoningLevel: (REASONING_LEVELS as readonly string[]).includes(row.reasoningLevel ?? '')
+      ? (row.reasoningLevel as ReasoningLevel)
+      : null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    archived: row.archived,
+  };
+}
+
+export interface NewConversation {
+  readonly id: string;
+  readonly title: string;
+  readonly brain: BrainId | null;
+  readonly model: string | null;
+  readonly now: string;
+}
+
+export function insertConversation(db: AppDatabase, conversation: NewConversation): ConversationView {
+  const row = db
+    .insert(conversations)
+    .values({
+      id: conversation.id,
+      title: conversation.title,
+      brain: conversation.brain,
+      model: conversation.model,
+      createdAt: conversation.now,
+      updatedAt: conversation.now,
+    })
+    .returning()
+    .get();
+  return toConversationView(row);
+}
+
+export function getConversation(db: AppDatabase, id: string): ConversationView | null {
+  const row = db.select().from(conversations).where(eq(conversations.id, id)).get();
+  return row ? toConversationView(row) : null;
+}
+
+/** Newest first; `query` filters by title, case-insensitively, with % and _ matched literally. */
+export function listConversations(db: AppDatabase, query?: string): ConversationView[] {
+  const trimmed = query?.trim();
+  const pattern = trimmed ? `%${trimmed.replace(/[\\%_]/g, (char) => `\\${char}`)}%` : null;
+  return db
+    .select()
+    .from(conversations)
+    .where(pattern === null ? undefined : sql`${conversations.title} LIKE ${pattern} ESCAPE '\\'`)
+    .orderBy(desc(conversations.updatedAt), desc(conversations.id))
+    .all()
+    .map(toConversationView);
+}
+
+export function updateConversation(
+  db: AppDatabase,
+  id: string,
+  changes: Partial<Pick<ConversationRow, 'title' | 'brain' | 'model' | 'reasoningLevel' | 'updatedAt'>>,
+): ConversationView | null {
+  const row = db.update(conversations).set(changes).where(eq(conversations.id, id)).returning().get();
+  return row ? toConversationView(row) : null;
+}
+
+export function deleteConversation(db: AppDatabase, id: string): boolean {
+  return db.delete(conversations).where(eq(conversations.id, id)).run().changes === 1;
+}

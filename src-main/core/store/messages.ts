@@ -1,0 +1,201 @@
+import { and, asc, desc, eq, isNull, lt, sql } from 'drizzle-orm';
+import type { MessageKind, MessageRole, MessageStatus, MessageView, TurnError, Usage } from '../../../src-shared/api';
+import { isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
+import { messages } from '../../../db/schema';
+import { estimateTokens } from '../context/token-estimate';
+import type { AppDatabase } from './open';
+
+export type MessageRow = typeof messages.$inferSelect;
+
+/** Reasoning as stored: its own brain and model, the readable text, and the opaque carriers verbatim. */
+export interface StoredReasoning {
+  readonly brain: BrainId;
+  readonly model: string;
+  readonly text: string;
+  readonly opaque: unknown;
+}
+
+export function toMessageView(row: MessageRow): MessageView {
+  return {
+    id: row.id,
+    conversationId: row.conversationId,
+    seq: row.seq,
+    turnId: row.turnId,
+    role: row.role,
+    kind: row.kind,
+    text: row.text,
+    status: row.status,
+    error: (row.error as TurnError | null) ?? null,
+    brain: isBrainId(row.brain) ? row.brain : null,
+    modelRequested: row.modelRequested,
+    modelResponded: row.modelResponded,
+    reasoningLevel: (REASONING_LEVELS as readonly string[]).includes(row.reasoningLevel ?? '')
+      ? (row.reasoningLevel as ReasoningLevel)
+      : null,
+    usage: (row.usage as Usage | null) ?? null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export interface NewMessage {
+  readonly id: string;
+  readonly conversationId: string;
+  readonly seq: number;
+  readonly turnId: string;
+  readonly role: MessageRole;
+  readonly kind?: MessageKind;
+  readonly text: string;
+  readonly status: MessageStatus;
+  readonly brain?: BrainId | null;
+  readonly modelRequested?: string | null;
+  readonly modelResponded?: string | null;
+  readonly reasoningLevel?: ReasoningLevel | null;
+  readonly reasoning?: StoredReasoning | null;
+  readonly usage?: Usage | null;
+  readonly error?: TurnError | null;
+  readonly createdAt: string;
+}
+
+export function insertMessage(db: AppDatabase, message: NewMessage): MessageRow {
+  return db
+    .insert(messages)
+    .values({
+      id: message.id,
+      conversationId: message.conversationId,
+      seq: message.seq,
+      turnId: message.turnId,
+      role: message.role,
+      kind: message.kind ?? 'chat',
+      text: message.text,
+      tokenEstimate: estimateTokens(message.text),
+      status: message.status,
+      error: message.error ?? null,
+      brain: message.brain ?? null,
+      modelRequested: message.modelRequested ?? null,
+      modelResponded: message.modelResponded ?? null,
+      reasoningLevel: message.reasoningLevel ?? null,
+      reasoning: message.reasoning ?? null,
+      usage: message.usage ?? null,
+      createdAt: message.createdAt,
+      updatedAt: message.createdAt,
+    })
+    .returning()
+    .get();
+}
+
+export function nextSeq(db: AppDatabase, conversationId: string): number {
+  const row = db
+    .select({ maxSeq: sql<number | null>`max(${messages.seq})` })
+    .from(messages)
+    .where(eq(messages.conversationId, conversationId))
+    .get();
+  return (row?.maxSeq ?? -1) + 1;
+}
+
+export function getMessage(db: AppDatabase, id: string): MessageRow | null {
+  return db.select().from(messages).where(eq(messages.id, id)).get() ?? null;
+}
+
+/** Writes the streamed text so far; called on a timer while a reply streams. */
+export function checkpointMessageText(db: AppDatabase, id: string, text: string, now: string): void {
+  db.update(messages)
+    .set({ text, tokenEstimate: estimateTokens(text), updatedAt: now })
+    .where(and(eq(messages.id, id), eq(messages.status, 'streaming')))
+    .run();
+}
+
+export interface FinishedMessage {
+  readonly text: string;
+  readonly status: Exclude<MessageStatus, 'streaming'>;
+  readonly error: TurnError | null;
+  readonly modelResponded: string | null;
+  readonly reasoning: StoredReasoning | null;
+  readonly usage: Usage | null;
+  readonly now: string;
+}
+
+export function finishMessage(db: AppDatabase, id: string, finished: FinishedMessage): MessageRow {
+  const row = db
+    .update(messages)
+    .set({
+      text: finished.text,
+      tokenEstimate: estimateTokens(finished.text),
+      status: finished.status,
+      error: finished.error,
+      modelResponded: finished.modelResponded,
+      reasoning: finished.reasoning,
+      usage: finished.usage,
+      updatedAt: finished.now,
+    })
+    .where(eq(messages.id, id))
+    .returning()
+    .get();
+  if (!row) throw new Error(`Message ${id} vanished before its reply finished.`);
+  return row;
+}
+
+/** A page of messages, oldest first: the newest `limit`, or the `limit` before `beforeSeq`. */
+export function listMessagePage(
+  db: AppDatabase,
+  conversationId: string,
+  limit: number,
+  beforeSeq?: number,
+): { rows: MessageRow[]; hasOlder: boolean } {
+  const newestFirst = db
+    .select()
+    .from(messages)
+    .where(
+      beforeSeq === undefined
+        ? eq(messages.conversationId, conversationId)
+        : and(eq(messages.conversationId, conversationId), lt(messages.seq, beforeSeq)),
+    )
+    .orderBy(desc(messages.seq))
+    .limit(limit + 1)
+    .all();
+  const hasOlder = newestFirst.length > limit;
+  return { rows: newestFirst.slice(0, limit).reverse(), hasOlder };
+}
+
+/** The rows a replay is built from: not folded into a summary, in order. */
+export function listLiveMessages(db: AppDatabase, conversationId: string): MessageRow[] {
+  return db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), isNull(messages.compactedInto)))
+    .orderBy(asc(messages.seq))
+    .all();
+}
+
+export function listAllMessages(db: AppDatabase, conversationId: string): MessageRow[] {
+  return db.select().from(messages).where(eq(messages.conversationId, conversationId)).orderBy(asc(messages.seq)).all();
+}
+
+export const INTERRUPTED_ERROR: TurnError = {
+  code: 'interrupted',
+  message: 'Anybrain closed while this reply was being written. The text up to that point is kept; retry to get a full reply.',
+  retryable: true,
+};
+
+/**
+ * At start-up, a row still `streaming` belongs to a process that died mid-reply: it becomes `interrupted`, its text
+ * kept as last checkpointed. Returns how many rows changed.
+ */
+export function markStreamingAsInterrupted(db: AppDatabase, now: string): number {
+  return db
+    .update(messages)
+    .set({ status: 'interrupted', error: INTERRUPTED_ERROR, updatedAt: now })
+    .where(eq(messages.status, 'streaming'))
+    .run().changes;
+}
+
+export function countMessagesByStatus(db: AppDatabase): Record<MessageStatus, number> {
+  const counts: Record<MessageStatus, number> = { complete: 0, streaming: 0, stopped: 0, interrupted: 0, failed: 0 };
+  const rows = db
+    .select({ status: messages.status, count: sql<number>`count(*)` })
+    .from(messages)
+    .groupBy(messages.status)
+    .all();
+  for (const row of rows) counts[row.status] = row.count;
+  return counts;
+}

@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_TITLE,
+  deleteConversation,
+  getConversation,
+  insertConversation,
+  listConversations,
+  updateConversation,
+} from './conversations';
+import {
+  checkpointMessageText,
+  finishMessage,
+  insertMessage,
+  listLiveMessages,
+  listMessagePage,
+  markStreamingAsInterrupted,
+  nextSeq,
+  toMessageView,
+} from './messages';
+import { incrementCounter, readBrainState, readCounters, readSetting, saveBrainState, writeSetting } from './settings';
+import { openTestDatabase } from './test-database';
+
+function seedConversation(db: ReturnType<typeof openTestDatabase>, id: string, title: string, now: string) {
+  return insertConversation(db, { id, title, brain: null, model: null, now });
+}
+
+describe('conversations', () => {
+  it('lists newest first and searches titles literally', () => {
+    const db = openTestDatabase();
+    seedConversation(db, 'a', 'Rust lifetimes', '2026-01-01T00:00:00.000Z');
+    seedConversation(db, 'b', '100% sure_thing', '2026-01-02T00:00:00.000Z');
+    seedConversation(db, 'c', DEFAULT_TITLE, '2026-01-03T00:00:00.000Z');
+    expect(listConversations(db).map((row) => row.id)).toEqual(['c', 'b', 'a']);
+    expect(listConversations(db, 'rust').map((row) => row.id)).toEqual(['a']);
+    expect(listConversations(db, '%').map((row) => row.id)).toEqual(['b']);
+    expect(listConversations(db, '_').map((row) => row.id)).toEqual(['b']);
+  });
+
+  it('renames, sets the brain and deletes with its messages', () => {
+    const db = openTestDatabase();
+    seedConversation(db, 'a', 'Old', 't0');
+    expect(updateConversation(db, 'a', { title: 'New', brain: 'kimi', model: 'kimi-k2.6', updatedAt: 't1' })).toEqual({
+      id: 'a',
+      title: 'New',
+      brain: 'kimi',
+      model: 'kimi-k2.6',
+      reasoningLevel: null,
+      createdAt: 't0',
+      updatedAt: 't1',
+      archived: false,
+    });
+    insertMessage(db, { id: 'm1', conversationId: 'a', seq: 0, turnId: 't', role: 'user', text: 'hi', status: 'complete', createdAt: 't1' });
+    expect(deleteConversation(db, 'a')).toBe(true);
+    expect(getConversation(db, 'a')).toBeNull();
+    expect(listLiveMessages(db, 'a')).toEqual([]);
+    expect(deleteConversation(db, 'a')).toBe(false);
+  });
+});
+
+describe('messages', () => {
+  it('pages from the newest, oldest first within a page', () => {
+    const db = openTestDatabase();
+    seedConversation(db, 'c', 'Paged', 't0');
+    for (let seq = 0; seq < 7; seq += 1) {
+      insertMessage(db, { id: `m${seq}`, conversationId: 'c', seq, turnId: `t${seq}`, role: 'user', text: `#${seq}`, status: 'complete', createdAt: 't0' });
+    }
+    expect(nextSeq(db, 'c')).toBe(7);
+    const newest = listMessagePage(db, 'c', 3);
+    expect(newest.rows.map((row) => row.seq)).toEqual([4, 5, 6]);
+    expect(newest.hasOlder).toBe(true);
+    const older = listMessagePage(db, 'c', 3, 4);
+    expect(older.rows.map((row) => row.seq)).toEqual([1, 2, 3]);
+    const oldest = listMessagePage(db, 'c', 3, 1);
+    expect(oldest.rows.map((row) => row.seq)).toEqual([0]);
+    expect(oldest.hasOlder).toBe(false);
+  });
+
+  it('checkpoints a streaming reply, then finishes it with every field', () => {
+    const db = openTestDatabase();
+    seedConversation(db, 'c', 'Stream', 't0');
+    insertMessage(db, {
+      id: 'a1', conversationId: 'c', seq: 0, turnId: 'turn', role: 'assistant', text: '', status: 'streaming',
+      brain: 'kimi', modelRequested: 'kimi-k2.6', reasoningLevel: 'high', createdAt: 't0',
+    });
+    checkpointMessageText(db, 'a1', 'Hello 안녕', 't1');
+    expect(listLiveMessages(db, 'c')[0]).toMatchObject({ text: 'Hello 안녕', status: 'streaming', tokenEstimate: 2 + 2 });
+    const finished = finishMessage(db, 'a1', {
+      text: 'Hello 안녕!', status: 'complete', error: null, modelResponded: 'kimi-k2.6-0905',
+      reasoning: { brain: 'kimi', model: 'kimi-k2.6-0905', text: 'thinking', opaque: { reasoning_content: 'thinking' } },
+      usage: { inputTokens: 10, outputTokens: 3 }, now: 't2',
+    });
+    expect(toMessageView(finished)).toEqual({
+      id: 'a1', conversationId: 'c', seq: 0, turnId: 'turn', role: 'assistant', kind: 'chat', text: 'Hello 안녕!',
+      status: 'complete', error: null, brain: 'kimi', modelRequested: 'kimi-k2.6', modelResponded: 'kimi-k2.6-0905',
+      reasoningLevel: 'high', usage: { inputTokens: 10, outputTokens: 3 }, createdAt: 't0', updatedAt: 't2',
+    });
+    // A checkpoint arriving after the finish never overwrites it.
+    checkpointMessageText(db, 'a1', 'late', 't3');
+    expect(listLiveMessages(db, 'c')[0]?.text).toBe('Hello 안녕!');
+  });
+
+  it('marks replies left streaming by a dead process as interrupted, keeping their text', () => {
+    const db = openTestDatabase();
+    seedConversation(db, 'c', 'Crash', 't0');
+    insertMessage(db, { id: 'a1', conversationId: 'c', seq: 0, turnId: 't', role: 'assistant', text: 'partial', status: 'streaming', createdAt: 't0' });
+    insertMessage(db, { id: 'a2', conversationId: 'c', seq: 1, turnId: 't2', role: 'assistant', text: 'done', status: 'complete', createdAt: 't0' });
+    expect(markStreamingAsInterrupted(db, 't9')).toBe(1);
+    const [first, second] = listLiveMessages(db, 'c');
+    expect(first).toMatchObject({ text: 'partial', status: 'interrupted', updatedAt: 't9' });
+    expect(first?.error).toMatchObject({ code: 'interrupted', retryable: true });
+    expect(second).toMatchObject({ status: 'complete', error: null });
+  });
+});
+
+describe('settings, counters and brain state', () => {
+  it('round-trips typed settings and counts', () => {
+    const db = openTestDatabase();
+    expect(readSetting(db, 'defaultBrain')).toBeUndefined();
+    writeSetting(db, 'defaultBrain', 'kimi');
+    writeSetting(db, 'defaultBrain', 'claude');
+    writeSetting(db, 'baseUrls', { kimi: 'http://127.0.0.1:9/v1' });
+    expect(readSetting(db, 'defaultBrain')).toBe('claude');
+    expect(readSetting(db, 'baseUrls')).toEqual({ kimi: 'http://127.0.0.1:9/v1' });
+    incrementCounter(db, 'quote_escape_normalizations');
+    incrementCounter(db, 'quote_escape_normalizations', 2);
+    expect(readCounters(db)).toEqual({ quote_escape_normalizations: 3 });
+  });
+
+  it('keeps the full flag when a later update only brings usage', () => {
+    const db = openTestDatabase();
+    seedConversation(db, 'c', 'x', 't0');
+    saveBrainState(db, { conversationId: 'c', brain: 'claude', full: true, now: 't1' });
+    saveBrainState(db, { conversationId: 'c', brain: 'claude', usage: { inputTokens: 5 }, now: 't2' });
+    expect(readBrainState(db, 'c', 'claude')).toEqual({
+      conversationId: 'c', brain: 'claude', usage: { inputTokens: 5 }, full: true, updatedAt: 't2',
+    });
+  });
+});

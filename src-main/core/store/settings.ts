@@ -1,0 +1,73 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Theme } from '../../../src-shared/api';
+import type { BrainId } from '../../../src-shared/brains';
+import { brainState, counters, settings } from '../../../db/schema';
+import type { Usage } from '../../../src-shared/api';
+import type { AppDatabase } from './open';
+
+/** Every setting the app keeps, with its type. Keys never appear here: they live outside the database. */
+export interface SettingValues {
+  defaultBrain: BrainId;
+  theme: Theme;
+  baseUrls: Partial<Record<BrainId, string>>;
+}
+
+export type SettingKey = keyof SettingValues;
+
+export function readSetting<Key extends SettingKey>(db: AppDatabase, key: Key): SettingValues[Key] | undefined {
+  const row = db.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).get();
+  return row ? (row.value as SettingValues[Key]) : undefined;
+}
+
+export function writeSetting<Key extends SettingKey>(db: AppDatabase, key: Key, value: SettingValues[Key]): void {
+  db.insert(settings)
+    .values({ key, value })
+    .onConflictDoUpdate({ target: settings.key, set: { value } })
+    .run();
+}
+
+export function incrementCounter(db: AppDatabase, name: string, by = 1): void {
+  db.insert(counters)
+    .values({ name, value: by })
+    .onConflictDoUpdate({ target: counters.name, set: { value: sql`${counters.value} + ${by}` } })
+    .run();
+}
+
+export function readCounters(db: AppDatabase): Record<string, number> {
+  return Object.fromEntries(db.select().from(counters).all().map((row) => [row.name, row.value]));
+}
+
+export interface BrainStateUpdate {
+  readonly conversationId: string;
+  readonly brain: BrainId;
+  readonly usage?: Usage | null;
+  readonly full?: boolean;
+  readonly now: string;
+}
+
+/** The per-(conversation, brain) snapshot: last usage, and whether the provider refused the conversation's size. */
+export function saveBrainState(db: AppDatabase, update: BrainStateUpdate): void {
+  const changes: Partial<typeof brainState.$inferInsert> = { updatedAt: update.now };
+  if (update.usage !== undefined) changes.usage = update.usage;
+  if (update.full !== undefined) changes.full = update.full;
+  db.insert(brainState)
+    .values({
+      conversationId: update.conversationId,
+      brain: update.brain,
+      usage: update.usage ?? null,
+      full: update.full ?? false,
+      updatedAt: update.now,
+    })
+    .onConflictDoUpdate({ target: [brainState.conversationId, brainState.brain], set: changes })
+    .run();
+}
+
+export function readBrainState(db: AppDatabase, conversationId: string, brain: BrainId) {
+  return (
+    db
+      .select()
+      .from(brainState)
+      .where(sql`${brainState.conversationId} = ${conversationId} AND ${brainState.brain} = ${brain}`)
+      .get() ?? null
+  );
+}
