@@ -1,0 +1,26 @@
+import { BRAINS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
+
+export interface VesselMeta {
+  readonly brain: BrainId;
+  readonly model: string;
+  readonly reasoningLevel: ReasoningLevel;
+}
+
+/**
+ * The system prompt of every turn. Its meta block tells the brain which brain, model and reasoning level this turn
+ * requested, since earlier replies in the same conversation may come from other brains.
+ */
+export function buildSystemPrompt(meta: VesselMeta): string {
+  const label = BRAINS[meta.brain].label;
+  return [
+    `You are ${label}, answering in Anybrain, a desktop chat app in which the user can hand one conversation from one AI brain to another.`,
+    'Earlier assistant replies in this conversation may have been written by other brains; treat them as the conversation so far and carry on from them.',
+    'Reply in Markdown.',
+    '',
+    '<vessel>',
+    `brain: ${meta.brain}`,
+    `model: ${meta.model}`,
+    `reasoning: ${meta.reasoningLevel}`,
+    '</vessel>',
+  ].join('\n');
+}

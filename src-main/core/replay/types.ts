@@ -1,0 +1,67 @@
+/**
+ * The neutral replay: what every wire converter takes. Converters are pure (no I/O) and import only this file.
+ */
+import type { BrainId, ReasoningLevel } from '../../../src-shared/brains';
+
+export interface ReplayCall {
+  /** Deterministic id derived from the message id and the call's position; sanitised per wire by the converter. */
+  readonly callId: string;
+  /** The id the brain itself gave, replayed only to the brain that minted it. */
+  readonly providerCallId?: string;
+  /** The bare tool name as declared this turn. */
+  readonly name: string;
+  readonly input: Record<string, unknown>;
+  readonly answer: string;
+  readonly isError: boolean;
+}
+
+export interface ReplayReasoning {
+  readonly brain: BrainId;
+  readonly model: string;
+  readonly text: string;
+  /** Signatures, encrypted items and the like, verbatim as the provider sent them. */
+  readonly opaque: unknown;
+}
+
+export interface ReplayTurn {
+  readonly messageId: string;
+  readonly role: 'user' | 'assistant' | 'system-line';
+  readonly kind: 'chat' | 'notice' | 'summary';
+  readonly text: string;
+  readonly calls: readonly ReplayCall[];
+  /** Which brain wrote an assistant turn (decides where its reasoning and call ids may go). */
+  readonly brain?: BrainId;
+  readonly reasoning?: ReplayReasoning;
+}
+
+export interface ToolDeclaration {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Record<string, unknown>;
+}
+
+/** Everything a converter needs to build one request body. */
+export interface ReplayRequest {
+  readonly brain: BrainId;
+  readonly model: string;
+  readonly reasoningLevel: ReasoningLevel;
+  readonly system: string;
+  readonly turns: readonly ReplayTurn[];
+  readonly tools: readonly ToolDeclaration[];
+  readonly maxOutputTokens: number;
+}
+
+export interface ReplayWarning {
+  readonly messageId: string;
+  readonly message: string;
+}
+
+export interface WireRequest {
+  readonly body: Record<string, unknown>;
+  readonly warnings: readonly ReplayWarning[];
+}
+
+/** How a system line (notice, summary) is introduced, so no wire mistakes it for either speaker's words. */
+export function systemLineLabel(kind: ReplayTurn['kind']): string {
+  return `[System line, ${kind}: neither the assistant's words nor the user's]`;
+}
