@@ -65,6 +65,8 @@ export interface MessageView {
   readonly brain: BrainId | null;
   readonly modelRequested: string | null;
   readonly modelResponded: string | null;
+  /** True when the provider served a different model than the one requested: the renderer shows a warning. */
+  readonly modelMismatch: boolean;
   readonly reasoningLevel: ReasoningLevel | null;
   readonly usage: Usage | null;
   readonly createdAt: string;

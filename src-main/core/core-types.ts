@@ -29,6 +29,6 @@ export interface Core {
   dispatch(name: string, rawInput: unknown): Promise<CommandResult<unknown>>;
   /** Subscribe to Api events; returns an unsubscribe function. */
   onEvent(listener: (event: ApiEvent) => void): () => void;
-  /** Stops running turns (their partial replies are kept as `stopped`) and closes the database. */
+  /** Aborts running turns (their partial replies are kept as `interrupted`) and closes the database. */
   dispose(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { MessageKind, MessageRole, MessageStatus, MessageView, TurnError, Usage } from '../../../src-shared/api';
 import { isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
+import { isSameModel } from '../../../src-shared/models';
 import { messages } from '../../../db/schema';
 import { estimateTokens } from '../context/token-estimate';
 import type { AppDatabase } from './open';
@@ -29,6 +30,8 @@ export function toMessageView(row: MessageRow): MessageView {
     brain: isBrainId(row.brain) ? row.brain : null,
     modelRequested: row.modelRequested,
     modelResponded: row.modelResponded,
+    modelMismatch:
+      row.modelRequested !== null && row.modelResponded !== null && !isSameModel(row.modelRequested, row.modelResponded),
     reasoningLevel: (REASONING_LEVELS as readonly string[]).includes(row.reasoningLevel ?? '')
       ? (row.reasoningLevel as ReasoningLevel)
       : null,

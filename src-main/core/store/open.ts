@@ -66,3 +66,8 @@ export function migrate(sqlite: Database.Database, path: string, migrations: rea
 export function schemaVersion(db: AppDatabase): number {
   return db.$client.pragma('user_version', { simple: true }) as number;
 }
+
+/** Runs `work` in one SQLite transaction (better-sqlite3 is synchronous, so the repositories' calls join it). */
+export function inTransaction<T>(db: AppDatabase, work: () => T): T {
+  return db.$client.transaction(work)();
+}

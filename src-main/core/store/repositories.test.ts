@@ -92,7 +92,7 @@ describe('messages', () => {
     expect(toMessageView(finished)).toEqual({
       id: 'a1', conversationId: 'c', seq: 0, turnId: 'turn', role: 'assistant', kind: 'chat', text: 'Hello 안녕!',
       status: 'complete', error: null, brain: 'kimi', modelRequested: 'kimi-k2.6', modelResponded: 'kimi-k2.6-0905',
-      reasoningLevel: 'high', usage: { inputTokens: 10, outputTokens: 3 }, createdAt: 't0', updatedAt: 't2',
+      modelMismatch: false, reasoningLevel: 'high', usage: { inputTokens: 10, outputTokens: 3 }, createdAt: 't0', updatedAt: 't2',
     });
     // A checkpoint arriving after the finish never overwrites it.
     checkpointMessageText(db, 'a1', 'late', 't3');

@@ -1,0 +1,240 @@
+/**
+ * openCore: the one place the store, the turn engine, settings and keys are put together behind the Api.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  ApiError,
+  commandSchemas,
+  isCommandName,
+  type ApiEvent,
+  type CommandName,
+  type CommandOutput,
+  type CommandResult,
+  type ParsedCommandInput,
+  type SettingsView,
+} from '../../src-shared/api';
+import { AVAILABLE_BRAINS, BRAIN_IDS, BRAINS, type BrainId } from '../../src-shared/brains';
+import type { Core, CoreOptions, KeyStore } from './core-types';
+import { TurnEngine, type BrainConnection, type TurnEngineDependencies } from './engine/run-turn';
+import { streamProvider } from './providers';
+import { newId, nowIso } from './store/clock';
+import {
+  DEFAULT_TITLE,
+  deleteConversation,
+  getConversation,
+  insertConversation,
+  listConversations,
+  updateConversation,
+} from './store/conversations';
+import { listMessagePage, markStreamingAsInterrupted, toMessageView } from './store/messages';
+import { openDatabase, type AppDatabase } from './store/open';
+import { readSetting, writeSetting } from './store/settings';
+import { ConversationNotFoundError, exportConversation } from './transcripts/export';
+
+export const DATABASE_FILE = 'anybrain.db';
+
+type Handlers = { [Name in CommandName]: (input: ParsedCommandInput<Name>) => CommandOutput<Name> | Promise<CommandOutput<Name>> };
+
+/** Base URL: settings, else `ANYBRAIN_<BRAIN>_BASE_URL`, else brains.ts. Key: the key store, else the environment. */
+export function connectionFor(
+  db: AppDatabase,
+  brain: BrainId,
+  env: Readonly<Record<string, string | undefined>>,
+  keyStore: KeyStore | undefined,
+): BrainConnection & { keySource: SettingsView['brains'][number]['keySource']; baseUrlOverride: string | null } {
+  const info = BRAINS[brain];
+  const baseUrlOverride = readSetting(db, 'baseUrls')?.[brain] ?? null;
+  const baseUrl = baseUrlOverride ?? env[info.baseUrlVariable] ?? info.defaultBaseUrl;
+  if (info.keyVariable === null) return { baseUrl, apiKey: null, keySource: 'not-needed', baseUrlOverride };
+  const stored = keyStore?.get(brain) ?? null;
+  if (stored) return { baseUrl, apiKey: stored, keySource: 'stored', baseUrlOverride };
+  const fromEnvironment = env[info.keyVariable];
+  if (fromEnvironment) return { baseUrl, apiKey: fromEnvironment, keySource: 'environment', baseUrlOverride };
+  return { baseUrl, apiKey: null, keySource: 'none', baseUrlOverride };
+}
+
+/** A message for errors that are not the user's doing, without leaking internals or keys. */
+function describeUnexpected(error: unknown): { code: string; message: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'SQLITE_FULL') {
+    return { code: 'disk-full', message: 'The disk is full, so Anybrain could not save. Free some space and try again; nothing already saved was lost.' };
+  }
+  if (code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN') {
+    return { code: 'storage-unavailable', message: 'Anybrain cannot write to its data folder. Check that the folder exists and is writable.' };
+  }
+  if (error instanceof ConversationNotFoundError) return { code: 'not-found', message: error.message };
+  return { code: 'internal', message: `Something went wrong: ${error instanceof Error ? error.message : String(error)}` };
+}
+
+export interface OpenedCore extends Core {
+  readonly db: AppDatabase;
+  readonly engine: TurnEngine;
+  /** Replies found still streaming at start-up (a crash mid-reply), now marked interrupted. */
+  readonly recoveredInterrupted: number;
+}
+
+export function openCore(options: CoreOptions & { stream?: TurnEngineDependencies['stream'] }): OpenedCore {
+  mkdirSync(options.dataDir, { recursive: true });
+  const db = openDatabase(join(options.dataDir, DATABASE_FILE), options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  const env = options.env ?? process.env;
+  const keyStore = options.keyStore;
+  const recoveredInterrupted = markStreamingAsInterrupted(db, nowIso());
+  const listeners = new Set<(event: ApiEvent) => void>();
+  const emit = (event: ApiEvent): void => {
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A broken listener (a closed window, a dropped SSE client) must not stop a turn.
+      }
+    }
+  };
+  const engine = new TurnEngine({
+    db,
+    emit,
+    stream: options.stream ?? streamProvider,
+    connectionFor: (brain) => connectionFor(db, brain, env, keyStore),
+  });
+
+  const settingsView = (): SettingsView => ({
+    defaultBrain: readSetting(db, 'defaultBrain') ?? 'claude',
+    theme: readSetting(db, 'theme') ?? 'system',
+    canStoreKeys: keyStore?.canStore ?? false,
+    dataDir: options.dataDir,
+    brains: BRAIN_IDS.map((brain) => {
+      const info = BRAINS[brain];
+      const connection = connectionFor(db, brain, env, keyStore);
+      return {
+        brain,
+        label: info.label,
+        wire: info.wire,
+        defaultModel: info.defaultModel,
+        models: info.models,
+        baseUrl: connection.baseUrl,
+        baseUrlOverride: connection.baseUrlOverride,
+        keySource: connection.keySource,
+        available: AVAILABLE_BRAINS.includes(brain),
+      };
+    }),
+  });
+
+  const requireConversation = (id: string) => {
+    const conversation = getConversation(db, id);
+    if (!conversation) throw new ApiError('not-found', 'That conversation no longer exists.');
+    return conversation;
+  };
+
+  const handlers: Handlers = {
+    listConversations: ({ query }) => listConversations(db, query),
+    createConversation: ({ title, brain, model }) => {
+      const conversation = insertConversation(db, {
+        id: newId(),
+        title: title?.trim() || DEFAULT_TITLE,
+        brain: brain ?? null,
+        model: brain && model ? model : null,
+        now: nowIso(),
+      });
+      emit({ type: 'conversation-updated', conversation });
+      return conversation;
+    },
+    renameConversation: ({ id, title }) => {
+      requireConversation(id);
+      const conversation = updateConversation(db, id, { title, updatedAt: nowIso() })!;
+      emit({ type: 'conversation-updated', conversation });
+      return conversation;
+    },
+    deleteConversation: async ({ id }) => {
+      if (engine.isRunning(id)) {
+        engine.stop(id);
+      }
+      const deleted = deleteConversation(db, id);
+      if (deleted) emit({ type: 'conversation-deleted', conversationId: id });
+      return { deleted };
+    },
+    getConversation: ({ id }) => requireConversation(id),
+    setConversationBrain: ({ id, brain, model, reasoningLevel }) => {
+      const current = requireConversation(id);
+      const conversation = updateConversation(db, id, {
+        brain,
+        // A model pick belongs to its brain: switching brain without naming a model goes back to that brain's default.
+        model: model === undefined ? (current.brain === brain ? current.model : null) : model,
+        reasoningLevel: reasoningLevel === undefined ? current.reasoningLevel : reasoningLevel,
+      })!;
+      emit({ type: 'conversation-updated', conversation });
+      return conversation;
+    },
+    listMessages: ({ conversationId, beforeSeq, limit }) => {
+      requireConversation(conversationId);
+      const page = listMessagePage(db, conversationId, limit, beforeSeq);
+      return { messages: page.rows.map(toMessageView), hasOlder: page.hasOlder };
+    },
+    send: ({ conversationId, text }) => engine.send(conversationId, text).result,
+    retry: ({ conversationId }) => engine.retry(conversationId).result,
+    stop: ({ conversationId }) => ({ stopped: engine.stop(conversationId) }),
+    getSettings: () => settingsView(),
+    setDefaultBrain: ({ brain }) => {
+      writeSetting(db, 'defaultBrain', brain);
+      return settingsView();
+    },
+    setTheme: ({ theme }) => {
+      writeSetting(db, 'theme', theme);
+      return settingsView();
+    },
+    setBaseUrl: ({ brain, baseUrl }) => {
+      const baseUrls = { ...(readSetting(db, 'baseUrls') ?? {}) };
+      if (baseUrl === null) delete baseUrls[brain];
+      else baseUrls[brain] = baseUrl.replace(/\/+$/, '');
+      writeSetting(db, 'baseUrls', baseUrls);
+      return settingsView();
+    },
+    setKey: ({ brain, key }) => {
+      if (!keyStore?.canStore) {
+        const variable = BRAINS[brain].keyVariable;
+        throw new ApiError(
+          'keys-not-storable',
+          `Keys cannot be stored here. Set ${variable ?? 'the key variable'} in the environment before starting Anybrain.`,
+        );
+      }
+      keyStore.set(brain, key);
+      return settingsView();
+    },
+    exportConversation: ({ id, format }) => exportConversation(db, id, format),
+  };
+
+  let disposed = false;
+  return {
+    db,
+    engine,
+    recoveredInterrupted,
+    dataDir: options.dataDir,
+    async dispatch(name: string, rawInput: unknown): Promise<CommandResult<unknown>> {
+      if (disposed) return { ok: false, error: { code: 'shutting-down', message: 'Anybrain is closing.' } };
+      if (!isCommandName(name)) return { ok: false, error: { code: 'unknown-command', message: `Unknown command ${JSON.stringify(name)}.` } };
+      const parsed = commandSchemas[name].safeParse(rawInput ?? {});
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where = issue && issue.path.length ? issue.path.join('.') : 'input';
+        return { ok: false, error: { code: 'invalid-input', message: `Invalid ${name} input at ${where}: ${issue?.message ?? 'invalid'}` } };
+      }
+      try {
+        const handler = handlers[name] as (input: unknown) => unknown;
+        return { ok: true, value: await handler(parsed.data) };
+      } catch (error) {
+        if (error instanceof ApiError) return { ok: false, error: { code: error.code, message: error.message } };
+        return { ok: false, error: describeUnexpected(error) };
+      }
+    },
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      await engine.dispose();
+      listeners.clear();
+      db.$client.close();
+    },
+  };
+}

@@ -1,0 +1,196 @@
+import { describe, expect, it } from 'vitest';
+import type { ApiEvent } from '../../../src-shared/api';
+import type { ProviderCall, StreamPart } from '../providers/stream-parts';
+import { insertConversation } from '../store/conversations';
+import { listAllMessages } from '../store/messages';
+import { readBrainState } from '../store/settings';
+import { openTestDatabase } from '../store/test-database';
+import { TurnEngine } from './run-turn';
+
+/** A provider stream the test feeds part by part. */
+class ScriptedStream {
+  readonly calls: ProviderCall[] = [];
+  private queue: Array<StreamPart | 'end'> = [];
+  private wake: (() => void) | null = null;
+
+  push(...parts: Array<StreamPart | 'end'>): void {
+    this.queue.push(...parts);
+    this.wake?.();
+  }
+
+  readonly stream = (call: ProviderCall): AsyncIterable<StreamPart> => {
+    this.calls.push(call);
+    const self = this;
+    return (async function* () {
+      for (;;) {
+        const next = self.queue.shift();
+        if (next === undefined) {
+          if (call.signal.aborted) return;
+          await new Promise<void>((resolve) => {
+            self.wake = resolve;
+            call.signal.addEventListener('abort', () => resolve(), { once: true });
+          });
+          continue;
+        }
+        if (next === 'end') return;
+        yield next;
+      }
+    })();
+  };
+}
+
+function setup(options: { apiKey?: string | null } = {}) {
+  const db = openTestDatabase();
+  insertConversation(db, { id: 'c1', title: 'New conversation', brain: 'kimi', model: null, now: '2026-01-01T00:00:00.000Z' });
+  const events: ApiEvent[] = [];
+  const scripted = new ScriptedStream();
+  const engine = new TurnEngine({
+    db,
+    emit: (event) => events.push(event),
+    stream: scripted.stream,
+    connectionFor: () => ({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: options.apiKey === undefined ? 'test-key' : options.apiKey }),
+    checkpointIntervalMs: 5,
+    deltaIntervalMs: 1,
+  });
+  return { db, events, scripted, engine };
+}
+
+const shownText = (events: ApiEvent[], messageId: string) =>
+  events
+    .filter((event): event is Extract<ApiEvent, { type: 'message-delta' }> => event.type === 'message-delta' && event.messageId === messageId)
+    .map((event) => event.textDelta)
+    .join('');
+
+describe('TurnEngine', () => {
+  it('runs a turn: one turn id on both rows, streamed text, served model and usage stored', async () => {
+    const { db, events, scripted, engine } = setup();
+    const started = engine.send('c1', 'Hello there');
+    scripted.push(
+      { type: 'response-model', model: 'kimi-k2.6' },
+      { type: 'text-delta', text: 'Hi' },
+      { type: 'text-delta', text: ' you' },
+      { type: 'usage', usage: { inputTokens: 12, outputTokens: 2 } },
+      { type: 'finish', reason: 'stop', rawReason: 'stop' },
+      'end',
+    );
+    const message = await started.done;
+    expect(message).toMatchObject({ status: 'complete', text: 'Hi you', brain: 'kimi', modelRequested: 'kimi-k2.6', modelResponded: 'kimi-k2.6', modelMismatch: false, usage: { inputTokens: 12, outputTokens: 2 }, error: null });
+    const rows = listAllMessages(db, 'c1');
+    expect(rows.map((row) => [row.role, row.turnId, row.status, row.text])).toEqual([
+      ['user', started.result.turnId, 'complete', 'Hello there'],
+      ['assistant', started.result.turnId, 'complete', 'Hi you'],
+    ]);
+    expect(events.map((event) => event.type)).toEqual([
+      'turn-started', 'conversation-updated', 'message-delta', 'message-delta', 'turn-done', 'conversation-updated',
+    ]);
+    expect(shownText(events, message.id)).toBe('Hi you');
+    // The first message names the conversation.
+    expect(events[1]).toMatchObject({ type: 'conversation-updated', conversation: { title: 'Hello there' } });
+    // The provider got the conversation's brain, the default model and the exact replay.
+    expect(scripted.calls[0]?.body).toMatchObject({ model: 'kimi-k2.6', messages: [{ role: 'system' }, { role: 'user', content: 'Hello there' }] });
+    expect(readBrainState(db, 'c1', 'kimi')?.usage).toEqual({ inputTokens: 12, outputTokens: 2 });
+  });
+
+  it('refuses a second send while a turn runs, and stores nothing for it', async () => {
+    const { db, scripted, engine } = setup();
+    const first = engine.send('c1', 'one');
+    expect(() => engine.send('c1', 'two')).toThrow(/still being written/);
+    scripted.push({ type: 'text-delta', text: 'ok' }, 'end');
+    await first.done;
+    expect(listAllMessages(db, 'c1').map((row) => row.text)).toEqual(['one', 'ok']);
+  });
+
+  it('stops midway and stores exactly the text that was shown, as stopped', async () => {
+    const { db, events, scripted, engine } = setup();
+    const started = engine.send('c1', 'long one');
+    scripted.push({ type: 'text-delta', text: 'alpha ' }, { type: 'text-delta', text: 'beta ' });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(engine.stop('c1')).toBe(true);
+    scripted.push({ type: 'text-delta', text: 'never shown' }, 'end');
+    const message = await started.done;
+    expect(message.status).toBe('stopped');
+    expect(message.text).toBe('alpha beta ');
+    expect(shownText(events, message.id)).toBe(message.text);
+    expect(listAllMessages(db, 'c1')[1]).toMatchObject({ status: 'stopped', text: 'alpha beta ' });
+    expect(engine.isRunning('c1')).toBe(false);
+  });
+
+  it('checkpoints the streaming text before the reply finishes', async () => {
+    const { db, scripted, engine } = setup();
+    const started = engine.send('c1', 'hi');
+    scripted.push({ type: 'text-delta', text: 'partial' });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(listAllMessages(db, 'c1')[1]).toMatchObject({ status: 'streaming', text: 'partial' });
+    scripted.push('end');
+    await started.done;
+  });
+
+  it('treats an empty reply as a failed, retryable turn', async () => {
+    const { scripted, engine, events } = setup();
+    const started = engine.send('c1', 'hi');
+    scripted.push({ type: 'finish', reason: 'stop', rawReason: 'end_turn' }, 'end');
+    const message = await started.done;
+    expect(message.status).toBe('failed');
+    expect(message.error).toEqual({ code: 'empty-reply', message: 'Kimi sent back an empty reply. Retry, or switch brain.', retryable: true });
+    expect(events.at(-2)?.type).toBe('turn-failed');
+  });
+
+  it('keeps the partial text when a provider error arrives mid-stream', async () => {
+    const { scripted, engine } = setup();
+    const started = engine.send('c1', 'hi');
+    scripted.push(
+      { type: 'text-delta', text: 'Half a rep' },
+      { type: 'error', error: { code: 'overloaded', message: 'Kimi is overloaded (Overloaded). Try again in a moment.', retryable: true, status: 529 } },
+      'end',
+    );
+    const message = await started.done;
+    expect(message).toMatchObject({ status: 'failed', text: 'Half a rep', error: { code: 'overloaded', retryable: true, status: 529 } });
+  });
+
+  it('flags a served model that differs from the requested one', async () => {
+    const { scripted, engine } = setup();
+    const started = engine.send('c1', 'hi');
+    scripted.push({ type: 'response-model', model: 'kimi-k2.5' }, { type: 'text-delta', text: 'x' }, 'end');
+    expect(await started.done).toMatchObject({ modelRequested: 'kimi-k2.6', modelResponded: 'kimi-k2.5', modelMismatch: true });
+  });
+
+  it('refuses a turn without a key, naming where to put one, and stores nothing', () => {
+    const { db, engine } = setup({ apiKey: null });
+    expect(() => engine.send('c1', 'hi')).toThrow('No API key for Kimi. Add one in Settings, or set MOONSHOT_API_KEY before starting Anybrain.');
+    expect(listAllMessages(db, 'c1')).toEqual([]);
+  });
+
+  it('retries the last user message without storing it again, and replays without the failed reply', async () => {
+    const { db, scripted, engine } = setup();
+    const first = engine.send('c1', 'question');
+    scripted.push('end');
+    await first.done;
+    const retried = engine.retry('c1');
+    expect(retried.result.userMessageId).toBe('');
+    scripted.push({ type: 'text-delta', text: 'answer' }, 'end');
+    await retried.done;
+    expect(listAllMessages(db, 'c1').map((row) => [row.role, row.status, row.text])).toEqual([
+      ['user', 'complete', 'question'],
+      ['assistant', 'failed', ''],
+      ['assistant', 'complete', 'answer'],
+    ]);
+    expect((scripted.calls[1]?.body.messages as unknown[]).slice(1)).toEqual([{ role: 'user', content: 'question' }]);
+  });
+
+  it('marks the conversation full for its brain when the provider refuses the size', async () => {
+    const { db, scripted, engine } = setup();
+    const started = engine.send('c1', 'hi');
+    scripted.push({ type: 'error', error: { code: 'context-too-large', message: 'too long', retryable: false, status: 400 } }, 'end');
+    await started.done;
+    expect(readBrainState(db, 'c1', 'kimi')?.full).toBe(true);
+  });
+
+  it('keeps a reply cut by shutdown as interrupted', async () => {
+    const { scripted, engine } = setup();
+    const started = engine.send('c1', 'hi');
+    scripted.push({ type: 'text-delta', text: 'so far' });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await engine.dispose();
+    expect(await started.done).toMatchObject({ status: 'interrupted', text: 'so far', error: { code: 'interrupted', retryable: true } });
+  });
+});

@@ -1,0 +1,337 @@
+/**
+ * The turn lifecycle: admission, resolve, replay, stream, checkpoint, finish. The only module that joins the store,
+ * the replay and the providers. One turn id is minted at admission and passed everywhere.
+ */
+import { ApiError, type ApiEvent, type MessageView, type SendResult, type TurnError, type Usage } from '../../../src-shared/api';
+import { AVAILABLE_BRAINS, BRAINS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
+import type { ProviderCall, ProviderError, StreamPart } from '../providers/stream-parts';
+import { collectReplayTurns } from '../replay/collect';
+import { buildSystemPrompt } from '../replay/system-prompt';
+import { buildWireRequest } from '../replay/wires';
+import type { WireRequest } from '../replay/types';
+import { newId, nowIso } from '../store/clock';
+import { DEFAULT_TITLE, getConversation, updateConversation } from '../store/conversations';
+import {
+  finishMessage,
+  checkpointMessageText,
+  insertMessage,
+  listLiveMessages,
+  nextSeq,
+  toMessageView,
+  type MessageRow,
+  type StoredReasoning,
+} from '../store/messages';
+import { inTransaction, type AppDatabase } from '../store/open';
+import { readSetting, saveBrainState } from '../store/settings';
+import { DeltaCoalescer } from './delta-coalescer';
+
+export const MAX_OUTPUT_TOKENS = 32_000;
+
+export interface BrainConnection {
+  readonly baseUrl: string;
+  readonly apiKey: string | null;
+}
+
+export interface TurnEngineDependencies {
+  readonly db: AppDatabase;
+  readonly emit: (event: ApiEvent) => void;
+  readonly stream: (call: ProviderCall) => AsyncIterable<StreamPart>;
+  readonly connectionFor: (brain: BrainId) => BrainConnection;
+  readonly checkpointIntervalMs?: number;
+  readonly deltaIntervalMs?: number;
+}
+
+export interface StartedTurn {
+  readonly result: SendResult;
+  /** Settles with the final assistant row once the turn has finished, whatever its status. */
+  readonly done: Promise<MessageView>;
+}
+
+/** The brain, model and reasoning level a turn runs with: the conversation's pick, else settings, else brains.ts. */
+export interface ResolvedTarget {
+  readonly brain: BrainId;
+  readonly model: string;
+  readonly reasoningLevel: ReasoningLevel;
+}
+
+interface RunningTurn {
+  readonly turnId: string;
+  readonly controller: AbortController;
+  readonly done: Promise<MessageView>;
+}
+
+/** Why a turn was aborted: the user's Stop, or the app shutting down. */
+type AbortReason = 'stop' | 'shutdown';
+
+const TITLE_LENGTH = 60;
+
+function titleFrom(text: string): string {
+  const firstLine = text.trim().split(/\r?\n/, 1)[0] ?? '';
+  const collapsed = firstLine.replace(/\s+/g, ' ');
+  return collapsed.length > TITLE_LENGTH ? `${collapsed.slice(0, TITLE_LENGTH - 1)}…` : collapsed || DEFAULT_TITLE;
+}
+
+function toTurnError(error: ProviderError): TurnError {
+  return { code: error.code, message: error.message, retryable: error.retryable, ...(error.status === undefined ? {} : { status: error.status }) };
+}
+
+function addUsage(previous: Usage | null, next: Usage): Usage {
+  return { ...(previous ?? {}), ...next };
+}
+
+export class TurnEngine {
+  private readonly running = new Map<string, RunningTurn>();
+
+  constructor(private readonly deps: TurnEngineDependencies) {}
+
+  isRunning(conversationId: string): boolean {
+    return this.running.has(conversationId);
+  }
+
+  resolveTarget(conversationId: string): ResolvedTarget {
+    const conversation = getConversation(this.deps.db, conversationId);
+    if (!conversation) throw new ApiError('not-found', 'That conversation no longer exists.');
+    const brain = conversation.brain ?? readSetting(this.deps.db, 'defaultBrain') ?? 'claude';
+    const info = BRAINS[brain];
+    const model = conversation.brain === brain && conversation.model ? conversation.model : info.defaultModel;
+    const reasoningLevel = conversation.reasoningLevel ?? info.defaultReasoningLevel;
+    return { brain, model, reasoningLevel };
+  }
+
+  /** The exact request the next turn would send, without sending anything. */
+  buildRequest(target: ResolvedTarget, rows: readonly MessageRow[]): WireRequest {
+    return buildWireRequest(BRAINS[target.brain].wire, {
+      brain: target.brain,
+      model: target.model,
+      reasoningLevel: target.reasoningLevel,
+      system: buildSystemPrompt(target),
+      turns: collectReplayTurns(rows),
+      tools: [],
+      maxOutputTokens: MAX_OUTPUT_TOKENS,
+    });
+  }
+
+  send(conversationId: string, text: string): StartedTurn {
+    return this.admit(conversationId, text);
+  }
+
+  /** Answers the last user message again, after a failed, stopped or interrupted reply. */
+  retry(conversationId: string): StartedTurn {
+    return this.admit(conversationId, null);
+  }
+
+  stop(conversationId: string): boolean {
+    const turn = this.running.get(conversationId);
+    if (!turn) return false;
+    turn.controller.abort('stop' satisfies AbortReason);
+    return true;
+  }
+
+  /** Aborts every running turn (kept as `interrupted`) and waits for them to be stored. */
+  async dispose(): Promise<void> {
+    const turns = [...this.running.values()];
+    for (const turn of turns) turn.controller.abort('shutdown' satisfies AbortReason);
+    await Promise.allSettled(turns.map((turn) => turn.done));
+  }
+
+  private admit(conversationId: string, userText: string | null): StartedTurn {
+    const { db } = this.deps;
+    if (this.running.has(conversationId)) {
+      throw new ApiError('turn-running', 'A reply is still being written in this conversation. Wait for it, or press Stop, then send again.');
+    }
+    const target = this.resolveTarget(conversationId);
+    const info = BRAINS[target.brain];
+    if (!AVAILABLE_BRAINS.includes(target.brain)) {
+      const available = AVAILABLE_BRAINS.map((brain) => BRAINS[brain].label).join(', ');
+      throw new ApiError('brain-unavailable', `${info.label} cannot take turns in this version yet. Switch to ${available}.`);
+    }
+    const connection = this.deps.connectionFor(target.brain);
+    if (info.keyVariable !== null && !connection.apiKey) {
+      throw new ApiError(
+        'missing-key',
+        `No API key for ${info.label}. Add one in Settings, or set ${info.keyVariable} before starting Anybrain.`,
+      );
+    }
+
+    const turnId = newId();
+    const now = nowIso();
+    const admitted = inTransaction(db, () => {
+            let seq = nextSeq(db, conversationId);
+      let userRow: MessageRow | null = null;
+      if (userText === null) {
+        const rows = listLiveMessages(db, conversationId);
+        if (!rows.some((row) => row.role === 'user')) {
+          throw new ApiError('nothing-to-retry', 'There is no message to answer again in this conversation.');
+        }
+      } else {
+        userRow = insertMessage(db, { id: newId(), conversationId, seq, turnId, role: 'user', text: userText, status: 'complete', createdAt: now });
+        seq += 1;
+      }
+      const assistantRow = insertMessage(db, {
+        id: newId(),
+        conversationId,
+        seq,
+        turnId,
+        role: 'assistant',
+        text: '',
+        status: 'streaming',
+        brain: target.brain,
+        modelRequested: target.model,
+        reasoningLevel: target.reasoningLevel,
+        createdAt: now,
+      });
+      const conversation = getConversation(db, conversationId);
+      const changes: { updatedAt: string; title?: string } = { updatedAt: now };
+      if (userText !== null && conversation?.title === DEFAULT_TITLE) changes.title = titleFrom(userText);
+      const updated = updateConversation(db, conversationId, changes);
+      return { userRow, assistantRow, updated };
+    });
+
+    const { userRow, assistantRow, updated } = admitted;
+    const controller = new AbortController();
+    this.deps.emit({
+      type: 'turn-started',
+      conversationId,
+      turnId,
+      userMessage: userRow ? toMessageView(userRow) : null,
+      assistantMessage: toMessageView(assistantRow),
+    });
+    if (updated) this.deps.emit({ type: 'conversation-updated', conversation: updated });
+
+    const done = this.runTurn(conversationId, turnId, assistantRow, target, connection, controller.signal).finally(() => {
+      this.running.delete(conversationId);
+    });
+    this.running.set(conversationId, { turnId, controller, done });
+    return {
+      result: { turnId, userMessageId: userRow?.id ?? '', assistantMessageId: assistantRow.id },
+      done,
+    };
+  }
+
+  private async runTurn(
+    conversationId: string,
+    turnId: string,
+    assistantRow: MessageRow,
+    target: ResolvedTarget,
+    connection: BrainConnection,
+    signal: AbortSignal,
+  ): Promise<MessageView> {
+    const { db, emit } = this.deps;
+    const messageId = assistantRow.id;
+    let text = '';
+    let checkpointed = '';
+    let reasoningText = '';
+    const reasoningBlocks: unknown[] = [];
+    let servedModel: string | null = null;
+    let usage: Usage | null = null;
+    let error: TurnError | null = null;
+    let tooLarge = false;
+
+    const coalescer = new DeltaCoalescer(
+      (textDelta) => emit({ type: 'message-delta', conversationId, turnId, messageId, textDelta }),
+      this.deps.deltaIntervalMs,
+    );
+    const checkpointTimer = setInterval(() => {
+      if (text === checkpointed) return;
+      checkpointMessageText(db, messageId, text, nowIso());
+      checkpointed = text;
+    }, this.deps.checkpointIntervalMs ?? 250);
+
+    try {
+      const rows = listLiveMessages(db, conversationId).filter((row) => row.seq < assistantRow.seq);
+      const { body } = this.buildRequest(target, rows);
+      const call: ProviderCall = { wire: BRAINS[target.brain].wire, baseUrl: connection.baseUrl, apiKey: connection.apiKey, body, signal };
+      for await (const part of this.deps.stream(call)) {
+        if (signal.aborted) break;
+        switch (part.type) {
+          case 'text-delta':
+            text += part.text;
+            coalescer.push(part.text);
+            break;
+          case 'reasoning-delta':
+            reasoningText += part.text;
+            break;
+          case 'reasoning-opaque':
+            reasoningBlocks.push(part.opaque);
+            break;
+          case 'tool-call':
+            // Tools are not offered yet, so a call cannot be answered; say so instead of dropping it silently.
+            error ??= {
+              code: 'unexpected-tool-call',
+              message: `${BRAINS[target.brain].label} asked to use the tool "${part.name}", which Anybrain does not offer yet.`,
+              retryable: true,
+            };
+            break;
+          case 'usage':
+            usage = addUsage(usage, part.usage);
+            break;
+          case 'response-model':
+            servedModel = part.model;
+            break;
+          case 'finish':
+            if (part.reason === 'length' && error === null) {
+              error = { code: 'length', message: 'The reply reached the output limit and was cut short.', retryable: false };
+            }
+            break;
+          case 'error':
+            error = toTurnError(part.error);
+            if (part.error.code === 'context-too-large') tooLarge = true;
+            break;
+          default: {
+            const unreachable: never = part;
+            throw new Error(`Unknown stream part ${JSON.stringify(unreachable)}`);
+          }
+        }
+      }
+    } catch (thrown) {
+      if (!signal.aborted) {
+        error = {
+          code: 'internal',
+          message: `The reply could not be completed: ${thrown instanceof Error ? thrown.message : String(thrown)}`,
+          retryable: true,
+        };
+      }
+    } finally {
+      clearInterval(checkpointTimer);
+      // Whatever is stored must have been shown: send the last batch before the final write.
+      coalescer.flush();
+    }
+
+    const abortReason = signal.aborted ? (signal.reason as AbortReason) : null;
+    let status: 'complete' | 'stopped' | 'interrupted' | 'failed';
+    if (abortReason === 'stop') status = 'stopped';
+    else if (abortReason === 'shutdown') status = 'interrupted';
+    else if (error !== null && error.code !== 'length') status = 'failed';
+    else if (text.trim().length === 0) {
+      status = 'failed';
+      error = { code: 'empty-reply', message: `${BRAINS[target.brain].label} sent back an empty reply. Retry, or switch brain.`, retryable: true };
+    } else status = 'complete';
+    if (abortReason === 'shutdown') {
+      error = { code: 'interrupted', message: 'Anybrain closed while this reply was being written. Retry to get a full reply.', retryable: true };
+    }
+
+    const reasoning: StoredReasoning | null =
+      reasoningText.length > 0 || reasoningBlocks.length > 0
+        ? { brain: target.brain, model: target.model, text: reasoningText, opaque: { blocks: reasoningBlocks } }
+        : null;
+    const now = nowIso();
+    const finished = inTransaction(db, () => {
+            const row = finishMessage(db, messageId, { text, status, error, modelResponded: servedModel, reasoning, usage, now });
+      if (usage !== null || tooLarge) {
+        saveBrainState(db, {
+          conversationId,
+          brain: target.brain,
+          ...(usage !== null ? { usage } : {}),
+          ...(tooLarge ? { full: true } : {}),
+          now,
+        });
+      }
+      const conversation = updateConversation(db, conversationId, { updatedAt: now });
+      return { row, conversation };
+    });
+    const message = toMessageView(finished.row);
+    emit(status === 'failed' ? { type: 'turn-failed', conversationId, turnId, message } : { type: 'turn-done', conversationId, turnId, message });
+    if (finished.conversation) emit({ type: 'conversation-updated', conversation: finished.conversation });
+    return message;
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Transcript export: words and structured rows only. Keys never appear; reasoning keeps its opaque carriers so an
+ * import can replay them to the brain that made them.
+ */
+import { inArray } from 'drizzle-orm';
+import type { ExportFormat, ExportResult } from '../../../src-shared/api';
+import { BRAINS, isBrainId } from '../../../src-shared/brains';
+import { TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION, type TranscriptMessage, type TranscriptV1 } from '../../../src-shared/transcript';
+import { toolInvocations } from '../../../db/schema';
+import { getConversation } from '../store/conversations';
+import { listAllMessages, type StoredReasoning } from '../store/messages';
+import type { AppDatabase } from '../store/open';
+
+export class ConversationNotFoundError extends Error {
+  constructor(readonly conversationId: string) {
+    super(`There is no conversation with id ${conversationId}.`);
+    this.name = 'ConversationNotFoundError';
+  }
+}
+
+export function buildTranscript(db: AppDatabase, conversationId: string): TranscriptV1 {
+  const conversation = getConversation(db, conversationId);
+  if (!conversation) throw new ConversationNotFoundError(conversationId);
+  const rows = listAllMessages(db, conversationId);
+  // Two queries beat a JOIN that degrades with length.
+  const invocations = rows.length
+    ? db
+        .select()
+        .from(toolInvocations)
+        .where(inArray(toolInvocations.messageId, rows.map((row) => row.id)))
+        .orderBy(toolInvocations.messageId, toolInvocations.seq)
+        .all()
+    : [];
+  const messages: TranscriptMessage[] = rows.map((row) => {
+    const base = { id: row.id, turn_id: row.turnId, role: row.role, kind: row.kind, text: row.text, created_at: row.createdAt };
+    if (row.role !== 'assistant') return base;
+    const reasoning = row.reasoning as StoredReasoning | null;
+    return {
+      ...base,
+      status: row.status,
+      brain: row.brain,
+      model_requested: row.modelRequested,
+      model_responded: row.modelResponded,
+      reasoning_level: row.reasoningLevel,
+      ...(reasoning ? { reasoning: { brain: reasoning.brain, model: reasoning.model, text: reasoning.text, opaque: reasoning.opaque } } : {}),
+      tool_invocations: invocations
+        .filter((invocation) => invocation.messageId === row.id)
+        .map((invocation) => ({
+          id: invocation.id,
+          kind: invocation.kind,
+          server: invocation.server,
+          tool: invocation.tool,
+          provider_call_id: invocation.providerCallId,
+          input: invocation.input ?? {},
+          output: invocation.output,
+          status: invocation.status,
+        })),
+    };
+  });
+  return {
+    format: TRANSCRIPT_FORMAT,
+    version: TRANSCRIPT_VERSION,
+    conversation: { id: conversation.id, title: conversation.title, created_at: conversation.createdAt },
+    messages,
+  };
+}
+
+function markdownOf(transcript: TranscriptV1): string {
+  const lines = [`# ${transcript.conversation.title}`, ''];
+  for (const message of transcript.messages) {
+    if (message.role === 'system') {
+      lines.push(`> *${message.kind === 'summary' ? 'Summary' : 'Notice'}:* ${message.text.replace(/\n/g, '\n> ')}`, '');
+      continue;
+    }
+    const speaker =
+      message.role === 'user'
+        ? 'You'
+        : `${isBrainId(message.brain) ? BRAINS[message.brain].label : 'Assistant'}${message.model_responded ?? message.model_requested ? ` (${message.model_responded ?? message.model_requested})` : ''}`;
+    const status = message.status && message.status !== 'complete' ? ` — ${message.status}` : '';
+    lines.push(`## ${speaker}${status}`, '', message.text, '');
+  }
+  return `${lines.join('\n').trimEnd()}\n`;
+}
+
+function safeFileName(title: string): string {
+  const cleaned = title.replace(/[^\p{L}\p{N} _-]+/gu, '').trim().replace(/\s+/g, '-');
+  return (cleaned || 'conversation').slice(0, 80);
+}
+
+export function exportConversation(db: AppDatabase, conversationId: string, format: ExportFormat): ExportResult {
+  const transcript = buildTranscript(db, conversationId);
+  const base = safeFileName(transcript.conversation.title);
+  switch (format) {
+    case 'json':
+      return { filename: `${base}.json`, mimeType: 'application/json', content: `${JSON.stringify(transcript, null, 2)}\n` };
+    case 'md':
+      return { filename: `${base}.md`, mimeType: 'text/markdown', content: markdownOf(transcript) };
+    default: {
+      const unreachable: never = format;
+      throw new Error(`Unknown export format ${String(unreachable)}`);
+    }
+  }
+}
