@@ -117,7 +117,7 @@ export interface ExportResult {
   readonly content: string;
 }
 
-export const EXPORT_FORMATS = ['json', 'md'] as const;
+export const EXPORT_FORMATS = ['json', 'md', 'html'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** Input schemas: the single source of truth for what each command accepts. */

@@ -39,7 +39,7 @@ class ScriptedStream {
   };
 }
 
-function setup(options: { apiKey?: string | null } = {}) {
+function setup(options: { apiKey?: string | null; baseUrl?: string } = {}) {
   const db = openTestDatabase();
   insertConversation(db, { id: 'c1', title: 'New conversation', brain: 'kimi', model: null, now: '2026-01-01T00:00:00.000Z' });
   const events: ApiEvent[] = [];
@@ -48,7 +48,7 @@ function setup(options: { apiKey?: string | null } = {}) {
     db,
     emit: (event) => events.push(event),
     stream: scripted.stream,
-    connectionFor: () => ({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: options.apiKey === undefined ? 'test-key' : options.apiKey }),
+    connectionFor: () => ({ baseUrl: options.baseUrl ?? 'http://127.0.0.1:1/v1', apiKey: options.apiKey === undefined ? 'test-key' : options.apiKey }),
     checkpointIntervalMs: 5,
     deltaIntervalMs: 1,
   });
@@ -154,10 +154,18 @@ describe('TurnEngine', () => {
     expect(await started.done).toMatchObject({ modelRequested: 'kimi-k2.6', modelResponded: 'kimi-k2.5', modelMismatch: true });
   });
 
-  it('refuses a turn without a key, naming where to put one, and stores nothing', () => {
-    const { db, engine } = setup({ apiKey: null });
+  it('refuses a turn without a key on the official endpoint, naming where to put one, and stores nothing', () => {
+    const { db, engine } = setup({ apiKey: null, baseUrl: 'https://api.moonshot.ai/v1' });
     expect(() => engine.send('c1', 'hi')).toThrow('No API key for Kimi. Add one in Settings, or set MOONSHOT_API_KEY before starting Anybrain.');
     expect(listAllMessages(db, 'c1')).toEqual([]);
+  });
+
+  it('lets a keyless turn through to a custom base URL with a placeholder key', async () => {
+    const { scripted, engine } = setup({ apiKey: null });
+    const started = engine.send('c1', 'hi');
+    scripted.push({ type: 'text-delta', text: 'local' }, 'end');
+    expect((await started.done).status).toBe('complete');
+    expect(scripted.calls[0]?.apiKey).toBe('no-key-set');
   });
 
   it('retries the last user message without storing it again, and replays without the failed reply', async () => {

@@ -26,6 +26,7 @@ import { readSetting, saveBrainState } from '../store/settings';
 import { DeltaCoalescer } from './delta-coalescer';
 
 export const MAX_OUTPUT_TOKENS = 32_000;
+const KEYLESS_PLACEHOLDER = 'no-key-set';
 
 export interface BrainConnection {
   readonly baseUrl: string;
@@ -146,7 +147,8 @@ export class TurnEngine {
       throw new ApiError('brain-unavailable', `${info.label} cannot take turns in this version yet. Switch to ${available}.`);
     }
     const connection = this.deps.connectionFor(target.brain);
-    if (info.keyVariable !== null && !connection.apiKey) {
+    // The official endpoint needs a key; a custom base URL (a local proxy or server) may not.
+    if (info.keyVariable !== null && !connection.apiKey && connection.baseUrl === info.defaultBaseUrl) {
       throw new ApiError(
         'missing-key',
         `No API key for ${info.label}. Add one in Settings, or set ${info.keyVariable} before starting Anybrain.`,
@@ -240,7 +242,14 @@ export class TurnEngine {
     try {
       const rows = listLiveMessages(db, conversationId).filter((row) => row.seq < assistantRow.seq);
       const { body } = this.buildRequest(target, rows);
-      const call: ProviderCall = { wire: BRAINS[target.brain].wire, baseUrl: connection.baseUrl, apiKey: connection.apiKey, body, signal };
+      const call: ProviderCall = {
+        wire: BRAINS[target.brain].wire,
+        baseUrl: connection.baseUrl,
+        // The SDKs insist on some key; a keyless custom server gets a placeholder instead of another brain's variable.
+        apiKey: connection.apiKey ?? (BRAINS[target.brain].keyVariable === null ? null : KEYLESS_PLACEHOLDER),
+        body,
+        signal,
+      };
       for await (const part of this.deps.stream(call)) {
         if (signal.aborted) break;
         switch (part.type) {

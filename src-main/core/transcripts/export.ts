@@ -72,14 +72,41 @@ function markdownOf(transcript: TranscriptV1): string {
       lines.push(`> *${message.kind === 'summary' ? 'Summary' : 'Notice'}:* ${message.text.replace(/\n/g, '\n> ')}`, '');
       continue;
     }
-    const speaker =
-      message.role === 'user'
-        ? 'You'
-        : `${isBrainId(message.brain) ? BRAINS[message.brain].label : 'Assistant'}${message.model_responded ?? message.model_requested ? ` (${message.model_responded ?? message.model_requested})` : ''}`;
+    const speaker = speakerOf(message);
     const status = message.status && message.status !== 'complete' ? ` — ${message.status}` : '';
     lines.push(`## ${speaker}${status}`, '', message.text, '');
   }
   return `${lines.join('\n').trimEnd()}\n`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+function speakerOf(message: TranscriptMessage): string {
+  if (message.role === 'user') return 'You';
+  const label = isBrainId(message.brain) ? BRAINS[message.brain].label : 'Assistant';
+  const model = message.model_responded ?? message.model_requested;
+  return model ? `${label} (${model})` : label;
+}
+
+/** A standalone page; every text is escaped, so model output cannot add markup or script. */
+function htmlOf(transcript: TranscriptV1): string {
+  const rows = transcript.messages.map((message) => {
+    if (message.role === 'system') {
+      return `<p class="system">${escapeHtml(message.kind === 'summary' ? 'Summary' : 'Notice')}: ${escapeHtml(message.text)}</p>`;
+    }
+    const status = message.status && message.status !== 'complete' ? ` <span class="status">${escapeHtml(message.status)}</span>` : '';
+    return `<section class="${message.role}"><h2>${escapeHtml(speakerOf(message))}${status}</h2><div class="text">${escapeHtml(message.text)}</div></section>`;
+  });
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>${escapeHtml(transcript.conversation.title)}</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f}h1{font-size:1.4rem}h2{font-size:.85rem;color:#555;margin:0 0 .25rem}section{margin:1.25rem 0;padding:.75rem 1rem;border-radius:10px}.user{background:#eef3ff}.assistant{background:#f6f6f6}.text{white-space:pre-wrap}.system{color:#666;font-style:italic;text-align:center}.status{color:#a33}</style>
+</head><body><h1>${escapeHtml(transcript.conversation.title)}</h1>
+${rows.join('\n')}
+</body></html>
+`;
 }
 
 function safeFileName(title: string): string {
@@ -95,6 +122,8 @@ export function exportConversation(db: AppDatabase, conversationId: string, form
       return { filename: `${base}.json`, mimeType: 'application/json', content: `${JSON.stringify(transcript, null, 2)}\n` };
     case 'md':
       return { filename: `${base}.md`, mimeType: 'text/markdown', content: markdownOf(transcript) };
+    case 'html':
+      return { filename: `${base}.html`, mimeType: 'text/html', content: htmlOf(transcript) };
     default: {
       const unreachable: never = format;
       throw new Error(`Unknown export format ${String(unreachable)}`);

@@ -1,0 +1,103 @@
+/**
+ * `anybrain`: the command line. Works on the same data folder as the app.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { ApiError, EXPORT_FORMATS } from '../../src-shared/api';
+import { BRAIN_IDS } from '../../src-shared/brains';
+import { openCore, type OpenedCore } from '../core/app';
+import { DatabaseFromFutureError } from '../core/store/open';
+import { startWebHost } from '../web/server';
+import { chatCommand, doctorCommand, exportCommand, listCommand, type Output } from './commands';
+import { resolveDataDir } from './data-dir';
+
+const output: Output = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('a port is a whole number from 0 to 65535');
+  return port;
+}
+
+async function withCore(dataFlag: string | undefined, work: (core: OpenedCore) => Promise<number> | number): Promise<never> {
+  let core: OpenedCore | null = null;
+  let code: number;
+  try {
+    core = openCore({ dataDir: resolveDataDir(dataFlag) });
+    code = await work(core);
+  } catch (error) {
+    if (error instanceof ApiError || error instanceof DatabaseFromFutureError) output.stderr(`anybrain: ${error.message}\n`);
+    else output.stderr(`anybrain: ${error instanceof Error ? error.message : String(error)}\n`);
+    code = 1;
+  } finally {
+    await core?.dispose();
+  }
+  process.exit(code);
+}
+
+const program = new Command()
+  .name('anybrain')
+  .description('Anybrain: one conversation, seven brains.')
+  .option('--data <dir>', 'data folder (default: ANYBRAIN_DATA_DIR, else the app-data folder)')
+  .showHelpAfterError();
+
+const dataFlag = () => program.opts<{ data?: string }>().data;
+
+program
+  .command('serve')
+  .description('run the browser mode on 127.0.0.1 and print its address')
+  .option('--port <n>', 'port (0 picks a free one)', parsePort, 0)
+  .action(async (options: { port: number }) => {
+    const core = openCore({ dataDir: resolveDataDir(dataFlag()) });
+    const staticDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'renderer');
+    const host = await startWebHost({ core, port: options.port, staticDir });
+    output.stdout(`Anybrain is running at ${host.launchUrl}\n`);
+    output.stderr(`Data folder: ${core.dataDir}\nPress Ctrl-C to stop.\n`);
+    const shutdown = async () => {
+      await host.close();
+      await core.dispose();
+      process.exit(0);
+    };
+    process.once('SIGINT', () => void shutdown());
+    process.once('SIGTERM', () => void shutdown());
+  });
+
+program
+  .command('list')
+  .description('conversations, newest first')
+  .option('--json', 'print a JSON array of {id, title, brain, updated_at}')
+  .action((options: { json?: boolean }) => withCore(dataFlag(), (core) => listCommand(core, output, options)));
+
+program
+  .command('chat')
+  .description('one real turn: the reply streams to stdout, the conversation id goes to stderr')
+  .addOption(new Option('--brain <brain>', 'which brain answers').choices([...BRAIN_IDS]).makeOptionMandatory())
+  .option('--conversation <id>', 'continue this conversation (default: start a new one)')
+  .option('--model <model>', 'model id (default: the brain\u2019s default)')
+  .argument('<text>', 'your message')
+  .action((text: string, options: { brain: string; conversation?: string; model?: string }) => {
+    const interrupt = new AbortController();
+    process.once('SIGINT', () => interrupt.abort());
+    return withCore(dataFlag(), (core) => chatCommand(core, output, { ...options, text, interrupt: interrupt.signal }));
+  });
+
+program
+  .command('export')
+  .description('print or write one conversation as a transcript')
+  .requiredOption('--conversation <id>', 'conversation id')
+  .addOption(new Option('--format <format>', 'transcript format').choices([...EXPORT_FORMATS]).default('json'))
+  .option('--out <file>', 'write to a file instead of stdout')
+  .action((options: { conversation: string; format: string; out?: string }) =>
+    withCore(dataFlag(), (core) => exportCommand(core, output, options)),
+  );
+
+program
+  .command('doctor')
+  .description('check the data: integrity, interrupted replies; exits 1 on problems')
+  .action(() => withCore(dataFlag(), (core) => doctorCommand(core, output)));
+
+await program.parseAsync(process.argv);
