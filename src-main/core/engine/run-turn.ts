@@ -121,6 +121,11 @@ export class TurnEngine {
     return this.admit(conversationId, null);
   }
 
+  /** The running turn's final row, or null when none runs. */
+  settled(conversationId: string): Promise<MessageView | null> {
+    return this.running.get(conversationId)?.done ?? Promise.resolve(null);
+  }
+
   stop(conversationId: string): boolean {
     const turn = this.running.get(conversationId);
     if (!turn) return false;
