@@ -1,0 +1,144 @@
+import { mkdirSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { command, fakeBrainRequests, newConversation, openApp, sendMessage } from './support/app';
+
+test('a conversation with kimi then claude streams, survives a reload and keeps its brain labels', async ({ page, request }) => {
+  await openApp(page);
+  const conversationId = await newConversation(page);
+
+  await page.getByTestId('brain-picker').selectOption('kimi');
+  await sendMessage(page, 'Hello kimi');
+  const replies = page.locator('[data-testid="message"][data-role="assistant"]');
+  await expect(replies.nth(0).getByTestId('message-text')).toHaveText('Fake Kimi reply to: Hello kimi');
+  await expect(replies.nth(0)).toHaveAttribute('data-status', 'complete');
+  await expect(replies.nth(0).getByTestId('message-brain-label')).toContainText('Kimi');
+
+  await page.getByTestId('brain-picker').selectOption('claude');
+  await sendMessage(page, 'Now you, claude');
+  await expect(replies.nth(1).getByTestId('message-text')).toHaveText('Fake Claude reply to: Now you, claude');
+  await expect(replies.nth(1)).toHaveAttribute('data-status', 'complete');
+
+  await page.reload();
+  await expect(replies).toHaveCount(2);
+  await expect(replies.nth(0)).toHaveAttribute('data-brain', 'kimi');
+  await expect(replies.nth(0).getByTestId('message-brain-label')).toHaveText('Kimi · kimi-k2.6');
+  await expect(replies.nth(1)).toHaveAttribute('data-brain', 'claude');
+  await expect(replies.nth(1).getByTestId('message-brain-label')).toHaveText('Claude · claude-sonnet-4-6');
+  await expect(page.locator('[data-testid="message"][data-role="user"]')).toHaveText([/Hello kimi/, /Now you, claude/]);
+
+  // Claude was sent the whole history, kimi's reply included, as its own wire's messages.
+  const claudeRequests = (await fakeBrainRequests(request)).filter((recorded) => recorded.brain === 'claude');
+  const lastClaude = claudeRequests.at(-1)?.body as { messages: unknown[] };
+  expect(lastClaude.messages).toEqual([
+    { role: 'user', content: [{ type: 'text', text: 'Hello kimi' }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'Fake Kimi reply to: Hello kimi' }] },
+    { role: 'user', content: [{ type: 'text', text: 'Now you, claude', cache_control: { type: 'ephemeral' } }] },
+  ]);
+
+  const stored = await command(request, 'listMessages', { conversationId });
+  expect(stored.messages.map((message) => [message.role, message.brain, message.status])).toEqual([
+    ['user', null, 'complete'],
+    ['assistant', 'kimi', 'complete'],
+    ['user', null, 'complete'],
+    ['assistant', 'claude', 'complete'],
+  ]);
+
+  mkdirSync('test-results/screenshots', { recursive: true });
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('theme-select').selectOption('light');
+  await page.getByTestId('close-settings').click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await page.screenshot({ path: 'test-results/screenshots/main-window-light.png' });
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('theme-select').selectOption('dark');
+  await page.getByTestId('close-settings').click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.screenshot({ path: 'test-results/screenshots/main-window-dark.png' });
+});
+
+test('stopping a reply midway keeps exactly the text shown, marked stopped', async ({ page, request }) => {
+  await openApp(page);
+  const conversationId = await newConversation(page);
+  await page.getByTestId('brain-picker').selectOption('kimi');
+  await sendMessage(page, '[slow] Tell me a long story');
+  const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
+  await expect(reply.getByTestId('message-text')).toContainText('word5');
+  await page.getByTestId('stop-button').click();
+  await expect(reply).toHaveAttribute('data-status', 'stopped');
+  const shown = (await reply.getByTestId('message-text').innerText()).trim();
+  expect(shown).not.toContain('word60');
+
+  const stored = await command(request, 'listMessages', { conversationId });
+  const storedReply = stored.messages.at(-1);
+  expect(storedReply?.status).toBe('stopped');
+  expect(storedReply?.text.trim()).toBe(shown);
+
+  // The conversation goes on after a stop.
+  await sendMessage(page, 'And now briefly');
+  await expect(page.locator('[data-testid="message"][data-role="assistant"]').last().getByTestId('message-text')).toHaveText(
+    'Fake Kimi reply to: And now briefly',
+  );
+});
+
+test('an error shows under the reply without replacing its text, and Retry answers again', async ({ page }) => {
+  await openApp(page);
+  await newConversation(page);
+  await page.getByTestId('brain-picker').selectOption('claude');
+  await sendMessage(page, '[error-midstream] please');
+  const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
+  await expect(reply).toHaveAttribute('data-status', 'failed');
+  await expect(reply.getByTestId('message-error')).toBeVisible();
+  await expect(reply.getByTestId('message-text')).not.toHaveText('');
+  await page.getByTestId('retry-button').click();
+  const replies = page.locator('[data-testid="message"][data-role="assistant"]');
+  await expect(replies).toHaveCount(2);
+  // The same message fails the same way again, and again the error sits under its own reply.
+  await expect(replies.nth(1)).toHaveAttribute('data-status', 'failed');
+  await expect(replies.nth(1).getByTestId('message-error')).toBeVisible();
+});
+
+test('a served model that differs from the requested one shows a warning', async ({ page }) => {
+  await openApp(page);
+  await newConversation(page);
+  await page.getByTestId('brain-picker').selectOption('kimi');
+  await sendMessage(page, '[model:kimi-k2.5] which model are you?');
+  const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
+  await expect(reply).toHaveAttribute('data-status', 'complete');
+  await expect(reply.getByTestId('model-mismatch-warning')).toContainText('kimi-k2.5');
+});
+
+test('model Markdown renders safely: no script, no raw HTML, code highlighted with a copy button', async ({ page }) => {
+  await openApp(page);
+  await newConversation(page);
+  await page.getByTestId('brain-picker').selectOption('kimi');
+  await sendMessage(page, '[markdown] show me');
+  const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
+  await expect(reply).toHaveAttribute('data-status', 'complete');
+  await expect(reply.locator('table')).toHaveCount(1);
+  await expect(reply.locator('pre code')).toHaveCount(1);
+  await expect(reply.getByRole('button', { name: /copy/i })).toBeVisible();
+
+  await sendMessage(page, '[reply:<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"> and <iframe src="https://example.com"></iframe>]');
+  const hostile = page.locator('[data-testid="message"][data-role="assistant"]').last();
+  await expect(hostile).toHaveAttribute('data-status', 'complete');
+  await expect(hostile.locator('script, img, iframe')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+});
+
+test('conversations can be renamed, searched and deleted', async ({ page }) => {
+  await openApp(page);
+  const conversationId = await newConversation(page);
+  const item = page.locator(`[data-testid="conversation-item"][data-conversation-id="${conversationId}"]`);
+  await item.hover();
+  await item.getByTestId('rename-conversation').click();
+  await page.getByTestId('rename-input').fill('Zebra facts');
+  await page.getByTestId('rename-input').press('Enter');
+  await expect(item).toContainText('Zebra facts');
+  await page.getByTestId('conversation-search').fill('zebra');
+  await expect(page.getByTestId('conversation-item')).toHaveCount(1);
+  await page.getByTestId('conversation-search').fill('');
+  page.once('dialog', (dialog) => void dialog.accept());
+  await item.hover();
+  await item.getByTestId('delete-conversation').click();
+  await expect(item).toHaveCount(0);
+});

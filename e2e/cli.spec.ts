@@ -1,0 +1,94 @@
+/**
+ * The command line against the fake brains, as a user runs it: `anybrain chat`, `export`, `doctor`, and a process
+ * killed in the middle of a reply.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { transcriptSchema } from '../src-shared/transcript';
+import { readE2eEnvironment } from './support/environment';
+
+const repoRoot = resolve(import.meta.dirname, '..');
+const cli = join(repoRoot, 'bin', 'anybrain.js');
+
+function cliEnvironment(dataDir: string): NodeJS.ProcessEnv {
+  const environment: NodeJS.ProcessEnv = { ...process.env, ...readE2eEnvironment().baseUrlEnv, ANYBRAIN_DATA_DIR: dataDir };
+  // The fake brains need no key: the CLI must work against a keyless custom endpoint.
+  delete environment.MOONSHOT_API_KEY;
+  delete environment.ANTHROPIC_API_KEY;
+  return environment;
+}
+
+function run(dataDir: string, args: string[]) {
+  const result = spawnSync(process.execPath, [cli, ...args], { env: cliEnvironment(dataDir), encoding: 'utf8', timeout: 30_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+let dataDir: string;
+test.beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'anybrain-cli-'));
+});
+test.afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+test('chat streams the reply to stdout, stores it, and export prints a transcript v1 with both model fields', () => {
+  const chat = run(dataDir, ['chat', '--brain', 'kimi', 'hello']);
+  expect(chat.stderr).toMatch(/^[0-9A-Z]{26}\n$/);
+  expect(chat.stdout).toBe('Fake Kimi reply to: hello\n');
+  expect(chat.code).toBe(0);
+  const conversationId = chat.stderr.trim();
+
+  const list = run(dataDir, ['list', '--json']);
+  expect(JSON.parse(list.stdout)).toEqual([{ id: conversationId, title: 'hello', brain: 'kimi', updated_at: expect.any(String) }]);
+
+  const exported = run(dataDir, ['export', '--conversation', conversationId, '--format', 'json']);
+  expect(exported.code).toBe(0);
+  const transcript = transcriptSchema.parse(JSON.parse(exported.stdout));
+  expect(transcript.messages).toHaveLength(2);
+  expect(transcript.messages[1]).toMatchObject({
+    role: 'assistant',
+    text: 'Fake Kimi reply to: hello',
+    status: 'complete',
+    brain: 'kimi',
+    model_requested: 'kimi-k2.6',
+    model_responded: 'kimi-k2.6',
+  });
+  expect(transcript.messages[0]?.turn_id).toBe(transcript.messages[1]?.turn_id);
+
+  const again = run(dataDir, ['chat', '--conversation', conversationId, '--brain', 'claude', 'and you?']);
+  expect(again.stdout).toBe('Fake Claude reply to: and you?\n');
+  const doctor = run(dataDir, ['doctor']);
+  expect(doctor.code).toBe(0);
+});
+
+test('a process killed mid-reply leaves the partial reply stored as interrupted, and the conversation usable', async () => {
+  const child = spawn(process.execPath, [cli, 'chat', '--brain', 'kimi', '[slow] a long story please'], {
+    env: cliEnvironment(dataDir),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  await expect.poll(() => stdout, { timeout: 20_000 }).toContain('word8');
+  // Past one checkpoint interval, so the partial text is on disk.
+  await new Promise((resolvePromise) => setTimeout(resolvePromise, 400));
+  child.kill('SIGKILL');
+  await new Promise((resolvePromise) => child.once('exit', resolvePromise));
+  const conversationId = stderr.trim();
+
+  const doctor = run(dataDir, ['doctor']);
+  expect(doctor.code).toBe(1);
+  expect(doctor.stdout).toContain('interrupted replies: 1 (1 found at this start)');
+
+  const transcript = transcriptSchema.parse(JSON.parse(run(dataDir, ['export', '--conversation', conversationId]).stdout));
+  const partial = transcript.messages[1];
+  expect(partial?.status).toBe('interrupted');
+  expect(partial?.text).toMatch(/^word1 word2 word3 word4 word5 word6 word7 word8/);
+  expect(stdout.startsWith(partial?.text ?? '\u0000')).toBe(true);
+
+  const next = run(dataDir, ['chat', '--conversation', conversationId, '--brain', 'kimi', 'still there?']);
+  expect(next.code).toBe(0);
+  expect(next.stdout).toBe('Fake Kimi reply to: still there?\n');
+});

@@ -1,0 +1,49 @@
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import type { CommandName, CommandOutput } from '../../src-shared/api';
+import type { RecordedRequest } from '../fake-brains/server';
+import { readE2eEnvironment } from './environment';
+
+export async function openApp(page: Page): Promise<void> {
+  await page.goto(readE2eEnvironment().launchUrl);
+  await expect(page.getByTestId('new-conversation').first()).toBeVisible();
+}
+
+/** Calls the web host the way any bearer client would, to read what the app stored. */
+export async function command<Name extends CommandName>(
+  request: APIRequestContext,
+  name: Name,
+  input: unknown,
+): Promise<CommandOutput<Name>> {
+  const environment = readE2eEnvironment();
+  const token = new URL(environment.launchUrl).searchParams.get('token') ?? '';
+  const response = await request.post(`${environment.origin}/api/command/${name}`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: input,
+  });
+  const result = (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
+  if (!result.ok) throw new Error(`${name} failed: ${result.error?.message}`);
+  return result.value as CommandOutput<Name>;
+}
+
+export async function fakeBrainRequests(request: APIRequestContext): Promise<RecordedRequest[]> {
+  const response = await request.get(`${readE2eEnvironment().fakeBrainsUrl}/_fake/requests`);
+  return (await response.json()) as RecordedRequest[];
+}
+
+/** Starts a new conversation in the window and returns its id. */
+export async function newConversation(page: Page): Promise<string> {
+  const before = await page.getByTestId('conversation-item').count();
+  await page.getByTestId('new-conversation').first().click();
+  await expect(page.getByTestId('conversation-item')).toHaveCount(before + 1);
+  await expect(page.getByTestId('composer-input')).toBeVisible();
+  const hash = await page.evaluate(() => window.location.hash);
+  const match = /#\/c\/(.+)$/.exec(hash);
+  if (!match?.[1]) throw new Error(`The new conversation did not open (hash ${hash}).`);
+  return decodeURIComponent(match[1]);
+}
+
+export async function sendMessage(page: Page, text: string): Promise<void> {
+  const composer = page.getByTestId('composer-input');
+  await composer.fill(text);
+  await composer.press('Enter');
+}
