@@ -20,23 +20,24 @@ class ScriptedStream {
 
   readonly stream = (call: ProviderCall): AsyncIterable<StreamPart> => {
     this.calls.push(call);
-    const self = this;
-    return (async function* () {
-      for (;;) {
-        const next = self.queue.shift();
-        if (next === undefined) {
-          if (call.signal.aborted) return;
-          await new Promise<void>((resolve) => {
-            self.wake = resolve;
-            call.signal.addEventListener('abort', () => resolve(), { once: true });
-          });
-          continue;
-        }
-        if (next === 'end') return;
-        yield next;
-      }
-    })();
+    return this.parts(call.signal);
   };
+
+  private async *parts(signal: AbortSignal): AsyncIterable<StreamPart> {
+    for (;;) {
+      const next = this.queue.shift();
+      if (next === undefined) {
+        if (signal.aborted) return;
+        await new Promise<void>((resolve) => {
+          this.wake = resolve;
+          signal.addEventListener('abort', () => resolve(), { once: true });
+        });
+        continue;
+      }
+      if (next === 'end') return;
+      yield next;
+    }
+  }
 }
 
 function setup(options: { apiKey?: string | null; baseUrl?: string } = {}) {
