@@ -1,0 +1,139 @@
+/**
+ * Request rules of the Messages API, with Anthropic's own 400 texts, so a request the app builds wrongly fails here the
+ * way it would in production. Stricter than Anthropic where WIRES.md asks for the safe variant: roles must alternate
+ * (Anthropic merges consecutive turns, Anthropic-compatible servers such as GLM may not) and `system` stays top-level.
+ */
+import { isRecord } from './fake-wire';
+
+const ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
+const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+const USER_BLOCK_TYPES = ['text', 'image', 'document', 'search_result', 'tool_result'];
+const ASSISTANT_BLOCK_TYPES = ['text', 'thinking', 'redacted_thinking', 'tool_use', 'server_tool_use', 'web_search_tool_result'];
+const ALL_BLOCK_TYPES = [...new Set([...USER_BLOCK_TYPES, ...ASSISTANT_BLOCK_TYPES])];
+
+export const TOOLS_REQUIRED_MESSAGE = 'Requests which include `tool_use` or `tool_result` blocks must define tools.';
+
+/** Returns Anthropic's message for the first broken rule, or null. */
+export function checkAnthropicRequest(body: Record<string, unknown>): string | null {
+  if (body.model === undefined) return 'model: Field required';
+  if (typeof body.model !== 'string') return 'model: Input should be a valid string';
+  if (body.max_tokens === undefined) return 'max_tokens: Field required';
+  if (typeof body.max_tokens !== 'number' || !Number.isInteger(body.max_tokens)) return 'max_tokens: Input should be a valid integer';
+  if (body.max_tokens < 1) return 'max_tokens: Input should be greater than or equal to 1';
+  if (body.messages === undefined) return 'messages: Field required';
+  if (!Array.isArray(body.messages)) return 'messages: Input should be a valid list';
+  if (body.messages.length === 0) return 'messages: at least one message is required';
+  if (body.system !== undefined && typeof body.system !== 'string' && !Array.isArray(body.system)) {
+    return 'system: Input should be a valid string or a valid list';
+  }
+  const toolsDeclared = Array.isArray(body.tools) && body.tools.length > 0;
+  const messages: readonly unknown[] = body.messages;
+  let usesToolBlocks = false;
+
+  for (const [index, message] of messages.entries()) {
+    const where = `messages.${index}`;
+    if (!isRecord(message)) return `${where}: Input should be a valid dictionary`;
+    if (message.role === 'system') {
+      return 'messages: Unexpected role "system". The Messages API accepts a top-level `system` parameter, not "system" as an input message role.';
+    }
+    if (message.role !== 'user' && message.role !== 'assistant') return `${where}.role: Input should be 'user' or 'assistant'`;
+    if (index === 0 && message.role !== 'user') return 'messages: first message must use the "user" role';
+    const previous = index > 0 ? messages[index - 1] : undefined;
+    if (isRecord(previous) && previous.role === message.role) {
+      return `messages: roles must alternate between "user" and "assistant", but found multiple "${message.role}" roles in a row`;
+    }
+    const isFinalAssistant = message.role === 'assistant' && index === messages.length - 1;
+    const contentProblem = checkContent(message.role, message.content, where, isFinalAssistant);
+    if (contentProblem !== null) return contentProblem;
+    if (Array.isArray(message.content) && message.content.some((block) => isRecord(block) && (block.type === 'tool_use' || block.type === 'tool_result'))) {
+      usesToolBlocks = true;
+    }
+  }
+  if (usesToolBlocks && !toolsDeclared) return TOOLS_REQUIRED_MESSAGE;
+  return checkToolPairing(messages);
+}
+
+function checkContent(role: 'user' | 'assistant', content: unknown, where: string, isFinalAssistant: boolean): string | null {
+  const emptyContent = `${where}: all messages must have non-empty content except for the optional final assistant message`;
+  if (content === undefined) return `${where}.content: Field required`;
+  if (typeof content === 'string') return content === '' && !isFinalAssistant ? emptyContent : null;
+  if (!Array.isArray(content)) return `${where}.content: Input should be a valid string or a valid list`;
+  if (content.length === 0 && !isFinalAssistant) return emptyContent;
+  const allowed = role === 'user' ? USER_BLOCK_TYPES : ASSISTANT_BLOCK_TYPES;
+  for (const [blockIndex, block] of content.entries()) {
+    const blockWhere = `${where}.content.${blockIndex}`;
+    if (!isRecord(block)) return `${blockWhere}: Input should be a valid dictionary`;
+    if (typeof block.type !== 'string' || !ALL_BLOCK_TYPES.includes(block.type)) {
+      return `${blockWhere}: Input tag '${String(block.type)}' found using 'type' does not match any of the expected tags: ${ALL_BLOCK_TYPES.map((type) => `'${type}'`).join(', ')}`;
+    }
+    if (!allowed.includes(block.type)) {
+      return `${blockWhere}: \`${block.type}\` blocks can only be in \`${role === 'user' ? 'assistant' : 'user'}\` messages`;
+    }
+    const problem = checkBlock(block, `${blockWhere}.${block.type}`);
+    if (problem !== null) return problem;
+  }
+  return null;
+}
+
+function checkBlock(block: Record<string, unknown>, where: string): string | null {
+  switch (block.type) {
+    case 'text':
+      if (typeof block.text !== 'string') return `${where}.text: Field required`;
+      if (block.text === '') return 'messages: text content blocks must be non-empty';
+      if (block.text.trim() === '') return 'messages: text content blocks must contain non-whitespace text';
+      return null;
+    case 'thinking':
+      if (typeof block.thinking !== 'string') return `${where}.thinking: Field required`;
+      if (typeof block.signature !== 'string') return `${where}.signature: Field required`;
+      return null;
+    case 'redacted_thinking':
+      return typeof block.data === 'string' ? null : `${where}.data: Field required`;
+    case 'tool_use':
+      if (typeof block.id !== 'string') return `${where}.id: Field required`;
+      if (!ID_PATTERN.test(block.id)) return `${where}.id: String should match pattern '${ID_PATTERN.source}'`;
+      if (typeof block.name !== 'string') return `${where}.name: Field required`;
+      if (!TOOL_NAME_PATTERN.test(block.name)) return `${where}.name: String should match pattern '${TOOL_NAME_PATTERN.source}'`;
+      if (!isRecord(block.input)) return `${where}.input: Input should be a valid dictionary`;
+      return null;
+    case 'tool_result':
+      if (typeof block.tool_use_id !== 'string') return `${where}.tool_use_id: Field required`;
+      if (!ID_PATTERN.test(block.tool_use_id)) return `${where}.tool_use_id: String should match pattern '${ID_PATTERN.source}'`;
+      if (block.content !== undefined && typeof block.content !== 'string' && !Array.isArray(block.content)) {
+        return `${where}.content: Input should be a valid string or a valid list`;
+      }
+      return null;
+    default:
+      return null;
+  }
+}
+
+/** Every `tool_use` needs its `tool_result` in the very next message, and every `tool_result` its `tool_use` just before. */
+function checkToolPairing(messages: readonly unknown[]): string | null {
+  for (const [index, message] of messages.entries()) {
+    if (!isRecord(message)) continue;
+    if (message.role === 'assistant') {
+      const callIds = blocksOfType(message.content, 'tool_use').map((block) => String(block.id));
+      const next = messages[index + 1];
+      if (callIds.length === 0 || next === undefined) continue;
+      const answered = new Set(isRecord(next) ? blocksOfType(next.content, 'tool_result').map((block) => String(block.tool_use_id)) : []);
+      const unanswered = callIds.filter((id) => !answered.has(id));
+      if (unanswered.length > 0) {
+        return `messages.${index + 1}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${unanswered.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
+      }
+    } else {
+      const previous = index > 0 ? messages[index - 1] : undefined;
+      const callIds = new Set(isRecord(previous) ? blocksOfType(previous.content, 'tool_use').map((block) => String(block.id)) : []);
+      const content: readonly unknown[] = Array.isArray(message.content) ? message.content : [];
+      for (const [blockIndex, block] of content.entries()) {
+        if (isRecord(block) && block.type === 'tool_result' && !callIds.has(String(block.tool_use_id))) {
+          return `messages.${index}.content.${blockIndex}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${String(block.tool_use_id)}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
+        }
+      }
+    }
+  }
+  return null;
+}
+
+function blocksOfType(content: unknown, type: string): Record<string, unknown>[] {
+  return Array.isArray(content) ? content.filter((block): block is Record<string, unknown> => isRecord(block) && block.type === type) : [];
+}

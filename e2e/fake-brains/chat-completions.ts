@@ -1,0 +1,155 @@
+/**
+ * Chat Completions as kimi speaks it: `POST /v1/chat/completions`, SSE `data: {chat.completion.chunk}\n\n` lines ending
+ * in `data: [DONE]\n\n`, a last usage chunk with empty `choices` when `stream_options.include_usage` is set, and errors
+ * as `{"error":{"message","type","param","code"}}`.
+ */
+import { formatServerSentEvent } from '../../src-main/core/providers/sse';
+import { checkChatCompletionsRequest } from './chat-completions-rules';
+import { hasBearerOrHeader, isRecord, type ErrorReply, type FakeWire, type ReplyContext } from './fake-wire';
+
+const SYSTEM_FINGERPRINT = 'fp_fake0001';
+
+interface OpenAiErrorDetails {
+  readonly message: string;
+  readonly type: string;
+  readonly param?: string | null;
+  readonly code?: string | null;
+}
+
+const ERRORS_BY_STATUS: Readonly<Record<number, OpenAiErrorDetails>> = {
+  400: { message: 'Invalid request.', type: 'invalid_request_error' },
+  401: { message: 'Incorrect API key provided: sk-fake***. You can find your API key at https://platform.openai.com/account/api-keys.', type: 'invalid_request_error', code: 'invalid_api_key' },
+  403: { message: 'You are not allowed to sample from this model', type: 'invalid_request_error' },
+  404: { message: 'The model does not exist or you do not have access to it.', type: 'invalid_request_error', code: 'model_not_found' },
+  429: { message: 'Rate limit reached for requests. Please try again in 20s.', type: 'requests', code: 'rate_limit_exceeded' },
+  500: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error' },
+  503: { message: 'The engine is currently overloaded, please try again later', type: 'server_error' },
+};
+
+export const CHAT_COMPLETIONS_TOO_LARGE: OpenAiErrorDetails = {
+  message: "This model's maximum context length is 262144 tokens. However, your messages resulted in 300000 tokens. Please reduce the length of the messages.",
+  type: 'invalid_request_error',
+  param: 'messages',
+  code: 'context_length_exceeded',
+};
+
+export const CHAT_COMPLETIONS_MIDSTREAM_ERROR: OpenAiErrorDetails = {
+  message: 'The server had an error while processing your request. Sorry about that!',
+  type: 'server_error',
+};
+
+export function openAiErrorBody(details: OpenAiErrorDetails): unknown {
+  return { error: { message: details.message, type: details.type, param: details.param ?? null, code: details.code ?? null } };
+}
+
+function errorReply(status: number, details?: OpenAiErrorDetails): ErrorReply {
+  const fallback = { message: `Error ${status}`, type: status >= 500 ? 'server_error' : 'invalid_request_error' };
+  return { status, body: openAiErrorBody(details ?? ERRORS_BY_STATUS[status] ?? fallback) };
+}
+
+function includeUsage(context: ReplyContext): boolean {
+  const streamOptions = context.body.stream_options;
+  return isRecord(streamOptions) && streamOptions.include_usage === true;
+}
+
+/** One chunk in OpenAI's field order; `usage: null` rides on every chunk only when usage was asked for. */
+function chunk(context: ReplyContext, choices: readonly unknown[], usage: unknown = null): string {
+  const payload = {
+    id: `chatcmpl-fake${String(context.sequence).padStart(4, '0')}`,
+    object: 'chat.completion.chunk',
+    created: context.createdAt,
+    model: context.plan.model,
+    system_fingerprint: SYSTEM_FINGERPRINT,
+    choices,
+    ...(includeUsage(context) ? { usage } : {}),
+  };
+  return formatServerSentEvent(JSON.stringify(payload));
+}
+
+function usageOf(context: ReplyContext): unknown {
+  const completionTokens = context.plan.chunks.length;
+  return {
+    prompt_tokens: context.inputTokens,
+    completion_tokens: completionTokens,
+    total_tokens: context.inputTokens + completionTokens,
+    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+  };
+}
+
+export const chatCompletionsWire: FakeWire = {
+  wire: 'chat-completions',
+
+  route(method, path, body) {
+    if (method !== 'POST' || path !== '/v1/chat/completions') return null;
+    return { streaming: body.stream === true, pathModel: null };
+  },
+
+  hasCredentials: (headers) => hasBearerOrHeader(headers, 'api-key'),
+  missingCredentials: errorReply(401, {
+    message:
+      "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username. You can obtain an API key from https://platform.openai.com/account/api-keys.",
+    type: 'invalid_request_error',
+  }),
+  notFound: (path) => errorReply(404, { message: `Invalid URL (POST ${path})`, type: 'invalid_request_error' }),
+  invalidJson: () =>
+    errorReply(400, {
+      message:
+        "We could not parse the JSON body of your request. (HINT: This likely means you aren't using your HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)",
+      type: 'invalid_request_error',
+    }),
+
+  checkRequest(body) {
+    const problem = checkChatCompletionsRequest(body);
+    return problem === null ? null : errorReply(400, { ...problem, type: 'invalid_request_error' });
+  },
+
+  lastUserText(body) {
+    const messages: readonly unknown[] = Array.isArray(body.messages) ? body.messages : [];
+    for (const message of [...messages].reverse()) {
+      if (!isRecord(message) || message.role !== 'user') continue;
+      const text = typeof message.content === 'string' ? message.content : textOfParts(message.content);
+      if (text !== '') return text;
+    }
+    return '';
+  },
+
+  requestedModel: (body) => (typeof body.model === 'string' ? body.model : ''),
+  statusError: (status) => errorReply(status),
+  tooLarge: () => errorReply(400, CHAT_COMPLETIONS_TOO_LARGE),
+  responseHeaders: (sequence) => ({ 'x-request-id': `req_fake${String(sequence).padStart(4, '0')}` }),
+  streamContentType: 'text/event-stream; charset=utf-8',
+
+  streamOpening: (context) =>
+    chunk(context, [{ index: 0, delta: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: null }]),
+
+  streamTextDelta: (context, text) => chunk(context, [{ index: 0, delta: { content: text }, logprobs: null, finish_reason: null }]),
+
+  streamClosing(context) {
+    const finish = chunk(context, [{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }]);
+    const usage = includeUsage(context) ? chunk(context, [], usageOf(context)) : '';
+    return `${finish}${usage}${formatServerSentEvent('[DONE]')}`;
+  },
+
+  streamError: () => formatServerSentEvent(JSON.stringify(openAiErrorBody(CHAT_COMPLETIONS_MIDSTREAM_ERROR))),
+
+  wholeReply(context) {
+    return {
+      id: `chatcmpl-fake${String(context.sequence).padStart(4, '0')}`,
+      object: 'chat.completion',
+      created: context.createdAt,
+      model: context.plan.model,
+      choices: [{ index: 0, message: { role: 'assistant', content: context.plan.text, refusal: null, annotations: [] }, logprobs: null, finish_reason: 'stop' }],
+      usage: usageOf(context),
+      system_fingerprint: SYSTEM_FINGERPRINT,
+    };
+  },
+};
+
+function textOfParts(content: unknown): string {
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((part): part is { type: 'text'; text: string } => isRecord(part) && part.type === 'text' && typeof part.text === 'string')
+    .map((part) => part.text)
+    .join('\n');
+}

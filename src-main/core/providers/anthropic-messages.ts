@@ -1,0 +1,312 @@
+/**
+ * The anthropic-messages wire (brains claude and glm): sends the body with `@anthropic-ai/sdk` and maps the raw stream
+ * events (https://docs.claude.com/en/docs/build-with-claude/streaming) to neutral stream parts.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
+import type { Usage } from '../../../src-shared/api';
+import { isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
+import {
+  CLOSED_EARLY_MESSAGE,
+  ProviderFailure,
+  classifyProviderFailure,
+  connectionError,
+  errorFromThrown,
+  hostOf,
+  malformedStreamError,
+} from './provider-errors';
+import { REQUEST_TIMEOUT_MS, truncate, type StreamMappingOptions } from './stream-mapping';
+import type { FinishReason, ProviderCall, ProviderError, StreamPart } from './stream-parts';
+
+export function streamAnthropicMessages(call: ProviderCall): AsyncIterable<StreamPart> {
+  return mapAnthropicEvents(sendAnthropicRequest(call), { signal: call.signal });
+}
+
+/** Sends the body as the replay layer built it and yields the raw stream events; SDK failures become `ProviderFailure`. */
+async function* sendAnthropicRequest(call: ProviderCall): AsyncIterable<unknown> {
+  if (call.apiKey === null) {
+    // Without an explicit key the SDK falls back to ANTHROPIC_* variables and profile files: never let it.
+    throw new ProviderFailure({ code: 'auth', message: 'No API key is set for this brain.', retryable: false });
+  }
+  const client = new Anthropic({
+    baseURL: call.baseUrl,
+    apiKey: call.apiKey,
+    // Without an explicit null the SDK reads ANTHROPIC_AUTH_TOKEN, which would send one brain's token to another.
+    authToken: null,
+    // The app shows the failure and offers Retry; silent SDK retries would hide it and double the wait.
+    maxRetries: 0,
+    timeout: REQUEST_TIMEOUT_MS,
+    // The SDK logs unparseable chunks verbatim; failures reach the person as error parts instead.
+    logLevel: 'off',
+  });
+  let stream: AsyncIterable<unknown>;
+  try {
+    // The replay layer built the complete body, `stream: true` included: it goes out as is.
+    stream = await client.messages.create(call.body as unknown as MessageCreateParamsStreaming, { signal: call.signal });
+  } catch (thrown) {
+    throw failureFromSdkError(thrown, call.baseUrl);
+  }
+  try {
+    yield* stream;
+  } catch (thrown) {
+    throw failureFromSdkError(thrown, call.baseUrl);
+  }
+}
+
+function failureFromSdkError(thrown: unknown, baseUrl: string): unknown {
+  if (thrown instanceof Anthropic.APIUserAbortError) return thrown;
+  if (thrown instanceof Anthropic.APIConnectionTimeoutError) {
+    return new ProviderFailure(connectionError(`${hostOf(baseUrl)} did not answer in time.`));
+  }
+  if (thrown instanceof Anthropic.APIConnectionError) {
+    const cause = thrown.cause instanceof Error ? `: ${thrown.cause.message}` : '';
+    return new ProviderFailure(connectionError(`Could not connect to ${hostOf(baseUrl)}${cause}.`));
+  }
+  if (thrown instanceof Anthropic.APIError) {
+    // The SDK keeps the whole error body, `{type:"error", error:{type, message}}`, for HTTP errors and for an `error`
+    // event that arrives after HTTP 200 alike.
+    return new ProviderFailure(errorFromAnthropicBody(thrown.error, thrown.status, thrown.message));
+  }
+  if (thrown instanceof Anthropic.AnthropicError) {
+    return new ProviderFailure({ code: 'provider-error', message: `The request could not be sent: ${thrown.message}`, retryable: false });
+  }
+  return thrown;
+}
+
+/** Reads Anthropic's error body shape, `{type:"error", error:{type, message}}`, as an HTTP body or an `error` event. */
+export function errorFromAnthropicBody(body: unknown, status: number | undefined, fallbackMessage: string): ProviderError {
+  const details = isRecord(body) ? recordField(body, 'error') : null;
+  return classifyProviderFailure({
+    ...(status === undefined ? {} : { status }),
+    type: details === null ? null : stringField(details, 'type'),
+    message: (details === null ? null : stringField(details, 'message')) ?? fallbackMessage,
+  });
+}
+
+type BlockState =
+  | { readonly kind: 'text' }
+  | { readonly kind: 'thinking'; readonly start: JsonRecord; thinking: string; signature: string }
+  | { readonly kind: 'redacted-thinking'; readonly block: JsonRecord }
+  | { readonly kind: 'tool-use'; readonly start: JsonRecord; readonly id: string; readonly name: string; inputJson: string }
+  | { readonly kind: 'other' };
+
+/**
+ * Maps Anthropic's raw stream events (parsed `data:` objects, `ping` included or not) to neutral parts. Failures thrown
+ * by the event source end the mapping with one `error` part; a stream without `message_stop` is reported as cut off.
+ */
+export async function* mapAnthropicEvents(
+  events: AsyncIterable<unknown>,
+  options: StreamMappingOptions = {},
+): AsyncIterable<StreamPart> {
+  const blocks = new Map<number, BlockState>();
+  let modelAnnounced = false;
+  let usage: Usage = {};
+  let rawStopReason: string | null = null;
+
+  try {
+    for await (const event of events) {
+      if (!isRecord(event) || typeof event.type !== 'string') {
+        yield { type: 'error', error: malformedStreamError('an event without a type') };
+        return;
+      }
+      switch (event.type) {
+        case 'message_start': {
+          const message = recordField(event, 'message');
+          const model = message === null ? null : stringField(message, 'model');
+          if (model !== null && model !== '' && !modelAnnounced) {
+            modelAnnounced = true;
+            yield { type: 'response-model', model };
+          }
+          const startUsage = message === null ? null : recordField(message, 'usage');
+          if (startUsage !== null) usage = mergeUsage(usage, startUsage);
+          break;
+        }
+        case 'content_block_start': {
+          const index = numberField(event, 'index');
+          const block = recordField(event, 'content_block');
+          if (index === null || block === null) {
+            yield { type: 'error', error: malformedStreamError('a content block start without its block') };
+            return;
+          }
+          const state = blockStateFor(block);
+          blocks.set(index, state);
+          // A block may start with content already in it; the API sends it empty today.
+          const initialText = stringField(block, 'text');
+          if (state.kind === 'text' && initialText) yield { type: 'text-delta', text: initialText };
+          if (state.kind === 'thinking' && state.thinking !== '') yield { type: 'reasoning-delta', text: state.thinking };
+          break;
+        }
+        case 'content_block_delta': {
+          const state = blocks.get(numberField(event, 'index') ?? -1);
+          const delta = recordField(event, 'delta');
+          if (state === undefined || delta === null) {
+            yield { type: 'error', error: malformedStreamError('a content delta for a block that never started') };
+            return;
+          }
+          yield* applyDelta(state, delta);
+          break;
+        }
+        case 'content_block_stop': {
+          const index = numberField(event, 'index') ?? -1;
+          const state = blocks.get(index);
+          blocks.delete(index);
+          if (state !== undefined) yield* finishBlock(state);
+          break;
+        }
+        case 'message_delta': {
+          const delta = recordField(event, 'delta');
+          const stopReason = delta === null ? null : stringField(delta, 'stop_reason');
+          if (stopReason !== null) rawStopReason = stopReason;
+          // message_delta usage is cumulative for the whole message.
+          const deltaUsage = recordField(event, 'usage');
+          if (deltaUsage !== null) usage = mergeUsage(usage, deltaUsage);
+          break;
+        }
+        case 'message_stop': {
+          if (Object.keys(usage).length > 0) yield { type: 'usage', usage };
+          yield { type: 'finish', reason: mapStopReason(rawStopReason), rawReason: rawStopReason };
+          return;
+        }
+        case 'error': {
+          // Anthropic can send an error event after HTTP 200 (an overload mid-reply): classify by payload, not status.
+          yield { type: 'error', error: errorFromAnthropicBody(event, undefined, 'The provider reported an error.') };
+          return;
+        }
+        default:
+          // `ping` keeps proxies from timing out; unknown event types carry nothing the neutral stream has a place for.
+          break;
+      }
+    }
+  } catch (thrown) {
+    if (options.signal?.aborted) return;
+    yield { type: 'error', error: errorFromThrown(thrown) };
+    return;
+  }
+  if (options.signal?.aborted) return;
+  yield { type: 'error', error: connectionError(CLOSED_EARLY_MESSAGE) };
+}
+
+function blockStateFor(block: JsonRecord): BlockState {
+  switch (block.type) {
+    case 'text':
+      return { kind: 'text' };
+    case 'thinking':
+      return { kind: 'thinking', start: block, thinking: stringField(block, 'thinking') ?? '', signature: stringField(block, 'signature') ?? '' };
+    case 'redacted_thinking':
+      return { kind: 'redacted-thinking', block };
+    case 'tool_use':
+      return { kind: 'tool-use', start: block, id: stringField(block, 'id') ?? '', name: stringField(block, 'name') ?? '', inputJson: '' };
+    default:
+      // Server tool blocks (web search, code execution) run on Anthropic's side and need no client action.
+      return { kind: 'other' };
+  }
+}
+
+function* applyDelta(state: BlockState, delta: JsonRecord): Iterable<StreamPart> {
+  switch (delta.type) {
+    case 'text_delta': {
+      const text = stringField(delta, 'text');
+      if (state.kind === 'text' && text) yield { type: 'text-delta', text };
+      return;
+    }
+    case 'thinking_delta': {
+      const text = stringField(delta, 'thinking');
+      if (state.kind === 'thinking' && text) {
+        state.thinking += text;
+        yield { type: 'reasoning-delta', text };
+      }
+      return;
+    }
+    case 'signature_delta': {
+      if (state.kind === 'thinking') state.signature += stringField(delta, 'signature') ?? '';
+      return;
+    }
+    case 'input_json_delta': {
+      if (state.kind === 'tool-use') state.inputJson += stringField(delta, 'partial_json') ?? '';
+      return;
+    }
+    default:
+      // citations_delta and unknown delta types: nothing the neutral stream carries.
+      return;
+  }
+}
+
+function* finishBlock(state: BlockState): Iterable<StreamPart> {
+  switch (state.kind) {
+    case 'thinking':
+      // Replayed verbatim to the same model: the signature must match the thinking text exactly.
+      yield { type: 'reasoning-opaque', opaque: { ...state.start, thinking: state.thinking, signature: state.signature } };
+      return;
+    case 'redacted-thinking':
+      yield { type: 'reasoning-opaque', opaque: state.block };
+      return;
+    case 'tool-use': {
+      const input = parseToolInput(state);
+      if (input === null) {
+        yield {
+          type: 'error',
+          error: malformedStreamError(`the input of tool call "${state.name}" is not a JSON object: ${truncate(state.inputJson, 200)}`),
+        };
+        return;
+      }
+      yield { type: 'tool-call', providerCallId: state.id === '' ? null : state.id, name: state.name, input };
+      return;
+    }
+    case 'text':
+    case 'other':
+      return;
+    default: {
+      const unhandled: never = state;
+      throw new Error(`Unhandled block state ${JSON.stringify(unhandled)}`);
+    }
+  }
+}
+
+function parseToolInput(state: Extract<BlockState, { kind: 'tool-use' }>): Record<string, unknown> | null {
+  // A tool without parameters streams no input_json_delta (or only an empty one): the start block's `input` stands.
+  if (state.inputJson.trim() === '') {
+    const startInput = recordField(state.start, 'input');
+    return startInput ?? {};
+  }
+  try {
+    const parsed: unknown = JSON.parse(state.inputJson);
+    return isRecord(parsed) ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+function mergeUsage(current: Usage, wireUsage: JsonRecord): Usage {
+  const inputTokens = numberField(wireUsage, 'input_tokens');
+  const outputTokens = numberField(wireUsage, 'output_tokens');
+  const cacheReadTokens = numberField(wireUsage, 'cache_read_input_tokens');
+  const cacheWriteTokens = numberField(wireUsage, 'cache_creation_input_tokens');
+  const details = recordField(wireUsage, 'output_tokens_details');
+  const reasoningTokens = details === null ? null : numberField(details, 'thinking_tokens');
+  return {
+    ...current,
+    ...(inputTokens === null ? {} : { inputTokens }),
+    ...(outputTokens === null ? {} : { outputTokens }),
+    ...(cacheReadTokens === null ? {} : { cacheReadTokens }),
+    ...(cacheWriteTokens === null ? {} : { cacheWriteTokens }),
+    ...(reasoningTokens === null ? {} : { reasoningTokens }),
+  };
+}
+
+export function mapStopReason(rawReason: string | null): FinishReason {
+  switch (rawReason) {
+    case 'end_turn':
+    case 'stop_sequence':
+      return 'stop';
+    case 'max_tokens':
+    case 'model_context_window_exceeded':
+      return 'length';
+    case 'tool_use':
+      return 'tool-calls';
+    case 'refusal':
+      return 'content-filter';
+    default:
+      // pause_turn (a server tool loop paused) and unknown reasons.
+      return 'other';
+  }
+}

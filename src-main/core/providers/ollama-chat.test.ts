@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { mapOllamaChatLines } from './ollama-chat';
+import { CLOSED_EARLY_MESSAGE } from './provider-errors';
+import { collect, eventsFrom } from './testing';
+
+const line = (message: Record<string, unknown>, extra: Record<string, unknown> = {}): unknown => ({
+  model: 'qwen3',
+  created_at: '2026-01-01T00:00:00.000Z',
+  message: { role: 'assistant', content: '', ...message },
+  done: false,
+  ...extra,
+});
+const doneLine = (reason: string): unknown => line({}, { done: true, done_reason: reason, prompt_eval_count: 26, eval_count: 12 });
+
+describe('mapOllamaChatLines', () => {
+  it('maps thinking, text and the final counts (the api.md streaming example shape)', async () => {
+    const lines = [line({ thinking: 'Hmm.' }), line({ content: 'The sky' }), line({ content: ' is blue.' }), doneLine('stop')];
+    expect(await collect(mapOllamaChatLines(eventsFrom(lines)))).toEqual([
+      { type: 'response-model', model: 'qwen3' },
+      { type: 'reasoning-delta', text: 'Hmm.' },
+      { type: 'text-delta', text: 'The sky' },
+      { type: 'text-delta', text: ' is blue.' },
+      { type: 'usage', usage: { inputTokens: 26, outputTokens: 12 } },
+      { type: 'finish', reason: 'stop', rawReason: 'stop' },
+    ]);
+  });
+
+  it('maps whole tool calls with object arguments', async () => {
+    const lines = [line({ tool_calls: [{ function: { name: 'get_weather', arguments: { city: 'Paris' } } }] }), doneLine('stop')];
+    expect(await collect(mapOllamaChatLines(eventsFrom(lines)))).toEqual([
+      { type: 'response-model', model: 'qwen3' },
+      { type: 'tool-call', providerCallId: null, name: 'get_weather', input: { city: 'Paris' } },
+      { type: 'usage', usage: { inputTokens: 26, outputTokens: 12 } },
+      { type: 'finish', reason: 'tool-calls', rawReason: 'stop' },
+    ]);
+  });
+
+  it('reports an error line, a stream without done and a dropped socket', async () => {
+    expect(await collect(mapOllamaChatLines(eventsFrom([{ error: 'model runner has unexpectedly stopped' }])))).toEqual([
+      { type: 'error', error: { code: 'provider-error', message: 'The provider answered with an error during the reply: model runner has unexpectedly stopped', retryable: true } },
+    ]);
+    const closed = { type: 'error', error: { code: 'connection', message: CLOSED_EARLY_MESSAGE, retryable: true } };
+    expect((await collect(mapOllamaChatLines(eventsFrom([line({ content: 'Half' })])))).at(-1)).toEqual(closed);
+    expect((await collect(mapOllamaChatLines(eventsFrom([line({ content: 'Half' })], new TypeError('terminated'))))).at(-1)).toEqual(closed);
+  });
+});

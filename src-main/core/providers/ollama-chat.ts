@@ -1,0 +1,108 @@
+/**
+ * The ollama-chat wire: `POST /api/chat` over `fetch`, streamed as NDJSON (https://docs.ollama.com/api/chat); the last
+ * line has `done: true`. Tool calls arrive whole, with `arguments` as an object.
+ */
+import type { Usage } from '../../../src-shared/api';
+import { postForStream, parseJsonOrNull, readJsonLines } from './http-stream';
+import { isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
+import { CLOSED_EARLY_MESSAGE, classifyProviderFailure, connectionError, errorFromThrown, malformedStreamError } from './provider-errors';
+import type { StreamMappingOptions } from './stream-mapping';
+import type { FinishReason, ProviderCall, ProviderError, StreamPart } from './stream-parts';
+
+export function streamOllamaChat(call: ProviderCall): AsyncIterable<StreamPart> {
+  return mapOllamaChatLines(sendOllamaRequest(call), { signal: call.signal });
+}
+
+async function* sendOllamaRequest(call: ProviderCall): AsyncIterable<unknown> {
+  const body = await postForStream({
+    url: `${call.baseUrl.replace(/\/+$/, '')}/api/chat`,
+    baseUrl: call.baseUrl,
+    // A local Ollama needs no key; a hosted one or a proxy in front of it takes a bearer token.
+    headers: call.apiKey === null ? {} : { authorization: `Bearer ${call.apiKey}` },
+    body: call.body,
+    signal: call.signal,
+    describeHttpError: errorFromOllamaBody,
+  });
+  yield* readJsonLines(body);
+}
+
+/** Ollama answers errors as `{"error":"…"}`, as the HTTP body or as a line of the stream. */
+export function errorFromOllamaBody(status: number | undefined, bodyText: string): ProviderError {
+  const parsed = parseJsonOrNull(bodyText);
+  const message = isRecord(parsed) && typeof parsed.error === 'string' ? parsed.error : bodyText;
+  return classifyProviderFailure({ ...(status === undefined ? {} : { status }), message });
+}
+
+export async function* mapOllamaChatLines(lines: AsyncIterable<unknown>, options: StreamMappingOptions = {}): AsyncIterable<StreamPart> {
+  let modelAnnounced = false;
+  let sawToolCall = false;
+  try {
+    for await (const line of lines) {
+      if (!isRecord(line)) {
+        yield { type: 'error', error: malformedStreamError('a line that is not a JSON object') };
+        return;
+      }
+      if (typeof line.error === 'string') {
+        yield { type: 'error', error: errorFromOllamaBody(undefined, JSON.stringify(line)) };
+        return;
+      }
+      const model = stringField(line, 'model');
+      if (model !== null && model !== '' && !modelAnnounced) {
+        modelAnnounced = true;
+        yield { type: 'response-model', model };
+      }
+      const message = recordField(line, 'message');
+      if (message !== null) {
+        const thinking = stringField(message, 'thinking');
+        if (thinking) yield { type: 'reasoning-delta', text: thinking };
+        const content = stringField(message, 'content');
+        if (content) yield { type: 'text-delta', text: content };
+        for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
+          const part = toolCallPart(call);
+          if (part.type === 'tool-call') sawToolCall = true;
+          yield part;
+        }
+      }
+      if (line.done === true) {
+        yield { type: 'usage', usage: usageFrom(line) };
+        const rawReason = stringField(line, 'done_reason');
+        yield { type: 'finish', reason: mapDoneReason(rawReason, sawToolCall), rawReason };
+        return;
+      }
+    }
+  } catch (thrown) {
+    if (options.signal?.aborted) return;
+    yield { type: 'error', error: errorFromThrown(thrown) };
+    return;
+  }
+  if (options.signal?.aborted) return;
+  yield { type: 'error', error: connectionError(CLOSED_EARLY_MESSAGE) };
+}
+
+function toolCallPart(call: unknown): StreamPart {
+  const fields = isRecord(call) ? recordField(call, 'function') : null;
+  const name = fields === null ? '' : (stringField(fields, 'name') ?? '');
+  const input = fields === null ? null : fields.arguments;
+  if (!isRecord(input)) return { type: 'error', error: malformedStreamError(`the arguments of tool call "${name}" are not a JSON object`) };
+  // Ollama pairs calls and results by tool name and order; ids appear only in newer versions.
+  const id = isRecord(call) ? stringField(call, 'id') : null;
+  return { type: 'tool-call', providerCallId: id, name, input };
+}
+
+function usageFrom(line: JsonRecord): Usage {
+  const inputTokens = numberField(line, 'prompt_eval_count');
+  const outputTokens = numberField(line, 'eval_count');
+  return { ...(inputTokens === null ? {} : { inputTokens }), ...(outputTokens === null ? {} : { outputTokens }) };
+}
+
+export function mapDoneReason(rawReason: string | null, sawToolCall: boolean): FinishReason {
+  switch (rawReason) {
+    case 'stop':
+      return sawToolCall ? 'tool-calls' : 'stop';
+    case 'length':
+      return 'length';
+    default:
+      // `load` / `unload` answer model management requests, not replies.
+      return 'other';
+  }
+}

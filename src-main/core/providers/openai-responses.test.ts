@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { mapOpenAiResponsesEvents, mapResponseFinish } from './openai-responses';
+import { CLOSED_EARLY_MESSAGE } from './provider-errors';
+import { parseServerSentEvents } from './sse';
+import { collect, eventsFrom, readReference } from './testing';
+
+/** The raw SSE texts stored in openai-node's Jest snapshot, keyed by snapshot name. */
+function recordedResponseStreams(): Map<string, unknown[]> {
+  const snapshot = readReference('recorded-streams', 'openai', 'ResponseStream.test.ts.snap');
+  const streams = new Map<string, unknown[]>();
+  for (const match of snapshot.matchAll(/exports\[`([^`]+)`\] = `\n"([\s\S]*?)"\n`;/g)) {
+    const sseText = (match[2] ?? '').replace(/\\(["\\])/g, '$1');
+    // The SDK stops at `[DONE]`; it is not an event.
+    const events = parseServerSentEvents(sseText)
+      .filter((event) => event.data !== '[DONE]')
+      .map((event) => JSON.parse(event.data) as unknown);
+    streams.set(match[1] ?? '', events);
+  }
+  return streams;
+}
+
+const created = (model: string): unknown => ({ type: 'response.created', sequence_number: 0, response: { id: 'resp_1', object: 'response', model, status: 'in_progress', output: [] } });
+const completed = (output: unknown[], extra: Record<string, unknown> = {}): unknown => ({
+  type: 'response.completed',
+  sequence_number: 9,
+  response: { id: 'resp_1', object: 'response', model: 'gpt-5.5-codex', status: 'completed', output, usage: { input_tokens: 30, output_tokens: 12, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 8 } }, ...extra },
+});
+
+describe('mapOpenAiResponsesEvents on recorded streams', () => {
+  const streams = recordedResponseStreams();
+
+  it('maps the plain text stream', async () => {
+    expect(await collect(mapOpenAiResponsesEvents(eventsFrom(streams.get('.stream() standard text works 1') ?? [])))).toEqual([
+      { type: 'response-model', model: 'gpt-4o-2024-08-06' },
+      { type: 'text-delta', text: 'Hello ' },
+      { type: 'text-delta', text: 'world' },
+      { type: 'usage', usage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, reasoningTokens: 0 } },
+      { type: 'finish', reason: 'stop', rawReason: 'completed' },
+    ]);
+  });
+
+  it('maps reasoning text and keeps the reasoning item from the final response', async () => {
+    expect(await collect(mapOpenAiResponsesEvents(eventsFrom(streams.get('.stream() reasoning works 1') ?? [])))).toEqual([
+      { type: 'response-model', model: 'o3' },
+      { type: 'reasoning-delta', text: 'Chain: Step 1. ' },
+      { type: 'reasoning-delta', text: 'Step 2.' },
+      { type: 'text-delta', text: 'The answer is ' },
+      { type: 'text-delta', text: '42' },
+      { type: 'reasoning-opaque', opaque: { id: 'r1', type: 'reasoning', summary: [], status: 'completed', content: [{ type: 'reasoning_text', text: 'Chain: Step 1. Step 2.' }] } },
+      { type: 'usage', usage: { inputTokens: 0, outputTokens: 6, cacheReadTokens: 0, reasoningTokens: 2 } },
+      { type: 'finish', reason: 'stop', rawReason: 'completed' },
+    ]);
+  });
+});
+
+describe('mapOpenAiResponsesEvents on synthetic streams', () => {
+  const reasoningItem = { id: 'rs_1', type: 'reasoning', summary: [{ type: 'summary_text', text: 'Plan.' }], encrypted_content: 'gAAAA-opaque' };
+  const callItem = { id: 'fc_1', type: 'function_call', status: 'completed', call_id: 'call_abc', name: 'read_file', arguments: '{"path":"a.txt"}' };
+
+  it('maps summaries, the encrypted reasoning item and a function call once each', async () => {
+    const events = [
+      created('gpt-5.5-codex'),
+      { type: 'response.reasoning_summary_text.delta', item_id: 'rs_1', delta: 'Plan.' },
+      { type: 'response.output_item.done', output_index: 0, item: reasoningItem },
+      { type: 'response.function_call_arguments.delta', item_id: 'fc_1', delta: '{"path":' },
+      { type: 'response.output_item.done', output_index: 1, item: callItem },
+      completed([reasoningItem, callItem]),
+    ];
+    expect(await collect(mapOpenAiResponsesEvents(eventsFrom(events)))).toEqual([
+      { type: 'response-model', model: 'gpt-5.5-codex' },
+      { type: 'reasoning-delta', text: 'Plan.' },
+      { type: 'reasoning-opaque', opaque: reasoningItem },
+      { type: 'tool-call', providerCallId: 'call_abc', name: 'read_file', input: { path: 'a.txt' } },
+      { type: 'usage', usage: { inputTokens: 30, outputTokens: 12, cacheReadTokens: 0, reasoningTokens: 8 } },
+      { type: 'finish', reason: 'tool-calls', rawReason: 'completed' },
+    ]);
+  });
+
+  it('finishes an incomplete response with its reason', async () => {
+    const events = [created('gpt-5.5'), { type: 'response.incomplete', response: { model: 'gpt-5.5', status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [] } }];
+    expect((await collect(mapOpenAiResponsesEvents(eventsFrom(events)))).at(-1)).toEqual({ type: 'finish', reason: 'length', rawReason: 'max_output_tokens' });
+  });
+
+  it('reports response.failed and error events as error parts', async () => {
+    const failed = [created('gpt-5.5'), { type: 'response.failed', response: { model: 'gpt-5.5', status: 'failed', error: { code: 'server_error', message: 'Something broke' } } }];
+    expect((await collect(mapOpenAiResponsesEvents(eventsFrom(failed)))).at(-1)).toEqual({
+      type: 'error',
+      error: { code: 'provider-error', message: 'The provider answered with an error during the reply: Something broke', retryable: true },
+    });
+    const limited = [{ type: 'error', code: 'rate_limit_exceeded', message: 'Too many requests', param: null, sequence_number: 1 }];
+    expect(await collect(mapOpenAiResponsesEvents(eventsFrom(limited)))).toEqual([
+      { type: 'error', error: { code: 'rate-limited', message: 'The provider is rate-limiting requests during the reply: Too many requests', retryable: true } },
+    ]);
+  });
+
+  it('reports a stream without response.completed as a closed connection', async () => {
+    const events = [created('gpt-5.5'), { type: 'response.output_text.delta', delta: 'Half' }];
+    expect(await collect(mapOpenAiResponsesEvents(eventsFrom(events)))).toEqual([
+      { type: 'response-model', model: 'gpt-5.5' },
+      { type: 'text-delta', text: 'Half' },
+      { type: 'error', error: { code: 'connection', message: CLOSED_EARLY_MESSAGE, retryable: true } },
+    ]);
+  });
+
+  it('normalises finish reasons', () => {
+    expect([mapResponseFinish('completed', false), mapResponseFinish('completed', true), mapResponseFinish('content_filter', false), mapResponseFinish(null, false)]).toEqual([
+      'stop',
+      'tool-calls',
+      'content-filter',
+      'other',
+    ]);
+  });
+});

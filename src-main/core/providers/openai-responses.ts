@@ -1,0 +1,166 @@
+/**
+ * The openai-responses wire (brains codex and grok): sends the body with the `openai` SDK's `responses.create` and maps
+ * the typed stream events (https://platform.openai.com/docs/api-reference/responses-streaming) to neutral parts.
+ */
+import type { ResponseCreateParamsStreaming } from 'openai/resources/responses/responses';
+import type { Usage } from '../../../src-shared/api';
+import { sendWithOpenAiSdk } from './openai-sdk';
+import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
+import { CLOSED_EARLY_MESSAGE, classifyProviderFailure, connectionError, errorFromThrown, malformedStreamError } from './provider-errors';
+import { truncate, type StreamMappingOptions } from './stream-mapping';
+import type { FinishReason, ProviderCall, StreamPart } from './stream-parts';
+
+export function streamOpenAiResponses(call: ProviderCall): AsyncIterable<StreamPart> {
+  // The replay layer built the complete body, `stream: true` included: it goes out as is.
+  const body = call.body as unknown as ResponseCreateParamsStreaming;
+  const events = sendWithOpenAiSdk(call, (client) => client.responses.create(body, { signal: call.signal }));
+  return mapOpenAiResponsesEvents(events, { signal: call.signal });
+}
+
+/**
+ * Maps parsed Responses stream events to neutral parts. `response.completed` and `response.incomplete` finish the
+ * reply; `response.failed` and `error` end it with an error part; anything else ending the stream is reported as cut off.
+ */
+export async function* mapOpenAiResponsesEvents(
+  events: AsyncIterable<unknown>,
+  options: StreamMappingOptions = {},
+): AsyncIterable<StreamPart> {
+  let modelAnnounced = false;
+  let sawToolCall = false;
+  const emittedItemIds = new Set<string>();
+  function* outputItem(item: JsonRecord): Iterable<StreamPart> {
+    const itemId = stringField(item, 'id') ?? stringField(item, 'call_id');
+    if (itemId !== null && emittedItemIds.has(itemId)) return;
+    if (item.type === 'reasoning') {
+      // Take reasoning items whole, once done: only then do they carry `encrypted_content` for a store:false replay.
+      if (itemId !== null) emittedItemIds.add(itemId);
+      yield { type: 'reasoning-opaque', opaque: item };
+    } else if (item.type === 'function_call') {
+      if (itemId !== null) emittedItemIds.add(itemId);
+      sawToolCall = true;
+      yield functionCallPart(item);
+    }
+  }
+
+  try {
+    for await (const event of events) {
+      if (!isRecord(event) || typeof event.type !== 'string') {
+        yield { type: 'error', error: malformedStreamError('an event without a type') };
+        return;
+      }
+      const response = recordField(event, 'response');
+      const model = response === null ? null : stringField(response, 'model');
+      if (model !== null && model !== '' && !modelAnnounced) {
+        modelAnnounced = true;
+        yield { type: 'response-model', model };
+      }
+      switch (event.type) {
+        case 'response.output_text.delta':
+        case 'response.refusal.delta': {
+          const text = stringField(event, 'delta');
+          if (text) yield { type: 'text-delta', text };
+          break;
+        }
+        // OpenAI streams reasoning summaries; open-weight models served on this wire stream the reasoning text itself.
+        case 'response.reasoning_summary_text.delta':
+        case 'response.reasoning_text.delta': {
+          const text = stringField(event, 'delta');
+          if (text) yield { type: 'reasoning-delta', text };
+          break;
+        }
+        case 'response.output_item.done': {
+          const item = recordField(event, 'item');
+          if (item !== null) yield* outputItem(item);
+          break;
+        }
+        case 'response.completed':
+        case 'response.incomplete': {
+          // Some servers skip `output_item.done`; the final response lists every item, so nothing is lost.
+          for (const item of (response === null ? null : arrayField(response, 'output')) ?? []) {
+            if (isRecord(item)) yield* outputItem(item);
+          }
+          if (response !== null) {
+            const usage = usageFrom(recordField(response, 'usage'));
+            if (usage !== null) yield { type: 'usage', usage };
+          }
+          const details = response === null ? null : recordField(response, 'incomplete_details');
+          const rawReason = (details === null ? null : stringField(details, 'reason')) ?? (response === null ? null : stringField(response, 'status'));
+          yield { type: 'finish', reason: mapResponseFinish(rawReason, sawToolCall), rawReason };
+          return;
+        }
+        case 'response.failed': {
+          const failure = response === null ? null : recordField(response, 'error');
+          yield {
+            type: 'error',
+            error: classifyProviderFailure({
+              type: failure === null ? null : stringField(failure, 'code'),
+              message: (failure === null ? null : stringField(failure, 'message')) ?? 'The response failed.',
+            }),
+          };
+          return;
+        }
+        case 'error': {
+          yield {
+            type: 'error',
+            error: classifyProviderFailure({ type: stringField(event, 'code'), code: stringField(event, 'code'), message: stringField(event, 'message') ?? 'The provider reported an error.' }),
+          };
+          return;
+        }
+        default:
+          // created/in_progress, item and part bookkeeping, argument deltas (the complete call arrives in output_item.done).
+          break;
+      }
+    }
+  } catch (thrown) {
+    if (options.signal?.aborted) return;
+    yield { type: 'error', error: errorFromThrown(thrown) };
+    return;
+  }
+  if (options.signal?.aborted) return;
+  yield { type: 'error', error: connectionError(CLOSED_EARLY_MESSAGE) };
+}
+
+function functionCallPart(item: JsonRecord): StreamPart {
+  const name = stringField(item, 'name') ?? '';
+  const argumentsText = stringField(item, 'arguments') ?? '';
+  let input: unknown = {};
+  try {
+    input = argumentsText.trim() === '' ? {} : JSON.parse(argumentsText);
+  } catch {
+    input = null;
+  }
+  if (!isRecord(input)) {
+    return { type: 'error', error: malformedStreamError(`the arguments of tool call "${name}" are not a JSON object: ${truncate(argumentsText, 200)}`) };
+  }
+  return { type: 'tool-call', providerCallId: stringField(item, 'call_id'), name, input };
+}
+
+function usageFrom(wireUsage: JsonRecord | null): Usage | null {
+  if (wireUsage === null) return null;
+  const inputTokens = numberField(wireUsage, 'input_tokens');
+  const outputTokens = numberField(wireUsage, 'output_tokens');
+  const inputDetails = recordField(wireUsage, 'input_tokens_details');
+  const cacheReadTokens = inputDetails === null ? null : numberField(inputDetails, 'cached_tokens');
+  const outputDetails = recordField(wireUsage, 'output_tokens_details');
+  const reasoningTokens = outputDetails === null ? null : numberField(outputDetails, 'reasoning_tokens');
+  return {
+    ...(inputTokens === null ? {} : { inputTokens }),
+    ...(outputTokens === null ? {} : { outputTokens }),
+    ...(cacheReadTokens === null ? {} : { cacheReadTokens }),
+    ...(reasoningTokens === null ? {} : { reasoningTokens }),
+  };
+}
+
+/** `rawReason` is `incomplete_details.reason` when the response stopped early, else the response status. */
+export function mapResponseFinish(rawReason: string | null, sawToolCall: boolean): FinishReason {
+  switch (rawReason) {
+    case 'completed':
+      return sawToolCall ? 'tool-calls' : 'stop';
+    case 'max_output_tokens':
+      return 'length';
+    case 'content_filter':
+      return 'content-filter';
+    default:
+      return 'other';
+  }
+}

@@ -1,0 +1,13 @@
+/** What every wire's pure stream mapper shares. */
+
+export interface StreamMappingOptions {
+  /** When this aborts, the mapping ends quietly instead of reporting the cut-off stream. */
+  readonly signal?: AbortSignal;
+}
+
+/** Time allowed until the response headers arrive; a streamed body may take much longer. */
+export const REQUEST_TIMEOUT_MS = 5 * 60_000;
+
+export function truncate(text: string, limit: number): string {
+  return text.length <= limit ? text : `${text.slice(0, limit)}…`;
+}
