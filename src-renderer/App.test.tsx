@@ -1,0 +1,190 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Api, ApiEvent, SettingsView } from '../src-shared/api';
+import { App } from './App';
+import { startApp } from './state/startup';
+import { resetAppStore } from './state/store';
+import { conversationFixture, fakeApi, messageFixture, replyFixture } from './state/test-fixtures';
+import type { Connection } from './transport/connection';
+
+const settings: SettingsView = { defaultBrain: 'kimi', theme: 'dark', brains: [], canStoreKeys: false, dataDir: '/data' };
+
+function fakeConnection(commands: Partial<Api>) {
+  const eventListeners = new Set<(event: ApiEvent) => void>();
+  const resyncListeners = new Set<() => void>();
+  const connection: Connection = {
+    api: fakeApi(commands),
+    host: 'web',
+    onEvent: (listener) => {
+      eventListeners.add(listener);
+      return () => eventListeners.delete(listener);
+    },
+    onResync: (listener) => {
+      resyncListeners.add(listener);
+      return () => resyncListeners.delete(listener);
+    },
+    onStatus: () => () => undefined,
+  };
+  const push = (event: ApiEvent) => act(() => eventListeners.forEach((listener) => listener(event)));
+  const reconnect = () => resyncListeners.forEach((listener) => listener());
+  return { connection, push, reconnect };
+}
+
+async function settle(): Promise<void> {
+  await act(async () => {
+    for (let round = 0; round < 5; round += 1) await Promise.resolve();
+  });
+}
+
+// jsdom has no layout: give the message list a viewport and each row a height so the virtualizer renders rows.
+const layoutSize = (element: HTMLElement, scroll: number, row: number) =>
+  element.classList.contains('message-scroll') ? scroll : row;
+const layoutProperties = ['clientHeight', 'clientWidth', 'offsetHeight', 'offsetWidth'] as const;
+const savedDescriptors = layoutProperties.map(
+  (property) => [property, Object.getOwnPropertyDescriptor(HTMLElement.prototype, property)] as const,
+);
+beforeAll(() => {
+  for (const property of layoutProperties) {
+    const isHeight = property.endsWith('Height');
+    Object.defineProperty(HTMLElement.prototype, property, {
+      configurable: true,
+      get(this: HTMLElement) {
+        return isHeight ? layoutSize(this, 600, 80) : 800;
+      },
+    });
+  }
+});
+afterAll(() => {
+  for (const [property, descriptor] of savedDescriptors) {
+    if (descriptor !== undefined) Object.defineProperty(HTMLElement.prototype, property, descriptor);
+  }
+});
+
+let stopApp: () => void = () => undefined;
+
+beforeEach(() => {
+  resetAppStore();
+  window.history.replaceState(null, '', '/');
+});
+
+afterEach(() => {
+  stopApp();
+  cleanup();
+});
+
+const baseCommands: Partial<Api> = {
+  getSettings: async () => settings,
+  listConversations: async () => [
+    conversationFixture({ id: 'c1', title: 'Alpha', updatedAt: '2026-01-02T00:00:00.000Z' }),
+    conversationFixture({ id: 'c2', title: 'Beta', updatedAt: '2026-01-01T00:00:00.000Z' }),
+  ],
+  getConversation: async ({ id }) => conversationFixture({ id, title: id === 'c1' ? 'Alpha' : 'Beta' }),
+  listMessages: async ({ conversationId }) => ({
+    messages: conversationId === 'c1' ? [messageFixture(), replyFixture({ text: 'Stored answer' })] : [],
+    hasOlder: false,
+  }),
+};
+
+describe('App', () => {
+  it('shows the empty state, lists conversations newest first and applies the theme from settings', async () => {
+    const { connection } = fakeConnection(baseCommands);
+    stopApp = startApp(connection);
+    render(<App />);
+    await settle();
+    expect(screen.getByTestId('empty-state-new-conversation')).toBeTruthy();
+    expect(screen.getAllByTestId('conversation-title').map((title) => title.textContent)).toEqual(['Alpha', 'Beta']);
+    expect(document.documentElement.dataset.theme).toBe('dark');
+  });
+
+  it('opens a conversation into the hash, renders its rows and applies streamed events', async () => {
+    const { connection, push } = fakeConnection(baseCommands);
+    stopApp = startApp(connection);
+    render(<App />);
+    await settle();
+    fireEvent.click(screen.getAllByTestId('conversation-title')[0] as HTMLElement);
+    await settle();
+    expect(window.location.hash).toBe('#/c/c1');
+    expect(screen.getAllByTestId('message').map((row) => row.dataset.messageId)).toEqual(['m1', 'm2']);
+
+    push({
+      type: 'turn-started',
+      conversationId: 'c1',
+      turnId: 't2',
+      userMessage: messageFixture({ id: 'm3', seq: 3, turnId: 't2', text: 'More?' }),
+      assistantMessage: replyFixture({ id: 'm4', seq: 4, turnId: 't2', text: '', status: 'streaming' }),
+    });
+    push({ type: 'message-delta', conversationId: 'c1', turnId: 't2', messageId: 'm4', textDelta: 'Streaming **now**' });
+    expect(screen.getByTestId('stop-button')).toBeTruthy();
+    const streamingRow = screen.getAllByTestId('message').find((row) => row.dataset.messageId === 'm4');
+    expect(streamingRow?.querySelector('[data-testid="message-text"]')?.textContent).toBe('Streaming now');
+
+    push({
+      type: 'turn-done',
+      conversationId: 'c1',
+      turnId: 't2',
+      message: replyFixture({ id: 'm4', seq: 4, turnId: 't2', text: 'Streaming **now**.' }),
+    });
+    expect(screen.getByTestId('send-button')).toBeTruthy();
+    expect(streamingRow?.dataset.status).toBe('complete');
+  });
+
+  it('reopens the conversation named in the hash on start', async () => {
+    window.history.replaceState(null, '', '/#/c/c1');
+    const { connection } = fakeConnection(baseCommands);
+    stopApp = startApp(connection);
+    render(<App />);
+    await settle();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Alpha');
+    expect(screen.getAllByTestId('message')).toHaveLength(2);
+  });
+
+  it('loads the older page before the first loaded seq when the first page does not fill the view', async () => {
+    window.history.replaceState(null, '', '/#/c/c1');
+    const listMessages = vi
+      .fn<Api['listMessages']>()
+      .mockResolvedValueOnce({ messages: [messageFixture({ id: 'm60', seq: 60 })], hasOlder: true })
+      .mockResolvedValueOnce({ messages: [messageFixture({ id: 'm59', seq: 59 })], hasOlder: false });
+    const { connection } = fakeConnection({ ...baseCommands, listMessages });
+    stopApp = startApp(connection);
+    render(<App />);
+    await settle();
+    await settle();
+    expect(listMessages.mock.calls).toEqual([
+      [{ conversationId: 'c1', limit: 50 }],
+      [{ conversationId: 'c1', beforeSeq: 60, limit: 50 }],
+    ]);
+    expect(screen.getAllByTestId('message').map((row) => row.dataset.messageId)).toEqual(['m59', 'm60']);
+  });
+
+  it('fetches the newest page again after a reconnect', async () => {
+    window.history.replaceState(null, '', '/#/c/c1');
+    const listMessages = vi.fn<Api['listMessages']>().mockResolvedValue({ messages: [messageFixture()], hasOlder: false });
+    const { connection, reconnect } = fakeConnection({ ...baseCommands, listMessages });
+    stopApp = startApp(connection);
+    render(<App />);
+    await settle();
+    listMessages.mockResolvedValue({ messages: [messageFixture(), replyFixture({ text: 'Missed while away' })], hasOlder: false });
+    reconnect();
+    await settle();
+    expect(listMessages).toHaveBeenLastCalledWith({ conversationId: 'c1', limit: 50 });
+    expect(screen.getAllByTestId('message-text').map((text) => text.textContent)).toEqual(['Hello', 'Missed while away']);
+  });
+
+  it('searches conversations by title through the Api', async () => {
+    vi.useFakeTimers();
+    try {
+      const listConversations = vi.fn<Api['listConversations']>().mockResolvedValue([conversationFixture()]);
+      const { connection } = fakeConnection({ ...baseCommands, listConversations });
+      stopApp = startApp(connection);
+      render(<App />);
+      fireEvent.change(screen.getByTestId('conversation-search'), { target: { value: 'alp' } });
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(250);
+      });
+      expect(listConversations).toHaveBeenLastCalledWith({ query: 'alp' });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -1,0 +1,183 @@
+import { useState, type FormEvent } from 'react';
+import type { BrainSettingsView } from '../../src-shared/api';
+import { BRAINS } from '../../src-shared/brains';
+import { setBaseUrl, setKey } from '../state/actions';
+import { errorText } from '../state/api-client';
+
+type Feedback = { readonly kind: 'error' | 'done'; readonly text: string } | null;
+
+function keyStatusText(brain: BrainSettingsView): string {
+  const variable = BRAINS[brain.brain].keyVariable;
+  switch (brain.keySource) {
+    case 'stored':
+      return 'A key is saved on this computer.';
+    case 'environment':
+      return variable === null ? 'A key comes from the environment.' : `The key comes from ${variable}.`;
+    case 'none':
+      return 'No key yet.';
+    case 'not-needed':
+      return 'No key needed.';
+    default: {
+      const _unknown: never = brain.keySource;
+      return '';
+    }
+  }
+}
+
+function baseUrlSourceText(brain: BrainSettingsView): string {
+  if (brain.baseUrlOverride !== null) return 'Saved in settings.';
+  if (brain.baseUrl === BRAINS[brain.brain].defaultBaseUrl) return 'The default.';
+  return `From ${BRAINS[brain.brain].baseUrlVariable}.`;
+}
+
+function FeedbackLine({ feedback }: { readonly feedback: Feedback }) {
+  if (feedback === null) return null;
+  return (
+    <p className={feedback.kind === 'error' ? 'field-error' : 'field-done'} role={feedback.kind === 'error' ? 'alert' : 'status'}>
+      {feedback.text}
+    </p>
+  );
+}
+
+function BaseUrlField({ brain }: { readonly brain: BrainSettingsView }) {
+  const [value, setValue] = useState(brain.baseUrl);
+  const [feedback, setFeedback] = useState<Feedback>(null);
+  const [busy, setBusy] = useState(false);
+  const inputId = `base-url-${brain.brain}`;
+
+  const run = async (baseUrl: string | null, done: string): Promise<void> => {
+    setBusy(true);
+    setFeedback(null);
+    try {
+      const inUse = await setBaseUrl(brain.brain, baseUrl);
+      if (inUse !== null) setValue(inUse);
+      setFeedback({ kind: 'done', text: done });
+    } catch (error) {
+      setFeedback({ kind: 'error', text: errorText(error) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onSubmit = (event: FormEvent): void => {
+    event.preventDefault();
+    void run(value.trim(), 'Base URL saved.');
+  };
+
+  return (
+    <form className="settings-field" onSubmit={onSubmit}>
+      <label htmlFor={inputId}>Base URL</label>
+      <div className="field-row">
+        <input
+          id={inputId}
+          type="url"
+          data-testid="base-url-input"
+          value={value}
+          spellCheck={false}
+          onChange={(event) => setValue(event.target.value)}
+        />
+        <button type="submit" className="button small" data-testid="save-base-url" disabled={busy || value.trim() === brain.baseUrl}>
+          Save
+        </button>
+        <button
+          type="button"
+          className="button small ghost"
+          data-testid="reset-base-url"
+          disabled={busy || brain.baseUrlOverride === null}
+          onClick={() => void run(null, 'Base URL reset.')}
+        >
+          Reset to default
+        </button>
+      </div>
+      <p className="field-hint">{baseUrlSourceText(brain)}</p>
+      <FeedbackLine feedback={feedback} />
+    </form>
+  );
+}
+
+function KeyField({ brain, canStoreKeys }: { readonly brain: BrainSettingsView; readonly canStoreKeys: boolean }) {
+  const [value, setValue] = useState('');
+  const [feedback, setFeedback] = useState<Feedback>(null);
+  const [busy, setBusy] = useState(false);
+  const variable = BRAINS[brain.brain].keyVariable;
+  const inputId = `key-${brain.brain}`;
+
+  if (brain.keySource === 'not-needed' || variable === null) {
+    return (
+      <div className="settings-field">
+        <span className="field-label">API key</span>
+        <p className="field-hint" data-testid="key-status">
+          No key needed.
+        </p>
+      </div>
+    );
+  }
+
+  const run = async (key: string | null, done: string): Promise<void> => {
+    setBusy(true);
+    setFeedback(null);
+    try {
+      await setKey(brain.brain, key);
+      setValue('');
+      setFeedback({ kind: 'done', text: done });
+    } catch (error) {
+      setFeedback({ kind: 'error', text: errorText(error) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onSubmit = (event: FormEvent): void => {
+    event.preventDefault();
+    if (value.trim() !== '') void run(value.trim(), 'Key saved.');
+  };
+
+  return (
+    <form className="settings-field" onSubmit={onSubmit}>
+      <label htmlFor={inputId}>API key</label>
+      <p className="field-hint" data-testid="key-status">
+        {keyStatusText(brain)}
+      </p>
+      {canStoreKeys ? (
+        <div className="field-row">
+          <input
+            id={inputId}
+            type="password"
+            data-testid="key-input"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder={brain.keySource === 'stored' ? 'Enter a new key to replace it' : 'Paste the key'}
+            value={value}
+            onChange={(event) => setValue(event.target.value)}
+          />
+          <button type="submit" className="button small" data-testid="save-key" disabled={busy || value.trim() === ''}>
+            Save
+          </button>
+          {brain.keySource === 'stored' ? (
+            <button type="button" className="button small ghost danger" disabled={busy} onClick={() => void run(null, 'Key removed.')}>
+              Remove
+            </button>
+          ) : null}
+        </div>
+      ) : brain.keySource === 'environment' ? null : (
+        <p className="field-hint" data-testid="key-environment-note">
+          Keys cannot be stored here. Set the environment variable <code>{variable}</code> before starting Anybrain.
+        </p>
+      )}
+      <FeedbackLine feedback={feedback} />
+    </form>
+  );
+}
+
+export function BrainSettings({ brain, canStoreKeys }: { readonly brain: BrainSettingsView; readonly canStoreKeys: boolean }) {
+  return (
+    <section className="brain-settings" data-testid="brain-settings" data-brain={brain.brain}>
+      <h3>
+        {brain.label}
+        {brain.available ? null : <span className="badge">not yet available</span>}
+      </h3>
+      <BaseUrlField brain={brain} />
+      <KeyField brain={brain} canStoreKeys={canStoreKeys} />
+    </section>
+  );
+}

@@ -1,0 +1,104 @@
+import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { sendMessage, stopTurn, updateDraft } from '../state/actions';
+import { errorText } from '../state/api-client';
+import { useAppStore } from '../state/store';
+import { SendIcon, StopIcon } from './icons';
+
+const MAX_INPUT_HEIGHT_PX = 240;
+
+/** IME composition: Enter confirms the composed characters and must not send. */
+function isComposing(event: KeyboardEvent<HTMLTextAreaElement>): boolean {
+  return event.nativeEvent.isComposing || event.keyCode === 229;
+}
+
+export function Composer({ conversationId }: { readonly conversationId: string }) {
+  const draft = useAppStore((state) => state.drafts[conversationId] ?? '');
+  const turnRunning = useAppStore((state) => conversationId in state.activeTurns);
+  const sending = useAppStore((state) => conversationId in state.pendingSends);
+  const [error, setError] = useState<string | null>(null);
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const canSend = draft.trim() !== '' && !turnRunning && !sending;
+
+  useLayoutEffect(() => {
+    const input = inputRef.current;
+    if (input === null) return;
+    input.style.height = 'auto';
+    input.style.height = `${Math.min(input.scrollHeight, MAX_INPUT_HEIGHT_PX)}px`;
+  }, [draft]);
+
+  const send = async (): Promise<void> => {
+    if (!canSend) return;
+    setError(null);
+    try {
+      await sendMessage(conversationId, draft);
+    } catch (caught) {
+      setError(errorText(caught));
+    }
+  };
+
+  const stop = (): void => {
+    void stopTurn(conversationId);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): void => {
+    if (event.key === 'Enter' && !event.shiftKey && !isComposing(event)) {
+      event.preventDefault();
+      void send();
+    } else if (event.key === 'Escape' && turnRunning) {
+      event.preventDefault();
+      stop();
+    }
+  };
+
+  return (
+    <div className="composer">
+      {error === null ? null : (
+        <div className="composer-error" data-testid="composer-error" role="alert">
+          {error}
+        </div>
+      )}
+      <div className="composer-box">
+        <textarea
+          ref={inputRef}
+          className="composer-input"
+          data-testid="composer-input"
+          aria-label="Message"
+          placeholder="Message Anybrain…"
+          rows={1}
+          autoFocus
+          value={draft}
+          onChange={(event) => {
+            updateDraft(conversationId, event.target.value);
+            if (error !== null) setError(null);
+          }}
+          onKeyDown={onKeyDown}
+        />
+        {turnRunning ? (
+          <button
+            type="button"
+            className="composer-button stop"
+            data-testid="stop-button"
+            aria-label="Stop the reply"
+            title="Stop (Esc)"
+            onClick={stop}
+          >
+            <StopIcon />
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="composer-button send"
+            data-testid="send-button"
+            aria-label="Send"
+            title="Send (Enter)"
+            disabled={!canSend}
+            onClick={() => void send()}
+          >
+            <SendIcon />
+          </button>
+        )}
+      </div>
+      <p className="composer-hint">Enter to send · Shift+Enter for a new line{turnRunning ? ' · Esc to stop' : ''}</p>
+    </div>
+  );
+}

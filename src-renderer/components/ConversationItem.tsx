@@ -1,0 +1,144 @@
+import { memo, useRef, useState, type KeyboardEvent } from 'react';
+import { deleteConversation, openConversation, renameConversation } from '../state/actions';
+import { errorText } from '../state/api-client';
+import { useAppStore } from '../state/store';
+import { brainLabel } from './brain-options';
+import { shortTimestamp } from './format';
+import { PencilIcon, TrashIcon } from './icons';
+
+interface RenameFieldProps {
+  readonly conversationId: string;
+  readonly title: string;
+  readonly onDone: () => void;
+}
+
+function RenameField({ conversationId, title, onDone }: RenameFieldProps) {
+  const [value, setValue] = useState(title);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  // Enter, Escape and the blur that follows them must end the edit once.
+  const settled = useRef(false);
+
+  const finish = (): void => {
+    settled.current = true;
+    onDone();
+  };
+
+  const save = async (): Promise<void> => {
+    if (settled.current) return;
+    const trimmed = value.trim();
+    if (trimmed === '' || trimmed === title) {
+      finish();
+      return;
+    }
+    settled.current = true;
+    setSaving(true);
+    try {
+      await renameConversation(conversationId, trimmed);
+      onDone();
+    } catch (caught) {
+      settled.current = false;
+      setError(errorText(caught));
+      setSaving(false);
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>): void => {
+    if (event.key === 'Enter' && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void save();
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      finish();
+    }
+  };
+
+  return (
+    <div className="rename-field">
+      <input
+        className="rename-input"
+        data-testid="rename-input"
+        aria-label="Conversation title"
+        value={value}
+        maxLength={500}
+        autoFocus
+        disabled={saving}
+        onChange={(event) => setValue(event.target.value)}
+        onKeyDown={onKeyDown}
+        onBlur={() => void save()}
+        onFocus={(event) => event.target.select()}
+      />
+      {error === null ? null : (
+        <div className="field-error" role="alert">
+          {error}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** One entry of the conversation list; re-renders only when its own conversation changes. */
+export const ConversationItem = memo(function ConversationItem({ conversationId }: { readonly conversationId: string }) {
+  const conversation = useAppStore((state) => state.conversationsById[conversationId]);
+  const isOpen = useAppStore((state) => state.openConversationId === conversationId);
+  const isRunning = useAppStore((state) => conversationId in state.activeTurns);
+  const [renaming, setRenaming] = useState(false);
+
+  if (conversation === undefined) return null;
+
+  const confirmDelete = (): void => {
+    if (window.confirm(`Delete “${conversation.title}”? This cannot be undone.`)) {
+      void deleteConversation(conversationId);
+    }
+  };
+
+  const classNames = ['conversation-item', isOpen ? 'is-open' : '', renaming ? 'is-renaming' : ''].filter(Boolean);
+  return (
+    <li className={classNames.join(' ')} data-testid="conversation-item" data-conversation-id={conversationId}>
+      {renaming ? (
+        <RenameField conversationId={conversationId} title={conversation.title} onDone={() => setRenaming(false)} />
+      ) : (
+        <>
+          <button
+            type="button"
+            className="conversation-open"
+            aria-current={isOpen ? 'page' : undefined}
+            onClick={() => void openConversation(conversationId)}
+          >
+            <span className="conversation-title" data-testid="conversation-title">
+              {conversation.title}
+            </span>
+            <span className="conversation-meta">
+              {isRunning ? <span className="running-dot" aria-label="Replying" /> : null}
+              {conversation.brain === null ? null : <span>{brainLabel(conversation.brain)}</span>}
+              <span>{shortTimestamp(conversation.updatedAt)}</span>
+            </span>
+          </button>
+          <div className="conversation-actions">
+            <button
+              type="button"
+              className="icon-button"
+              data-testid="rename-conversation"
+              aria-label={`Rename ${conversation.title}`}
+              title="Rename"
+              onClick={() => setRenaming(true)}
+            >
+              <PencilIcon />
+            </button>
+            <button
+              type="button"
+              className="icon-button danger"
+              data-testid="delete-conversation"
+              aria-label={`Delete ${conversation.title}`}
+              title="Delete"
+              onClick={confirmDelete}
+            >
+              <TrashIcon />
+            </button>
+          </div>
+        </>
+      )}
+    </li>
+  );
+});

@@ -1,0 +1,33 @@
+import { useEffect } from 'react';
+import { stopTurn } from '../state/actions';
+import { useAppStore } from '../state/store';
+import { Composer } from './Composer';
+import { ConversationHeader } from './ConversationHeader';
+import { MessageList } from './MessageList';
+
+/** Esc stops a running reply when no control has focus (the composer handles its own Esc). */
+function useEscapeStops(conversationId: string): void {
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent): void => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      const target = event.target;
+      if (target instanceof HTMLElement && target !== document.body && target.closest('input, textarea, select')) return;
+      const state = useAppStore.getState();
+      if (state.settingsOpen || !(conversationId in state.activeTurns)) return;
+      void stopTurn(conversationId);
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [conversationId]);
+}
+
+export function ConversationPane({ conversationId }: { readonly conversationId: string }) {
+  useEscapeStops(conversationId);
+  return (
+    <section className="conversation-pane" aria-label="Conversation">
+      <ConversationHeader conversationId={conversationId} />
+      <MessageList conversationId={conversationId} />
+      <Composer conversationId={conversationId} />
+    </section>
+  );
+}

@@ -1,0 +1,25 @@
+import { createConversation } from '../state/actions';
+import { PlusIcon } from './icons';
+
+export function EmptyState() {
+  return (
+    <section className="empty-state" aria-label="No conversation open">
+      <div className="empty-card">
+        <div className="empty-logo" aria-hidden="true">
+          A
+        </div>
+        <h1>One conversation, any brain</h1>
+        <p>Start a conversation, then let Claude, Kimi, GLM or another brain take the next turn. Each one sees the whole history.</p>
+        <button
+          type="button"
+          className="button primary"
+          data-testid="empty-state-new-conversation"
+          onClick={() => void createConversation()}
+        >
+          <PlusIcon />
+          New conversation
+        </button>
+      </div>
+    </section>
+  );
+}

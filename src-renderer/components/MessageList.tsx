@@ -1,0 +1,154 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { loadOlderMessages, openConversation } from '../state/actions';
+import { useAppStore } from '../state/store';
+import { ArrowDownIcon } from './icons';
+import { MessageRow } from './MessageRow';
+
+/** Older messages load when the view comes this close to the top. */
+const LOAD_OLDER_THRESHOLD_PX = 400;
+/** Within this distance of the end the view counts as at the bottom and follows new text. */
+const STICK_TO_END_THRESHOLD_PX = 48;
+/** Further than this from the end, a button offers the way back. */
+const JUMP_BUTTON_DISTANCE_PX = 600;
+
+function PageStatus({ conversationId }: { readonly conversationId: string }) {
+  const pageStatus = useAppStore((state) => state.pageStatus);
+  const pageError = useAppStore((state) => state.pageError);
+  const loadingOlder = useAppStore((state) => state.loadingOlder);
+  const isEmpty = useAppStore((state) => state.messageIds.length === 0);
+
+  if (pageStatus === 'error') {
+    return (
+      <div className="list-overlay" role="alert">
+        <p>Could not load messages: {pageError}</p>
+        <button type="button" className="button small" onClick={() => void openConversation(conversationId)}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  if (pageStatus === 'loading') return <div className="list-overlay muted">Loading messages…</div>;
+  if (pageStatus === 'ready' && isEmpty) {
+    return <div className="list-overlay muted">No messages yet. Write the first one below.</div>;
+  }
+  if (loadingOlder) return <div className="loading-older">Loading older messages…</div>;
+  return null;
+}
+
+/** The open conversation's messages: paged from the newest, virtualized, following the end while it grows. */
+export function MessageList({ conversationId }: { readonly conversationId: string }) {
+  const messageIds = useAppStore((state) => state.messageIds);
+  const pageReady = useAppStore((state) => state.pageStatus === 'ready');
+  const hasOlder = useAppStore((state) => state.hasOlder);
+  const loadingOlder = useAppStore((state) => state.loadingOlder);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const scrolledToEndOnOpen = useRef(false);
+  const lastSeenId = useRef<string | undefined>(undefined);
+  const [awayFromEnd, setAwayFromEnd] = useState(false);
+
+  // The virtualizer is a mutable object read afresh on every render, which the compiler's memoisation cannot model.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: messageIds.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 120,
+    getItemKey: (index) => messageIds[index] ?? index,
+    overscan: 6,
+    paddingStart: 16,
+    paddingEnd: 24,
+    // Chat order: prepending older pages keeps the view still; appending while at the end follows it.
+    anchorTo: 'end',
+    followOnAppend: true,
+    scrollEndThreshold: STICK_TO_END_THRESHOLD_PX,
+  });
+
+  const lastId = messageIds[messageIds.length - 1];
+
+  useLayoutEffect(() => {
+    if (!pageReady || messageIds.length === 0 || scrolledToEndOnOpen.current) return;
+    scrolledToEndOnOpen.current = true;
+    lastSeenId.current = lastId;
+    virtualizer.scrollToEnd();
+  }, [pageReady, messageIds.length, lastId, virtualizer]);
+
+  // A message the user just sent brings the view back to the end, even from far up.
+  useLayoutEffect(() => {
+    const previous = lastSeenId.current;
+    lastSeenId.current = lastId;
+    if (previous === undefined || lastId === undefined || previous === lastId) return;
+    const state = useAppStore.getState();
+    const previousIndex = state.messageIds.indexOf(previous);
+    const appended = state.messageIds.slice(previousIndex + 1);
+    if (previousIndex >= 0 && appended.some((id) => state.messagesById[id]?.role === 'user')) {
+      virtualizer.scrollToEnd();
+    }
+  }, [lastId, virtualizer]);
+
+  const maybeLoadOlder = useCallback(() => {
+    const element = scrollRef.current;
+    if (element === null || !hasOlder || loadingOlder || !pageReady) return;
+    if (element.scrollTop < LOAD_OLDER_THRESHOLD_PX) void loadOlderMessages();
+  }, [hasOlder, loadingOlder, pageReady]);
+
+  const onScroll = (): void => {
+    const element = scrollRef.current;
+    if (element !== null) {
+      setAwayFromEnd(element.scrollHeight - element.scrollTop - element.clientHeight > JUMP_BUTTON_DISTANCE_PX);
+    }
+    maybeLoadOlder();
+  };
+
+  // A first page shorter than the view leaves nothing to scroll, so the next page is fetched at once.
+  useEffect(() => {
+    const element = scrollRef.current;
+    if (element === null || !scrolledToEndOnOpen.current) return;
+    if (element.scrollHeight <= element.clientHeight + LOAD_OLDER_THRESHOLD_PX) maybeLoadOlder();
+  }, [messageIds.length, maybeLoadOlder]);
+
+  const items = virtualizer.getVirtualItems();
+  return (
+    <div className="message-list-frame">
+      <div
+        ref={scrollRef}
+        className="message-scroll"
+        data-testid="message-list"
+        role="log"
+        aria-label="Messages"
+        aria-live="off"
+        tabIndex={0}
+        onScroll={onScroll}
+      >
+        <div className="message-list-inner" style={{ height: virtualizer.getTotalSize() }}>
+          {items.map((item) => {
+            const messageId = messageIds[item.index];
+            if (messageId === undefined) return null;
+            return (
+              <div
+                key={item.key.toString()}
+                className="message-slot"
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                style={{ transform: `translateY(${item.start}px)` }}
+              >
+                <MessageRow messageId={messageId} />
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      <PageStatus conversationId={conversationId} />
+      {awayFromEnd ? (
+        <button
+          type="button"
+          className="jump-to-end"
+          data-testid="jump-to-latest"
+          onClick={() => virtualizer.scrollToEnd({ behavior: 'smooth' })}
+        >
+          <ArrowDownIcon />
+          Latest
+        </button>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,149 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render } from '@testing-library/react';
+import { Profiler } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Api, MessageView } from '../../src-shared/api';
+import { installApi } from '../state/api-client';
+import { openConversationState } from '../state/messages-slice';
+import { resetAppStore, useAppStore } from '../state/store';
+import { fakeApi, messageFixture, replyFixture } from '../state/test-fixtures';
+import { MessageRow } from './MessageRow';
+
+function load(...messages: MessageView[]): void {
+  useAppStore.setState({
+    ...openConversationState('c1'),
+    pageStatus: 'ready',
+    messagesById: Object.fromEntries(messages.map((message) => [message.id, message])),
+    messageIds: messages.map((message) => message.id),
+  });
+}
+
+beforeEach(resetAppStore);
+afterEach(cleanup);
+
+describe('MessageRow', () => {
+  it('marks a user row with its id, role, status and an empty brain', () => {
+    load(messageFixture({ text: 'Hi <b>there</b>' }));
+    const view = render(<MessageRow messageId="m1" />);
+    const row = view.getByTestId('message');
+    expect([row.dataset.messageId, row.dataset.role, row.dataset.status, row.dataset.brain]).toEqual(['m1', 'user', 'complete', '']);
+    expect(view.getByTestId('message-text').textContent).toBe('Hi <b>there</b>');
+  });
+
+  it('labels a reply with its brain and served model and renders its markdown', () => {
+    load(messageFixture(), replyFixture({ text: 'Some **bold** words' }));
+    const view = render(<MessageRow messageId="m2" />);
+    expect(view.getByTestId('message').dataset.brain).toBe('kimi');
+    expect(view.getByTestId('message-brain-label').textContent).toBe('Kimi · kimi-k2.6');
+    expect(view.getByTestId('message-text').querySelector('strong')?.textContent).toBe('bold');
+    expect(view.queryByTestId('model-mismatch-warning')).toBeNull();
+  });
+
+  it('warns when another model served the reply', () => {
+    load(replyFixture({ modelRequested: 'kimi-k2.6', modelResponded: 'kimi-k2.5', modelMismatch: true }));
+    const view = render(<MessageRow messageId="m2" />);
+    expect(view.getByTestId('message-brain-label').textContent).toBe('Kimi · kimi-k2.5');
+    expect(view.getByTestId('model-mismatch-warning').textContent).toBe('Asked for kimi-k2.6, served by kimi-k2.5');
+  });
+
+  it('does not warn about a dated snapshot of the requested model', () => {
+    load(replyFixture({ modelRequested: 'claude-sonnet-4-6', modelResponded: 'claude-sonnet-4-6-20260101', brain: 'claude' }));
+    const view = render(<MessageRow messageId="m2" />);
+    expect(view.getByTestId('message-brain-label').textContent).toBe('Claude · claude-sonnet-4-6-20260101');
+    expect(view.queryByTestId('model-mismatch-warning')).toBeNull();
+  });
+
+  it('labels a reply still waiting for its served model with the requested one', () => {
+    load(replyFixture({ status: 'streaming', text: '', modelResponded: null }));
+    const view = render(<MessageRow messageId="m2" />);
+    expect(view.getByTestId('message-brain-label').textContent).toBe('Kimi · kimi-k2.6');
+    expect(view.getByTestId('typing-indicator')).toBeTruthy();
+    expect(view.queryByTestId('model-mismatch-warning')).toBeNull();
+  });
+
+  it('shows the streamed text while the reply streams', () => {
+    load(replyFixture({ status: 'streaming', text: 'Hel' }));
+    useAppStore.setState({ streamingText: { m2: 'Hello' } });
+    const view = render(<MessageRow messageId="m2" />);
+    expect(view.getByTestId('message-text').textContent).toBe('Hello');
+  });
+
+  it('shows an error under the reply text, keeping the text, with Retry on the last reply', async () => {
+    const retry = vi.fn<Api['retry']>().mockResolvedValue({ turnId: 't2', userMessageId: 'm1', assistantMessageId: 'm3' });
+    installApi(fakeApi({ retry }));
+    load(
+      messageFixture(),
+      replyFixture({
+        text: 'Partial answer',
+        status: 'failed',
+        error: { code: 'provider-error', message: 'The provider answered 529.', retryable: true, status: 529 },
+      }),
+    );
+    const view = render(<MessageRow messageId="m2" />);
+    const row = view.getByTestId('message');
+    const text = view.getByTestId('message-text');
+    const error = view.getByTestId('message-error');
+    expect(text.textContent).toBe('Partial answer');
+    expect(error.textContent).toBe('The provider answered 529.');
+    expect(text.compareDocumentPosition(error) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(row.dataset.status).toBe('failed');
+    await act(async () => {
+      fireEvent.click(view.getByTestId('retry-button'));
+      await Promise.resolve();
+    });
+    expect(retry).toHaveBeenCalledWith({ conversationId: 'c1' });
+  });
+
+  it('offers Retry on an interrupted last reply, and none on an earlier one or while a turn runs', () => {
+    load(
+      replyFixture({ id: 'old', seq: 1, status: 'interrupted' }),
+      messageFixture({ id: 'u2', seq: 2 }),
+      replyFixture({ id: 'last', seq: 3, status: 'interrupted' }),
+    );
+    const earlier = render(<MessageRow messageId="old" />);
+    expect(earlier.getByTestId('message-status').textContent).toBe('Interrupted: the app closed during this reply');
+    expect(earlier.queryByTestId('retry-button')).toBeNull();
+    cleanup();
+    const last = render(<MessageRow messageId="last" />);
+    expect(last.getByTestId('retry-button')).toBeTruthy();
+    act(() => useAppStore.setState({ activeTurns: { c1: { turnId: 't9', assistantMessageId: 'x' } } }));
+    expect(last.queryByTestId('retry-button')).toBeNull();
+  });
+
+  it('marks a stopped reply without offering Retry', () => {
+    load(replyFixture({ status: 'stopped', text: 'Half' }));
+    const view = render(<MessageRow messageId="m2" />);
+    expect(view.getByTestId('message-status').textContent).toBe('Stopped');
+    expect(view.queryByTestId('retry-button')).toBeNull();
+  });
+
+  it('renders a system line as a muted centred line', () => {
+    load(messageFixture({ id: 's1', role: 'system', kind: 'notice', text: 'Brain switched to GLM' }));
+    const view = render(<MessageRow messageId="s1" />);
+    const row = view.getByTestId('message');
+    expect(row.className).toBe('message system kind-notice');
+    expect(row.dataset.role).toBe('system');
+    expect(row.textContent).toBe('Brain switched to GLM');
+  });
+
+  it('re-renders only the row whose reply receives a delta', () => {
+    load(replyFixture({ id: 'a', seq: 1, text: 'One' }), replyFixture({ id: 'b', seq: 2, text: 'Two', status: 'streaming' }));
+    const commits: string[] = [];
+    const onRender = (id: string) => commits.push(id);
+    const view = render(
+      <>
+        <Profiler id="a" onRender={onRender}>
+          <MessageRow messageId="a" />
+        </Profiler>
+        <Profiler id="b" onRender={onRender}>
+          <MessageRow messageId="b" />
+        </Profiler>
+      </>,
+    );
+    commits.length = 0;
+    act(() => useAppStore.setState({ streamingText: { b: 'Two more' } }));
+    act(() => useAppStore.setState({ streamingText: { b: 'Two more words' } }));
+    expect(commits).toEqual(['b', 'b']);
+    expect(view.getAllByTestId('message-text').map((element) => element.textContent)).toEqual(['One', 'Two more words']);
+  });
+});

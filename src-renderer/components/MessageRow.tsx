@@ -1,0 +1,145 @@
+import { memo } from 'react';
+import type { MessageView } from '../../src-shared/api';
+import { MarkdownView } from '../markdown/Markdown';
+import { retryTurn } from '../state/actions';
+import { useAppStore } from '../state/store';
+import { brainLabel } from './brain-options';
+import { usageSummary } from './format';
+import { RetryIcon, WarningIcon } from './icons';
+
+interface MessageProps {
+  readonly message: MessageView;
+}
+
+function rowAttributes(message: MessageView) {
+  return {
+    'data-testid': 'message',
+    'data-message-id': message.id,
+    'data-role': message.role,
+    'data-status': message.status,
+    'data-brain': message.brain ?? '',
+  };
+}
+
+/** "Kimi · kimi-k2.6": the brain and the model that actually served the reply. */
+export function replyLabel(message: MessageView): string {
+  const model = message.modelResponded ?? message.modelRequested;
+  return model === null ? brainLabel(message.brain) : `${brainLabel(message.brain)} · ${model}`;
+}
+
+/** The requested and served models when the host found them different, else null. */
+export function servedModelMismatch(message: MessageView): { asked: string; served: string } | null {
+  if (!message.modelMismatch || message.modelResponded === null) return null;
+  return { asked: message.modelRequested ?? 'the default model', served: message.modelResponded };
+}
+
+const STATUS_NOTES: Partial<Record<MessageView['status'], string>> = {
+  stopped: 'Stopped',
+  interrupted: 'Interrupted: the app closed during this reply',
+  failed: 'Failed',
+};
+
+function AssistantMessage({ message }: MessageProps) {
+  const text = useAppStore((state) => state.streamingText[message.id] ?? message.text);
+  const isLast = useAppStore((state) => state.messageIds[state.messageIds.length - 1] === message.id);
+  const turnRunning = useAppStore((state) => message.conversationId in state.activeTurns);
+  const mismatch = servedModelMismatch(message);
+  const statusNote = STATUS_NOTES[message.status];
+  const streaming = message.status === 'streaming';
+  const canRetry =
+    isLast &&
+    !turnRunning &&
+    (message.error?.retryable === true || message.status === 'failed' || message.status === 'interrupted');
+
+  return (
+    <article className={`message assistant status-${message.status}`} {...rowAttributes(message)}>
+      <div className="message-meta">
+        <span
+          className="brain-label"
+          data-testid="message-brain-label"
+          title={usageSummary(message.usage) ?? undefined}
+        >
+          {replyLabel(message)}
+        </span>
+        {mismatch === null ? null : (
+          <span className="model-mismatch" data-testid="model-mismatch-warning" role="note">
+            <WarningIcon />
+            Asked for {mismatch.asked}, served by {mismatch.served}
+          </span>
+        )}
+      </div>
+      <div className="message-body" data-testid="message-text">
+        <MarkdownView text={text} />
+      </div>
+      {streaming ? (
+        <div className="typing-indicator" data-testid="typing-indicator" role="status" aria-label="Writing a reply">
+          <span />
+          <span />
+          <span />
+        </div>
+      ) : null}
+      {statusNote === undefined ? null : (
+        <div className={`message-status ${message.status}`} data-testid="message-status">
+          {statusNote}
+        </div>
+      )}
+      {message.error === null ? null : (
+        <div className="message-error" data-testid="message-error" role="alert">
+          <WarningIcon />
+          <span>{message.error.message}</span>
+        </div>
+      )}
+      {canRetry ? (
+        <div className="message-actions">
+          <button
+            type="button"
+            className="button small"
+            data-testid="retry-button"
+            onClick={() => void retryTurn(message.conversationId)}
+          >
+            <RetryIcon />
+            Retry
+          </button>
+        </div>
+      ) : null}
+    </article>
+  );
+}
+
+function UserMessage({ message }: MessageProps) {
+  return (
+    <article className="message user" {...rowAttributes(message)}>
+      <div className="user-bubble" data-testid="message-text">
+        {message.text}
+      </div>
+    </article>
+  );
+}
+
+function SystemLine({ message }: MessageProps) {
+  return (
+    <div className={`message system kind-${message.kind}`} {...rowAttributes(message)}>
+      <span className="system-text" data-testid="message-text">
+        {message.text}
+      </span>
+    </div>
+  );
+}
+
+/** One row of the message list, selected by id so a streamed delta re-renders only its own row. */
+export const MessageRow = memo(function MessageRow({ messageId }: { readonly messageId: string }) {
+  const message = useAppStore((state) => state.messagesById[messageId]);
+  if (message === undefined) return null;
+  switch (message.role) {
+    case 'assistant':
+      return <AssistantMessage message={message} />;
+    case 'user':
+      return <UserMessage message={message} />;
+    case 'system':
+      return <SystemLine message={message} />;
+    default: {
+      const _unknown: never = message.role;
+      return null;
+    }
+  }
+});

@@ -1,0 +1,140 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Api, BrainSettingsView, SettingsView } from '../../src-shared/api';
+import { installApi } from '../state/api-client';
+import { applySettings } from '../state/settings-slice';
+import { resetAppStore, useAppStore } from '../state/store';
+import { fakeApi } from '../state/test-fixtures';
+import { SettingsDialog } from './SettingsDialog';
+
+function brainSettings(overrides: Partial<BrainSettingsView>): BrainSettingsView {
+  return {
+    brain: 'kimi',
+    label: 'Kimi',
+    wire: 'chat-completions',
+    defaultModel: 'kimi-k2.6',
+    models: ['kimi-k2.6'],
+    baseUrl: 'https://api.moonshot.ai/v1',
+    baseUrlOverride: null,
+    keySource: 'none',
+    available: true,
+    ...overrides,
+  };
+}
+
+function settingsFixture(overrides: Partial<SettingsView> = {}): SettingsView {
+  return {
+    defaultBrain: 'kimi',
+    theme: 'system',
+    canStoreKeys: true,
+    dataDir: '/home/someone/.local/share/anybrain',
+    brains: [
+      brainSettings({}),
+      brainSettings({
+        brain: 'ollama',
+        label: 'Ollama',
+        wire: 'ollama-chat',
+        baseUrl: 'http://127.0.0.1:11434',
+        keySource: 'not-needed',
+        available: false,
+      }),
+    ],
+    ...overrides,
+  };
+}
+
+async function settle(): Promise<void> {
+  await act(async () => {
+    await Promise.resolve();
+    await Promise.resolve();
+  });
+}
+
+function kimiSection(view: ReturnType<typeof render>) {
+  const section = view.getAllByTestId('brain-settings').find((element) => element.dataset.brain === 'kimi');
+  if (section === undefined) throw new Error('no Kimi section');
+  return within(section);
+}
+
+beforeEach(() => {
+  resetAppStore();
+  useAppStore.setState({ settingsOpen: true });
+});
+
+afterEach(cleanup);
+
+describe('SettingsDialog', () => {
+  it('saves a key write-only and clears the field afterwards', async () => {
+    const setKey = vi.fn<Api['setKey']>().mockResolvedValue(
+      settingsFixture({ brains: [brainSettings({ keySource: 'stored' })] }),
+    );
+    installApi(fakeApi({ setKey }));
+    useAppStore.setState(applySettings(settingsFixture()));
+    const view = render(<SettingsDialog />);
+    const kimi = kimiSection(view);
+    expect(kimi.getByTestId('key-status').textContent).toBe('No key yet.');
+    const input = kimi.getByTestId('key-input') as HTMLInputElement;
+    expect(input.type).toBe('password');
+    fireEvent.change(input, { target: { value: ' sk-secret ' } });
+    fireEvent.click(kimi.getByTestId('save-key'));
+    await settle();
+    expect(setKey).toHaveBeenCalledWith({ brain: 'kimi', key: 'sk-secret' });
+    expect((kimiSection(view).getByTestId('key-input') as HTMLInputElement).value).toBe('');
+    expect(kimiSection(view).getByTestId('key-status').textContent).toBe('A key is saved on this computer.');
+    expect(view.container.textContent).not.toContain('sk-secret');
+  });
+
+  it('names the environment variable when keys cannot be stored', () => {
+    useAppStore.setState(applySettings(settingsFixture({ canStoreKeys: false })));
+    const view = render(<SettingsDialog />);
+    const kimi = kimiSection(view);
+    expect(kimi.queryByTestId('key-input')).toBeNull();
+    expect(kimi.getByTestId('key-environment-note').textContent).toBe(
+      'Keys cannot be stored here. Set the environment variable MOONSHOT_API_KEY before starting Anybrain.',
+    );
+  });
+
+  it('saves and resets a base URL', async () => {
+    const setBaseUrl = vi
+      .fn<Api['setBaseUrl']>()
+      .mockResolvedValueOnce(
+        settingsFixture({ brains: [brainSettings({ baseUrl: 'http://127.0.0.1:9000/v1', baseUrlOverride: 'http://127.0.0.1:9000/v1' })] }),
+      )
+      .mockResolvedValueOnce(settingsFixture());
+    installApi(fakeApi({ setBaseUrl }));
+    useAppStore.setState(applySettings(settingsFixture()));
+    const view = render(<SettingsDialog />);
+    expect((kimiSection(view).getByTestId('reset-base-url') as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(kimiSection(view).getByTestId('base-url-input'), { target: { value: 'http://127.0.0.1:9000/v1' } });
+    fireEvent.click(kimiSection(view).getByTestId('save-base-url'));
+    await settle();
+    expect(setBaseUrl).toHaveBeenLastCalledWith({ brain: 'kimi', baseUrl: 'http://127.0.0.1:9000/v1' });
+    fireEvent.click(kimiSection(view).getByTestId('reset-base-url'));
+    await settle();
+    expect(setBaseUrl).toHaveBeenLastCalledWith({ brain: 'kimi', baseUrl: null });
+    expect((kimiSection(view).getByTestId('base-url-input') as HTMLInputElement).value).toBe('https://api.moonshot.ai/v1');
+  });
+
+  it('changes the theme and shows the data folder', async () => {
+    const setTheme = vi.fn<Api['setTheme']>().mockResolvedValue(settingsFixture({ theme: 'dark' }));
+    installApi(fakeApi({ setTheme }));
+    useAppStore.setState(applySettings(settingsFixture()));
+    const view = render(<SettingsDialog />);
+    expect(view.getByTestId('data-dir').textContent).toBe('/home/someone/.local/share/anybrain');
+    fireEvent.change(view.getByTestId('theme-select'), { target: { value: 'dark' } });
+    expect(useAppStore.getState().themePreference).toBe('dark');
+    await settle();
+    expect(setTheme).toHaveBeenCalledWith({ theme: 'dark' });
+  });
+
+  it('closes with its close button and with Escape', () => {
+    useAppStore.setState(applySettings(settingsFixture()));
+    const view = render(<SettingsDialog />);
+    fireEvent.click(view.getByTestId('close-settings'));
+    expect(useAppStore.getState().settingsOpen).toBe(false);
+    useAppStore.setState({ settingsOpen: true });
+    fireEvent.keyDown(window, { key: 'Escape' });
+    expect(useAppStore.getState().settingsOpen).toBe(false);
+  });
+});

@@ -1,0 +1,159 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, type Api } from '../../src-shared/api';
+import {
+  createConversation,
+  loadOlderMessages,
+  openConversation,
+  resync,
+  sendMessage,
+  updateDraft,
+} from './actions';
+import { installApi } from './api-client';
+import { resetAppStore, useAppStore } from './store';
+import { conversationFixture, fakeApi, messageFixture, replyFixture } from './test-fixtures';
+
+const { getState } = useAppStore;
+
+function install(commands: Partial<Api>): void {
+  installApi(fakeApi(commands));
+}
+
+beforeEach(() => {
+  resetAppStore();
+  window.history.replaceState(null, '', '/');
+});
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('openConversation', () => {
+  it('loads the newest page, records the conversation in the hash and finds a running turn', async () => {
+    const listMessages = vi.fn<Api['listMessages']>().mockResolvedValue({
+      messages: [messageFixture(), replyFixture({ status: 'streaming', turnId: 't4' })],
+      hasOlder: true,
+    });
+    install({ listMessages, getConversation: async () => conversationFixture() });
+    await openConversation('c1');
+    expect(listMessages).toHaveBeenCalledWith({ conversationId: 'c1', limit: 50 });
+    expect(window.location.hash).toBe('#/c/c1');
+    expect(getState().messageIds).toEqual(['m1', 'm2']);
+    expect(getState().hasOlder).toBe(true);
+    expect(getState().pageStatus).toBe('ready');
+    expect(getState().activeTurns).toEqual({ c1: { turnId: 't4', assistantMessageId: 'm2' } });
+    expect(getState().conversationsById.c1?.title).toBe('First conversation');
+  });
+
+  it('closes and explains a conversation that no longer exists', async () => {
+    install({
+      listMessages: () => Promise.reject(new ApiError('not-found', 'No such conversation.')),
+      getConversation: () => Promise.reject(new ApiError('not-found', 'No such conversation.')),
+    });
+    await openConversation('gone');
+    expect(getState().openConversationId).toBeNull();
+    expect(window.location.hash).toBe('');
+    expect(getState().notice).toBe('That conversation no longer exists.');
+  });
+
+  it('ignores a page that arrives after another conversation was opened', async () => {
+    let answerFirst: (page: Awaited<ReturnType<Api['listMessages']>>) => void = () => undefined;
+    install({
+      getConversation: async ({ id }) => conversationFixture({ id }),
+      listMessages: ({ conversationId }) =>
+        conversationId === 'c1'
+          ? new Promise((resolve) => (answerFirst = resolve))
+          : Promise.resolve({ messages: [messageFixture({ id: 'x1', conversationId: 'c2' })], hasOlder: false }),
+    });
+    const first = openConversation('c1');
+    await openConversation('c2');
+    answerFirst({ messages: [messageFixture()], hasOlder: false });
+    await first;
+    expect(getState().openConversationId).toBe('c2');
+    expect(getState().messageIds).toEqual(['x1']);
+  });
+});
+
+describe('loadOlderMessages', () => {
+  it('asks for the page before the first loaded seq and prepends it', async () => {
+    const listMessages = vi
+      .fn<Api['listMessages']>()
+      .mockResolvedValueOnce({ messages: [messageFixture({ id: 'm51', seq: 51 })], hasOlder: true })
+      .mockResolvedValueOnce({ messages: [messageFixture({ id: 'm50', seq: 50 })], hasOlder: false });
+    install({ listMessages, getConversation: async () => conversationFixture() });
+    await openConversation('c1');
+    await loadOlderMessages();
+    expect(listMessages).toHaveBeenLastCalledWith({ conversationId: 'c1', beforeSeq: 51, limit: 50 });
+    expect(getState().messageIds).toEqual(['m50', 'm51']);
+    expect(getState().hasOlder).toBe(false);
+    await loadOlderMessages();
+    expect(listMessages).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('sendMessage', () => {
+  it('clears the draft it sent and marks the turn running', async () => {
+    install({ send: async () => ({ turnId: 't1', userMessageId: 'u1', assistantMessageId: 'a1' }) });
+    updateDraft('c1', 'Hello');
+    await sendMessage('c1', 'Hello');
+    expect(getState().drafts).toEqual({});
+    expect(getState().activeTurns).toEqual({ c1: { turnId: 't1', assistantMessageId: 'a1' } });
+    expect(getState().pendingSends).toEqual({});
+  });
+
+  it('keeps text typed while the send was on its way', async () => {
+    let answer: () => void = () => undefined;
+    install({
+      send: () =>
+        new Promise((resolve) => {
+          answer = () => resolve({ turnId: 't1', userMessageId: 'u1', assistantMessageId: 'a1' });
+        }),
+    });
+    updateDraft('c1', 'Hello');
+    const sending = sendMessage('c1', 'Hello');
+    expect(getState().pendingSends).toEqual({ c1: true });
+    updateDraft('c1', 'Hello and more');
+    answer();
+    await sending;
+    expect(getState().drafts).toEqual({ c1: 'Hello and more' });
+  });
+
+  it('rethrows a refusal and keeps the draft', async () => {
+    install({ send: () => Promise.reject(new ApiError('turn-running', 'A turn is running.')) });
+    updateDraft('c1', 'Hello');
+    await expect(sendMessage('c1', 'Hello')).rejects.toThrow('A turn is running.');
+    expect(getState().drafts).toEqual({ c1: 'Hello' });
+    expect(getState().activeTurns).toEqual({});
+  });
+});
+
+describe('createConversation', () => {
+  it('creates, lists and opens a conversation', async () => {
+    install({
+      createConversation: async () => conversationFixture({ id: 'new' }),
+      getConversation: async () => conversationFixture({ id: 'new' }),
+      listMessages: async () => ({ messages: [], hasOlder: false }),
+    });
+    await createConversation();
+    expect(getState().conversationOrder).toEqual(['new']);
+    expect(getState().openConversationId).toBe('new');
+    expect(window.location.hash).toBe('#/c/new');
+  });
+});
+
+describe('resync', () => {
+  it('fetches the list and the newest page again, ending a turn whose end was missed', async () => {
+    install({
+      getConversation: async () => conversationFixture(),
+      listConversations: async () => [conversationFixture()],
+      listMessages: vi
+        .fn<Api['listMessages']>()
+        .mockResolvedValueOnce({ messages: [messageFixture(), replyFixture({ status: 'streaming' })], hasOlder: false })
+        .mockResolvedValueOnce({ messages: [messageFixture(), replyFixture({ text: 'Done.' })], hasOlder: false }),
+    });
+    await openConversation('c1');
+    expect(getState().activeTurns).toEqual({ c1: { turnId: 't1', assistantMessageId: 'm2' } });
+    await resync();
+    expect(getState().activeTurns).toEqual({});
+    expect(getState().messagesById.m2?.text).toBe('Done.');
+    expect(getState().conversationOrder).toEqual(['c1']);
+  });
+});

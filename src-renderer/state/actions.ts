@@ -1,0 +1,256 @@
+import type { BrainId } from '../../src-shared/brains';
+import type { ExportFormat, ExportResult, SendResult, Theme } from '../../src-shared/api';
+import { writeConversationHash } from '../routing/hash-route';
+import { api, errorText } from './api-client';
+import { removeConversation, replaceConversationList, upsertConversation } from './conversations-slice';
+import { applyOlderPage, applyOpeningPage, applyResyncPage, openConversationState } from './messages-slice';
+import { applySettings } from './settings-slice';
+import { useAppStore } from './store';
+import { reconcileActiveTurn, setPendingSend, startTurn } from './turns-slice';
+import { setDraft } from './ui-slice';
+
+/** Messages fetched per page. */
+export const PAGE_SIZE = 50;
+
+const { getState, setState } = useAppStore;
+
+let conversationListRequest = 0;
+let pageRequest = 0;
+
+export function showNotice(notice: string | null): void {
+  setState({ notice });
+}
+
+export async function loadConversations(query: string = getState().conversationQuery): Promise<void> {
+  const request = ++conversationListRequest;
+  setState({ conversationQuery: query });
+  const trimmed = query.trim();
+  try {
+    const conversations = await api().listConversations(trimmed === '' ? {} : { query: trimmed });
+    if (request !== conversationListRequest) return;
+    setState((state) => replaceConversationList(state, query, conversations));
+  } catch (error) {
+    if (request === conversationListRequest) showNotice(`Could not load conversations: ${errorText(error)}`);
+  }
+}
+
+export async function loadSettings(): Promise<void> {
+  try {
+    const settings = await api().getSettings({});
+    setState(applySettings(settings));
+  } catch (error) {
+    showNotice(`Could not load settings: ${errorText(error)}`);
+  }
+}
+
+export function closeConversation(): void {
+  pageRequest += 1;
+  setState(openConversationState(null));
+  writeConversationHash(null);
+}
+
+export async function openConversation(conversationId: string): Promise<void> {
+  const state = getState();
+  if (state.openConversationId === conversationId && state.pageStatus !== 'error') {
+    writeConversationHash(conversationId);
+    return;
+  }
+  const request = ++pageRequest;
+  setState(openConversationState(conversationId));
+  writeConversationHash(conversationId);
+  const conversationRequest = api()
+    .getConversation({ id: conversationId })
+    .then((conversation) => ({ conversation, missing: false }) as const)
+    .catch(() => ({ conversation: null, missing: true }) as const);
+  try {
+    const [page, lookup] = await Promise.all([
+      api().listMessages({ conversationId, limit: PAGE_SIZE }),
+      conversationRequest,
+    ]);
+    if (request !== pageRequest) return;
+    setState((current) => ({
+      ...applyOpeningPage(current, page),
+      ...reconcileActiveTurn(current, conversationId, page.messages),
+      ...(lookup.conversation === null ? {} : upsertConversation(current, lookup.conversation)),
+    }));
+  } catch (error) {
+    if (request !== pageRequest) return;
+    if ((await conversationRequest).missing) {
+      closeConversation();
+      setState((current) => removeConversation(current, conversationId));
+      showNotice('That conversation no longer exists.');
+      return;
+    }
+    setState({ pageStatus: 'error', pageError: errorText(error) });
+  }
+}
+
+export async function loadOlderMessages(): Promise<void> {
+  const state = getState();
+  const conversationId = state.openConversationId;
+  const firstId = state.messageIds[0];
+  const first = firstId === undefined ? undefined : state.messagesById[firstId];
+  if (conversationId === null || first === undefined || !state.hasOlder || state.loadingOlder) return;
+  if (state.pageStatus !== 'ready') return;
+  const request = pageRequest;
+  setState({ loadingOlder: true });
+  try {
+    const page = await api().listMessages({ conversationId, beforeSeq: first.seq, limit: PAGE_SIZE });
+    if (request !== pageRequest) return;
+    setState((current) => applyOlderPage(current, page));
+  } catch (error) {
+    if (request !== pageRequest) return;
+    setState({ loadingOlder: false });
+    showNotice(`Could not load older messages: ${errorText(error)}`);
+  }
+}
+
+/** Fetches again what pushed events keep current, after some of them may have been lost. */
+export async function resync(): Promise<void> {
+  const conversationId = getState().openConversationId;
+  const listing = loadConversations();
+  if (conversationId === null) {
+    await listing;
+    return;
+  }
+  const request = pageRequest;
+  try {
+    const page = await api().listMessages({ conversationId, limit: PAGE_SIZE });
+    if (request !== pageRequest) return;
+    setState((current) => ({
+      ...applyResyncPage(current, page),
+      ...reconcileActiveTurn(current, conversationId, page.messages),
+    }));
+  } catch (error) {
+    if (request === pageRequest) showNotice(`Could not refresh this conversation: ${errorText(error)}`);
+  }
+  await listing;
+}
+
+let resyncTimer: ReturnType<typeof setTimeout> | null = null;
+
+/** Coalesces resync requests that arrive together (several deltas for a reply not loaded yet). */
+export function scheduleResync(delayMs = 150): void {
+  if (resyncTimer !== null) return;
+  resyncTimer = setTimeout(() => {
+    resyncTimer = null;
+    void resync();
+  }, delayMs);
+}
+
+export async function createConversation(): Promise<void> {
+  try {
+    const conversation = await api().createConversation({});
+    if (getState().conversationQuery !== '') void loadConversations('');
+    setState((state) => upsertConversation(state, conversation));
+    await openConversation(conversation.id);
+  } catch (error) {
+    showNotice(`Could not create a conversation: ${errorText(error)}`);
+  }
+}
+
+/** Throws the Api's error, for the caller to show beside the control that asked. */
+export async function renameConversation(conversationId: string, title: string): Promise<void> {
+  const conversation = await api().renameConversation({ id: conversationId, title });
+  setState((state) => upsertConversation(state, conversation));
+}
+
+export async function deleteConversation(conversationId: string): Promise<void> {
+  try {
+    await api().deleteConversation({ id: conversationId });
+    if (getState().openConversationId === conversationId) closeConversation();
+    setState((state) => removeConversation(state, conversationId));
+  } catch (error) {
+    showNotice(`Could not delete the conversation: ${errorText(error)}`);
+  }
+}
+
+export async function setConversationBrain(conversationId: string, brain: BrainId, model: string | null): Promise<void> {
+  try {
+    const conversation = await api().setConversationBrain({ id: conversationId, brain, model });
+    setState((state) => upsertConversation(state, conversation));
+  } catch (error) {
+    showNotice(`Could not change the brain: ${errorText(error)}`);
+  }
+}
+
+export function updateDraft(conversationId: string, text: string): void {
+  setState((state) => setDraft(state, conversationId, text));
+}
+
+async function runTurnCommand(conversationId: string, command: () => Promise<SendResult>): Promise<SendResult> {
+  setState((state) => setPendingSend(state, conversationId, true));
+  try {
+    const result = await command();
+    setState((state) =>
+      startTurn(state, conversationId, { turnId: result.turnId, assistantMessageId: result.assistantMessageId }),
+    );
+    return result;
+  } finally {
+    setState((state) => setPendingSend(state, conversationId, false));
+  }
+}
+
+/** Throws the Api's refusal, for the composer to show while it keeps the typed text. */
+export async function sendMessage(conversationId: string, text: string): Promise<SendResult> {
+  const result = await runTurnCommand(conversationId, () => api().send({ conversationId, text }));
+  // Text typed after pressing Enter is kept.
+  if ((getState().drafts[conversationId] ?? '') === text) updateDraft(conversationId, '');
+  return result;
+}
+
+export async function retryTurn(conversationId: string): Promise<void> {
+  try {
+    await runTurnCommand(conversationId, () => api().retry({ conversationId }));
+  } catch (error) {
+    showNotice(`Could not retry: ${errorText(error)}`);
+  }
+}
+
+export async function stopTurn(conversationId: string): Promise<void> {
+  try {
+    await api().stop({ conversationId });
+  } catch (error) {
+    showNotice(`Could not stop the reply: ${errorText(error)}`);
+  }
+}
+
+export function openSettings(): void {
+  setState({ settingsOpen: true });
+  void loadSettings();
+}
+
+export function closeSettings(): void {
+  setState({ settingsOpen: false });
+}
+
+export async function setTheme(theme: Theme): Promise<void> {
+  const previous = getState().themePreference;
+  setState({ themePreference: theme });
+  try {
+    setState(applySettings(await api().setTheme({ theme })));
+  } catch (error) {
+    setState({ themePreference: previous });
+    showNotice(`Could not save the theme: ${errorText(error)}`);
+  }
+}
+
+/** Settings commands throw the Api's error, for the dialog to show beside the field. */
+export async function setDefaultBrain(brain: BrainId): Promise<void> {
+  setState(applySettings(await api().setDefaultBrain({ brain })));
+}
+
+/** Returns the base URL in use afterwards. */
+export async function setBaseUrl(brain: BrainId, baseUrl: string | null): Promise<string | null> {
+  const settings = await api().setBaseUrl({ brain, baseUrl });
+  setState(applySettings(settings));
+  return settings.brains.find((entry) => entry.brain === brain)?.baseUrl ?? null;
+}
+
+export async function setKey(brain: BrainId, key: string | null): Promise<void> {
+  setState(applySettings(await api().setKey({ brain, key })));
+}
+
+export async function exportConversation(conversationId: string, format: ExportFormat): Promise<ExportResult> {
+  return api().exportConversation({ id: conversationId, format });
+}

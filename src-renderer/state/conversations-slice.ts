@@ -1,0 +1,78 @@
+import type { ConversationView } from '../../src-shared/api';
+
+export interface ConversationsSlice {
+  /** Every conversation seen so far, the open one included even when the search hides it. */
+  readonly conversationsById: Readonly<Record<string, ConversationView>>;
+  /** The sidebar's list for the current query, newest first. */
+  readonly conversationOrder: readonly string[];
+  readonly conversationQuery: string;
+  readonly conversationsLoaded: boolean;
+}
+
+export const initialConversationsSlice: ConversationsSlice = {
+  conversationsById: {},
+  conversationOrder: [],
+  conversationQuery: '',
+  conversationsLoaded: false,
+};
+
+export function compareNewestFirst(left: ConversationView, right: ConversationView): number {
+  if (left.updatedAt !== right.updatedAt) return left.updatedAt < right.updatedAt ? 1 : -1;
+  if (left.id === right.id) return 0;
+  return left.id < right.id ? 1 : -1;
+}
+
+export function titleMatchesQuery(title: string, query: string): boolean {
+  const needle = query.trim().toLocaleLowerCase();
+  return needle === '' || title.toLocaleLowerCase().includes(needle);
+}
+
+function sortedIds(byId: Readonly<Record<string, ConversationView>>, ids: Iterable<string>): string[] {
+  const conversations: ConversationView[] = [];
+  for (const id of ids) {
+    const conversation = byId[id];
+    if (conversation !== undefined) conversations.push(conversation);
+  }
+  return conversations.sort(compareNewestFirst).map((conversation) => conversation.id);
+}
+
+/** A fresh list from `listConversations` for `query`. */
+export function replaceConversationList(
+  state: ConversationsSlice,
+  query: string,
+  conversations: readonly ConversationView[],
+): Partial<ConversationsSlice> {
+  const conversationsById = { ...state.conversationsById };
+  for (const conversation of conversations) conversationsById[conversation.id] = conversation;
+  const visible = conversations.filter((conversation) => !conversation.archived).map((conversation) => conversation.id);
+  return {
+    conversationsById,
+    conversationOrder: sortedIds(conversationsById, new Set(visible)),
+    conversationQuery: query,
+    conversationsLoaded: true,
+  };
+}
+
+/** A created or changed conversation: kept in the list while it matches the query, and moved to its place. */
+export function upsertConversation(
+  state: ConversationsSlice,
+  conversation: ConversationView,
+): Partial<ConversationsSlice> {
+  const conversationsById = { ...state.conversationsById, [conversation.id]: conversation };
+  const listed = new Set(state.conversationOrder);
+  const shouldList =
+    !conversation.archived && (listed.has(conversation.id) || titleMatchesQuery(conversation.title, state.conversationQuery));
+  if (shouldList) listed.add(conversation.id);
+  else listed.delete(conversation.id);
+  return { conversationsById, conversationOrder: sortedIds(conversationsById, listed) };
+}
+
+export function removeConversation(state: ConversationsSlice, conversationId: string): Partial<ConversationsSlice> {
+  if (!(conversationId in state.conversationsById) && !state.conversationOrder.includes(conversationId)) return {};
+  const conversationsById = { ...state.conversationsById };
+  delete conversationsById[conversationId];
+  return {
+    conversationsById,
+    conversationOrder: state.conversationOrder.filter((id) => id !== conversationId),
+  };
+}

@@ -1,0 +1,62 @@
+import type { ApiEvent } from '../../src-shared/api';
+import { removeConversation, upsertConversation } from './conversations-slice';
+import { appendDelta, mergeMessages, openConversationState } from './messages-slice';
+import { useAppStore } from './store';
+import { finishTurn, startTurn } from './turns-slice';
+
+export interface EventOutcome {
+  /** The event names a reply this window never loaded: the open conversation must be fetched again. */
+  readonly needsResync: boolean;
+  /** The open conversation was deleted elsewhere. */
+  readonly closedOpenConversation: boolean;
+}
+
+const NOTHING_MORE: EventOutcome = { needsResync: false, closedOpenConversation: false };
+
+/** Applies one pushed event to the store. */
+export function handleApiEvent(event: ApiEvent): EventOutcome {
+  const { setState, getState } = useAppStore;
+  switch (event.type) {
+    case 'turn-started': {
+      setState((state) => {
+        const rows = event.userMessage === null ? [event.assistantMessage] : [event.userMessage, event.assistantMessage];
+        const turn = { turnId: event.turnId, assistantMessageId: event.assistantMessage.id };
+        return { ...startTurn(state, event.conversationId, turn), ...mergeMessages(state, rows) };
+      });
+      return NOTHING_MORE;
+    }
+    case 'message-delta': {
+      const state = getState();
+      if (state.openConversationId !== event.conversationId) return NOTHING_MORE;
+      const change = appendDelta(state, event.messageId, event.textDelta);
+      if (change === null) return { needsResync: state.pageStatus === 'ready', closedOpenConversation: false };
+      setState(change);
+      return NOTHING_MORE;
+    }
+    case 'turn-done':
+    case 'turn-failed': {
+      setState((state) => ({
+        ...finishTurn(state, event.conversationId, event.turnId),
+        ...mergeMessages(state, [event.message]),
+      }));
+      return NOTHING_MORE;
+    }
+    case 'conversation-updated': {
+      setState((state) => upsertConversation(state, event.conversation));
+      return NOTHING_MORE;
+    }
+    case 'conversation-deleted': {
+      const wasOpen = getState().openConversationId === event.conversationId;
+      setState((state) => ({
+        ...removeConversation(state, event.conversationId),
+        ...(wasOpen ? openConversationState(null) : {}),
+      }));
+      return { needsResync: false, closedOpenConversation: wasOpen };
+    }
+    default: {
+      // Events added to the contract later are ignored until this window knows them.
+      const _unknown: never = event;
+      return NOTHING_MORE;
+    }
+  }
+}

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { initialConversationsSlice, replaceConversationList, upsertConversation } from './conversations-slice';
+import { applyOlderPage, applyOpeningPage, applyResyncPage, mergeMessages, openConversationState } from './messages-slice';
+import { initialTurnsSlice, reconcileActiveTurn } from './turns-slice';
+import { conversationFixture, messageFixture, replyFixture } from './test-fixtures';
+
+function loaded(...seqs: number[]) {
+  const messages = seqs.map((seq) => messageFixture({ id: `m${seq}`, seq }));
+  return {
+    ...openConversationState('c1'),
+    pageStatus: 'ready' as const,
+    hasOlder: true,
+    messagesById: Object.fromEntries(messages.map((message) => [message.id, message])),
+    messageIds: messages.map((message) => message.id),
+  };
+}
+
+const page = (seqs: number[], hasOlder: boolean) => ({
+  messages: seqs.map((seq) => messageFixture({ id: `m${seq}`, seq })),
+  hasOlder,
+});
+
+describe('conversations slice', () => {
+  it('lists conversations newest first, ties broken by id', () => {
+    const change = replaceConversationList(initialConversationsSlice, '', [
+      conversationFixture({ id: 'a', updatedAt: '2026-01-01T00:00:00.000Z' }),
+      conversationFixture({ id: 'c', updatedAt: '2026-01-03T00:00:00.000Z' }),
+      conversationFixture({ id: 'b', updatedAt: '2026-01-01T00:00:00.000Z' }),
+      conversationFixture({ id: 'hidden', archived: true }),
+    ]);
+    expect(change.conversationOrder).toEqual(['c', 'b', 'a']);
+  });
+
+  it('lists a new conversation only when its title matches the search', () => {
+    const searching = { ...initialConversationsSlice, conversationQuery: 'Plan' };
+    expect(upsertConversation(searching, conversationFixture({ id: 'x', title: 'Trip plans' })).conversationOrder).toEqual([
+      'x',
+    ]);
+    expect(upsertConversation(searching, conversationFixture({ id: 'y', title: 'Other' })).conversationOrder).toEqual([]);
+  });
+});
+
+describe('messages slice', () => {
+  it('keeps ids in seq order when an event brings messages out of order', () => {
+    const merged = mergeMessages(loaded(1, 2, 5), [messageFixture({ id: 'm3', seq: 3 }), messageFixture({ id: 'm6', seq: 6 })]);
+    expect(merged.messageIds).toEqual(['m1', 'm2', 'm3', 'm5', 'm6']);
+  });
+
+  it('ignores messages of another conversation', () => {
+    const state = loaded(1);
+    expect(mergeMessages(state, [messageFixture({ id: 'x', conversationId: 'c2' })]).messageIds).toBe(state.messageIds);
+  });
+
+  it('keeps streamed text that extends the stored text and drops it once the reply is final', () => {
+    const streaming = replyFixture({ id: 'r', seq: 3, text: 'Hel', status: 'streaming' });
+    const state = { ...loaded(1), ...mergeMessages(loaded(1), [streaming]), streamingText: { r: 'Hello' } };
+    expect(mergeMessages(state, [streaming]).streamingText).toEqual({ r: 'Hello' });
+    expect(mergeMessages(state, [{ ...streaming, text: 'Jumbled' }]).streamingText).toEqual({});
+    expect(mergeMessages(state, [{ ...streaming, text: 'Hello.', status: 'complete' }]).streamingText).toEqual({});
+  });
+
+  it('merges the opening page with messages that arrived meanwhile', () => {
+    const state = { ...loaded(5), pageStatus: 'loading' as const };
+    const change = applyOpeningPage(state, page([3, 4], true));
+    expect(change.messageIds).toEqual(['m3', 'm4', 'm5']);
+    expect(change.hasOlder).toBe(true);
+    expect(change.pageStatus).toBe('ready');
+  });
+
+  it('prepends an older page and records whether more exist', () => {
+    const change = applyOlderPage({ ...loaded(3, 4), loadingOlder: true }, page([1, 2], false));
+    expect(change.messageIds).toEqual(['m1', 'm2', 'm3', 'm4']);
+    expect(change.hasOlder).toBe(false);
+    expect(change.loadingOlder).toBe(false);
+  });
+
+  it('merges a resync page that overlaps the loaded messages, keeping older pages', () => {
+    const change = applyResyncPage(loaded(1, 2, 3), page([3, 4, 5], true));
+    expect(change.messageIds).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']);
+    expect(change.hasOlder).toBe(true);
+  });
+
+  it('replaces the loaded messages with a resync page that leaves a gap', () => {
+    const change = applyResyncPage(loaded(1, 2), page([60, 61], true));
+    expect(change.messageIds).toEqual(['m60', 'm61']);
+    expect(change.hasOlder).toBe(true);
+  });
+});
+
+describe('reconcileActiveTurn', () => {
+  it('finds a running turn from a streaming last reply', () => {
+    const messages = [messageFixture(), replyFixture({ status: 'streaming', turnId: 't7' })];
+    expect(reconcileActiveTurn(initialTurnsSlice, 'c1', messages)).toEqual({
+      activeTurns: { c1: { turnId: 't7', assistantMessageId: 'm2' } },
+    });
+  });
+
+  it('ends a remembered turn whose reply finished while its events were missed', () => {
+    const running = { ...initialTurnsSlice, activeTurns: { c1: { turnId: 't1', assistantMessageId: 'm2' } } };
+    const change = reconcileActiveTurn(running, 'c1', [messageFixture(), replyFixture({ status: 'complete' })]);
+    expect(change.activeTurns).toEqual({});
+  });
+
+  it('keeps a remembered turn whose reply is not in the page yet', () => {
+    const running = { ...initialTurnsSlice, activeTurns: { c1: { turnId: 't1', assistantMessageId: 'later' } } };
+    expect(reconcileActiveTurn(running, 'c1', [messageFixture()])).toEqual({});
+  });
+});

@@ -1,0 +1,42 @@
+import { conversationIdFromHash, writeConversationHash } from '../routing/hash-route';
+import type { Connection } from '../transport/connection';
+import { closeConversation, loadConversations, loadSettings, openConversation, resync, scheduleResync } from './actions';
+import { installApi } from './api-client';
+import { handleApiEvent } from './events';
+import { useAppStore } from './store';
+
+function followHash(): void {
+  const conversationId = conversationIdFromHash(window.location.hash);
+  const openId = useAppStore.getState().openConversationId;
+  if (conversationId === openId) return;
+  if (conversationId === null) closeConversation();
+  else void openConversation(conversationId);
+}
+
+/** Wires the host's events into the store and loads the first state. Returns the teardown. */
+export function startApp(connection: Connection): () => void {
+  installApi(connection.api);
+  let wasLive = false;
+  const unsubscribes = [
+    connection.onEvent((event) => {
+      const outcome = handleApiEvent(event);
+      if (outcome.needsResync) scheduleResync();
+      if (outcome.closedOpenConversation) writeConversationHash(null);
+    }),
+    connection.onResync(() => void resync()),
+    connection.onStatus((status) => {
+      useAppStore.setState({ connectionStatus: status });
+      // Events sent before the stream first opened were missed by the first fetches.
+      if (status === 'live' && !wasLive && connection.host === 'web') scheduleResync();
+      if (status === 'live') wasLive = true;
+    }),
+  ];
+  void loadSettings();
+  void loadConversations('');
+  followHash();
+  window.addEventListener('hashchange', followHash);
+  return () => {
+    window.removeEventListener('hashchange', followHash);
+    for (const unsubscribe of unsubscribes) unsubscribe();
+  };
+}

@@ -1,0 +1,25 @@
+import { create } from 'zustand';
+import { initialConversationsSlice, type ConversationsSlice } from './conversations-slice';
+import { initialMessagesSlice, type MessagesSlice } from './messages-slice';
+import { initialSettingsSlice, type SettingsSlice } from './settings-slice';
+import { initialTurnsSlice, type TurnsSlice } from './turns-slice';
+import { initialUiSlice, type UiSlice } from './ui-slice';
+
+export type AppState = ConversationsSlice & MessagesSlice & TurnsSlice & SettingsSlice & UiSlice;
+
+export function initialAppState(): AppState {
+  return {
+    ...initialConversationsSlice,
+    ...initialMessagesSlice,
+    ...initialTurnsSlice,
+    ...initialSettingsSlice,
+    ...initialUiSlice,
+  };
+}
+
+/** The one store. Transitions live beside each slice as pure functions; handlers call `setState` with them. */
+export const useAppStore = create<AppState>()(() => initialAppState());
+
+export function resetAppStore(): void {
+  useAppStore.setState(initialAppState(), true);
+}

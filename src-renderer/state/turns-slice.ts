@@ -1,0 +1,68 @@
+import type { MessageView } from '../../src-shared/api';
+
+export interface ActiveTurn {
+  readonly turnId: string;
+  readonly assistantMessageId: string;
+}
+
+/** How many finished turn ids to remember, so a late `send` answer cannot revive a finished turn. */
+const FINISHED_TURNS_REMEMBERED = 100;
+
+export interface TurnsSlice {
+  /** The running turn of each conversation that has one. */
+  readonly activeTurns: Readonly<Record<string, ActiveTurn>>;
+  /** Conversations whose `send` or `retry` has not been answered yet. */
+  readonly pendingSends: Readonly<Record<string, true>>;
+  readonly finishedTurnIds: readonly string[];
+}
+
+export const initialTurnsSlice: TurnsSlice = { activeTurns: {}, pendingSends: {}, finishedTurnIds: [] };
+
+export function startTurn(state: TurnsSlice, conversationId: string, turn: ActiveTurn): Partial<TurnsSlice> {
+  if (state.finishedTurnIds.includes(turn.turnId)) return {};
+  const current = state.activeTurns[conversationId];
+  if (current?.turnId === turn.turnId && current.assistantMessageId === turn.assistantMessageId) return {};
+  return { activeTurns: { ...state.activeTurns, [conversationId]: turn } };
+}
+
+export function finishTurn(state: TurnsSlice, conversationId: string, turnId: string): Partial<TurnsSlice> {
+  const finishedTurnIds = [...state.finishedTurnIds.slice(-(FINISHED_TURNS_REMEMBERED - 1)), turnId];
+  if (state.activeTurns[conversationId]?.turnId !== turnId) return { finishedTurnIds };
+  const activeTurns = { ...state.activeTurns };
+  delete activeTurns[conversationId];
+  return { activeTurns, finishedTurnIds };
+}
+
+export function setPendingSend(state: TurnsSlice, conversationId: string, pending: boolean): Partial<TurnsSlice> {
+  if (pending === (conversationId in state.pendingSends)) return {};
+  const pendingSends = { ...state.pendingSends };
+  if (pending) pendingSends[conversationId] = true;
+  else delete pendingSends[conversationId];
+  return { pendingSends };
+}
+
+/**
+ * What loaded rows say about a conversation's running turn: a streaming last reply means one runs; a finished
+ * reply of the remembered turn means it ended while its events were missed.
+ */
+export function reconcileActiveTurn(
+  state: TurnsSlice,
+  conversationId: string,
+  messages: readonly MessageView[],
+): Partial<TurnsSlice> {
+  let lastReply: MessageView | undefined;
+  for (let index = messages.length - 1; index >= 0 && lastReply === undefined; index -= 1) {
+    const message = messages[index];
+    if (message?.role === 'assistant') lastReply = message;
+  }
+  if (lastReply?.status === 'streaming') {
+    return startTurn(state, conversationId, { turnId: lastReply.turnId, assistantMessageId: lastReply.id });
+  }
+  const active = state.activeTurns[conversationId];
+  if (active === undefined) return {};
+  const activeReply = messages.find((message) => message.id === active.assistantMessageId);
+  if (activeReply !== undefined && activeReply.status !== 'streaming') {
+    return finishTurn(state, conversationId, active.turnId);
+  }
+  return {};
+}
