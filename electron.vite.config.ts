@@ -11,8 +11,9 @@ export default defineConfig({
     },
   },
   preload: {
-    plugins: [externalizeDepsPlugin()],
     build: {
+      // A sandboxed preload can only require electron, events, timers and url: bundle everything else into it.
+      externalizeDeps: false,
       outDir: 'out/preload',
       rollupOptions: {
         input: { index: resolve(__dirname, 'src-main/electron/preload.ts') },

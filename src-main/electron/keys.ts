@@ -1,0 +1,112 @@
+/**
+ * API keys at rest: encrypted with Electron `safeStorage` (the OS keychain, DPAPI or a Linux secret service) and kept
+ * base64 in `<dataDir>/keys.json`, never in the database and never in a log line.
+ */
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { safeStorage } from 'electron';
+import { z } from 'zod';
+import type { BrainId } from '../../src-shared/brains';
+import { BRAINS } from '../../src-shared/brains';
+import type { KeyStore } from '../core/core-types';
+
+export const KEYS_FILE_NAME = 'keys.json';
+
+const keysFileSchema = z.object({
+  version: z.literal(1),
+  keys: z.record(z.string(), z.string()),
+});
+type KeysFile = z.infer<typeof keysFileSchema>;
+
+/** Why keys cannot be stored here, or null when they can. */
+export function keyStorageRefusal(platform: NodeJS.Platform = process.platform): string | null {
+  if (!safeStorage.isEncryptionAvailable()) {
+    return 'this system offers no encryption for stored secrets';
+  }
+  // Chromium's basic_text backend encrypts with a fixed, public password: as good as plaintext.
+  if (platform === 'linux' && safeStorage.getSelectedStorageBackend() === 'basic_text') {
+    return 'no secret service (GNOME Keyring, KWallet) is available, and the fallback store is plaintext-equivalent';
+  }
+  return null;
+}
+
+export function createSafeStorageKeyStore(dataDir: string, platform: NodeJS.Platform = process.platform): KeyStore {
+  const filePath = join(dataDir, KEYS_FILE_NAME);
+
+  return {
+    get canStore(): boolean {
+      return keyStorageRefusal(platform) === null;
+    },
+
+    get(brain: BrainId): string | null {
+      const keys = readKeysFile(filePath, 'leave-unreadable')?.keys;
+      const encoded = keys && Object.hasOwn(keys, brain) ? keys[brain] : undefined;
+      if (encoded === undefined) return null;
+      try {
+        return safeStorage.decryptString(Buffer.from(encoded, 'base64'));
+      } catch {
+        // A key written under another OS user or keyring cannot be read back: the brain then has no stored key.
+        return null;
+      }
+    },
+
+    set(brain: BrainId, key: string | null): void {
+      const refusal = key === null ? null : keyStorageRefusal(platform);
+      if (refusal !== null) {
+        const variable = BRAINS[brain].keyVariable;
+        const instead = variable === null ? 'This brain needs no key.' : `Set ${variable} in the environment instead.`;
+        throw new Error(`Anybrain cannot store the ${BRAINS[brain].label} key securely: ${refusal}. ${instead}`);
+      }
+      const current = readKeysFile(filePath, 'move-unreadable-aside') ?? { version: 1, keys: {} };
+      const keys: Record<string, string> = { ...current.keys };
+      if (key === null) {
+        if (!Object.hasOwn(keys, brain)) return;
+        delete keys[brain];
+      } else {
+        keys[brain] = safeStorage.encryptString(key).toString('base64');
+      }
+      writeKeysFile(dataDir, filePath, { version: 1, keys });
+    },
+  };
+}
+
+/**
+ * The parsed file, or null when there is none or it is unreadable. Before a write, an unreadable file is moved aside
+ * (kept, not deleted) so a new key can still be saved.
+ */
+function readKeysFile(filePath: string, unreadable: 'leave-unreadable' | 'move-unreadable-aside'): KeysFile | null {
+  let text: string;
+  try {
+    text = readFileSync(filePath, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  try {
+    return keysFileSchema.parse(JSON.parse(text));
+  } catch {
+    if (unreadable === 'leave-unreadable') return null;
+    const asidePath = `${filePath}.unreadable-${Date.now()}`;
+    renameSync(filePath, asidePath);
+    console.warn(`Anybrain: ${filePath} was not a valid keys file; it was moved to ${asidePath}.`);
+    return null;
+  }
+}
+
+/** Writes the whole file through a temporary file and a rename, so a crash leaves either the old file or the new one. */
+function writeKeysFile(dataDir: string, filePath: string, contents: KeysFile): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const temporaryPath = `${filePath}.${process.pid}.${Date.now()}.tmp`;
+  // Owner-only from creation on: the ciphertext is not readable by other users even for a moment.
+  const descriptor = openSync(temporaryPath, 'wx', 0o600);
+  try {
+    writeSync(descriptor, `${JSON.stringify(contents, null, 2)}\n`);
+    fsyncSync(descriptor);
+  } catch (error) {
+    closeSync(descriptor);
+    rmSync(temporaryPath, { force: true });
+    throw error;
+  }
+  closeSync(descriptor);
+  renameSync(temporaryPath, filePath);
+}
