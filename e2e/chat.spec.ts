@@ -30,7 +30,8 @@ test('a conversation with kimi then claude streams, survives a reload and keeps 
   const claudeRequests = (await fakeBrainRequests(request)).filter((recorded) => recorded.brain === 'claude');
   const lastClaude = claudeRequests.at(-1)?.body as { messages: unknown[] };
   expect(lastClaude.messages).toEqual([
-    { role: 'user', content: [{ type: 'text', text: 'Hello kimi' }] },
+    // The block the previous request ended on carries a cache breakpoint, so its prompt cache is found again.
+    { role: 'user', content: [{ type: 'text', text: 'Hello kimi', cache_control: { type: 'ephemeral' } }] },
     { role: 'assistant', content: [{ type: 'text', text: 'Fake Kimi reply to: Hello kimi' }] },
     { role: 'user', content: [{ type: 'text', text: 'Now you, claude', cache_control: { type: 'ephemeral' } }] },
   ]);

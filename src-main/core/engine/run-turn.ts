@@ -10,6 +10,7 @@ import { buildSystemPrompt } from '../replay/system-prompt';
 import { buildWireRequest } from '../replay/wires';
 import type { WireRequest } from '../replay/types';
 import { newId, nowIso } from '../store/clock';
+import { listInvocationsByMessage } from '../store/invocations';
 import { DEFAULT_TITLE, getConversation, updateConversation } from '../store/conversations';
 import {
   finishMessage,
@@ -100,15 +101,17 @@ export class TurnEngine {
   }
 
   /** The exact request the next turn would send, without sending anything. */
-  buildRequest(target: ResolvedTarget, rows: readonly MessageRow[]): WireRequest {
+  buildRequest(conversationId: string, target: ResolvedTarget, rows: readonly MessageRow[]): WireRequest {
+    const invocations = listInvocationsByMessage(this.deps.db, rows.filter((row) => row.role === 'assistant').map((row) => row.id));
     return buildWireRequest(BRAINS[target.brain].wire, {
       brain: target.brain,
       model: target.model,
       reasoningLevel: target.reasoningLevel,
       system: buildSystemPrompt(target),
-      turns: collectReplayTurns(rows),
+      turns: collectReplayTurns(rows, invocations),
       tools: [],
       maxOutputTokens: MAX_OUTPUT_TOKENS,
+      cacheKey: `anybrain-${conversationId}`,
     });
   }
 
@@ -246,7 +249,7 @@ export class TurnEngine {
 
     try {
       const rows = listLiveMessages(db, conversationId).filter((row) => row.seq < assistantRow.seq);
-      const { body } = this.buildRequest(target, rows);
+      const { body } = this.buildRequest(conversationId, target, rows);
       const call: ProviderCall = {
         wire: BRAINS[target.brain].wire,
         baseUrl: connection.baseUrl,

@@ -13,6 +13,10 @@ export interface ReplayCall {
   readonly input: Record<string, unknown>;
   readonly answer: string;
   readonly isError: boolean;
+  /** The MCP server the tool belongs to, or null for a built-in tool. */
+  readonly server?: string | null;
+  /** Provider-opaque facts of this call (a Gemini thoughtSignature), replayed only to the brain that made them. */
+  readonly opaque?: unknown;
 }
 
 export interface ReplayReasoning {
@@ -29,9 +33,15 @@ export interface ReplayTurn {
   readonly kind: 'chat' | 'notice' | 'summary';
   readonly text: string;
   readonly calls: readonly ReplayCall[];
-  /** Which brain wrote an assistant turn (decides where its reasoning and call ids may go). */
+  /** Which brain and model wrote an assistant turn (decides where its reasoning, signatures and call ids may go). */
   readonly brain?: BrainId;
+  readonly model?: string;
   readonly reasoning?: ReplayReasoning;
+  /**
+   * The reply being written now, inside its tool loop: its text so far goes before its calls (the provider's own
+   * order), since a request may not end on an assistant's words.
+   */
+  readonly live?: boolean;
 }
 
 export interface ToolDeclaration {
@@ -49,6 +59,8 @@ export interface ReplayRequest {
   readonly turns: readonly ReplayTurn[];
   readonly tools: readonly ToolDeclaration[];
   readonly maxOutputTokens: number;
+  /** Stable per conversation: lets a provider route every turn of it to the same prompt cache. */
+  readonly cacheKey: string;
 }
 
 export interface ReplayWarning {

@@ -1,10 +1,12 @@
 /**
  * Neutral replay → Anthropic Messages request body (claude, glm).
+ * https://docs.anthropic.com/en/api/messages
  */
-import { systemLineLabel, type ReplayRequest, type ReplayTurn, type ReplayWarning, type WireRequest } from '../types';
+import { declaredName, sanitiseAnthropicId } from '../call-shaping';
+import type { ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, WireRequest } from '../types';
+import { assistantParts, opaqueBlocks, ownReasoning, systemLineText } from './shared';
 
-type AnthropicTextBlock = { type: 'text'; text: string; cache_control?: { type: 'ephemeral' } };
-type AnthropicBlock = AnthropicTextBlock | Record<string, unknown>;
+type AnthropicBlock = Record<string, unknown>;
 interface AnthropicMessage {
   role: 'user' | 'assistant';
   content: AnthropicBlock[];
@@ -12,8 +14,9 @@ interface AnthropicMessage {
 
 /** Thinking budgets per reasoning level. Anthropic requires max_tokens to exceed budget_tokens. */
 const THINKING_BUDGET = { low: 2048, medium: 8192, high: 24576 } as const;
+const EPHEMERAL = { type: 'ephemeral' } as const;
 
-function isThinkingBlock(value: unknown): value is Record<string, unknown> {
+function isThinkingBlock(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false;
   const type = (value as { type?: unknown }).type;
   return type === 'thinking' || type === 'redacted_thinking';
@@ -23,22 +26,50 @@ function isThinkingBlock(value: unknown): value is Record<string, unknown> {
  * Thinking blocks go back verbatim, and only to the model that signed them: any other model answers
  * "Invalid `signature` in `thinking` block".
  */
-function replayableThinking(turn: ReplayTurn, request: ReplayRequest): AnthropicBlock[] {
-  const reasoning = turn.reasoning;
-  if (!reasoning || request.reasoningLevel === 'off') return [];
-  if (reasoning.brain !== request.brain || reasoning.model !== request.model) return [];
-  const blocks = (reasoning.opaque as { blocks?: unknown } | null)?.blocks;
-  return Array.isArray(blocks) ? blocks.filter(isThinkingBlock) : [];
+function thinkingBlocks(turn: ReplayTurn, request: ReplayRequest): AnthropicBlock[] {
+  return opaqueBlocks(ownReasoning(turn, request)).filter(isThinkingBlock) as AnthropicBlock[];
 }
 
-function toMessage(turn: ReplayTurn, request: ReplayRequest): AnthropicMessage {
+function toolUse(call: ReplayCall, request: ReplayRequest): AnthropicBlock {
+  // Anthropic rejects tool_use ids outside ^[a-zA-Z0-9_-]+$; derived ids are used for every brain's calls.
+  return { type: 'tool_use', id: sanitiseAnthropicId(call.callId), name: declaredName(call, request.tools), input: call.input };
+}
+
+function toolResult(call: ReplayCall): AnthropicBlock {
+  return {
+    type: 'tool_result',
+    tool_use_id: sanitiseAnthropicId(call.callId),
+    content: call.answer,
+    ...(call.isError ? { is_error: true } : {}),
+  };
+}
+
+function assistantMessages(turn: ReplayTurn, request: ReplayRequest, warnings: ReplayWarning[]): AnthropicMessage[] {
+  const { native, recordLine } = assistantParts(turn, request, warnings);
+  const thinking = thinkingBlocks(turn, request);
+  const text: AnthropicBlock[] = turn.text.length > 0 ? [{ type: 'text', text: turn.text }] : [];
+  const messages: AnthropicMessage[] = [];
+  if (native.length > 0) {
+    // A live reply keeps the provider's own order (words, then calls); a finished one replays its calls first.
+    const leading = turn.live ? text : [];
+    messages.push({ role: 'assistant', content: [...thinking, ...leading, ...native.map((call) => toolUse(call, request))] });
+    messages.push({ role: 'user', content: native.map(toolResult) });
+  }
+  if (recordLine !== null) messages.push({ role: 'user', content: [{ type: 'text', text: recordLine }] });
+  if (text.length > 0 && !(turn.live && native.length > 0)) {
+    messages.push({ role: 'assistant', content: [...(native.length > 0 ? [] : thinking), ...text] });
+  }
+  return messages;
+}
+
+function toMessages(turn: ReplayTurn, request: ReplayRequest, warnings: ReplayWarning[]): AnthropicMessage[] {
   switch (turn.role) {
     case 'user':
-      return { role: 'user', content: [{ type: 'text', text: turn.text }] };
+      return [{ role: 'user', content: [{ type: 'text', text: turn.text }] }];
     case 'system-line':
-      return { role: 'user', content: [{ type: 'text', text: `${systemLineLabel(turn.kind)}\n${turn.text}` }] };
+      return [{ role: 'user', content: [{ type: 'text', text: systemLineText(turn) }] }];
     case 'assistant':
-      return { role: 'assistant', content: [...replayableThinking(turn, request), { type: 'text', text: turn.text }] };
+      return assistantMessages(turn, request, warnings);
     default: {
       const unreachable: never = turn.role;
       throw new Error(`Unknown replay role ${String(unreachable)}`);
@@ -46,15 +77,38 @@ function toMessage(turn: ReplayTurn, request: ReplayRequest): AnthropicMessage {
   }
 }
 
+function isToolResultMessage(message: AnthropicMessage): boolean {
+  return message.role === 'user' && message.content.length > 0 && message.content.every((block) => block.type === 'tool_result');
+}
+
+/**
+ * Cache breakpoints: the system prompt, the block the previous request ended on, and the newest block. Each breakpoint
+ * looks back only 20 blocks for an earlier cache entry, so the middle one keeps the previous turn's cache reachable
+ * however many calls the last reply made.
+ */
+function placeCacheBreakpoints(messages: AnthropicMessage[]): void {
+  const last = messages.at(-1);
+  if (!last) return;
+  let index = messages.length - 2;
+  // Walk back over the latest reply: its assistant messages and the tool results between them.
+  while (index >= 0 && (messages[index]!.role === 'assistant' || isToolResultMessage(messages[index]!))) index -= 1;
+  const crossedReply = index < messages.length - 2;
+  const previousEnd = crossedReply && index >= 0 ? messages[index]!.content.at(-1) : undefined;
+  for (const block of [previousEnd, last.content.at(-1)]) {
+    if (block && !isThinkingBlock(block)) block.cache_control = EPHEMERAL;
+  }
+}
+
 export function convertToAnthropicMessages(request: ReplayRequest): WireRequest {
   const warnings: ReplayWarning[] = [];
   const messages: AnthropicMessage[] = [];
   for (const turn of request.turns) {
-    const message = toMessage(turn, request);
-    const previous = messages.at(-1);
-    // Anthropic requires alternating roles: adjacent same-role content merges into one message.
-    if (previous && previous.role === message.role) previous.content.push(...message.content);
-    else messages.push(message);
+    for (const message of toMessages(turn, request, warnings)) {
+      const previous = messages.at(-1);
+      // Anthropic requires alternating roles: adjacent same-role content merges into one message.
+      if (previous && previous.role === message.role) previous.content.push(...message.content);
+      else messages.push(message);
+    }
   }
   const first = messages[0];
   if (first && first.role !== 'user') {
@@ -62,16 +116,17 @@ export function convertToAnthropicMessages(request: ReplayRequest): WireRequest 
     messages.unshift({ role: 'user', content: [{ type: 'text', text: '[The conversation so far begins with a reply.]' }] });
     warnings.push({ messageId: request.turns[0]?.messageId ?? '', message: 'The replay began with a reply; a user line was added before it.' });
   }
-  // Prompt caching: one breakpoint on the system prompt, one on the newest block, so the next turn finds this prefix.
-  const lastBlock = messages.at(-1)?.content.at(-1);
-  if (lastBlock) lastBlock.cache_control = { type: 'ephemeral' };
+  placeCacheBreakpoints(messages);
 
   const body: Record<string, unknown> = {
     model: request.model,
     max_tokens: request.maxOutputTokens,
-    system: [{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }],
-    messages,
+    system: [{ type: 'text', text: request.system, cache_control: EPHEMERAL }],
   };
+  if (request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }));
+  }
+  body.messages = messages;
   if (request.reasoningLevel !== 'off') {
     body.thinking = { type: 'enabled', budget_tokens: THINKING_BUDGET[request.reasoningLevel] };
   }

@@ -1,33 +1,81 @@
 /**
  * Neutral replay → Chat Completions request body (kimi).
+ * https://platform.openai.com/docs/api-reference/chat/create and Moonshot's Kimi guide.
  */
-import { systemLineLabel, type ReplayRequest, type ReplayTurn, type WireRequest } from '../types';
+import { declaredName } from '../call-shaping';
+import type { ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, WireRequest } from '../types';
+import { answerText, assistantParts, systemLineText } from './shared';
+
+interface ChatToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
 
 type ChatMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; reasoning_content?: string };
+  | { role: 'assistant'; content: string | null; reasoning_content?: string; tool_calls?: ChatToolCall[] }
+  | { role: 'tool'; tool_call_id: string; content: string };
 
-/** Kimi's own reasoning goes back to Kimi on the same model; nobody else's reasoning is ever turned into Kimi's. */
+/**
+ * Kimi with thinking on rejects an assistant message with tool_calls that lacks reasoning_content ("thinking is
+ * enabled but reasoning_content is missing in assistant tool call message at index N"). Calls another brain made
+ * carry this placeholder; another brain's reasoning is never passed off as Kimi's.
+ */
+export const FOREIGN_REASONING_PLACEHOLDER = '(These calls were made earlier in the conversation; no reasoning was recorded for them.)';
+
+function thinkingOn(request: ReplayRequest): boolean {
+  return request.reasoningLevel !== 'off';
+}
+
+/** Kimi's own reasoning text goes back to Kimi; nobody else's. */
 function ownReasoningText(turn: ReplayTurn, request: ReplayRequest): string | null {
   const reasoning = turn.reasoning;
-  if (!reasoning || request.reasoningLevel === 'off') return null;
-  if (reasoning.brain !== request.brain || reasoning.model !== request.model) return null;
+  if (!reasoning || !thinkingOn(request) || reasoning.brain !== request.brain) return null;
   return reasoning.text.length > 0 ? reasoning.text : null;
 }
 
-function toMessage(turn: ReplayTurn, request: ReplayRequest): ChatMessage {
+/** Kimi's own call ids (`functions.NAME:IDX`) go back to Kimi unchanged; every other call gets its derived id. */
+function callIdFor(call: ReplayCall, turn: ReplayTurn, request: ReplayRequest): string {
+  return turn.brain === request.brain && call.providerCallId ? call.providerCallId : call.callId;
+}
+
+function assistantMessages(turn: ReplayTurn, request: ReplayRequest, warnings: ReplayWarning[]): ChatMessage[] {
+  const { native, recordLine } = assistantParts(turn, request, warnings);
+  const reasoningText = ownReasoningText(turn, request);
+  const messages: ChatMessage[] = [];
+  if (native.length > 0) {
+    const reasoningContent = thinkingOn(request) ? (reasoningText ?? FOREIGN_REASONING_PLACEHOLDER) : null;
+    messages.push({
+      role: 'assistant',
+      // A live reply keeps its words with its calls; a finished one replays its calls first and its words after.
+      content: turn.live && turn.text.length > 0 ? turn.text : null,
+      ...(reasoningContent === null ? {} : { reasoning_content: reasoningContent }),
+      tool_calls: native.map((call) => ({
+        id: callIdFor(call, turn, request),
+        type: 'function' as const,
+        function: { name: declaredName(call, request.tools), arguments: JSON.stringify(call.input) },
+      })),
+    });
+    for (const call of native) messages.push({ role: 'tool', tool_call_id: callIdFor(call, turn, request), content: answerText(call) });
+  }
+  if (recordLine !== null) messages.push({ role: 'user', content: recordLine });
+  if (turn.text.length > 0 && !(turn.live && native.length > 0)) {
+    const reasoningHere = native.length === 0 ? reasoningText : null;
+    messages.push(reasoningHere === null ? { role: 'assistant', content: turn.text } : { role: 'assistant', content: turn.text, reasoning_content: reasoningHere });
+  }
+  return messages;
+}
+
+function toMessages(turn: ReplayTurn, request: ReplayRequest, warnings: ReplayWarning[]): ChatMessage[] {
   switch (turn.role) {
     case 'user':
-      return { role: 'user', content: turn.text };
+      return [{ role: 'user', content: turn.text }];
     case 'system-line':
-      return { role: 'user', content: `${systemLineLabel(turn.kind)}\n${turn.text}` };
-    case 'assistant': {
-      const reasoningText = ownReasoningText(turn, request);
-      return reasoningText === null
-        ? { role: 'assistant', content: turn.text }
-        : { role: 'assistant', content: turn.text, reasoning_content: reasoningText };
-    }
+      return [{ role: 'user', content: systemLineText(turn) }];
+    case 'assistant':
+      return assistantMessages(turn, request, warnings);
     default: {
       const unreachable: never = turn.role;
       throw new Error(`Unknown replay role ${String(unreachable)}`);
@@ -36,15 +84,21 @@ function toMessage(turn: ReplayTurn, request: ReplayRequest): ChatMessage {
 }
 
 export function convertToChatCompletionsMessages(request: ReplayRequest): WireRequest {
+  const warnings: ReplayWarning[] = [];
   const messages: ChatMessage[] = [{ role: 'system', content: request.system }];
-  for (const turn of request.turns) messages.push(toMessage(turn, request));
-  return {
-    body: {
-      model: request.model,
-      messages,
-      stream: true,
-      stream_options: { include_usage: true },
-    },
-    warnings: [],
-  };
+  for (const turn of request.turns) messages.push(...toMessages(turn, request, warnings));
+  const body: Record<string, unknown> = { model: request.model, messages };
+  if (request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+    }));
+  }
+  // Kimi K2.5 and K2.6 think unless told not to; K2.6 keeps earlier turns' reasoning only with keep: "all".
+  body.thinking = thinkingOn(request)
+    ? { type: 'enabled', ...(request.model.startsWith('kimi-k2.6') ? { keep: 'all' } : {}) }
+    : { type: 'disabled' };
+  body.stream = true;
+  body.stream_options = { include_usage: true };
+  return { body, warnings };
 }

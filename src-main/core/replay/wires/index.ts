@@ -2,14 +2,9 @@ import type { WireId } from '../../../../src-shared/brains';
 import type { ReplayRequest, WireRequest } from '../types';
 import { convertToAnthropicMessages } from './anthropic-messages';
 import { convertToChatCompletionsMessages } from './chat-completions';
-
-/** Thrown for a wire this build cannot yet build requests for. */
-export class UnsupportedWireError extends Error {
-  constructor(readonly wire: WireId) {
-    super(`Anybrain cannot build ${wire} requests yet.`);
-    this.name = 'UnsupportedWireError';
-  }
-}
+import { convertToGeminiContents } from './gemini-generate-content';
+import { convertToOllamaMessages } from './ollama-chat';
+import { convertToOpenAiResponsesInput } from './openai-responses';
 
 export function buildWireRequest(wire: WireId, request: ReplayRequest): WireRequest {
   switch (wire) {
@@ -18,9 +13,11 @@ export function buildWireRequest(wire: WireId, request: ReplayRequest): WireRequ
     case 'chat-completions':
       return convertToChatCompletionsMessages(request);
     case 'openai-responses':
+      return convertToOpenAiResponsesInput(request);
     case 'gemini-generate-content':
+      return convertToGeminiContents(request);
     case 'ollama-chat':
-      throw new UnsupportedWireError(wire);
+      return convertToOllamaMessages(request);
     default: {
       const unreachable: never = wire;
       throw new Error(`Unknown wire ${String(unreachable)}`);

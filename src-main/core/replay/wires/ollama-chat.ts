@@ -1,0 +1,67 @@
+/**
+ * Neutral replay → Ollama /api/chat request body (ollama). Tool-call arguments are objects on this wire.
+ * https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion
+ */
+import { declaredName } from '../call-shaping';
+import type { ReplayRequest, ReplayTurn, ReplayWarning, WireRequest } from '../types';
+import { answerText, assistantParts, systemLineText } from './shared';
+
+type OllamaMessage = Record<string, unknown>;
+
+/** Ollama's own thinking goes back with its calls; no other brain's. */
+function ownThinking(turn: ReplayTurn, request: ReplayRequest): string | null {
+  const reasoning = turn.reasoning;
+  if (!reasoning || reasoning.brain !== request.brain || reasoning.text.length === 0) return null;
+  return reasoning.text;
+}
+
+function assistantMessages(turn: ReplayTurn, request: ReplayRequest, warnings: ReplayWarning[]): OllamaMessage[] {
+  const { native, recordLine } = assistantParts(turn, request, warnings);
+  const thinking = ownThinking(turn, request);
+  const messages: OllamaMessage[] = [];
+  if (native.length > 0) {
+    messages.push({
+      role: 'assistant',
+      content: turn.live ? turn.text : '',
+      ...(thinking === null ? {} : { thinking }),
+      tool_calls: native.map((call) => ({ function: { name: declaredName(call, request.tools), arguments: call.input } })),
+    });
+    for (const call of native) messages.push({ role: 'tool', content: answerText(call), tool_name: declaredName(call, request.tools) });
+  }
+  if (recordLine !== null) messages.push({ role: 'user', content: recordLine });
+  if (turn.text.length > 0 && !(turn.live && native.length > 0)) {
+    messages.push({ role: 'assistant', content: turn.text, ...(native.length === 0 && thinking !== null ? { thinking } : {}) });
+  }
+  return messages;
+}
+
+function toMessages(turn: ReplayTurn, request: ReplayRequest, warnings: ReplayWarning[]): OllamaMessage[] {
+  switch (turn.role) {
+    case 'user':
+      return [{ role: 'user', content: turn.text }];
+    case 'system-line':
+      return [{ role: 'user', content: systemLineText(turn) }];
+    case 'assistant':
+      return assistantMessages(turn, request, warnings);
+    default: {
+      const unreachable: never = turn.role;
+      throw new Error(`Unknown replay role ${String(unreachable)}`);
+    }
+  }
+}
+
+export function convertToOllamaMessages(request: ReplayRequest): WireRequest {
+  const warnings: ReplayWarning[] = [];
+  const messages: OllamaMessage[] = [{ role: 'system', content: request.system }];
+  for (const turn of request.turns) messages.push(...toMessages(turn, request, warnings));
+  const body: Record<string, unknown> = { model: request.model, messages };
+  if (request.tools.length > 0) {
+    body.tools = request.tools.map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+    }));
+  }
+  if (request.reasoningLevel !== 'off') body.think = request.reasoningLevel;
+  body.stream = true;
+  return { body, warnings };
+}

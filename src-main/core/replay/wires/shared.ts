@@ -1,0 +1,46 @@
+/**
+ * Pieces every converter shares: how an assistant turn splits into native calls and labelled records, and where
+ * reasoning may go.
+ */
+import { MAX_REPLAYED_CALLS, partitionCalls } from '../call-shaping';
+import { systemLineLabel, type ReplayCall, type ReplayRequest, type ReplayTurn, type ReplayWarning } from '../types';
+
+export interface AssistantParts {
+  readonly native: ReplayCall[];
+  /** A labelled system line standing for calls that cannot replay natively, or null. */
+  readonly recordLine: string | null;
+}
+
+export function assistantParts(turn: ReplayTurn, request: ReplayRequest, warnings: ReplayWarning[]): AssistantParts {
+  const { native, records, dropped } = partitionCalls(turn, request.tools);
+  const lines = [...records];
+  if (dropped > 0) {
+    lines.unshift(`[System line, tool record: ${dropped} earlier calls of this reply are not shown; the last ${MAX_REPLAYED_CALLS} follow.]`);
+    warnings.push({ messageId: turn.messageId, message: `${dropped} older calls of this reply were left out of the replay.` });
+  }
+  if (records.length > 0) {
+    warnings.push({ messageId: turn.messageId, message: `${records.length} calls to tools not offered now replay as text.` });
+  }
+  return { native, recordLine: lines.length > 0 ? lines.join('\n') : null };
+}
+
+export function systemLineText(turn: ReplayTurn): string {
+  return `${systemLineLabel(turn.kind)}\n${turn.text}`;
+}
+
+/** Reasoning the same brain and model produced: the only reasoning a signature-checking provider may see. */
+export function ownReasoning(turn: ReplayTurn, request: ReplayRequest): ReplayTurn['reasoning'] | undefined {
+  const reasoning = turn.reasoning;
+  if (!reasoning || request.reasoningLevel === 'off') return undefined;
+  return reasoning.brain === request.brain && reasoning.model === request.model ? reasoning : undefined;
+}
+
+export function opaqueBlocks(reasoning: ReplayTurn['reasoning'] | undefined): unknown[] {
+  const blocks = (reasoning?.opaque as { blocks?: unknown } | null | undefined)?.blocks;
+  return Array.isArray(blocks) ? blocks : [];
+}
+
+/** Tool answers as the wire's text; an error is said to be one. */
+export function answerText(call: ReplayCall): string {
+  return call.isError ? `Error: ${call.answer}` : call.answer;
+}
