@@ -73,6 +73,29 @@ export interface MessageView {
   readonly updatedAt: string;
 }
 
+export const INVOCATION_KINDS = ['tool', 'memory', 'skill'] as const;
+export type InvocationKind = (typeof INVOCATION_KINDS)[number];
+export const INVOCATION_STATUSES = ['ok', 'error', 'denied', 'cancelled'] as const;
+export type InvocationStatus = (typeof INVOCATION_STATUSES)[number];
+
+/** One tool, memory or skill use of a turn, as stored in `tool_invocations`. */
+export interface InvocationView {
+  readonly id: string;
+  readonly turnId: string;
+  readonly messageId: string;
+  readonly seq: number;
+  readonly kind: InvocationKind;
+  /** The MCP server, or null for a built-in tool. */
+  readonly server: string | null;
+  /** The bare tool name. */
+  readonly tool: string;
+  readonly input: unknown;
+  readonly output: string | null;
+  readonly status: InvocationStatus;
+  readonly startedAt: string;
+  readonly endedAt: string | null;
+}
+
 export interface MessagePage {
   /** Oldest first. */
   readonly messages: readonly MessageView[];
@@ -216,6 +239,16 @@ export type ApiEvent =
       readonly messageId: string;
       readonly textDelta: string;
     }
+  | {
+      readonly type: 'tool-call-started';
+      readonly conversationId: string;
+      readonly turnId: string;
+      readonly messageId: string;
+      readonly tool: string;
+      readonly server: string | null;
+      readonly input: unknown;
+    }
+  | { readonly type: 'tool-call-finished'; readonly conversationId: string; readonly invocation: InvocationView }
   | { readonly type: 'turn-done'; readonly conversationId: string; readonly turnId: string; readonly message: MessageView }
   | { readonly type: 'turn-failed'; readonly conversationId: string; readonly turnId: string; readonly message: MessageView }
   | { readonly type: 'conversation-updated'; readonly conversation: ConversationView }

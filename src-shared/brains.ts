@@ -73,7 +73,7 @@ export const BRAINS: Readonly<Record<BrainId, BrainInfo>> = {
     wire: 'openai-responses',
     defaultModel: 'grok-4.3',
     models: ['grok-4.3', 'grok-4.20', 'grok-4'],
-    defaultReasoningLevel: 'medium',
+    defaultReasoningLevel: 'off',
     defaultBaseUrl: 'https://api.x.ai/v1',
     keyVariable: 'XAI_API_KEY',
     baseUrlVariable: 'ANYBRAIN_GROK_BASE_URL',
@@ -117,5 +117,5 @@ export function isBrainId(value: unknown): value is BrainId {
   return typeof value === 'string' && (BRAIN_IDS as readonly string[]).includes(value);
 }
 
-/** Brains whose adapters are wired up in this build; the rest are listed but refuse a turn with a clear error. */
-export const AVAILABLE_BRAINS: readonly BrainId[] = ['claude', 'kimi', 'glm'];
+/** Brains whose adapters are wired up in this build; any other is listed but refuses a turn with a clear error. */
+export const AVAILABLE_BRAINS: readonly BrainId[] = BRAIN_IDS;

@@ -25,18 +25,18 @@ beforeEach(() => {
 afterEach(cleanup);
 
 describe('ConversationHeader', () => {
-  it('offers all seven brains by id, marking the ones not yet available', () => {
+  it('offers all seven brains by id', () => {
     const view = render(<ConversationHeader conversationId="c1" />);
     const picker = view.getByTestId('brain-picker') as HTMLSelectElement;
     expect(picker.value).toBe('kimi');
     expect(Array.from(picker.options).map((option) => [option.value, option.textContent, option.disabled])).toEqual([
       ['claude', 'Claude', false],
-      ['codex', 'Codex (not yet available)', false],
+      ['codex', 'Codex', false],
       ['kimi', 'Kimi', false],
-      ['grok', 'Grok (not yet available)', false],
+      ['grok', 'Grok', false],
       ['glm', 'GLM', false],
-      ['gemini', 'Gemini (not yet available)', false],
-      ['ollama', 'Ollama (not yet available)', false],
+      ['gemini', 'Gemini', false],
+      ['ollama', 'Ollama', false],
     ]);
   });
 

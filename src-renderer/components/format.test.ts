@@ -20,12 +20,12 @@ describe('brainOptions', () => {
   it('lists all seven brains from the static table before settings load', () => {
     expect(brainOptions(null).map((option) => [option.id, option.label, option.available])).toEqual([
       ['claude', 'Claude', true],
-      ['codex', 'Codex', false],
+      ['codex', 'Codex', true],
       ['kimi', 'Kimi', true],
-      ['grok', 'Grok', false],
+      ['grok', 'Grok', true],
       ['glm', 'GLM', true],
-      ['gemini', 'Gemini', false],
-      ['ollama', 'Ollama', false],
+      ['gemini', 'Gemini', true],
+      ['ollama', 'Ollama', true],
     ]);
   });
 

@@ -4,6 +4,8 @@ import type { ProviderCall, StreamPart } from '../providers/stream-parts';
 import { insertConversation } from '../store/conversations';
 import { listAllMessages } from '../store/messages';
 import { readBrainState } from '../store/settings';
+import { listInvocationsByMessage } from '../store/invocations';
+import { MAX_TOOL_ROUNDS } from './run-turn';
 import { openTestDatabase } from '../store/test-database';
 import { TurnEngine } from './run-turn';
 
@@ -52,6 +54,7 @@ function setup(options: { apiKey?: string | null; baseUrl?: string } = {}) {
     connectionFor: () => ({ baseUrl: options.baseUrl ?? 'http://127.0.0.1:1/v1', apiKey: options.apiKey === undefined ? 'test-key' : options.apiKey }),
     checkpointIntervalMs: 5,
     deltaIntervalMs: 1,
+    now: () => new Date('2026-11-30T11:00:00.000Z'),
   });
   return { db, events, scripted, engine };
 }
@@ -201,5 +204,74 @@ describe('TurnEngine', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     await engine.dispose();
     expect(await started.done).toMatchObject({ status: 'interrupted', text: 'so far', error: { code: 'interrupted', retryable: true } });
+  });
+
+  it('runs the tool loop: executes the call, stores it under the turn id, and sends it back in the wire\u2019s shape', async () => {
+    const { db, events, scripted, engine } = setup();
+    const started = engine.send('c1', 'What time is it in Seoul?');
+    scripted.push(
+      { type: 'text-delta', text: 'Checking. ' },
+      { type: 'tool-call', providerCallId: 'functions.current_time:0', name: 'current_time', input: { zone: 'Asia/Seoul' } },
+      { type: 'finish', reason: 'tool-calls', rawReason: 'tool_calls' },
+      'end',
+      { type: 'text-delta', text: 'It is 8 pm.' },
+      { type: 'finish', reason: 'stop', rawReason: 'stop' },
+      'end',
+    );
+    const message = await started.done;
+    expect(message).toMatchObject({ status: 'complete', text: 'Checking. It is 8 pm.' });
+    const invocations = listInvocationsByMessage(db, [message.id]).get(message.id) ?? [];
+    expect(invocations.map(({ id: _id, startedAt: _started, endedAt: _ended, ...row }) => row)).toEqual([
+      {
+        turnId: started.result.turnId, messageId: message.id, seq: 0, kind: 'tool', server: null, tool: 'current_time',
+        providerCallId: 'functions.current_time:0', input: { zone: 'Asia/Seoul' }, output: '2026-11-30T20:00:00+09:00 (Asia/Seoul)',
+        status: 'ok', opaque: null,
+      },
+    ]);
+    expect(scripted.calls).toHaveLength(2);
+    expect((scripted.calls[1]?.body.messages as unknown[]).slice(2)).toEqual([
+      {
+        role: 'assistant',
+        content: 'Checking. ',
+        tool_calls: [{ id: 'functions.current_time:0', type: 'function', function: { name: 'current_time', arguments: '{"zone":"Asia/Seoul"}' } }],
+      },
+      { role: 'tool', tool_call_id: 'functions.current_time:0', content: '2026-11-30T20:00:00+09:00 (Asia/Seoul)' },
+    ]);
+    expect(events.filter((event) => event.type.startsWith('tool-call')).map((event) => event.type)).toEqual(['tool-call-started', 'tool-call-finished']);
+
+    // The next turn replays the finished reply with its call ahead of its words.
+    const next = engine.send('c1', 'Thanks');
+    scripted.push({ type: 'text-delta', text: 'Welcome' }, 'end');
+    await next.done;
+    expect((scripted.calls[2]?.body.messages as unknown[]).slice(2, 5)).toEqual([
+      { role: 'assistant', content: null, tool_calls: [{ id: 'functions.current_time:0', type: 'function', function: { name: 'current_time', arguments: '{"zone":"Asia/Seoul"}' } }] },
+      { role: 'tool', tool_call_id: 'functions.current_time:0', content: '2026-11-30T20:00:00+09:00 (Asia/Seoul)' },
+      { role: 'assistant', content: 'Checking. It is 8 pm.' },
+    ]);
+  });
+
+  it('answers a call to a tool that is not offered with a tool error, and carries on', async () => {
+    const { db, scripted, engine } = setup();
+    const started = engine.send('c1', 'hi');
+    scripted.push({ type: 'tool-call', providerCallId: 'x1', name: 'launch_rockets', input: {} }, 'end', { type: 'text-delta', text: 'Sorry.' }, 'end');
+    const message = await started.done;
+    expect(message.status).toBe('complete');
+    const [invocation] = listInvocationsByMessage(db, [message.id]).get(message.id) ?? [];
+    expect(invocation).toMatchObject({ tool: 'launch_rockets', status: 'error', output: 'No tool named "launch_rockets" is offered. Use one of: current_time.' });
+  });
+
+  it('ends a reply that keeps calling tools after the round limit, with a clear message', async () => {
+    const { scripted, engine } = setup();
+    const started = engine.send('c1', 'loop');
+    for (let round = 0; round <= MAX_TOOL_ROUNDS; round += 1) {
+      scripted.push({ type: 'tool-call', providerCallId: `c${round}`, name: 'current_time', input: {} }, 'end');
+    }
+    const message = await started.done;
+    expect(message.error).toEqual({
+      code: 'tool-rounds',
+      message: `Kimi kept calling tools for ${MAX_TOOL_ROUNDS} rounds, so the reply was ended here. Ask it to continue if you want more.`,
+      retryable: false,
+    });
+    expect(scripted.calls).toHaveLength(MAX_TOOL_ROUNDS + 1);
   });
 });

@@ -2,13 +2,25 @@
  * The turn lifecycle: admission, resolve, replay, stream, checkpoint, finish. The only module that joins the store,
  * the replay and the providers. One turn id is minted at admission and passed everywhere.
  */
-import { ApiError, type ApiEvent, type MessageView, type SendResult, type TurnError, type Usage } from '../../../src-shared/api';
+import {
+  ApiError,
+  type ApiEvent,
+  type InvocationStatus,
+  type MessageView,
+  type SendResult,
+  type TurnError,
+  type Usage,
+} from '../../../src-shared/api';
 import { AVAILABLE_BRAINS, BRAINS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
 import type { ProviderCall, ProviderError, StreamPart } from '../providers/stream-parts';
 import { collectReplayTurns } from '../replay/collect';
 import { buildSystemPrompt } from '../replay/system-prompt';
 import { buildWireRequest } from '../replay/wires';
-import type { WireRequest } from '../replay/types';
+import { bareToolName, deriveCallId } from '../replay/call-shaping';
+import type { ReplayCall, ReplayTurn, WireRequest } from '../replay/types';
+import { insertInvocation, toInvocationView } from '../store/invocations';
+import { createCatalogue, declarationsOf, type ToolCatalogue, type ToolResult } from '../tools/catalogue';
+import { currentTimeTool } from '../tools/current-time';
 import { newId, nowIso } from '../store/clock';
 import { listInvocationsByMessage } from '../store/invocations';
 import { DEFAULT_TITLE, getConversation, updateConversation } from '../store/conversations';
@@ -27,6 +39,9 @@ import { readSetting, saveBrainState } from '../store/settings';
 import { DeltaCoalescer } from './delta-coalescer';
 
 export const MAX_OUTPUT_TOKENS = 32_000;
+/** How many rounds of tool calls one reply may make before the engine ends it with a message. */
+export const MAX_TOOL_ROUNDS = 8;
+const BUILT_IN_TOOLS = [currentTimeTool];
 const KEYLESS_PLACEHOLDER = 'no-key-set';
 
 export interface BrainConnection {
@@ -41,6 +56,9 @@ export interface TurnEngineDependencies {
   readonly connectionFor: (brain: BrainId) => BrainConnection;
   readonly checkpointIntervalMs?: number;
   readonly deltaIntervalMs?: number;
+  /** The tools offered to every turn; the built-in ones by default. */
+  readonly catalogue?: ToolCatalogue;
+  readonly now?: () => Date;
 }
 
 export interface StartedTurn {
@@ -83,8 +101,11 @@ function addUsage(previous: Usage | null, next: Usage): Usage {
 
 export class TurnEngine {
   private readonly running = new Map<string, RunningTurn>();
+  private readonly catalogue: ToolCatalogue;
 
-  constructor(private readonly deps: TurnEngineDependencies) {}
+  constructor(private readonly deps: TurnEngineDependencies) {
+    this.catalogue = deps.catalogue ?? createCatalogue(BUILT_IN_TOOLS);
+  }
 
   isRunning(conversationId: string): boolean {
     return this.running.has(conversationId);
@@ -101,15 +122,17 @@ export class TurnEngine {
   }
 
   /** The exact request the next turn would send, without sending anything. */
-  buildRequest(conversationId: string, target: ResolvedTarget, rows: readonly MessageRow[]): WireRequest {
+  buildRequest(conversationId: string, target: ResolvedTarget, rows: readonly MessageRow[], liveTurn: ReplayTurn | null = null): WireRequest {
     const invocations = listInvocationsByMessage(this.deps.db, rows.filter((row) => row.role === 'assistant').map((row) => row.id));
+    const turns = collectReplayTurns(rows, invocations);
+    if (liveTurn !== null) turns.push(liveTurn);
     return buildWireRequest(BRAINS[target.brain].wire, {
       brain: target.brain,
       model: target.model,
       reasoningLevel: target.reasoningLevel,
       system: buildSystemPrompt(target),
-      turns: collectReplayTurns(rows, invocations),
-      tools: [],
+      turns,
+      tools: declarationsOf(this.catalogue),
       maxOutputTokens: MAX_OUTPUT_TOKENS,
       cacheKey: `anybrain-${conversationId}`,
     });
@@ -218,6 +241,59 @@ export class TurnEngine {
     };
   }
 
+  /** Executes one call the brain made, stores its invocation row under this turn's id, and returns it for replay. */
+  private async runToolCall(
+    conversationId: string,
+    turnId: string,
+    messageId: string,
+    position: number,
+    pending: Extract<StreamPart, { type: 'tool-call' }>,
+    signal: AbortSignal,
+  ): Promise<ReplayCall> {
+    const { db, emit } = this.deps;
+    const tool = this.catalogue.find(pending.name) ?? this.catalogue.find(bareToolName(pending.name));
+    const startedAt = nowIso();
+    emit({ type: 'tool-call-started', conversationId, turnId, messageId, tool: bareToolName(pending.name), server: tool?.server ?? null, input: pending.input });
+    let result: ToolResult;
+    if (!tool) {
+      result = { output: `No tool named "${pending.name}" is offered. Use one of: ${this.catalogue.tools.map((entry) => entry.name).join(', ')}.`, isError: true };
+    } else {
+      try {
+        result = await tool.execute(pending.input, { signal, now: this.deps.now ?? (() => new Date()) });
+      } catch (thrown) {
+        result = { output: `The tool failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`, isError: true };
+      }
+    }
+    const status: InvocationStatus = signal.aborted ? 'cancelled' : result.isError ? 'error' : 'ok';
+    const row = insertInvocation(db, {
+      id: newId(),
+      turnId,
+      messageId,
+      seq: position,
+      kind: 'tool',
+      server: tool?.server ?? null,
+      tool: bareToolName(pending.name),
+      providerCallId: pending.providerCallId,
+      input: pending.input,
+      output: result.output,
+      status,
+      opaque: pending.opaque ?? null,
+      startedAt,
+      endedAt: nowIso(),
+    });
+    emit({ type: 'tool-call-finished', conversationId, invocation: toInvocationView(row) });
+    return {
+      callId: deriveCallId(messageId, position),
+      ...(pending.providerCallId ? { providerCallId: pending.providerCallId } : {}),
+      name: bareToolName(pending.name),
+      input: pending.input,
+      answer: result.output,
+      isError: status !== 'ok',
+      server: tool?.server ?? null,
+      ...(pending.opaque === undefined ? {} : { opaque: pending.opaque }),
+    };
+  }
+
   private async runTurn(
     conversationId: string,
     turnId: string,
@@ -247,58 +323,86 @@ export class TurnEngine {
       checkpointed = text;
     }, this.deps.checkpointIntervalMs ?? 250);
 
+    const liveCalls: ReplayCall[] = [];
+    const rows = listLiveMessages(db, conversationId).filter((row) => row.seq < assistantRow.seq);
     try {
-      const rows = listLiveMessages(db, conversationId).filter((row) => row.seq < assistantRow.seq);
-      const { body } = this.buildRequest(conversationId, target, rows);
-      const call: ProviderCall = {
-        wire: BRAINS[target.brain].wire,
-        baseUrl: connection.baseUrl,
-        // The SDKs insist on some key; a keyless custom server gets a placeholder instead of another brain's variable.
-        apiKey: connection.apiKey ?? (BRAINS[target.brain].keyVariable === null ? null : KEYLESS_PLACEHOLDER),
-        body,
-        signal,
-      };
-      for await (const part of this.deps.stream(call)) {
-        if (signal.aborted) break;
-        switch (part.type) {
-          case 'text-delta':
-            text += part.text;
-            coalescer.push(part.text);
-            break;
-          case 'reasoning-delta':
-            reasoningText += part.text;
-            break;
-          case 'reasoning-opaque':
-            reasoningBlocks.push(part.opaque);
-            break;
-          case 'tool-call':
-            // Tools are not offered yet, so a call cannot be answered; say so instead of dropping it silently.
-            error ??= {
-              code: 'unexpected-tool-call',
-              message: `${BRAINS[target.brain].label} asked to use the tool "${part.name}", which Anybrain does not offer yet.`,
-              retryable: true,
-            };
-            break;
-          case 'usage':
-            usage = addUsage(usage, part.usage);
-            break;
-          case 'response-model':
-            servedModel = part.model;
-            break;
-          case 'finish':
-            if (part.reason === 'length' && error === null) {
-              error = { code: 'length', message: 'The reply reached the output limit and was cut short.', retryable: false };
+      for (let round = 0; ; round += 1) {
+        const pendingCalls: Array<Extract<StreamPart, { type: 'tool-call' }>> = [];
+        const liveTurn: ReplayTurn | null =
+          liveCalls.length === 0
+            ? null
+            : {
+                messageId,
+                role: 'assistant',
+                kind: 'chat',
+                text,
+                calls: liveCalls,
+                brain: target.brain,
+                model: target.model,
+                live: true,
+                ...(reasoningText || reasoningBlocks.length
+                  ? { reasoning: { brain: target.brain, model: target.model, text: reasoningText, opaque: { blocks: reasoningBlocks } } }
+                  : {}),
+              };
+        const { body } = this.buildRequest(conversationId, target, rows, liveTurn);
+        const call: ProviderCall = {
+          wire: BRAINS[target.brain].wire,
+          baseUrl: connection.baseUrl,
+          // The SDKs insist on some key; a keyless custom server gets a placeholder instead of another brain's variable.
+          apiKey: connection.apiKey ?? (BRAINS[target.brain].keyVariable === null ? null : KEYLESS_PLACEHOLDER),
+          body,
+          signal,
+        };
+        for await (const part of this.deps.stream(call)) {
+          if (signal.aborted) break;
+          switch (part.type) {
+            case 'text-delta':
+              text += part.text;
+              coalescer.push(part.text);
+              break;
+            case 'reasoning-delta':
+              reasoningText += part.text;
+              break;
+            case 'reasoning-opaque':
+              reasoningBlocks.push(part.opaque);
+              break;
+            case 'tool-call':
+              pendingCalls.push(part);
+              break;
+            case 'usage':
+              usage = addUsage(usage, part.usage);
+              break;
+            case 'response-model':
+              servedModel = part.model;
+              break;
+            case 'finish':
+              if (part.reason === 'length' && error === null) {
+                error = { code: 'length', message: 'The reply reached the output limit and was cut short.', retryable: false };
+              }
+              break;
+            case 'error':
+              error = toTurnError(part.error);
+              if (part.error.code === 'context-too-large') tooLarge = true;
+              break;
+            default: {
+              const unreachable: never = part;
+              throw new Error(`Unknown stream part ${JSON.stringify(unreachable)}`);
             }
-            break;
-          case 'error':
-            error = toTurnError(part.error);
-            if (part.error.code === 'context-too-large') tooLarge = true;
-            break;
-          default: {
-            const unreachable: never = part;
-            throw new Error(`Unknown stream part ${JSON.stringify(unreachable)}`);
           }
         }
+        if (signal.aborted || error !== null || pendingCalls.length === 0) break;
+        if (round >= MAX_TOOL_ROUNDS) {
+          error = {
+            code: 'tool-rounds',
+            message: `${BRAINS[target.brain].label} kept calling tools for ${MAX_TOOL_ROUNDS} rounds, so the reply was ended here. Ask it to continue if you want more.`,
+            retryable: false,
+          };
+          break;
+        }
+        for (const pending of pendingCalls) {
+          liveCalls.push(await this.runToolCall(conversationId, turnId, messageId, liveCalls.length, pending, signal));
+        }
+        if (signal.aborted) break;
       }
     } catch (thrown) {
       if (!signal.aborted) {
@@ -319,7 +423,7 @@ export class TurnEngine {
     if (abortReason === 'stop') status = 'stopped';
     else if (abortReason === 'shutdown') status = 'interrupted';
     else if (error !== null && error.code !== 'length') status = 'failed';
-    else if (text.trim().length === 0) {
+    else if (text.trim().length === 0 && liveCalls.length === 0) {
       status = 'failed';
       error = { code: 'empty-reply', message: `${BRAINS[target.brain].label} sent back an empty reply. Retry, or switch brain.`, retryable: true };
     } else status = 'complete';

@@ -1,4 +1,5 @@
 import { inArray } from 'drizzle-orm';
+import type { InvocationView } from '../../../src-shared/api';
 import { toolInvocations } from '../../../db/schema';
 import type { AppDatabase } from './open';
 
@@ -28,4 +29,21 @@ export function listInvocationsByMessage(db: AppDatabase, messageIds: readonly s
     }
   }
   return grouped;
+}
+
+export function toInvocationView(row: InvocationRow): InvocationView {
+  return {
+    id: row.id,
+    turnId: row.turnId,
+    messageId: row.messageId,
+    seq: row.seq,
+    kind: row.kind,
+    server: row.server,
+    tool: row.tool,
+    input: row.input ?? {},
+    output: row.output,
+    status: row.status,
+    startedAt: row.startedAt,
+    endedAt: row.endedAt,
+  };
 }

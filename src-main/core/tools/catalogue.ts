@@ -1,0 +1,35 @@
+/**
+ * The tool catalogue: one definition per tool (name, description, JSON schema), declared once and rendered by each
+ * wire in its own declaration shape.
+ */
+import type { ToolDeclaration } from '../replay/types';
+
+export interface ToolResult {
+  readonly output: string;
+  readonly isError: boolean;
+}
+
+export interface ToolContext {
+  readonly signal: AbortSignal;
+  readonly now: () => Date;
+}
+
+export interface ToolDefinition extends ToolDeclaration {
+  /** The MCP server the tool belongs to, or null for a built-in tool. */
+  readonly server: string | null;
+  execute(input: Record<string, unknown>, context: ToolContext): Promise<ToolResult>;
+}
+
+export interface ToolCatalogue {
+  readonly tools: readonly ToolDefinition[];
+  find(name: string): ToolDefinition | undefined;
+}
+
+export function createCatalogue(tools: readonly ToolDefinition[]): ToolCatalogue {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  return { tools, find: (name) => byName.get(name) };
+}
+
+export function declarationsOf(catalogue: ToolCatalogue): ToolDeclaration[] {
+  return catalogue.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+}
