@@ -82,7 +82,7 @@ const baseCommands: Partial<Api> = {
   getConversation: async ({ id }) => conversationFixture({ id, title: id === 'c1' ? 'Alpha' : 'Beta' }),
   listMessages: async ({ conversationId }) => ({
     messages: conversationId === 'c1' ? [messageFixture(), replyFixture({ text: 'Stored answer' })] : [],
-    hasOlder: false,
+    invocations: [], hasOlder: false,
   }),
 };
 
@@ -143,8 +143,8 @@ describe('App', () => {
     window.history.replaceState(null, '', '/#/c/c1');
     const listMessages = vi
       .fn<Api['listMessages']>()
-      .mockResolvedValueOnce({ messages: [messageFixture({ id: 'm60', seq: 60 })], hasOlder: true })
-      .mockResolvedValueOnce({ messages: [messageFixture({ id: 'm59', seq: 59 })], hasOlder: false });
+      .mockResolvedValueOnce({ messages: [messageFixture({ id: 'm60', seq: 60 })], invocations: [], hasOlder: true })
+      .mockResolvedValueOnce({ messages: [messageFixture({ id: 'm59', seq: 59 })], invocations: [], hasOlder: false });
     const { connection } = fakeConnection({ ...baseCommands, listMessages });
     stopApp = startApp(connection);
     render(<App />);
@@ -159,12 +159,12 @@ describe('App', () => {
 
   it('fetches the newest page again after a reconnect', async () => {
     window.history.replaceState(null, '', '/#/c/c1');
-    const listMessages = vi.fn<Api['listMessages']>().mockResolvedValue({ messages: [messageFixture()], hasOlder: false });
+    const listMessages = vi.fn<Api['listMessages']>().mockResolvedValue({ messages: [messageFixture()], invocations: [], hasOlder: false });
     const { connection, reconnect } = fakeConnection({ ...baseCommands, listMessages });
     stopApp = startApp(connection);
     render(<App />);
     await settle();
-    listMessages.mockResolvedValue({ messages: [messageFixture(), replyFixture({ text: 'Missed while away' })], hasOlder: false });
+    listMessages.mockResolvedValue({ messages: [messageFixture(), replyFixture({ text: 'Missed while away' })], invocations: [], hasOlder: false });
     reconnect();
     await settle();
     expect(listMessages).toHaveBeenLastCalledWith({ conversationId: 'c1', limit: 50 });

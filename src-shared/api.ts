@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { BRAIN_IDS, REASONING_LEVELS, type BrainId, type ReasoningLevel, type WireId } from './brains';
+import type { TurnReceipt } from './receipt';
 
 const brainId = z.enum(BRAIN_IDS);
 const reasoningLevel = z.enum(REASONING_LEVELS);
@@ -99,6 +100,8 @@ export interface InvocationView {
 export interface MessagePage {
   /** Oldest first. */
   readonly messages: readonly MessageView[];
+  /** The tool, memory and skill uses of these messages, by message then order: receipts are built from them. */
+  readonly invocations: readonly InvocationView[];
   /** True when older messages exist before the first one returned. */
   readonly hasOlder: boolean;
 }
@@ -138,6 +141,17 @@ export interface ExportResult {
   readonly filename: string;
   readonly mimeType: string;
   readonly content: string;
+}
+
+export interface RequestPreview {
+  readonly brain: BrainId;
+  readonly model: string;
+  readonly reasoningLevel: ReasoningLevel;
+  readonly wire: WireId;
+  /** The request body exactly as it would be sent: the same bytes `anybrain request` prints. */
+  readonly body: string;
+  /** What the replay could only express lossily (calls left out, tools no longer offered). */
+  readonly warnings: readonly string[];
 }
 
 export const EXPORT_FORMATS = ['json', 'md', 'html'] as const;
@@ -189,6 +203,17 @@ export const commandSchemas = {
   /** Write-only: a key goes in, and never comes out through the Api. `null` removes it. */
   setKey: z.object({ brain: brainId, key: z.string().trim().min(1).max(4096).nullable() }).strict(),
   exportConversation: z.object({ id: entityId, format: z.enum(EXPORT_FORMATS) }).strict(),
+  /** Imports a transcript v1 document as a new conversation; a malformed one is refused whole. */
+  importTranscript: z.object({ content: z.string().min(1).max(200_000_000) }).strict(),
+  /** The exact request the next turn would send (with `message` as the new user message), without sending anything. */
+  previewRequest: z
+    .object({
+      conversationId: entityId,
+      brain: brainId.optional(),
+      model: z.string().trim().min(1).max(200).optional(),
+      message: z.string().max(1_000_000).optional(),
+    })
+    .strict(),
 } as const;
 
 export type CommandName = keyof typeof commandSchemas;
@@ -212,6 +237,8 @@ export interface CommandOutputs {
   setBaseUrl: SettingsView;
   setKey: SettingsView;
   exportConversation: ExportResult;
+  previewRequest: RequestPreview;
+  importTranscript: ConversationView;
 }
 
 export type CommandOutput<Name extends CommandName> = CommandOutputs[Name];
@@ -249,6 +276,14 @@ export type ApiEvent =
       readonly input: unknown;
     }
   | { readonly type: 'tool-call-finished'; readonly conversationId: string; readonly invocation: InvocationView }
+  | {
+      /** Sent just before turn-done: the receipt of the turn, built from its invocation rows. */
+      readonly type: 'turn-receipt';
+      readonly conversationId: string;
+      readonly turnId: string;
+      readonly messageId: string;
+      readonly receipt: TurnReceipt;
+    }
   | { readonly type: 'turn-done'; readonly conversationId: string; readonly turnId: string; readonly message: MessageView }
   | { readonly type: 'turn-failed'; readonly conversationId: string; readonly turnId: string; readonly message: MessageView }
   | { readonly type: 'conversation-updated'; readonly conversation: ConversationView }

@@ -1,7 +1,7 @@
 /**
  * The `anybrain` commands as plain functions over an opened core, so tests call them without a process.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { ApiEvent, CommandName, CommandOutput, ConversationView, ExportFormat, MessageView } from '../../src-shared/api';
 import { ApiError } from '../../src-shared/api';
 import { BRAINS, isBrainId } from '../../src-shared/brains';
@@ -127,4 +127,35 @@ export function doctorCommand(core: OpenedCore, output: Output): number {
   const problems = integrity !== 'ok' || foreignKeyProblems > 0 || statuses.interrupted > 0;
   if (problems) output.stderr('Problems found: see the counts above. Interrupted replies can be retried from the app.\n');
   return problems ? 1 : 0;
+}
+
+export async function requestCommand(
+  core: OpenedCore,
+  output: Output,
+  options: { conversation: string; brain: string; model?: string; message?: string },
+): Promise<number> {
+  if (!isBrainId(options.brain)) {
+    throw new ApiError('invalid-input', `Unknown brain "${options.brain}". Choose one of: ${Object.keys(BRAINS).join(', ')}.`);
+  }
+  const preview = await call(core, 'previewRequest', {
+    conversationId: options.conversation,
+    brain: options.brain,
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.message === undefined ? {} : { message: options.message }),
+  });
+  output.stdout(`${preview.body}\n`);
+  for (const warning of preview.warnings) output.stderr(`Note: ${warning}\n`);
+  return 0;
+}
+
+export async function importCommand(core: OpenedCore, output: Output, file: string): Promise<number> {
+  let content: string;
+  try {
+    content = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ApiError('unreadable-file', `Cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const conversation = await call(core, 'importTranscript', { content });
+  output.stdout(`${conversation.id}\n`);
+  return 0;
 }

@@ -9,7 +9,7 @@ import { BRAIN_IDS } from '../../src-shared/brains';
 import { openCore, type OpenedCore } from '../core/app';
 import { DatabaseFromFutureError } from '../core/store/open';
 import { startWebHost } from '../web/server';
-import { chatCommand, doctorCommand, exportCommand, listCommand, type Output } from './commands';
+import { chatCommand, doctorCommand, exportCommand, importCommand, listCommand, requestCommand, type Output } from './commands';
 import { resolveDataDir } from './data-dir';
 
 const output: Output = {
@@ -94,6 +94,23 @@ program
   .action((options: { conversation: string; format: string; out?: string }) =>
     withCore(dataFlag(), (core) => exportCommand(core, output, options)),
   );
+
+program
+  .command('request')
+  .description('print the exact JSON body a brain would be sent for the next turn, without sending anything')
+  .requiredOption('--conversation <id>', 'conversation id')
+  .addOption(new Option('--brain <brain>', 'which brain').choices([...BRAIN_IDS]).makeOptionMandatory())
+  .option('--model <model>', 'model id (default: the brain\u2019s default)')
+  .option('--message <text>', 'the new user message to include')
+  .action((options: { conversation: string; brain: string; model?: string; message?: string }) =>
+    withCore(dataFlag(), (core) => requestCommand(core, output, options)),
+  );
+
+program
+  .command('import')
+  .description('import a transcript v1 file; prints the new conversation id')
+  .argument('<file>', 'transcript JSON file')
+  .action((file: string) => withCore(dataFlag(), (core) => importCommand(core, output, file)));
 
 program
   .command('doctor')

@@ -27,10 +27,12 @@ import {
   listConversations,
   updateConversation,
 } from './store/conversations';
+import { listInvocationsByMessage, toInvocationView } from './store/invocations';
 import { listMessagePage, markStreamingAsInterrupted, toMessageView } from './store/messages';
 import { openDatabase, type AppDatabase } from './store/open';
 import { readSetting, writeSetting } from './store/settings';
 import { ConversationNotFoundError, exportConversation } from './transcripts/export';
+import { importTranscript, TranscriptImportError } from './transcripts/import';
 
 export const DATABASE_FILE = 'anybrain.db';
 
@@ -167,7 +169,12 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
     listMessages: ({ conversationId, beforeSeq, limit }) => {
       requireConversation(conversationId);
       const page = listMessagePage(db, conversationId, limit, beforeSeq);
-      return { messages: page.rows.map(toMessageView), hasOlder: page.hasOlder };
+      const byMessage = listInvocationsByMessage(db, page.rows.map((row) => row.id));
+      return {
+        messages: page.rows.map(toMessageView),
+        invocations: page.rows.flatMap((row) => byMessage.get(row.id) ?? []).map(toInvocationView),
+        hasOlder: page.hasOlder,
+      };
     },
     send: ({ conversationId, text }) => engine.send(conversationId, text).result,
     retry: ({ conversationId }) => engine.retry(conversationId).result,
@@ -200,6 +207,20 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
       return settingsView();
     },
     exportConversation: ({ id, format }) => exportConversation(db, id, format),
+    importTranscript: ({ content }) => {
+      let conversationId: string;
+      try {
+        conversationId = importTranscript(db, content);
+      } catch (error) {
+        if (error instanceof TranscriptImportError) throw new ApiError('invalid-transcript', error.message);
+        throw error;
+      }
+      const conversation = getConversation(db, conversationId)!;
+      emit({ type: 'conversation-updated', conversation });
+      return conversation;
+    },
+    previewRequest: ({ conversationId, brain, model, message }) =>
+      engine.previewRequest(conversationId, { ...(brain ? { brain } : {}), ...(model ? { model } : {}), ...(message === undefined ? {} : { message }) }),
   };
 
   let disposed = false;

@@ -30,7 +30,7 @@ describe('openConversation', () => {
   it('loads the newest page, records the conversation in the hash and finds a running turn', async () => {
     const listMessages = vi.fn<Api['listMessages']>().mockResolvedValue({
       messages: [messageFixture(), replyFixture({ status: 'streaming', turnId: 't4' })],
-      hasOlder: true,
+      invocations: [], hasOlder: true,
     });
     install({ listMessages, getConversation: async () => conversationFixture() });
     await openConversation('c1');
@@ -61,11 +61,11 @@ describe('openConversation', () => {
       listMessages: ({ conversationId }) =>
         conversationId === 'c1'
           ? new Promise((resolve) => (answerFirst = resolve))
-          : Promise.resolve({ messages: [messageFixture({ id: 'x1', conversationId: 'c2' })], hasOlder: false }),
+          : Promise.resolve({ messages: [messageFixture({ id: 'x1', conversationId: 'c2' })], invocations: [], hasOlder: false }),
     });
     const first = openConversation('c1');
     await openConversation('c2');
-    answerFirst({ messages: [messageFixture()], hasOlder: false });
+    answerFirst({ messages: [messageFixture()], invocations: [], hasOlder: false });
     await first;
     expect(getState().openConversationId).toBe('c2');
     expect(getState().messageIds).toEqual(['x1']);
@@ -76,8 +76,8 @@ describe('loadOlderMessages', () => {
   it('asks for the page before the first loaded seq and prepends it', async () => {
     const listMessages = vi
       .fn<Api['listMessages']>()
-      .mockResolvedValueOnce({ messages: [messageFixture({ id: 'm51', seq: 51 })], hasOlder: true })
-      .mockResolvedValueOnce({ messages: [messageFixture({ id: 'm50', seq: 50 })], hasOlder: false });
+      .mockResolvedValueOnce({ messages: [messageFixture({ id: 'm51', seq: 51 })], invocations: [], hasOlder: true })
+      .mockResolvedValueOnce({ messages: [messageFixture({ id: 'm50', seq: 50 })], invocations: [], hasOlder: false });
     install({ listMessages, getConversation: async () => conversationFixture() });
     await openConversation('c1');
     await loadOlderMessages();
@@ -130,7 +130,7 @@ describe('createConversation', () => {
     install({
       createConversation: async () => conversationFixture({ id: 'new' }),
       getConversation: async () => conversationFixture({ id: 'new' }),
-      listMessages: async () => ({ messages: [], hasOlder: false }),
+      listMessages: async () => ({ messages: [], invocations: [], hasOlder: false }),
     });
     await createConversation();
     expect(getState().conversationOrder).toEqual(['new']);
@@ -146,8 +146,8 @@ describe('resync', () => {
       listConversations: async () => [conversationFixture()],
       listMessages: vi
         .fn<Api['listMessages']>()
-        .mockResolvedValueOnce({ messages: [messageFixture(), replyFixture({ status: 'streaming' })], hasOlder: false })
-        .mockResolvedValueOnce({ messages: [messageFixture(), replyFixture({ text: 'Done.' })], hasOlder: false }),
+        .mockResolvedValueOnce({ messages: [messageFixture(), replyFixture({ status: 'streaming' })], invocations: [], hasOlder: false })
+        .mockResolvedValueOnce({ messages: [messageFixture(), replyFixture({ text: 'Done.' })], invocations: [], hasOlder: false }),
     });
     await openConversation('c1');
     expect(getState().activeTurns).toEqual({ c1: { turnId: 't1', assistantMessageId: 'm2' } });

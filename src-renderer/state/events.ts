@@ -53,6 +53,10 @@ export function handleApiEvent(event: ApiEvent): EventOutcome {
       }));
       return { needsResync: false, closedOpenConversation: wasOpen };
     }
+    case 'tool-call-started':
+    case 'tool-call-finished':
+    case 'turn-receipt':
+      return NOTHING_MORE;
     default: {
       // Events added to the contract later are ignored until this window knows them.
       const _unknown: never = event;

@@ -9,7 +9,7 @@ function loaded(...seqs: number[]) {
   return {
     ...openConversationState('c1'),
     pageStatus: 'ready' as const,
-    hasOlder: true,
+    invocations: [], hasOlder: true,
     messagesById: Object.fromEntries(messages.map((message) => [message.id, message])),
     messageIds: messages.map((message) => message.id),
   };
@@ -17,6 +17,7 @@ function loaded(...seqs: number[]) {
 
 const page = (seqs: number[], hasOlder: boolean) => ({
   messages: seqs.map((seq) => messageFixture({ id: `m${seq}`, seq })),
+  invocations: [],
   hasOlder,
 });
 

@@ -85,8 +85,12 @@ describe('TurnEngine', () => {
       ['assistant', started.result.turnId, 'complete', 'Hi you'],
     ]);
     expect(events.map((event) => event.type)).toEqual([
-      'turn-started', 'conversation-updated', 'message-delta', 'message-delta', 'turn-done', 'conversation-updated',
+      'turn-started', 'conversation-updated', 'message-delta', 'message-delta', 'turn-receipt', 'turn-done', 'conversation-updated',
     ]);
+    expect(events[4]).toEqual({
+      type: 'turn-receipt', conversationId: 'c1', turnId: started.result.turnId, messageId: message.id,
+      receipt: { counts: { memory: 0, tool: 0, skill: 0 }, summary: '', chips: [] },
+    });
     expect(shownText(events, message.id)).toBe('Hi you');
     // The first message names the conversation.
     expect(events[1]).toMatchObject({ type: 'conversation-updated', conversation: { title: 'Hello there' } });
@@ -238,6 +242,9 @@ describe('TurnEngine', () => {
       { role: 'tool', tool_call_id: 'functions.current_time:0', content: '2026-11-30T20:00:00+09:00 (Asia/Seoul)' },
     ]);
     expect(events.filter((event) => event.type.startsWith('tool-call')).map((event) => event.type)).toEqual(['tool-call-started', 'tool-call-finished']);
+    expect(events.find((event) => event.type === 'turn-receipt')).toMatchObject({
+      receipt: { summary: '1 tool', chips: [{ kind: 'tool', label: 'current_time', status: 'ok' }] },
+    });
 
     // The next turn replays the finished reply with its call ahead of its words.
     const next = engine.send('c1', 'Thanks');

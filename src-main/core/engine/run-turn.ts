@@ -7,11 +7,14 @@ import {
   type ApiEvent,
   type InvocationStatus,
   type MessageView,
+  type RequestPreview,
   type SendResult,
   type TurnError,
   type Usage,
 } from '../../../src-shared/api';
 import { AVAILABLE_BRAINS, BRAINS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
+import { buildReceipt } from '../../../src-shared/receipt';
+import { sentRequestBody } from '../providers';
 import type { ProviderCall, ProviderError, StreamPart } from '../providers/stream-parts';
 import { collectReplayTurns } from '../replay/collect';
 import { buildSystemPrompt } from '../replay/system-prompt';
@@ -122,10 +125,9 @@ export class TurnEngine {
   }
 
   /** The exact request the next turn would send, without sending anything. */
-  buildRequest(conversationId: string, target: ResolvedTarget, rows: readonly MessageRow[], liveTurn: ReplayTurn | null = null): WireRequest {
+  buildRequest(conversationId: string, target: ResolvedTarget, rows: readonly MessageRow[], extraTurns: readonly ReplayTurn[] = []): WireRequest {
     const invocations = listInvocationsByMessage(this.deps.db, rows.filter((row) => row.role === 'assistant').map((row) => row.id));
-    const turns = collectReplayTurns(rows, invocations);
-    if (liveTurn !== null) turns.push(liveTurn);
+    const turns = [...collectReplayTurns(rows, invocations), ...extraTurns];
     return buildWireRequest(BRAINS[target.brain].wire, {
       brain: target.brain,
       model: target.model,
@@ -136,6 +138,23 @@ export class TurnEngine {
       maxOutputTokens: MAX_OUTPUT_TOKENS,
       cacheKey: `anybrain-${conversationId}`,
     });
+  }
+
+  /** The exact request the next turn would send, with `message` as the new user message; nothing is stored or sent. */
+  previewRequest(conversationId: string, overrides: { brain?: BrainId; model?: string; message?: string }): RequestPreview {
+    const resolved = this.resolveTarget(conversationId);
+    const brain = overrides.brain ?? resolved.brain;
+    const target: ResolvedTarget = {
+      brain,
+      model: overrides.model ?? (brain === resolved.brain ? resolved.model : BRAINS[brain].defaultModel),
+      reasoningLevel: brain === resolved.brain ? resolved.reasoningLevel : BRAINS[brain].defaultReasoningLevel,
+    };
+    const rows = listLiveMessages(this.deps.db, conversationId);
+    const pending: ReplayTurn[] =
+      overrides.message === undefined ? [] : [{ messageId: 'next', role: 'user', kind: 'chat', text: overrides.message, calls: [] }];
+    const { body, warnings } = this.buildRequest(conversationId, target, rows, pending);
+    const wire = BRAINS[target.brain].wire;
+    return { ...target, wire, body: JSON.stringify(sentRequestBody(wire, body)), warnings: warnings.map((warning) => warning.message) };
   }
 
   send(conversationId: string, text: string): StartedTurn {
@@ -344,7 +363,7 @@ export class TurnEngine {
                   ? { reasoning: { brain: target.brain, model: target.model, text: reasoningText, opaque: { blocks: reasoningBlocks } } }
                   : {}),
               };
-        const { body } = this.buildRequest(conversationId, target, rows, liveTurn);
+        const { body } = this.buildRequest(conversationId, target, rows, liveTurn === null ? [] : [liveTurn]);
         const call: ProviderCall = {
           wire: BRAINS[target.brain].wire,
           baseUrl: connection.baseUrl,
@@ -451,6 +470,8 @@ export class TurnEngine {
       return { row, conversation };
     });
     const message = toMessageView(finished.row);
+    const invocations = listInvocationsByMessage(db, [messageId]).get(messageId) ?? [];
+    emit({ type: 'turn-receipt', conversationId, turnId, messageId, receipt: buildReceipt(invocations) });
     emit(status === 'failed' ? { type: 'turn-failed', conversationId, turnId, message } : { type: 'turn-done', conversationId, turnId, message });
     if (finished.conversation) emit({ type: 'conversation-updated', conversation: finished.conversation });
     return message;

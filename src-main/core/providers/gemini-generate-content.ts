@@ -15,9 +15,17 @@ export function streamGeminiGenerateContent(call: ProviderCall): AsyncIterable<S
   return mapGeminiChunks(sendGeminiRequest(call), { signal: call.signal });
 }
 
+/**
+ * Gemini names the model in the path and rejects unknown body fields ("Unknown name \"model\""): the replay's body
+ * splits into the model for the URL and the body actually sent.
+ */
+export function splitGeminiRequest(requestBody: Record<string, unknown>): { model: unknown; body: Record<string, unknown> } {
+  const { model, stream: _stream, ...body } = requestBody;
+  return { model, body };
+}
+
 async function* sendGeminiRequest(call: ProviderCall): AsyncIterable<unknown> {
-  // Gemini names the model in the path and rejects unknown body fields ("Unknown name \"model\""): take both out.
-  const { model, stream: _stream, ...body } = call.body;
+  const { model, body } = splitGeminiRequest(call.body);
   if (typeof model !== 'string' || model === '') {
     throw new ProviderFailure({ code: 'provider-error', message: 'The request names no model.', retryable: false });
   }

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { listConversations } from '../store/conversations';
+import { listInvocationsByMessage } from '../store/invocations';
+import { listAllMessages } from '../store/messages';
+import { openTestDatabase } from '../store/test-database';
+import { buildTranscript } from './export';
+import { importTranscript, TranscriptImportError } from './import';
+
+const transcript = {
+  format: 'anybrain.transcript',
+  version: 1,
+  conversation: { id: 'old-c', title: 'Imported 안녕', created_at: '2026-01-01T00:00:00.000Z', extra: 'kept or ignored' },
+  messages: [
+    { id: 'm1', turn_id: 't1', role: 'user', kind: 'chat', text: 'He said \\"hi\\" <details>x</details>', created_at: '2026-01-01T00:00:01.000Z' },
+    {
+      id: 'm2', turn_id: 't1', role: 'assistant', kind: 'chat', text: 'It is noon. 🌞', status: 'complete', brain: 'kimi',
+      model_requested: 'kimi-k2.6', model_responded: 'kimi-k2.6', reasoning_level: 'high',
+      reasoning: { brain: 'kimi', model: 'kimi-k2.6', text: 'clock', opaque: { blocks: [] } },
+      tool_invocations: [{ id: 'i1', kind: 'tool', server: null, tool: 'current_time', provider_call_id: 'functions.current_time:0', input: {}, output: 'noon', status: 'ok' }],
+      unknown_field: 42,
+    },
+    { id: 'm3', turn_id: 't2', role: 'system', kind: 'notice', text: 'Switched brain.' },
+  ],
+};
+
+describe('importTranscript', () => {
+  it('imports every text exactly, with new ids, calls and reasoning, and round-trips through export', () => {
+    const db = openTestDatabase();
+    const conversationId = importTranscript(db, JSON.stringify(transcript));
+    expect(listConversations(db).map((conversation) => conversation.title)).toEqual(['Imported 안녕']);
+    const rows = listAllMessages(db, conversationId);
+    expect(rows.map((row) => [row.role, row.kind, row.text, row.status])).toEqual([
+      ['user', 'chat', 'He said \\"hi\\" <details>x</details>', 'complete'],
+      ['assistant', 'chat', 'It is noon. 🌞', 'complete'],
+      ['system', 'notice', 'Switched brain.', 'complete'],
+    ]);
+    expect(rows.map((row) => row.id)).not.toContain('m1');
+    expect(rows[0]?.turnId).toBe(rows[1]?.turnId);
+    expect(rows[0]?.turnId).not.toBe('t1');
+    expect(listInvocationsByMessage(db, [rows[1]!.id]).get(rows[1]!.id)).toMatchObject([{ tool: 'current_time', providerCallId: 'functions.current_time:0', output: 'noon', status: 'ok' }]);
+
+    const exported = buildTranscript(db, conversationId);
+    expect(exported.messages.map((message) => message.text)).toEqual(transcript.messages.map((message) => message.text));
+    expect(exported.messages[1]).toMatchObject({ brain: 'kimi', model_requested: 'kimi-k2.6', model_responded: 'kimi-k2.6', reasoning_level: 'high' });
+  });
+
+  it('refuses a malformed file whole, naming the first bad path, and imports nothing', () => {
+    const db = openTestDatabase();
+    const broken = { ...transcript, messages: [transcript.messages[0], transcript.messages[1], transcript.messages[2], { ...transcript.messages[0], role: 'robot' }] };
+    expect(() => importTranscript(db, JSON.stringify(broken))).toThrow(
+      'The file is not a valid Anybrain transcript: messages[3].role: Invalid option: expected one of "user"|"assistant"|"system". Nothing was imported.',
+    );
+    expect(() => importTranscript(db, '{"format":"anybrain.transcript"')).toThrow(TranscriptImportError);
+    expect(() => importTranscript(db, '{"format":"other"}')).toThrow('The file is not an Anybrain transcript (format is not "anybrain.transcript"). Nothing was imported.');
+    expect(listConversations(db)).toEqual([]);
+  });
+
+  it('rolls back a half-written import', () => {
+    const db = openTestDatabase();
+    db.$client.exec("CREATE TRIGGER fail_third BEFORE INSERT ON messages WHEN new.seq = 2 BEGIN SELECT RAISE(ABORT, 'disk trouble'); END;");
+    expect(() => importTranscript(db, JSON.stringify(transcript))).toThrow('disk trouble');
+    expect(listConversations(db)).toEqual([]);
+  });
+});

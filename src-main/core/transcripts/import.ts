@@ -1,0 +1,106 @@
+/**
+ * Transcript v1 import: every text kept exactly as the file has it, new ids throughout (so a file imported twice is
+ * two conversations), all or nothing. A malformed file is refused whole, naming its first bad path.
+ */
+import type { ZodError } from 'zod';
+import { TRANSCRIPT_FORMAT, transcriptSchema, type TranscriptV1 } from '../../../src-shared/transcript';
+import { newId, nowIso } from '../store/clock';
+import { insertConversation } from '../store/conversations';
+import { insertInvocation } from '../store/invocations';
+import { insertMessage, type StoredReasoning } from '../store/messages';
+import { inTransaction, type AppDatabase } from '../store/open';
+import { isBrainId, REASONING_LEVELS, type ReasoningLevel } from '../../../src-shared/brains';
+
+export class TranscriptImportError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TranscriptImportError';
+  }
+}
+
+/** `messages[3].role` from a zod path. */
+export function formatIssuePath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)), '');
+}
+
+function describeFirstIssue(error: ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'The file is not a valid transcript.';
+  const where = formatIssuePath(issue.path) || 'the top level';
+  return `The file is not a valid Anybrain transcript: ${where}: ${issue.message}. Nothing was imported.`;
+}
+
+export function parseTranscript(text: string): TranscriptV1 {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new TranscriptImportError(`The file is not JSON (${error instanceof Error ? error.message : String(error)}). Nothing was imported.`);
+  }
+  if (typeof raw === 'object' && raw !== null && (raw as { format?: unknown }).format !== TRANSCRIPT_FORMAT) {
+    throw new TranscriptImportError(`The file is not an Anybrain transcript (format is not "${TRANSCRIPT_FORMAT}"). Nothing was imported.`);
+  }
+  const parsed = transcriptSchema.safeParse(raw);
+  if (!parsed.success) throw new TranscriptImportError(describeFirstIssue(parsed.error));
+  return parsed.data;
+}
+
+function reasoningLevelOf(value: string | null | undefined): ReasoningLevel | null {
+  return value && (REASONING_LEVELS as readonly string[]).includes(value) ? (value as ReasoningLevel) : null;
+}
+
+/** Imports one transcript in a single transaction; returns the new conversation id. */
+export function importTranscript(db: AppDatabase, text: string): string {
+  const transcript = parseTranscript(text);
+  const now = nowIso();
+  return inTransaction(db, () => {
+    const conversationId = newId();
+    insertConversation(db, { id: conversationId, title: transcript.conversation.title, brain: null, model: null, now });
+    const turnIds = new Map<string, string>();
+    transcript.messages.forEach((message, seq) => {
+      let turnId = turnIds.get(message.turn_id);
+      if (turnId === undefined) {
+        turnId = newId();
+        turnIds.set(message.turn_id, turnId);
+      }
+      const messageId = newId();
+      const reasoning = message.reasoning && isBrainId(message.reasoning.brain) ? (message.reasoning as StoredReasoning) : null;
+      insertMessage(db, {
+        id: messageId,
+        conversationId,
+        seq,
+        turnId,
+        role: message.role,
+        kind: message.kind,
+        text: message.text,
+        // A reply still streaming in the file was cut off wherever it came from.
+        status: message.status === 'streaming' ? 'interrupted' : (message.status ?? 'complete'),
+        brain: isBrainId(message.brain) ? message.brain : null,
+        modelRequested: message.model_requested ?? null,
+        modelResponded: message.model_responded ?? null,
+        reasoningLevel: reasoningLevelOf(message.reasoning_level),
+        reasoning,
+        createdAt: message.created_at ?? now,
+      });
+      (message.tool_invocations ?? []).forEach((invocation, position) => {
+        insertInvocation(db, {
+          id: newId(),
+          turnId,
+          messageId,
+          seq: position,
+          kind: invocation.kind,
+          server: invocation.server ?? null,
+          tool: invocation.tool,
+          providerCallId: invocation.provider_call_id ?? null,
+          input: invocation.input ?? {},
+          output: invocation.output ?? null,
+          status: invocation.status,
+          opaque: null,
+          startedAt: message.created_at ?? now,
+          endedAt: message.created_at ?? now,
+        });
+      });
+    });
+    return conversationId;
+  });
+}
