@@ -109,3 +109,19 @@ export const counters = sqliteTable('counters', {
   name: text('name').primaryKey(),
   value: integer('value').notNull().default(0),
 });
+
+/** What the last `anybrain repair … --apply` changed, so `repair --undo` can restore each text exactly. */
+export const repairChanges = sqliteTable(
+  'repair_changes',
+  {
+    repairId: text('repair_id').notNull(),
+    kind: text('kind', { enum: ['quote-escapes', 'chrome'] }).notNull(),
+    messageId: text('message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    beforeText: text('before_text').notNull(),
+    afterText: text('after_text').notNull(),
+    appliedAt: text('applied_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.repairId, table.messageId] })],
+);

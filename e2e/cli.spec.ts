@@ -3,7 +3,7 @@
  * killed in the middle of a reply.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -91,4 +91,65 @@ test('a process killed mid-reply leaves the partial reply stored as interrupted,
   const next = run(dataDir, ['chat', '--conversation', conversationId, '--brain', 'kimi', 'still there?']);
   expect(next.code).toBe(0);
   expect(next.stdout).toBe('Fake Kimi reply to: still there?\n');
+});
+
+test('import keeps texts exactly; doctor reports chrome and escaped quotes; repair fixes them and --undo restores them', () => {
+  const file = join(dataDir, 'legacy.json');
+  const legacy = {
+    format: 'anybrain.transcript',
+    version: 1,
+    conversation: { id: 'legacy', title: 'Legacy chat', created_at: '2025-01-01T00:00:00.000Z' },
+    messages: [
+      { id: 'm1', turn_id: 't1', role: 'user', kind: 'chat', text: 'What did she say?' },
+      {
+        id: 'm2', turn_id: 't1', role: 'assistant', kind: 'chat', status: 'complete', brain: 'claude',
+        model_requested: 'claude-sonnet-4-6', model_responded: 'claude-sonnet-4-6',
+        text: 'She said \\"yes\\".\n\n<details><summary>1 tool</summary>read_file</details>\n\n1 tool',
+      },
+    ],
+  };
+  writeFileSync(file, JSON.stringify(legacy));
+  const imported = run(dataDir, ['import', file]);
+  expect(imported.code).toBe(0);
+  const conversationId = imported.stdout.trim();
+  const exportedText = () => transcriptSchema.parse(JSON.parse(run(dataDir, ['export', '--conversation', conversationId]).stdout)).messages[1]?.text;
+  expect(exportedText()).toBe(legacy.messages[1]?.text);
+
+  const doctor = run(dataDir, ['doctor']);
+  expect(doctor.code).toBe(1);
+  expect(doctor.stdout).toContain('chrome-bearing replies: 1\nreplies with escaped quotes: 1\n');
+
+  const dryRun = run(dataDir, ['repair', 'quote-escapes']);
+  expect(dryRun.stderr).toContain('1 texts would change. Nothing was changed');
+  expect(exportedText()).toBe(legacy.messages[1]?.text);
+
+  expect(run(dataDir, ['repair', 'quote-escapes', '--apply']).code).toBe(0);
+  expect(run(dataDir, ['repair', 'chrome', '--apply']).code).toBe(0);
+  expect(exportedText()).toBe('She said "yes".');
+  expect(run(dataDir, ['doctor']).code).toBe(0);
+
+  expect(run(dataDir, ['repair', '--undo']).stdout).toBe('Undid the last chrome repair: 1 texts restored.\n');
+  expect(run(dataDir, ['repair', '--undo']).stdout).toBe('Undid the last quote-escapes repair: 1 texts restored.\n');
+  expect(exportedText()).toBe(legacy.messages[1]?.text);
+
+  const malformed = join(dataDir, 'broken.json');
+  writeFileSync(malformed, JSON.stringify({ ...legacy, messages: [{ ...legacy.messages[0], role: 'robot' }] }));
+  const refused = run(dataDir, ['import', malformed]);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain('messages[0].role');
+  expect(JSON.parse(run(dataDir, ['list', '--json']).stdout)).toHaveLength(1);
+});
+
+test('anybrain request prints byte-identical bodies on repeated runs, for every brain', () => {
+  const chat = run(dataDir, ['chat', '--brain', 'kimi', 'hello there']);
+  const conversationId = chat.stderr.trim();
+  for (const brain of ['claude', 'codex', 'kimi', 'grok', 'glm', 'gemini', 'ollama']) {
+    const first = run(dataDir, ['request', '--conversation', conversationId, '--brain', brain, '--message', 'next 안녕 👋']);
+    const second = run(dataDir, ['request', '--conversation', conversationId, '--brain', brain, '--message', 'next 안녕 👋']);
+    expect(first.code).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    const body = JSON.parse(first.stdout) as Record<string, unknown>;
+    expect(JSON.stringify(body)).toContain('Fake Kimi reply to: hello there');
+    expect(JSON.stringify(body)).toContain('next 안녕 👋');
+  }
 });

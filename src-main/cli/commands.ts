@@ -7,6 +7,16 @@ import { ApiError } from '../../src-shared/api';
 import { BRAINS, isBrainId } from '../../src-shared/brains';
 import type { OpenedCore } from '../core/app';
 import { countMessagesByStatus } from '../core/store/messages';
+import { readCounters } from '../core/store/settings';
+import {
+  applyRepair,
+  measureTextHealth,
+  planRepair,
+  QUOTE_ESCAPE_COUNTER,
+  REPAIR_KINDS,
+  undoLastRepair,
+  type RepairKind,
+} from '../core/transcripts/repair';
 
 export interface Output {
   stdout(text: string): void;
@@ -115,6 +125,8 @@ export function doctorCommand(core: OpenedCore, output: Output): number {
   const integrity = core.db.$client.pragma('integrity_check', { simple: true }) as string;
   const foreignKeyProblems = (core.db.$client.pragma('foreign_key_check') as unknown[]).length;
   const statuses = countMessagesByStatus(core.db);
+  const health = measureTextHealth(core.db);
+  const normalizations = readCounters(core.db)[QUOTE_ESCAPE_COUNTER] ?? 0;
   const lines = [
     `data folder: ${core.dataDir}`,
     `integrity: ${integrity}`,
@@ -122,10 +134,18 @@ export function doctorCommand(core: OpenedCore, output: Output): number {
     `interrupted replies: ${statuses.interrupted}${core.recoveredInterrupted ? ` (${core.recoveredInterrupted} found at this start)` : ''}`,
     `failed replies: ${statuses.failed}`,
     `stopped replies: ${statuses.stopped}`,
+    `chrome-bearing replies: ${health.chromeRows}`,
+    `replies with escaped quotes: ${health.quoteEscapeRows}`,
+    `quote-escape normalizations so far: ${normalizations}`,
   ];
   output.stdout(`${lines.join('\n')}\n`);
-  const problems = integrity !== 'ok' || foreignKeyProblems > 0 || statuses.interrupted > 0;
-  if (problems) output.stderr('Problems found: see the counts above. Interrupted replies can be retried from the app.\n');
+  const problems = integrity !== 'ok' || foreignKeyProblems > 0 || statuses.interrupted > 0 || health.chromeRows > 0 || health.quoteEscapeRows > 0;
+  if (problems) {
+    output.stderr(
+      'Problems found: see the counts above. Interrupted replies can be retried from the app; ' +
+        '`anybrain repair chrome` and `anybrain repair quote-escapes` show what they would fix (add --apply to fix).\n',
+    );
+  }
   return problems ? 1 : 0;
 }
 
@@ -158,4 +178,34 @@ export async function importCommand(core: OpenedCore, output: Output, file: stri
   const conversation = await call(core, 'importTranscript', { content });
   output.stdout(`${conversation.id}\n`);
   return 0;
+}
+
+export function repairCommand(core: OpenedCore, output: Output, options: { kind?: string; apply?: boolean; undo?: boolean }): number {
+  if (options.undo) {
+    const undone = undoLastRepair(core.db);
+    if (undone.kind === null) {
+      output.stderr('There is no applied repair to undo.\n');
+      return 0;
+    }
+    output.stdout(`Undid the last ${undone.kind} repair: ${undone.restored} texts restored${undone.skipped ? `, ${undone.skipped} skipped because they changed since` : ''}.\n`);
+    return 0;
+  }
+  if (!isRepairKind(options.kind)) {
+    throw new ApiError('invalid-input', `Say what to repair: ${REPAIR_KINDS.join(' or ')} (or --undo).`);
+  }
+  const changes = planRepair(core.db, options.kind);
+  for (const change of changes) {
+    output.stdout(`${change.conversationId} ${change.messageId}: ${JSON.stringify(change.before.slice(0, 80))} -> ${JSON.stringify(change.after.slice(0, 80))}\n`);
+  }
+  if (!options.apply) {
+    output.stderr(`${changes.length} texts would change. Nothing was changed; add --apply to change them (anybrain repair --undo reverts).\n`);
+    return 0;
+  }
+  const applied = applyRepair(core.db, options.kind, changes);
+  output.stderr(`${applied.changed} texts changed. \`anybrain repair --undo\` restores them exactly.\n`);
+  return 0;
+}
+
+function isRepairKind(value: unknown): value is RepairKind {
+  return typeof value === 'string' && (REPAIR_KINDS as readonly string[]).includes(value);
 }

@@ -9,7 +9,16 @@ import { BRAIN_IDS } from '../../src-shared/brains';
 import { openCore, type OpenedCore } from '../core/app';
 import { DatabaseFromFutureError } from '../core/store/open';
 import { startWebHost } from '../web/server';
-import { chatCommand, doctorCommand, exportCommand, importCommand, listCommand, requestCommand, type Output } from './commands';
+import {
+  chatCommand,
+  doctorCommand,
+  exportCommand,
+  importCommand,
+  listCommand,
+  repairCommand,
+  requestCommand,
+  type Output,
+} from './commands';
 import { resolveDataDir } from './data-dir';
 
 const output: Output = {
@@ -113,8 +122,18 @@ program
   .action((file: string) => withCore(dataFlag(), (core) => importCommand(core, output, file)));
 
 program
+  .command('repair')
+  .description('fix stored texts: quote-escapes or chrome; a dry run unless --apply; --undo restores the last apply')
+  .argument('[kind]', 'quote-escapes | chrome')
+  .option('--apply', 'change the texts (one transaction, reversible with --undo)')
+  .option('--undo', 'restore exactly the texts the last --apply changed')
+  .action((kind: string | undefined, options: { apply?: boolean; undo?: boolean }) =>
+    withCore(dataFlag(), (core) => repairCommand(core, output, { ...options, ...(kind ? { kind } : {}) })),
+  );
+
+program
   .command('doctor')
-  .description('check the data: integrity, interrupted replies; exits 1 on problems')
+  .description('check the data: integrity, interrupted replies, chrome, escaped quotes; exits 1 on problems')
   .action(() => withCore(dataFlag(), (core) => doctorCommand(core, output)));
 
 await program.parseAsync(process.argv);

@@ -3,7 +3,7 @@ import type { ApiEvent } from '../../../src-shared/api';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
 import { insertConversation } from '../store/conversations';
 import { listAllMessages } from '../store/messages';
-import { readBrainState } from '../store/settings';
+import { readBrainState, readCounters } from '../store/settings';
 import { listInvocationsByMessage } from '../store/invocations';
 import { MAX_TOOL_ROUNDS } from './run-turn';
 import { openTestDatabase } from '../store/test-database';
@@ -280,5 +280,14 @@ describe('TurnEngine', () => {
       retryable: false,
     });
     expect(scripted.calls).toHaveLength(MAX_TOOL_ROUNDS + 1);
+  });
+
+  it('stores a reply with lone escaped quotes outside code normalised, and counts them', async () => {
+    const { db, scripted, engine } = setup();
+    const started = engine.send('c1', 'quote me');
+    scripted.push({ type: 'text-delta', text: 'She said \\"yes\\". `\\"code\\"`' }, 'end');
+    const message = await started.done;
+    expect(message.text).toBe('She said "yes". `\\"code\\"`');
+    expect(readCounters(db)).toEqual({ quote_escape_normalizations: 2 });
   });
 });

@@ -38,7 +38,9 @@ import {
   type StoredReasoning,
 } from '../store/messages';
 import { inTransaction, type AppDatabase } from '../store/open';
-import { readSetting, saveBrainState } from '../store/settings';
+import { incrementCounter, readSetting, saveBrainState } from '../store/settings';
+import { normalizeQuoteEscapes } from '../transcripts/quote-escapes';
+import { QUOTE_ESCAPE_COUNTER } from '../transcripts/repair';
 import { DeltaCoalescer } from './delta-coalescer';
 
 export const MAX_OUTPUT_TOKENS = 32_000;
@@ -455,8 +457,11 @@ export class TurnEngine {
         ? { brain: target.brain, model: target.model, text: reasoningText, opaque: { blocks: reasoningBlocks } }
         : null;
     const now = nowIso();
+    // The quote-escape guard: a reply is stored with a lone \" outside code turned back into the quote it stands for.
+    const guarded = normalizeQuoteEscapes(text);
     const finished = inTransaction(db, () => {
-            const row = finishMessage(db, messageId, { text, status, error, modelResponded: servedModel, reasoning, usage, now });
+      if (guarded.normalized > 0) incrementCounter(db, QUOTE_ESCAPE_COUNTER, guarded.normalized);
+      const row = finishMessage(db, messageId, { text: guarded.text, status, error, modelResponded: servedModel, reasoning, usage, now });
       if (usage !== null || tooLarge) {
         saveBrainState(db, {
           conversationId,

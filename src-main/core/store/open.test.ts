@@ -34,6 +34,7 @@ describe('openDatabase', () => {
       'memories',
       'memories_fts',
       'messages',
+      'repair_changes',
       'settings',
       'tool_invocations',
     ]);
