@@ -1,11 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ApiEvent } from '../../../src-shared/api';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
 import { insertConversation } from '../store/conversations';
 import { listAllMessages } from '../store/messages';
 import { readBrainState, readCounters } from '../store/settings';
 import { listInvocationsByMessage } from '../store/invocations';
-import { MAX_TOOL_ROUNDS } from './run-turn';
+import { clockOnlyToolbox, MAX_TOOL_ROUNDS, type TurnToolbox } from './run-turn';
+import { ApprovalGate, type ApprovalRequest, type ToolPolicy } from '../tools/approvals';
+import { createRunSkillTool, parseSkill, type Skill } from '../tools/skills';
+import { currentTimeTool } from '../tools/current-time';
 import { openTestDatabase } from '../store/test-database';
 import { TurnEngine } from './run-turn';
 
@@ -42,7 +45,7 @@ class ScriptedStream {
   }
 }
 
-function setup(options: { apiKey?: string | null; baseUrl?: string } = {}) {
+function setup(options: { apiKey?: string | null; baseUrl?: string; toolbox?: TurnToolbox } = {}) {
   const db = openTestDatabase();
   insertConversation(db, { id: 'c1', title: 'New conversation', brain: 'kimi', model: null, now: '2026-01-01T00:00:00.000Z' });
   const events: ApiEvent[] = [];
@@ -55,6 +58,7 @@ function setup(options: { apiKey?: string | null; baseUrl?: string } = {}) {
     checkpointIntervalMs: 5,
     deltaIntervalMs: 1,
     now: () => new Date('2026-11-30T11:00:00.000Z'),
+    ...(options.toolbox ? { toolbox: options.toolbox } : {}),
   });
   return { db, events, scripted, engine };
 }
@@ -289,5 +293,102 @@ describe('TurnEngine', () => {
     const message = await started.done;
     expect(message.text).toBe('She said "yes". `\\"code\\"`');
     expect(readCounters(db)).toEqual({ quote_escape_normalizations: 2 });
+  });
+
+  describe('with memories, skills and approvals', () => {
+    const skill = parseSkill('summarise.md', '---\nname: summarise\ndescription: Five bullets.\n---\nSummarise in five bullets.') as Skill;
+    const echo = {
+      name: 'everything__echo', description: 'Echo', inputSchema: { type: 'object' }, server: 'everything',
+      execute: async (input: Record<string, unknown>) => ({ output: `Echo: ${String(input.message)}`, isError: false }),
+    };
+    function toolbox(policy: ToolPolicy, asked: ApprovalRequest[] = [], answer?: (gate: ApprovalGate, request: ApprovalRequest) => void): TurnToolbox {
+      const gate: ApprovalGate = new ApprovalGate((request) => {
+        asked.push(request);
+        answer?.(gate, request);
+      }, () => {});
+      return {
+        ...clockOnlyToolbox(),
+        list: async () => [currentTimeTool, echo, createRunSkillTool(() => [skill])],
+        policyFor: (server) => (server === null ? 'allow' : policy),
+        approvals: gate,
+        recall: (text) => (text.includes('whales') ? [{ id: 'm1', text: 'Blue whales sing.' }, { id: 'm2', text: 'Whales migrate.' }] : []),
+        skills: () => [skill],
+      };
+    }
+
+    it('takes memories and a /skill into the user message context only, recording them as invocations', async () => {
+      const { db, scripted, engine } = setup({ toolbox: toolbox('allow') });
+      const started = engine.send('c1', '/summarise what we know about whales');
+      scripted.push({ type: 'text-delta', text: 'Bullets.' }, 'end');
+      const message = await started.done;
+      expect(listAllMessages(db, 'c1')[0]?.text).toBe('/summarise what we know about whales');
+      const invocations = listInvocationsByMessage(db, [message.id]).get(message.id) ?? [];
+      expect(invocations.map((row) => [row.seq, row.kind, row.tool, row.output])).toEqual([
+        [0, 'skill', 'summarise', '[System line, skill "summarise" started by the user: follow these instructions for this reply]\nSummarise in five bullets.'],
+        [1, 'memory', 'memory', 'Blue whales sing.'],
+        [2, 'memory', 'memory', 'Whales migrate.'],
+      ]);
+      const sent = scripted.calls[0]?.body.messages as Array<{ role: string; content: string }>;
+      expect(sent[1]).toEqual({
+        role: 'user',
+        content:
+          '/summarise what we know about whales\n\n[System line, skill "summarise" started by the user: follow these instructions for this reply]\nSummarise in five bullets.' +
+          '\n\n[System line, memories: notes the user saved earlier that may bear on this message]\n- Blue whales sing.\n- Whales migrate.',
+      });
+      expect(sent[0]?.content).toContain('- summarise: Five bullets.');
+    });
+
+    it('records a skill a brain runs through run_skill as a skill use that replays as the call it was', async () => {
+      const { db, scripted, engine } = setup({ toolbox: toolbox('allow') });
+      const started = engine.send('c1', 'tidy this up');
+      scripted.push({ type: 'tool-call', providerCallId: 'functions.run_skill:0', name: 'run_skill', input: { name: 'summarise' } }, 'end', { type: 'text-delta', text: 'Done.' }, 'end');
+      const message = await started.done;
+      expect((listInvocationsByMessage(db, [message.id]).get(message.id) ?? []).map((row) => [row.kind, row.tool, row.status])).toEqual([['skill', 'summarise', 'ok']]);
+      const next = engine.send('c1', 'again');
+      scripted.push({ type: 'text-delta', text: 'ok' }, 'end');
+      await next.done;
+      expect(JSON.stringify(scripted.calls[2]?.body)).toContain('"id":"functions.run_skill:0","type":"function","function":{"name":"run_skill","arguments":"{\\"name\\":\\"summarise\\"}"}');
+    });
+
+    it('asks before an MCP tool runs, and a denial reaches the model as a tool error', async () => {
+      const asked: ApprovalRequest[] = [];
+      const { db, scripted, engine } = setup({ toolbox: toolbox('ask', asked, (gate, request) => queueMicrotask(() => gate.answer(request.approvalId, 'deny'))) });
+      const started = engine.send('c1', 'echo hi');
+      scripted.push({ type: 'tool-call', providerCallId: 'x1', name: 'everything__echo', input: { message: 'hi' } }, 'end', { type: 'text-delta', text: 'Okay.' }, 'end');
+      const message = await started.done;
+      expect(asked.map((request) => [request.server, request.tool, request.input])).toEqual([['everything', 'echo', { message: 'hi' }]]);
+      expect((listInvocationsByMessage(db, [message.id]).get(message.id) ?? []).map((row) => [row.server, row.tool, row.status])).toEqual([['everything', 'echo', 'denied']]);
+      expect(JSON.stringify(scripted.calls[1]?.body)).toContain('The user denied this call to echo.');
+    });
+
+    it('runs an allowed MCP tool once approved', async () => {
+      const { db, scripted, engine } = setup({ toolbox: toolbox('ask', [], (gate, request) => queueMicrotask(() => gate.answer(request.approvalId, 'allow'))) });
+      const started = engine.send('c1', 'echo hi');
+      scripted.push({ type: 'tool-call', providerCallId: 'x1', name: 'everything__echo', input: { message: 'hi' } }, 'end', { type: 'text-delta', text: 'Okay.' }, 'end');
+      const message = await started.done;
+      expect((listInvocationsByMessage(db, [message.id]).get(message.id) ?? []).map((row) => [row.tool, row.status, row.output])).toEqual([['echo', 'ok', 'Echo: hi']]);
+    });
+
+    it('cancels a call waiting for approval when the user stops', async () => {
+      const asked: ApprovalRequest[] = [];
+      const { db, scripted, engine } = setup({ toolbox: toolbox('ask', asked) });
+      const started = engine.send('c1', 'echo hi');
+      scripted.push({ type: 'tool-call', providerCallId: 'x1', name: 'everything__echo', input: { message: 'hi' } }, 'end');
+      await vi.waitFor(() => expect(asked).toHaveLength(1));
+      engine.stop('c1');
+      const message = await started.done;
+      expect(message.status).toBe('stopped');
+      expect((listInvocationsByMessage(db, [message.id]).get(message.id) ?? []).map((row) => row.status)).toEqual(['cancelled']);
+    });
+
+    it('never runs a denied tool', async () => {
+      const { db, scripted, engine } = setup({ toolbox: toolbox('deny') });
+      const started = engine.send('c1', 'echo hi');
+      scripted.push({ type: 'tool-call', providerCallId: 'x1', name: 'everything__echo', input: { message: 'hi' } }, 'end', { type: 'text-delta', text: 'Okay.' }, 'end');
+      const message = await started.done;
+      expect((listInvocationsByMessage(db, [message.id]).get(message.id) ?? []).map((row) => [row.status, row.output])).toEqual([
+        ['denied', 'The user does not allow echo to run. Do not call it again; answer without it.'],
+      ]);
+    });
   });
 });

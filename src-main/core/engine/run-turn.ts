@@ -20,10 +20,12 @@ import { collectReplayTurns } from '../replay/collect';
 import { buildSystemPrompt } from '../replay/system-prompt';
 import { buildWireRequest } from '../replay/wires';
 import { bareToolName, deriveCallId } from '../replay/call-shaping';
-import type { ReplayCall, ReplayTurn, WireRequest } from '../replay/types';
-import { insertInvocation, toInvocationView } from '../store/invocations';
-import { createCatalogue, declarationsOf, type ToolCatalogue, type ToolResult } from '../tools/catalogue';
+import type { ReplayCall, ReplayTurn, ToolDeclaration, WireRequest } from '../replay/types';
+import { insertInvocation, toInvocationView, type InvocationRow } from '../store/invocations';
+import { ApprovalGate, type ToolPolicy } from '../tools/approvals';
+import type { ToolDefinition, ToolResult } from '../tools/catalogue';
 import { currentTimeTool } from '../tools/current-time';
+import { parseSkillCommand, RUN_SKILL_TOOL, skillContext, type Skill } from '../tools/skills';
 import { newId, nowIso } from '../store/clock';
 import { listInvocationsByMessage } from '../store/invocations';
 import { DEFAULT_TITLE, getConversation, updateConversation } from '../store/conversations';
@@ -46,7 +48,41 @@ import { DeltaCoalescer } from './delta-coalescer';
 export const MAX_OUTPUT_TOKENS = 32_000;
 /** How many rounds of tool calls one reply may make before the engine ends it with a message. */
 export const MAX_TOOL_ROUNDS = 8;
-const BUILT_IN_TOOLS = [currentTimeTool];
+/** How many memories a turn takes into its context, best matches first. */
+export const MEMORIES_PER_TURN = 4;
+
+/** What a turn may use beyond the brain: tools and their policies, memories, skills. */
+export interface TurnToolbox {
+  /** The tools offered this turn: built-ins, MCP servers' tools, run_skill. */
+  list(): Promise<readonly ToolDefinition[]>;
+  policyFor(server: string | null, tool: string): ToolPolicy;
+  /** Where "ask" waits for the person; without one, "ask" is treated as a denial. */
+  readonly approvals: ApprovalGate | null;
+  /** The memories that best match a message, best first. */
+  recall(text: string, limit: number): ReadonlyArray<{ readonly id: string; readonly text: string }>;
+  skills(): readonly Skill[];
+}
+
+/** Only the clock: what a turn has when nothing else is configured. */
+export function clockOnlyToolbox(): TurnToolbox {
+  return {
+    list: async () => [currentTimeTool],
+    policyFor: () => 'allow',
+    approvals: null,
+    recall: () => [],
+    skills: () => [],
+  };
+}
+
+function declarationsOf(tools: readonly ToolDefinition[]): ToolDeclaration[] {
+  return tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+}
+
+function findTool(tools: readonly ToolDefinition[], name: string): ToolDefinition | undefined {
+  return tools.find((tool) => tool.name === name) ?? tools.find((tool) => bareToolName(tool.name) === bareToolName(name));
+}
+
+
 const KEYLESS_PLACEHOLDER = 'no-key-set';
 
 export interface BrainConnection {
@@ -61,8 +97,8 @@ export interface TurnEngineDependencies {
   readonly connectionFor: (brain: BrainId) => BrainConnection;
   readonly checkpointIntervalMs?: number;
   readonly deltaIntervalMs?: number;
-  /** The tools offered to every turn; the built-in ones by default. */
-  readonly catalogue?: ToolCatalogue;
+  /** Tools, memories and skills; the clock alone by default. */
+  readonly toolbox?: TurnToolbox;
   readonly now?: () => Date;
 }
 
@@ -106,10 +142,10 @@ function addUsage(previous: Usage | null, next: Usage): Usage {
 
 export class TurnEngine {
   private readonly running = new Map<string, RunningTurn>();
-  private readonly catalogue: ToolCatalogue;
+  private readonly toolbox: TurnToolbox;
 
   constructor(private readonly deps: TurnEngineDependencies) {
-    this.catalogue = deps.catalogue ?? createCatalogue(BUILT_IN_TOOLS);
+    this.toolbox = deps.toolbox ?? clockOnlyToolbox();
   }
 
   isRunning(conversationId: string): boolean {
@@ -127,23 +163,29 @@ export class TurnEngine {
   }
 
   /** The exact request the next turn would send, without sending anything. */
-  buildRequest(conversationId: string, target: ResolvedTarget, rows: readonly MessageRow[], extraTurns: readonly ReplayTurn[] = []): WireRequest {
+  buildRequest(
+    conversationId: string,
+    target: ResolvedTarget,
+    rows: readonly MessageRow[],
+    tools: readonly ToolDefinition[],
+    extraTurns: readonly ReplayTurn[] = [],
+  ): WireRequest {
     const invocations = listInvocationsByMessage(this.deps.db, rows.filter((row) => row.role === 'assistant').map((row) => row.id));
     const turns = [...collectReplayTurns(rows, invocations), ...extraTurns];
     return buildWireRequest(BRAINS[target.brain].wire, {
       brain: target.brain,
       model: target.model,
       reasoningLevel: target.reasoningLevel,
-      system: buildSystemPrompt(target),
+      system: buildSystemPrompt(target, this.toolbox.skills()),
       turns,
-      tools: declarationsOf(this.catalogue),
+      tools: declarationsOf(tools),
       maxOutputTokens: MAX_OUTPUT_TOKENS,
       cacheKey: `anybrain-${conversationId}`,
     });
   }
 
   /** The exact request the next turn would send, with `message` as the new user message; nothing is stored or sent. */
-  previewRequest(conversationId: string, overrides: { brain?: BrainId; model?: string; message?: string }): RequestPreview {
+  async previewRequest(conversationId: string, overrides: { brain?: BrainId; model?: string; message?: string }): Promise<RequestPreview> {
     const resolved = this.resolveTarget(conversationId);
     const brain = overrides.brain ?? resolved.brain;
     const target: ResolvedTarget = {
@@ -154,7 +196,7 @@ export class TurnEngine {
     const rows = listLiveMessages(this.deps.db, conversationId);
     const pending: ReplayTurn[] =
       overrides.message === undefined ? [] : [{ messageId: 'next', role: 'user', kind: 'chat', text: overrides.message, calls: [] }];
-    const { body, warnings } = this.buildRequest(conversationId, target, rows, pending);
+    const { body, warnings } = this.buildRequest(conversationId, target, rows, await this.toolbox.list(), pending);
     const wire = BRAINS[target.brain].wire;
     return { ...target, wire, body: JSON.stringify(sentRequestBody(wire, body)), warnings: warnings.map((warning) => warning.message) };
   }
@@ -234,14 +276,15 @@ export class TurnEngine {
         reasoningLevel: target.reasoningLevel,
         createdAt: now,
       });
+      const contextInvocations = userText === null ? [] : this.recordTurnContext(turnId, assistantRow.id, userText, now);
       const conversation = getConversation(db, conversationId);
       const changes: { updatedAt: string; title?: string } = { updatedAt: now };
       if (userText !== null && conversation?.title === DEFAULT_TITLE) changes.title = titleFrom(userText);
       const updated = updateConversation(db, conversationId, changes);
-      return { userRow, assistantRow, updated };
+      return { userRow, assistantRow, updated, contextInvocations };
     });
 
-    const { userRow, assistantRow, updated } = admitted;
+    const { userRow, assistantRow, updated, contextInvocations } = admitted;
     const controller = new AbortController();
     this.deps.emit({
       type: 'turn-started',
@@ -251,8 +294,11 @@ export class TurnEngine {
       assistantMessage: toMessageView(assistantRow),
     });
     if (updated) this.deps.emit({ type: 'conversation-updated', conversation: updated });
+    for (const invocation of contextInvocations) {
+      this.deps.emit({ type: 'tool-call-finished', conversationId, invocation: toInvocationView(invocation) });
+    }
 
-    const done = this.runTurn(conversationId, turnId, assistantRow, target, connection, controller.signal).finally(() => {
+    const done = this.runTurn(conversationId, turnId, assistantRow, target, connection, controller.signal, contextInvocations.length).finally(() => {
       this.running.delete(conversationId);
     });
     this.running.set(conversationId, { turnId, controller, done });
@@ -262,38 +308,93 @@ export class TurnEngine {
     };
   }
 
+  /**
+   * What the app itself brings to a turn, recorded as invocations of the turn's reply: a skill the user started with
+   * `/name`, and the memories that best match the message. Both become this turn's context on the user's message.
+   */
+  private recordTurnContext(turnId: string, messageId: string, userText: string, now: string): InvocationRow[] {
+    const rows: InvocationRow[] = [];
+    const started = parseSkillCommand(userText, this.toolbox.skills());
+    if (started) {
+      rows.push(
+        insertInvocation(this.deps.db, {
+          id: newId(), turnId, messageId, seq: rows.length, kind: 'skill', server: null, tool: started.skill.name, providerCallId: null,
+          input: { input: started.rest }, output: skillContext(started.skill, 'user'), status: 'ok', opaque: null, startedAt: now, endedAt: now,
+        }),
+      );
+    }
+    const query = started ? started.rest : userText;
+    for (const memory of this.toolbox.recall(query, MEMORIES_PER_TURN)) {
+      rows.push(
+        insertInvocation(this.deps.db, {
+          id: newId(), turnId, messageId, seq: rows.length, kind: 'memory', server: null, tool: 'memory', providerCallId: null,
+          input: { memoryId: memory.id }, output: memory.text, status: 'ok', opaque: null, startedAt: now, endedAt: now,
+        }),
+      );
+    }
+    return rows;
+  }
+
+  /** Asks the policy, and the person where the policy says ask. */
+  private async approve(conversationId: string, turnId: string, tool: ToolDefinition, input: Record<string, unknown>, signal: AbortSignal): Promise<'allow' | 'deny' | 'cancelled' | 'policy-deny'> {
+    const bare = bareToolName(tool.name);
+    const policy = this.toolbox.policyFor(tool.server, bare);
+    if (policy === 'allow') return 'allow';
+    if (policy === 'deny' || this.toolbox.approvals === null) return 'policy-deny';
+    return this.toolbox.approvals.ask({ approvalId: newId(), conversationId, turnId, server: tool.server, tool: bare, input }, signal);
+  }
+
   /** Executes one call the brain made, stores its invocation row under this turn's id, and returns it for replay. */
   private async runToolCall(
     conversationId: string,
     turnId: string,
     messageId: string,
-    position: number,
+    placement: { readonly seq: number; readonly position: number },
+    tools: readonly ToolDefinition[],
     pending: Extract<StreamPart, { type: 'tool-call' }>,
     signal: AbortSignal,
   ): Promise<ReplayCall> {
     const { db, emit } = this.deps;
-    const tool = this.catalogue.find(pending.name) ?? this.catalogue.find(bareToolName(pending.name));
+    const tool = findTool(tools, pending.name);
+    const isSkillRun = tool?.name === RUN_SKILL_TOOL;
+    const bare = bareToolName(pending.name);
+    // A skill a brain runs is a skill use; its row names the skill, and it replays as the run_skill call it was.
+    const recordedTool = isSkillRun && typeof pending.input.name === 'string' ? pending.input.name : bare;
     const startedAt = nowIso();
-    emit({ type: 'tool-call-started', conversationId, turnId, messageId, tool: bareToolName(pending.name), server: tool?.server ?? null, input: pending.input });
+    emit({ type: 'tool-call-started', conversationId, turnId, messageId, tool: recordedTool, server: tool?.server ?? null, input: pending.input });
     let result: ToolResult;
+    let status: InvocationStatus;
     if (!tool) {
-      result = { output: `No tool named "${pending.name}" is offered. Use one of: ${this.catalogue.tools.map((entry) => entry.name).join(', ')}.`, isError: true };
+      result = { output: `No tool named "${pending.name}" is offered. Use one of: ${tools.map((entry) => entry.name).join(', ')}.`, isError: true };
+      status = 'error';
     } else {
-      try {
-        result = await tool.execute(pending.input, { signal, now: this.deps.now ?? (() => new Date()) });
-      } catch (thrown) {
-        result = { output: `The tool failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`, isError: true };
+      const decision = await this.approve(conversationId, turnId, tool, pending.input, signal);
+      if (decision === 'policy-deny') {
+        result = { output: `The user does not allow ${bare} to run. Do not call it again; answer without it.`, isError: true };
+        status = 'denied';
+      } else if (decision === 'deny') {
+        result = { output: `The user denied this call to ${bare}. Do not retry it; answer without it or ask the user.`, isError: true };
+        status = 'denied';
+      } else if (decision === 'cancelled' || signal.aborted) {
+        result = { output: 'The call was cancelled before it ran.', isError: true };
+        status = 'cancelled';
+      } else {
+        try {
+          result = await tool.execute(pending.input, { signal, now: this.deps.now ?? (() => new Date()) });
+        } catch (thrown) {
+          result = { output: `The tool failed: ${thrown instanceof Error ? thrown.message : String(thrown)}`, isError: true };
+        }
+        status = signal.aborted ? 'cancelled' : result.isError ? 'error' : 'ok';
       }
     }
-    const status: InvocationStatus = signal.aborted ? 'cancelled' : result.isError ? 'error' : 'ok';
     const row = insertInvocation(db, {
       id: newId(),
       turnId,
       messageId,
-      seq: position,
-      kind: 'tool',
+      seq: placement.seq,
+      kind: isSkillRun ? 'skill' : 'tool',
       server: tool?.server ?? null,
-      tool: bareToolName(pending.name),
+      tool: recordedTool,
       providerCallId: pending.providerCallId,
       input: pending.input,
       output: result.output,
@@ -304,9 +405,9 @@ export class TurnEngine {
     });
     emit({ type: 'tool-call-finished', conversationId, invocation: toInvocationView(row) });
     return {
-      callId: deriveCallId(messageId, position),
+      callId: deriveCallId(messageId, placement.position),
       ...(pending.providerCallId ? { providerCallId: pending.providerCallId } : {}),
-      name: bareToolName(pending.name),
+      name: isSkillRun ? RUN_SKILL_TOOL : bare,
       input: pending.input,
       answer: result.output,
       isError: status !== 'ok',
@@ -322,6 +423,7 @@ export class TurnEngine {
     target: ResolvedTarget,
     connection: BrainConnection,
     signal: AbortSignal,
+    contextInvocationCount: number,
   ): Promise<MessageView> {
     const { db, emit } = this.deps;
     const messageId = assistantRow.id;
@@ -345,8 +447,9 @@ export class TurnEngine {
     }, this.deps.checkpointIntervalMs ?? 250);
 
     const liveCalls: ReplayCall[] = [];
-    const rows = listLiveMessages(db, conversationId).filter((row) => row.seq < assistantRow.seq);
+    const rows = listLiveMessages(db, conversationId).filter((row) => row.seq <= assistantRow.seq);
     try {
+      const tools = await this.toolbox.list();
       for (let round = 0; ; round += 1) {
         const pendingCalls: Array<Extract<StreamPart, { type: 'tool-call' }>> = [];
         const liveTurn: ReplayTurn | null =
@@ -365,7 +468,7 @@ export class TurnEngine {
                   ? { reasoning: { brain: target.brain, model: target.model, text: reasoningText, opaque: { blocks: reasoningBlocks } } }
                   : {}),
               };
-        const { body } = this.buildRequest(conversationId, target, rows, liveTurn === null ? [] : [liveTurn]);
+        const { body } = this.buildRequest(conversationId, target, rows, tools, liveTurn === null ? [] : [liveTurn]);
         const call: ProviderCall = {
           wire: BRAINS[target.brain].wire,
           baseUrl: connection.baseUrl,
@@ -421,7 +524,8 @@ export class TurnEngine {
           break;
         }
         for (const pending of pendingCalls) {
-          liveCalls.push(await this.runToolCall(conversationId, turnId, messageId, liveCalls.length, pending, signal));
+          const placement = { seq: contextInvocationCount + liveCalls.length, position: liveCalls.length };
+          liveCalls.push(await this.runToolCall(conversationId, turnId, messageId, placement, tools, pending, signal));
         }
         if (signal.aborted) break;
       }

@@ -6,15 +6,48 @@
 import { isBrainId } from '../../../src-shared/brains';
 import type { InvocationRow } from '../store/invocations';
 import type { MessageRow, StoredReasoning } from '../store/messages';
+import { RUN_SKILL_TOOL } from '../tools/skills';
 import { deriveCallId } from './call-shaping';
 import type { ReplayCall, ReplayTurn } from './types';
+
+/** The memories a turn took into its context, as one labelled line on the user's message. */
+export function memoryContext(memories: ReadonlyArray<{ readonly text: string }>): string {
+  return [`[System line, memories: notes the user saved earlier that may bear on this message]`, ...memories.map((memory) => `- ${memory.text}`)].join('\n');
+}
+
+/** A call the brain made: a tool call, or a skill it ran through run_skill (the app's own uses have no provider id). */
+function isBrainCall(invocation: InvocationRow): boolean {
+  return invocation.kind === 'tool' || (invocation.kind === 'skill' && invocation.providerCallId !== null);
+}
+
+/** Per turn id: the context the app brought (a skill the user started, recalled memories), in that order. */
+function contextByTurn(invocationsByMessage: ReadonlyMap<string, readonly InvocationRow[]>): Map<string, string> {
+  const skills = new Map<string, string[]>();
+  const memories = new Map<string, string[]>();
+  for (const invocations of invocationsByMessage.values()) {
+    for (const invocation of invocations) {
+      if (invocation.kind === 'skill' && invocation.providerCallId === null) {
+        skills.set(invocation.turnId, [...(skills.get(invocation.turnId) ?? []), invocation.output ?? '']);
+      } else if (invocation.kind === 'memory') {
+        memories.set(invocation.turnId, [...(memories.get(invocation.turnId) ?? []), invocation.output ?? '']);
+      }
+    }
+  }
+  const context = new Map<string, string>();
+  for (const turnId of new Set([...skills.keys(), ...memories.keys()])) {
+    const recalled = memories.get(turnId) ?? [];
+    const blocks = [...(skills.get(turnId) ?? []), ...(recalled.length > 0 ? [memoryContext(recalled.map((text) => ({ text })))] : [])];
+    context.set(turnId, blocks.join('\n\n'));
+  }
+  return context;
+}
 
 function toReplayCall(messageId: string, invocation: InvocationRow, position: number): ReplayCall {
   const input = invocation.input;
   return {
     callId: deriveCallId(messageId, position),
     ...(invocation.providerCallId ? { providerCallId: invocation.providerCallId } : {}),
-    name: invocation.tool,
+    name: invocation.kind === 'skill' ? RUN_SKILL_TOOL : invocation.tool,
     input: typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {},
     answer: invocation.output ?? '',
     isError: invocation.status !== 'ok',
@@ -28,18 +61,23 @@ export function collectReplayTurns(
   invocationsByMessage: ReadonlyMap<string, readonly InvocationRow[]> = new Map(),
 ): ReplayTurn[] {
   const turns: ReplayTurn[] = [];
+  const context = contextByTurn(invocationsByMessage);
   for (const row of rows) {
     if (row.status === 'failed' || row.status === 'streaming') continue;
     switch (row.role) {
-      case 'user':
-        if (row.text.length > 0) turns.push({ messageId: row.id, role: 'user', kind: row.kind, text: row.text, calls: [] });
+      case 'user': {
+        // Context rides on the user's message in the request only; the stored text stays what the user typed.
+        const extra = context.get(row.turnId);
+        const text = extra ? `${row.text}\n\n${extra}` : row.text;
+        if (text.length > 0) turns.push({ messageId: row.id, role: 'user', kind: row.kind, text, calls: [] });
         break;
+      }
       case 'system':
         if (row.text.length > 0) turns.push({ messageId: row.id, role: 'system-line', kind: row.kind, text: row.text, calls: [] });
         break;
       case 'assistant': {
         const calls = (invocationsByMessage.get(row.id) ?? [])
-          .filter((invocation) => invocation.kind === 'tool')
+          .filter(isBrainCall)
           .map((invocation, position) => toReplayCall(row.id, invocation, position));
         if (row.text.length === 0 && calls.length === 0) break;
         const reasoning = row.reasoning as StoredReasoning | null;
