@@ -3,6 +3,7 @@
  * way it would in production. Stricter than Anthropic where WIRES.md asks for the safe variant: roles must alternate
  * (Anthropic merges consecutive turns, Anthropic-compatible servers such as GLM may not) and `system` stays top-level.
  */
+import { isOwnAnthropicSignature } from './derived-tokens';
 import { isRecord } from './fake-wire';
 
 const ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
@@ -12,6 +13,12 @@ const ASSISTANT_BLOCK_TYPES = ['text', 'thinking', 'redacted_thinking', 'tool_us
 const ALL_BLOCK_TYPES = [...new Set([...USER_BLOCK_TYPES, ...ASSISTANT_BLOCK_TYPES])];
 
 export const TOOLS_REQUIRED_MESSAGE = 'Requests which include `tool_use` or `tool_result` blocks must define tools.';
+/** Anthropic allows at most four prompt-cache breakpoints per request. */
+const MAX_CACHE_BREAKPOINTS = 4;
+
+export function thinkingEnabled(body: Record<string, unknown>): boolean {
+  return isRecord(body.thinking) && (body.thinking.type === 'enabled' || body.thinking.type === 'adaptive');
+}
 
 /** Returns Anthropic's message for the first broken rule, or null. */
 export function checkAnthropicRequest(body: Record<string, unknown>): string | null {
@@ -49,8 +56,44 @@ export function checkAnthropicRequest(body: Record<string, unknown>): string | n
       usesToolBlocks = true;
     }
   }
+  const breakpoints = countCacheBreakpoints(body);
+  if (breakpoints > MAX_CACHE_BREAKPOINTS) return `A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints}.`;
   if (usesToolBlocks && !toolsDeclared) return TOOLS_REQUIRED_MESSAGE;
-  return checkToolPairing(messages);
+  return checkToolPairing(messages) ?? checkThinking(messages, body);
+}
+
+/** Breakpoints count wherever they sit: system blocks, tool definitions and message content blocks. */
+function countCacheBreakpoints(body: Record<string, unknown>): number {
+  const marked = (items: unknown): number => (Array.isArray(items) ? items.filter((item) => isRecord(item) && item.cache_control !== undefined && item.cache_control !== null).length : 0);
+  const messages: readonly unknown[] = Array.isArray(body.messages) ? body.messages : [];
+  return marked(body.system) + marked(body.tools) + messages.reduce<number>((sum, message) => sum + (isRecord(message) ? marked(message.content) : 0), 0);
+}
+
+/**
+ * With thinking on, the assistant message that made the latest tool calls must open with its thinking; and every
+ * thinking block must carry the signature the same model gave it (the fake's own, bound to model and text).
+ */
+function checkThinking(messages: readonly unknown[], body: Record<string, unknown>): string | null {
+  const finalAssistantIndex = messages.findLastIndex((message) => isRecord(message) && message.role === 'assistant');
+  const finalAssistant = messages[finalAssistantIndex];
+  if (thinkingEnabled(body) && isRecord(finalAssistant) && blocksOfType(finalAssistant.content, 'tool_use').length > 0) {
+    const first: unknown = Array.isArray(finalAssistant.content) ? finalAssistant.content[0] : undefined;
+    const firstType = isRecord(first) ? String(first.type) : '';
+    if (firstType !== 'thinking' && firstType !== 'redacted_thinking') {
+      return `messages.${finalAssistantIndex}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${firstType}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking`;
+    }
+  }
+  const model = typeof body.model === 'string' ? body.model : '';
+  for (const [index, message] of messages.entries()) {
+    if (!isRecord(message) || message.role !== 'assistant' || !Array.isArray(message.content)) continue;
+    for (const [blockIndex, block] of message.content.entries()) {
+      if (!isRecord(block) || block.type !== 'thinking') continue;
+      if (!isOwnAnthropicSignature(String(block.signature), model, String(block.thinking))) {
+        return `messages.${index}.content.${blockIndex}: Invalid \`signature\` in \`thinking\` block`;
+      }
+    }
+  }
+  return null;
 }
 
 function checkContent(role: 'user' | 'assistant', content: unknown, where: string, isFinalAssistant: boolean): string | null {

@@ -3,8 +3,22 @@
  * after the first block starts, and errors as `{"type":"error","error":{"type","message"}}`.
  */
 import { formatServerSentEvent } from '../../src-main/core/providers/sse';
-import { checkAnthropicRequest } from './anthropic-messages-rules';
-import { hasBearerOrHeader, isRecord, type ErrorReply, type FakeWire, type ReplyContext } from './fake-wire';
+import { checkAnthropicRequest, thinkingEnabled } from './anthropic-messages-rules';
+import { anthropicThinkingSignature, derivedId } from './derived-tokens';
+import {
+  contentText,
+  delta,
+  end,
+  hasBearerOrHeader,
+  isRecord,
+  listField,
+  structure,
+  type ErrorReply,
+  type FakeWire,
+  type ReplyContext,
+  type StreamEvent,
+} from './fake-wire';
+import type { ConversationEntry } from './script';
 
 const ERROR_TYPES: Readonly<Record<number, readonly [type: string, message: string]>> = {
   400: ['invalid_request_error', 'There was an issue with the format or content of your request.'],
@@ -38,8 +52,35 @@ function messageId(context: ReplyContext): string {
   return `msg_fake${String(context.sequence).padStart(4, '0')}`;
 }
 
-/** Scripted replies are plain text that ends by itself. */
-const STOP_REASON = 'end_turn';
+function toolUseId(context: ReplyContext, callIndex: number): string {
+  return derivedId('toolu_', 24, context.sequence, callIndex);
+}
+
+/** The thinking signature is bound to the model the request named, as Anthropic binds it to the model that thought. */
+function thinkingSignature(context: ReplyContext): string {
+  return anthropicThinkingSignature(typeof context.body.model === 'string' ? context.body.model : '', context.plan.reasoning);
+}
+
+function stopReason(context: ReplyContext): 'tool_use' | 'end_turn' {
+  return context.plan.toolCalls.length > 0 ? 'tool_use' : 'end_turn';
+}
+
+function usage(context: ReplyContext, outputTokens: number): unknown {
+  return {
+    input_tokens: context.inputTokens,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    output_tokens: outputTokens,
+    service_tier: 'standard',
+  };
+}
+
+/** Anthropic writes its ping payload with a space after the colon, unlike every other event. */
+const PING = 'event: ping\ndata: {"type": "ping"}\n\n';
+
+const blockStart = (index: number, block: unknown): string => event('content_block_start', { type: 'content_block_start', index, content_block: block });
+const blockDelta = (index: number, change: unknown): string => event('content_block_delta', { type: 'content_block_delta', index, delta: change });
+const blockStop = (index: number): string => event('content_block_stop', { type: 'content_block_stop', index });
 
 export const anthropicMessagesWire: FakeWire = {
   wire: 'anthropic-messages',
@@ -60,15 +101,26 @@ export const anthropicMessagesWire: FakeWire = {
     return problem === null ? null : errorReply(400, problem);
   },
 
-  lastUserText(body) {
-    const messages: readonly unknown[] = Array.isArray(body.messages) ? body.messages : [];
-    for (const message of [...messages].reverse()) {
+  conversation(body) {
+    const entries: ConversationEntry[] = [];
+    for (const message of listField(body, 'messages')) {
       if (!isRecord(message) || message.role !== 'user') continue;
-      const text = typeof message.content === 'string' ? message.content : textOfBlocks(message.content);
+      for (const block of Array.isArray(message.content) ? message.content : []) {
+        if (isRecord(block) && block.type === 'tool_result') entries.push({ kind: 'tool-answer', text: contentText(block.content) });
+      }
       // A message holding only tool results carries no directives: the prompt that started the turn does.
-      if (text !== '') return text;
+      const text = contentText(message.content);
+      if (text !== '') entries.push({ kind: 'user-text', text });
     }
-    return '';
+    return entries;
+  },
+
+  declaredToolNames: (body) => listField(body, 'tools').flatMap((tool) => (isRecord(tool) && typeof tool.name === 'string' ? [tool.name] : [])),
+
+  reasoningSupport(body) {
+    // Thinking shows only when the request turns it on, and then Claude always thinks before it calls tools.
+    const enabled = thinkingEnabled(body);
+    return { shown: enabled, beforeToolCalls: enabled };
   },
 
   requestedModel: (body) => (typeof body.model === 'string' ? body.model : ''),
@@ -77,76 +129,88 @@ export const anthropicMessagesWire: FakeWire = {
   responseHeaders: (sequence) => ({ 'request-id': `req_fake${String(sequence).padStart(4, '0')}` }),
   streamContentType: 'text/event-stream; charset=utf-8',
 
-  streamOpening(context) {
-    const start = event('message_start', {
-      type: 'message_start',
-      message: {
-        id: messageId(context),
-        type: 'message',
-        role: 'assistant',
-        model: context.plan.model,
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: {
-          input_tokens: context.inputTokens,
-          cache_creation_input_tokens: 0,
-          cache_read_input_tokens: 0,
-          output_tokens: 1,
-          service_tier: 'standard',
-        },
-      },
-    });
-    const blockStart =
-      context.plan.chunks.length > 0
-        ? event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })
-        : '';
-    // Anthropic writes its ping payload with a space after the colon, unlike every other event.
-    return `${start}${blockStart}event: ping\ndata: {"type": "ping"}\n\n`;
-  },
-
-  streamTextDelta: (_context, text) =>
-    event('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }),
-
-  streamClosing(context) {
-    const blockStop = context.plan.chunks.length > 0 ? event('content_block_stop', { type: 'content_block_stop', index: 0 }) : '';
-    return (
-      blockStop +
-      event('message_delta', {
-        type: 'message_delta',
-        delta: { stop_reason: STOP_REASON, stop_sequence: null },
-        usage: { output_tokens: context.plan.chunks.length },
-      }) +
-      event('message_stop', { type: 'message_stop' })
+  streamEvents(context) {
+    const { plan } = context;
+    const events: StreamEvent[] = [
+      structure(
+        event('message_start', {
+          type: 'message_start',
+          message: {
+            id: messageId(context),
+            type: 'message',
+            role: 'assistant',
+            model: plan.model,
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage: usage(context, 1),
+          },
+        }),
+      ),
+    ];
+    let pinged = false;
+    // Anthropic pings once, right after the first block starts (or after message_start when there is none).
+    const ping = (): void => {
+      if (!pinged) events.push(structure(PING));
+      pinged = true;
+    };
+    let index = 0;
+    if (plan.reasoning !== '') {
+      events.push(structure(blockStart(index, { type: 'thinking', thinking: '', signature: '' })));
+      ping();
+      for (const piece of plan.reasoningChunks) events.push(delta(blockDelta(index, { type: 'thinking_delta', thinking: piece })));
+      events.push(delta(blockDelta(index, { type: 'signature_delta', signature: thinkingSignature(context) })));
+      events.push(structure(blockStop(index)));
+      index += 1;
+    }
+    if (plan.chunks.length > 0) {
+      events.push(structure(blockStart(index, { type: 'text', text: '' })));
+      ping();
+      for (const chunk of plan.chunks) events.push(delta(blockDelta(index, { type: 'text_delta', text: chunk })));
+      events.push(structure(blockStop(index)));
+      index += 1;
+    }
+    for (const [callIndex, call] of plan.toolCalls.entries()) {
+      events.push(structure(blockStart(index, { type: 'tool_use', id: toolUseId(context, callIndex), name: call.name, input: {} })));
+      ping();
+      // The recorded streams open every tool input with an empty partial_json before the pieces.
+      for (const piece of ['', ...call.argumentPieces]) events.push(delta(blockDelta(index, { type: 'input_json_delta', partial_json: piece })));
+      events.push(structure(blockStop(index)));
+      index += 1;
+    }
+    ping();
+    events.push(
+      end(
+        event('message_delta', {
+          type: 'message_delta',
+          delta: { stop_reason: stopReason(context), stop_sequence: null },
+          usage: { output_tokens: plan.outputTokens },
+        }),
+      ),
+      end(event('message_stop', { type: 'message_stop' })),
     );
+    return events;
   },
 
   streamError: () => event('error', anthropicErrorBody('overloaded_error', 'Overloaded')),
 
   wholeReply(context) {
+    const { plan } = context;
+    const content: unknown[] = [];
+    if (plan.reasoning !== '') content.push({ type: 'thinking', thinking: plan.reasoning, signature: thinkingSignature(context) });
+    if (plan.text !== '') content.push({ type: 'text', text: plan.text });
+    for (const [callIndex, call] of plan.toolCalls.entries()) content.push({ type: 'tool_use', id: toolUseId(context, callIndex), name: call.name, input: call.input });
     return {
       id: messageId(context),
       type: 'message',
       role: 'assistant',
-      model: context.plan.model,
-      content: context.plan.text === '' ? [] : [{ type: 'text', text: context.plan.text }],
-      stop_reason: STOP_REASON,
+      model: plan.model,
+      content,
+      stop_reason: stopReason(context),
       stop_sequence: null,
-      usage: {
-        input_tokens: context.inputTokens,
-        cache_creation_input_tokens: 0,
-        cache_read_input_tokens: 0,
-        output_tokens: context.plan.chunks.length,
-        service_tier: 'standard',
-      },
+      usage: usage(context, plan.outputTokens),
     };
   },
-};
 
-function textOfBlocks(content: unknown): string {
-  if (!Array.isArray(content)) return '';
-  return content
-    .filter((block): block is { type: 'text'; text: string } => isRecord(block) && block.type === 'text' && typeof block.text === 'string')
-    .map((block) => block.text)
-    .join('\n');
-}
+  storedItemIds: () => [],
+};

@@ -11,6 +11,13 @@ export interface ChatCompletionsViolation {
 }
 
 const ROLES = ['system', 'assistant', 'user', 'function', 'tool', 'developer'];
+/** Kimi K2.5 and K2.6 think unless the request sends `thinking: {type: "disabled"}`. */
+const THINKING_BY_DEFAULT = /^kimi-k2\.[56]/;
+
+export function kimiThinkingEnabled(body: Record<string, unknown>): boolean {
+  if (isRecord(body.thinking)) return body.thinking.type === 'enabled';
+  return body.thinking === undefined && typeof body.model === 'string' && THINKING_BY_DEFAULT.test(body.model);
+}
 
 function violation(message: string, param: string | null = null, code: string | null = null): ChatCompletionsViolation {
   return { message, param, code };
@@ -42,7 +49,18 @@ export function checkChatCompletionsRequest(body: Record<string, unknown>): Chat
     const problem = checkMessage(message, index);
     if (problem !== null) return problem;
   }
-  return checkToolPairing(messages);
+  return checkToolPairing(messages) ?? (kimiThinkingEnabled(body) ? checkReasoningKept(messages) : null);
+}
+
+/** With thinking on, Kimi wants each tool-calling assistant message's own reasoning back. */
+function checkReasoningKept(messages: readonly unknown[]): ChatCompletionsViolation | null {
+  for (const [index, message] of messages.entries()) {
+    if (!isRecord(message) || message.role !== 'assistant' || !Array.isArray(message.tool_calls) || message.tool_calls.length === 0) continue;
+    if (typeof message.reasoning_content !== 'string' || message.reasoning_content === '') {
+      return violation(`thinking is enabled but reasoning_content is missing in assistant tool call message at index ${index}`);
+    }
+  }
+  return null;
 }
 
 function checkMessage(message: Record<string, unknown>, index: number): ChatCompletionsViolation | null {

@@ -4,8 +4,22 @@
  * as `{"error":{"message","type","param","code"}}`.
  */
 import { formatServerSentEvent } from '../../src-main/core/providers/sse';
-import { checkChatCompletionsRequest } from './chat-completions-rules';
-import { hasBearerOrHeader, isRecord, type ErrorReply, type FakeWire, type ReplyContext } from './fake-wire';
+import { checkChatCompletionsRequest, kimiThinkingEnabled } from './chat-completions-rules';
+import { derivedId } from './derived-tokens';
+import {
+  contentText,
+  delta,
+  end,
+  hasBearerOrHeader,
+  isRecord,
+  listField,
+  structure,
+  type ErrorReply,
+  type FakeWire,
+  type ReplyContext,
+  type StreamEvent,
+} from './fake-wire';
+import type { ConversationEntry } from './script';
 
 const SYSTEM_FINGERPRINT = 'fp_fake0001';
 
@@ -52,10 +66,14 @@ function includeUsage(context: ReplyContext): boolean {
   return isRecord(streamOptions) && streamOptions.include_usage === true;
 }
 
+function completionId(context: ReplyContext): string {
+  return `chatcmpl-fake${String(context.sequence).padStart(4, '0')}`;
+}
+
 /** One chunk in OpenAI's field order; `usage: null` rides on every chunk only when usage was asked for. */
 function chunk(context: ReplyContext, choices: readonly unknown[], usage: unknown = null): string {
   const payload = {
-    id: `chatcmpl-fake${String(context.sequence).padStart(4, '0')}`,
+    id: completionId(context),
     object: 'chat.completion.chunk',
     created: context.createdAt,
     model: context.plan.model,
@@ -66,15 +84,37 @@ function chunk(context: ReplyContext, choices: readonly unknown[], usage: unknow
   return formatServerSentEvent(JSON.stringify(payload));
 }
 
+function deltaChunk(context: ReplyContext, change: unknown): string {
+  return chunk(context, [{ index: 0, delta: change, logprobs: null, finish_reason: null }]);
+}
+
 function usageOf(context: ReplyContext): unknown {
-  const completionTokens = context.plan.chunks.length;
+  const completionTokens = context.plan.outputTokens;
   return {
     prompt_tokens: context.inputTokens,
     completion_tokens: completionTokens,
     total_tokens: context.inputTokens + completionTokens,
     prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: { reasoning_tokens: context.plan.reasoningChunks.length, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
   };
+}
+
+function finishReason(context: ReplyContext): 'tool_calls' | 'stop' {
+  return context.plan.toolCalls.length > 0 ? 'tool_calls' : 'stop';
+}
+
+/**
+ * Kimi names its calls `functions.NAME:IDX`, counting calls across the whole conversation; OpenAI uses random
+ * `call_…` ids (derived here, so they stay byte-stable).
+ */
+function toolCallIds(context: ReplyContext): string[] {
+  const earlierCalls = listField(context.body, 'messages').reduce<number>(
+    (sum, message) => sum + (isRecord(message) && message.role === 'assistant' ? listField(message, 'tool_calls').length : 0),
+    0,
+  );
+  return context.plan.toolCalls.map((call, callIndex) =>
+    context.brain === 'kimi' ? `functions.${call.name}:${earlierCalls + callIndex}` : derivedId('call_', 24, context.sequence, callIndex),
+  );
 }
 
 export const chatCompletionsWire: FakeWire = {
@@ -99,19 +139,29 @@ export const chatCompletionsWire: FakeWire = {
       type: 'invalid_request_error',
     }),
 
-  checkRequest(body) {
-    const problem = checkChatCompletionsRequest(body);
+  checkRequest(body, checks) {
+    // The hand-written rules carry the providers' exact texts; the spec catches every other shape error after them.
+    const problem = checkChatCompletionsRequest(body) ?? checks.openAiSpec?.check('CreateChatCompletionRequest', body) ?? null;
     return problem === null ? null : errorReply(400, { ...problem, type: 'invalid_request_error' });
   },
 
-  lastUserText(body) {
-    const messages: readonly unknown[] = Array.isArray(body.messages) ? body.messages : [];
-    for (const message of [...messages].reverse()) {
-      if (!isRecord(message) || message.role !== 'user') continue;
-      const text = typeof message.content === 'string' ? message.content : textOfParts(message.content);
-      if (text !== '') return text;
+  conversation(body) {
+    const entries: ConversationEntry[] = [];
+    for (const message of listField(body, 'messages')) {
+      if (!isRecord(message)) continue;
+      const text = contentText(message.content);
+      if (message.role === 'tool') entries.push({ kind: 'tool-answer', text });
+      else if (message.role === 'user' && text !== '') entries.push({ kind: 'user-text', text });
     }
-    return '';
+    return entries;
+  },
+
+  declaredToolNames: (body) =>
+    listField(body, 'tools').flatMap((tool) => (isRecord(tool) && tool.type === 'function' && isRecord(tool.function) && typeof tool.function.name === 'string' ? [tool.function.name] : [])),
+
+  reasoningSupport(body) {
+    const disabled = isRecord(body.thinking) && body.thinking.type === 'disabled';
+    return { shown: !disabled, beforeToolCalls: kimiThinkingEnabled(body) };
   },
 
   requestedModel: (body) => (typeof body.model === 'string' ? body.model : ''),
@@ -120,36 +170,53 @@ export const chatCompletionsWire: FakeWire = {
   responseHeaders: (sequence) => ({ 'x-request-id': `req_fake${String(sequence).padStart(4, '0')}` }),
   streamContentType: 'text/event-stream; charset=utf-8',
 
-  streamOpening: (context) =>
-    chunk(context, [{ index: 0, delta: { role: 'assistant', content: '', refusal: null }, logprobs: null, finish_reason: null }]),
-
-  streamTextDelta: (context, text) => chunk(context, [{ index: 0, delta: { content: text }, logprobs: null, finish_reason: null }]),
-
-  streamClosing(context) {
-    const finish = chunk(context, [{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }]);
-    const usage = includeUsage(context) ? chunk(context, [], usageOf(context)) : '';
-    return `${finish}${usage}${formatServerSentEvent('[DONE]')}`;
+  streamEvents(context) {
+    const { plan } = context;
+    const events: StreamEvent[] = [structure(deltaChunk(context, { role: 'assistant', content: '', refusal: null }))];
+    for (const piece of plan.reasoningChunks) events.push(delta(deltaChunk(context, { reasoning_content: piece })));
+    for (const piece of plan.chunks) events.push(delta(deltaChunk(context, { content: piece })));
+    const ids = toolCallIds(context);
+    for (const [callIndex, call] of plan.toolCalls.entries()) {
+      // A call's first piece names it; the pieces after it carry only argument text, keyed by `index`.
+      events.push(delta(deltaChunk(context, { tool_calls: [{ index: callIndex, id: ids[callIndex], type: 'function', function: { name: call.name, arguments: '' } }] })));
+      for (const piece of call.argumentPieces) events.push(delta(deltaChunk(context, { tool_calls: [{ index: callIndex, function: { arguments: piece } }] })));
+    }
+    events.push(end(chunk(context, [{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason(context) }])));
+    if (includeUsage(context)) events.push(end(chunk(context, [], usageOf(context))));
+    events.push(end(formatServerSentEvent('[DONE]')));
+    return events;
   },
 
   streamError: () => formatServerSentEvent(JSON.stringify(openAiErrorBody(CHAT_COMPLETIONS_MIDSTREAM_ERROR))),
 
   wholeReply(context) {
+    const { plan } = context;
+    const ids = toolCallIds(context);
+    const toolCalls = plan.toolCalls.map((call, callIndex) => ({ id: ids[callIndex], type: 'function', function: { name: call.name, arguments: call.argumentsJson } }));
     return {
-      id: `chatcmpl-fake${String(context.sequence).padStart(4, '0')}`,
+      id: completionId(context),
       object: 'chat.completion',
       created: context.createdAt,
-      model: context.plan.model,
-      choices: [{ index: 0, message: { role: 'assistant', content: context.plan.text, refusal: null, annotations: [] }, logprobs: null, finish_reason: 'stop' }],
+      model: plan.model,
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: toolCalls.length > 0 ? null : plan.text,
+            ...(plan.reasoning === '' ? {} : { reasoning_content: plan.reasoning }),
+            ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+            refusal: null,
+            annotations: [],
+          },
+          logprobs: null,
+          finish_reason: finishReason(context),
+        },
+      ],
       usage: usageOf(context),
       system_fingerprint: SYSTEM_FINGERPRINT,
     };
   },
-};
 
-function textOfParts(content: unknown): string {
-  if (!Array.isArray(content)) return '';
-  return content
-    .filter((part): part is { type: 'text'; text: string } => isRecord(part) && part.type === 'text' && typeof part.text === 'string')
-    .map((part) => part.text)
-    .join('\n');
-}
+  storedItemIds: () => [],
+};

@@ -2,8 +2,9 @@
  * What each wire contributes to the fake server: where it listens, how it checks a request, and how it frames a
  * scripted reply. The server owns HTTP, timing and recording; a wire only produces bytes.
  */
-import type { WireId } from '../../src-shared/brains';
-import type { ReplyPlan } from './script';
+import type { BrainId, WireId } from '../../src-shared/brains';
+import type { OpenAiSpecValidator } from './openai-spec';
+import type { ConversationEntry, ReasoningSupport, ReplyPlan } from './script';
 
 export type RequestHeaders = Readonly<Record<string, string>>;
 
@@ -15,8 +16,10 @@ export interface ErrorReply {
 
 /** The facts of one request a reply is built from; ids are deterministic per server so tests can compare bytes. */
 export interface ReplyContext {
+  readonly brain: BrainId;
   readonly plan: ReplyPlan;
   readonly body: Record<string, unknown>;
+  readonly route: RouteMatch;
   /** 1 for the first reply since the server started or was reset. */
   readonly sequence: number;
   /** Seconds since the epoch, as the providers' `created` fields count. */
@@ -31,6 +34,28 @@ export interface RouteMatch {
   readonly pathModel: string | null;
 }
 
+/** What the fake remembers between requests, as a provider's servers would. */
+export interface ServerMemory {
+  /** Responses output item ids sent while `store` was on: the only ids an input item may name when `store` is on. */
+  readonly storedItemIds: Set<string>;
+}
+
+export interface RequestChecks {
+  readonly route: RouteMatch;
+  readonly memory: ServerMemory;
+  /** Validates whole bodies against OpenAI's published spec; null when spec validation is off. */
+  readonly openAiSpec: OpenAiSpecValidator | null;
+}
+
+/**
+ * One piece of a streamed reply. `structure` goes out at once, `delta` after the plan's delay (the first one without),
+ * `end` only when the reply completes: the failure endings cut a stream before its end.
+ */
+export interface StreamEvent {
+  readonly kind: 'structure' | 'delta' | 'end';
+  readonly bytes: string;
+}
+
 export interface FakeWire {
   readonly wire: WireId;
   /** `path` is what follows the brain prefix, query string removed. */
@@ -39,21 +64,27 @@ export interface FakeWire {
   readonly missingCredentials: ErrorReply;
   notFound(path: string): ErrorReply;
   invalidJson(): ErrorReply;
-  /** The provider's own 400 for the first rule the request breaks, or null when it passes. */
-  checkRequest(body: Record<string, unknown>, route: RouteMatch): ErrorReply | null;
-  lastUserText(body: Record<string, unknown>): string;
+  /** The provider's own error for the first rule the request breaks, or null when it passes. */
+  checkRequest(body: Record<string, unknown>, checks: RequestChecks): ErrorReply | null;
+  /** User texts and tool answers in conversation order. */
+  conversation(body: Record<string, unknown>): ConversationEntry[];
+  /** Names of the function tools the request declares, in the wire's declaration shape. */
+  declaredToolNames(body: Record<string, unknown>): string[];
+  reasoningSupport(body: Record<string, unknown>, route: RouteMatch): ReasoningSupport;
   requestedModel(body: Record<string, unknown>, route: RouteMatch): string;
   statusError(status: number): ErrorReply;
   tooLarge(): ErrorReply;
   /** Extra response headers the provider sends (request ids). */
   responseHeaders(sequence: number): Readonly<Record<string, string>>;
   readonly streamContentType: string;
-  streamOpening(context: ReplyContext): string;
-  streamTextDelta(context: ReplyContext, text: string, chunkIndex: number): string;
-  streamClosing(context: ReplyContext): string;
-  streamError(context: ReplyContext): string;
+  /** The whole streamed reply, in order. */
+  streamEvents(context: ReplyContext): StreamEvent[];
+  /** The in-stream error a failure ending sends after `eventsSent` events. */
+  streamError(context: ReplyContext, eventsSent: number): string;
   /** The non-streaming response object. */
   wholeReply(context: ReplyContext): unknown;
+  /** Output item ids the provider keeps after this reply (Responses with `store` on); the server remembers them. */
+  storedItemIds(context: ReplyContext): string[];
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -68,4 +99,36 @@ export function estimateTokens(value: unknown): number {
 export function hasBearerOrHeader(headers: RequestHeaders, headerName: string): boolean {
   const authorization = headers.authorization ?? '';
   return (headers[headerName] ?? '') !== '' || /^Bearer \S/.test(authorization);
+}
+
+export function structure(bytes: string): StreamEvent {
+  return { kind: 'structure', bytes };
+}
+
+export function delta(bytes: string): StreamEvent {
+  return { kind: 'delta', bytes };
+}
+
+export function end(bytes: string): StreamEvent {
+  return { kind: 'end', bytes };
+}
+
+/** The array under `key`, or an empty one. */
+export function listField(record: Record<string, unknown>, key: string): readonly unknown[] {
+  const value = record[key];
+  return Array.isArray(value) ? value : [];
+}
+
+/** Text of a content list's text parts (`text`, `input_text`, `output_text`), joined with newlines. */
+export function textOfParts(content: unknown, partTypes: readonly string[] = ['text']): string {
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter((part): part is { type: string; text: string } => isRecord(part) && typeof part.type === 'string' && partTypes.includes(part.type) && typeof part.text === 'string')
+    .map((part) => part.text)
+    .join('\n');
+}
+
+/** A message `content` that is a string or a list of text parts, as text. */
+export function contentText(content: unknown, partTypes?: readonly string[]): string {
+  return typeof content === 'string' ? content : textOfParts(content, partTypes);
 }

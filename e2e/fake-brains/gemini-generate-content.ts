@@ -3,7 +3,10 @@
  * whole `GenerateContentResponse` (lines end in `\r\n\r\n`, no `[DONE]`), errors as
  * `{"error":{"code","message","status"}}`.
  */
-import { hasBearerOrHeader, isRecord, type ErrorReply, type FakeWire, type ReplyContext } from './fake-wire';
+import { geminiThoughtSignature } from './derived-tokens';
+import { end, delta, hasBearerOrHeader, isRecord, listField, type ErrorReply, type FakeWire, type ReplyContext, type StreamEvent } from './fake-wire';
+import { checkGeminiRequest, userText } from './gemini-generate-content-rules';
+import type { ConversationEntry } from './script';
 
 const STREAM_PATH = /^\/v1beta\/models\/([^/:]+):streamGenerateContent$/;
 const WHOLE_PATH = /^\/v1beta\/models\/([^/:]+):generateContent$/;
@@ -31,18 +34,49 @@ function dataLine(payload: unknown): string {
   return `data: ${JSON.stringify(payload)}\r\n\r\n`;
 }
 
-function responseChunk(context: ReplyContext, text: string, final: boolean): unknown {
-  const candidatesTokenCount = context.plan.chunks.length;
+function responseId(context: ReplyContext): string {
+  return `fake${String(context.sequence).padStart(4, '0')}`;
+}
+
+/** Gemini 3 signs every step that calls functions; any model signs what follows its shown thoughts. */
+function thoughtSignature(context: ReplyContext): string | null {
+  const { plan } = context;
+  const signs = plan.reasoning !== '' || (plan.toolCalls.length > 0 && (context.route.pathModel ?? '').startsWith('gemini-3'));
+  return signs ? geminiThoughtSignature(context.route.pathModel ?? '', responseId(context)) : null;
+}
+
+/** The calls of the reply as parts; only the first carries the signature, as Gemini sends parallel calls. */
+function functionCallParts(context: ReplyContext): unknown[] {
+  const signature = thoughtSignature(context);
+  return context.plan.toolCalls.map((call, callIndex) => ({
+    functionCall: { name: call.name, args: call.input },
+    ...(callIndex === 0 && signature !== null ? { thoughtSignature: signature } : {}),
+  }));
+}
+
+function responseChunk(context: ReplyContext, parts: readonly unknown[], final: boolean): unknown {
+  const { plan } = context;
+  const thoughtsTokenCount = plan.reasoningChunks.length;
+  const candidatesTokenCount = plan.outputTokens - thoughtsTokenCount;
   return {
-    candidates: [{ content: { parts: [{ text }], role: 'model' }, ...(final ? { finishReason: 'STOP' } : {}), index: 0 }],
+    candidates: [{ content: { parts, role: 'model' }, ...(final ? { finishReason: 'STOP' } : {}), index: 0 }],
     usageMetadata: {
       promptTokenCount: context.inputTokens,
       ...(final ? { candidatesTokenCount } : {}),
-      totalTokenCount: context.inputTokens + (final ? candidatesTokenCount : 0),
+      totalTokenCount: context.inputTokens + (final ? plan.outputTokens : 0),
+      ...(final && thoughtsTokenCount > 0 ? { thoughtsTokenCount } : {}),
     },
-    modelVersion: context.plan.model,
-    responseId: `fake${String(context.sequence).padStart(4, '0')}`,
+    modelVersion: plan.model,
+    responseId: responseId(context),
   };
+}
+
+/** `functionResponse.response` as text: the conventional `output`/`result`/`content`/`error` key, else the whole object. */
+function answerText(functionResponse: Record<string, unknown>): string {
+  const response = isRecord(functionResponse.response) ? functionResponse.response : {};
+  const key = ['output', 'result', 'content', 'error'].find((candidate) => response[candidate] !== undefined);
+  const value = key === undefined ? response : response[key];
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 export const geminiGenerateContentWire: FakeWire = {
@@ -69,75 +103,68 @@ export const geminiGenerateContentWire: FakeWire = {
   notFound: () => errorReply(404, 'Not Found'),
   invalidJson: () => errorReply(400, 'Invalid JSON payload received.'),
 
-  checkRequest(body, route) {
-    const problem = checkGeminiRequest(body, route.pathModel ?? '');
+  checkRequest(body, checks) {
+    const problem = checkGeminiRequest(body, checks.route.pathModel ?? '');
     return problem === null ? null : errorReply(400, problem);
   },
 
-  lastUserText(body) {
-    const contents: readonly unknown[] = Array.isArray(body.contents) ? body.contents : [];
-    for (const content of [...contents].reverse()) {
+  conversation(body) {
+    const entries: ConversationEntry[] = [];
+    for (const content of listField(body, 'contents')) {
       if (!isRecord(content) || (content.role !== undefined && content.role !== 'user')) continue;
-      const text = textOfParts(content.parts);
-      if (text !== '') return text;
+      for (const part of listField(content, 'parts')) {
+        if (isRecord(part) && isRecord(part.functionResponse)) entries.push({ kind: 'tool-answer', text: answerText(part.functionResponse) });
+      }
+      const text = userText(content.parts);
+      if (text !== '') entries.push({ kind: 'user-text', text });
     }
-    return '';
+    return entries;
   },
 
+  declaredToolNames(body) {
+    // The REST API takes both `functionDeclarations` and the proto's `function_declarations`.
+    return listField(body, 'tools').flatMap((tool) => {
+      if (!isRecord(tool)) return [];
+      const declarations = [...listField(tool, 'functionDeclarations'), ...listField(tool, 'function_declarations')];
+      return declarations.flatMap((declaration) => (isRecord(declaration) && typeof declaration.name === 'string' ? [declaration.name] : []));
+    });
+  },
+
+  reasoningSupport: () => ({ shown: true, beforeToolCalls: false }),
   requestedModel: (_body, route) => route.pathModel ?? '',
   statusError: (status) => errorReply(status),
   tooLarge: () => errorReply(400, 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).'),
   responseHeaders: () => ({}),
   streamContentType: 'text/event-stream',
-  streamOpening: () => '',
-  streamTextDelta: (context, text) => dataLine(responseChunk(context, text, false)),
-  streamClosing: (context) => dataLine(responseChunk(context, '', true)),
-  streamError: () => dataLine(geminiErrorBody(500, 'INTERNAL', STATUS_ERRORS[500]?.[1] ?? 'Internal error')),
-  wholeReply: (context) => responseChunk(context, context.plan.text, true),
-};
 
-/** Gemini's own 400 texts for the rules a replay can break; Gemini 3 also requires its thought signatures back. */
-export function checkGeminiRequest(body: Record<string, unknown>, model: string): string | null {
-  if (!Array.isArray(body.contents) || body.contents.length === 0) return '* GenerateContentRequest.contents: contents is not specified\n';
-  const contents: readonly unknown[] = body.contents;
-  for (const [index, content] of contents.entries()) {
-    if (!isRecord(content)) return `Invalid value at 'contents[${index}]'`;
-    if (content.role !== undefined && content.role !== 'user' && content.role !== 'model') return 'Please use a valid role: user, model.';
-    if (!Array.isArray(content.parts) || content.parts.length === 0) return `* GenerateContentRequest.contents[${index}].parts: contents.parts must not be empty.\n`;
-    const calls = countParts(content.parts, 'functionCall');
-    if (calls === 0) continue;
-    const next = contents[index + 1];
-    if (next === undefined) continue;
-    const responses = isRecord(next) ? countParts(next.parts, 'functionResponse') : 0;
-    if (responses === 0) return 'Please ensure that function response turn comes immediately after a function call turn.';
-    if (responses !== calls) {
-      return 'Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.';
+  streamEvents(context) {
+    const { plan } = context;
+    const events: StreamEvent[] = [
+      ...plan.reasoningChunks.map((piece) => delta(dataLine(responseChunk(context, [{ text: piece, thought: true }], false)))),
+      ...plan.chunks.map((piece) => delta(dataLine(responseChunk(context, [{ text: piece }], false)))),
+    ];
+    if (plan.toolCalls.length > 0) {
+      // The Gemini API sends each call whole, with the finish reason, in one chunk (see the recorded streams).
+      events.push(end(dataLine(responseChunk(context, functionCallParts(context), true))));
+    } else {
+      // Without calls, the signature rides on the last part of the reply.
+      const signature = thoughtSignature(context);
+      events.push(end(dataLine(responseChunk(context, [{ text: '', ...(signature === null ? {} : { thoughtSignature: signature }) }], true))));
     }
-  }
-  return model.startsWith('gemini-3') ? checkThoughtSignatures(contents) : null;
-}
+    return events;
+  },
 
-/** Gemini 3 validates the current turn only: each model step's first functionCall part must carry a thoughtSignature. */
-function checkThoughtSignatures(contents: readonly unknown[]): string | null {
-  const turnStart = contents.findLastIndex((content) => isRecord(content) && content.role !== 'model' && textOfParts(content.parts) !== '');
-  for (const [index, content] of contents.entries()) {
-    if (index <= turnStart || !isRecord(content) || content.role !== 'model' || !Array.isArray(content.parts)) continue;
-    const firstCall: unknown = content.parts.find((part) => isRecord(part) && isRecord(part.functionCall));
-    if (!isRecord(firstCall) || typeof firstCall.thoughtSignature === 'string') continue;
-    const name = isRecord(firstCall.functionCall) ? String(firstCall.functionCall.name) : '';
-    return `Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call \`default_api:${name}\` , position ${index + 1}. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.`;
-  }
-  return null;
-}
+  streamError: () => dataLine(geminiErrorBody(500, 'INTERNAL', STATUS_ERRORS[500]?.[1] ?? 'Internal error')),
 
-function countParts(parts: unknown, key: string): number {
-  return Array.isArray(parts) ? parts.filter((part) => isRecord(part) && isRecord(part[key])).length : 0;
-}
+  wholeReply(context) {
+    const { plan } = context;
+    const signature = thoughtSignature(context);
+    const parts: unknown[] = [];
+    if (plan.reasoning !== '') parts.push({ text: plan.reasoning, thought: true });
+    if (plan.toolCalls.length > 0) parts.push(...functionCallParts(context));
+    else parts.push({ text: plan.text, ...(signature === null ? {} : { thoughtSignature: signature }) });
+    return responseChunk(context, parts, true);
+  },
 
-function textOfParts(parts: unknown): string {
-  if (!Array.isArray(parts)) return '';
-  return parts
-    .filter((part): part is { text: string } => isRecord(part) && typeof part.text === 'string' && part.thought !== true)
-    .map((part) => part.text)
-    .join('');
-}
+  storedItemIds: () => [],
+};

@@ -2,9 +2,9 @@
  * Ollama's native chat as ollama speaks it: `POST /api/chat`, streaming by default as NDJSON (one object a line, the
  * last with `done: true`), errors as `{"error":"…"}`. Ollama needs no key.
  */
-import { isRecord, type ErrorReply, type FakeWire, type ReplyContext } from './fake-wire';
-
-const ROLES = ['system', 'user', 'assistant', 'tool'];
+import { delta, end, isRecord, listField, type ErrorReply, type FakeWire, type ReplyContext } from './fake-wire';
+import { checkOllamaRequest } from './ollama-chat-rules';
+import type { ConversationEntry } from './script';
 
 function errorReply(status: number, message: string): ErrorReply {
   return { status, body: { error: message } };
@@ -18,18 +18,26 @@ function createdAt(context: ReplyContext): string {
   return new Date(context.createdAt * 1000).toISOString();
 }
 
-function finalLine(context: ReplyContext, content: string): unknown {
+function toolCalls(context: ReplyContext): unknown[] {
+  return context.plan.toolCalls.map((call) => ({ function: { name: call.name, arguments: call.input } }));
+}
+
+function messageLine(context: ReplyContext, message: Record<string, unknown>): string {
+  return line({ model: context.plan.model, created_at: createdAt(context), message: { role: 'assistant', content: '', ...message }, done: false });
+}
+
+function finalLine(context: ReplyContext, message: Record<string, unknown>): unknown {
   return {
     model: context.plan.model,
     created_at: createdAt(context),
-    message: { role: 'assistant', content },
+    message: { role: 'assistant', content: '', ...message },
     done: true,
     done_reason: 'stop',
     total_duration: 1_000_000,
     load_duration: 100_000,
     prompt_eval_count: context.inputTokens,
     prompt_eval_duration: 200_000,
-    eval_count: context.plan.chunks.length,
+    eval_count: context.plan.outputTokens,
     eval_duration: 700_000,
   };
 }
@@ -49,41 +57,53 @@ export const ollamaChatWire: FakeWire = {
   invalidJson: () => errorReply(400, 'invalid character looking for beginning of value'),
 
   checkRequest(body) {
-    if (typeof body.model !== 'string' || body.model === '') return errorReply(400, 'model is required');
-    const messages: readonly unknown[] = Array.isArray(body.messages) ? body.messages : [];
-    for (const message of messages) {
-      if (!isRecord(message)) return errorReply(400, 'json: cannot unmarshal into Go struct field ChatRequest.messages of type api.Message');
-      if (typeof message.role !== 'string' || !ROLES.includes(message.role)) return errorReply(400, `invalid role: ${String(message.role)}`);
-      const toolCalls: readonly unknown[] = Array.isArray(message.tool_calls) ? message.tool_calls : [];
-      for (const call of toolCalls) {
-        // Ollama takes arguments as an object, unlike OpenAI's JSON string.
-        if (isRecord(call) && isRecord(call.function) && typeof call.function.arguments === 'string') {
-          return errorReply(
-            400,
-            'json: cannot unmarshal string into Go struct field ToolCallFunction.messages.tool_calls.function.arguments of type api.ToolCallFunctionArguments',
-          );
-        }
-      }
-    }
-    return null;
+    const problem = checkOllamaRequest(body);
+    return problem === null ? null : errorReply(400, problem);
   },
 
-  lastUserText(body) {
-    const messages: readonly unknown[] = Array.isArray(body.messages) ? body.messages : [];
-    for (const message of [...messages].reverse()) {
-      if (isRecord(message) && message.role === 'user' && typeof message.content === 'string' && message.content !== '') return message.content;
+  conversation(body) {
+    const entries: ConversationEntry[] = [];
+    for (const message of listField(body, 'messages')) {
+      if (!isRecord(message) || typeof message.content !== 'string') continue;
+      if (message.role === 'tool') entries.push({ kind: 'tool-answer', text: message.content });
+      else if (message.role === 'user' && message.content !== '') entries.push({ kind: 'user-text', text: message.content });
     }
-    return '';
+    return entries;
   },
+
+  declaredToolNames: (body) =>
+    listField(body, 'tools').flatMap((tool) => (isRecord(tool) && isRecord(tool.function) && typeof tool.function.name === 'string' ? [tool.function.name] : [])),
+
+  // `think` is `true` or a level (`"low"`, `"medium"`, `"high"`); thinking shows only then.
+  reasoningSupport: (body) => ({ shown: body.think === true || typeof body.think === 'string', beforeToolCalls: false }),
 
   requestedModel: (body) => (typeof body.model === 'string' ? body.model : ''),
   statusError: (status) => errorReply(status, status === 404 ? 'model not found, try pulling it first' : `error ${status}`),
   tooLarge: () => errorReply(400, 'the input length exceeds the context length'),
   responseHeaders: () => ({}),
   streamContentType: 'application/x-ndjson',
-  streamOpening: () => '',
-  streamTextDelta: (context, text) => line({ model: context.plan.model, created_at: createdAt(context), message: { role: 'assistant', content: text }, done: false }),
-  streamClosing: (context) => line(finalLine(context, '')),
+
+  streamEvents(context) {
+    const { plan } = context;
+    return [
+      ...plan.reasoningChunks.map((piece) => delta(messageLine(context, { thinking: piece }))),
+      ...plan.chunks.map((piece) => delta(messageLine(context, { content: piece }))),
+      // Ollama sends a reply's calls whole, in one line, with arguments as objects.
+      ...(plan.toolCalls.length > 0 ? [delta(messageLine(context, { tool_calls: toolCalls(context) }))] : []),
+      end(line(finalLine(context, {}))),
+    ];
+  },
+
   streamError: () => line({ error: 'an error was encountered while running the model: unexpected EOF' }),
-  wholeReply: (context) => finalLine(context, context.plan.text),
+
+  wholeReply(context) {
+    const { plan } = context;
+    return finalLine(context, {
+      content: plan.text,
+      ...(plan.reasoning === '' ? {} : { thinking: plan.reasoning }),
+      ...(plan.toolCalls.length > 0 ? { tool_calls: toolCalls(context) } : {}),
+    });
+  },
+
+  storedItemIds: () => [],
 };

@@ -3,12 +3,14 @@
  * with a `sequence_number` on every event, errors as `{"error":{"message","type","param","code"}}`.
  */
 import { formatServerSentEvent } from '../../src-main/core/providers/sse';
-import { hasBearerOrHeader, isRecord, type ErrorReply, type FakeWire, type ReplyContext } from './fake-wire';
 import { openAiErrorBody } from './chat-completions';
+import { derivedId, responsesEncryptedReasoning } from './derived-tokens';
+import { contentText, hasBearerOrHeader, isRecord, listField, type ErrorReply, type FakeWire, type ReplyContext, type StreamEvent } from './fake-wire';
+import { checkResponsesRequest } from './openai-responses-rules';
+import type { ConversationEntry } from './script';
 
-const MAX_CALL_ID_LENGTH = 64;
-/** response.created, response.in_progress, output_item.added and content_part.added come before the first delta. */
-const EVENTS_BEFORE_TEXT = 4;
+/** Text parts of input messages: `input_text`, and `text` as some clients send it. */
+const INPUT_TEXT_PARTS = ['input_text', 'text'];
 
 function errorReply(status: number, message: string, type: string, param: string | null = null, code: string | null = null): ErrorReply {
   return { status, body: openAiErrorBody({ message, type, param, code }) };
@@ -20,24 +22,58 @@ const STATUS_ERRORS: Readonly<Record<number, readonly [message: string, type: st
   500: ['The server had an error while processing your request. Sorry about that!', 'server_error', null],
 };
 
-function responseId(context: ReplyContext): string {
-  return `resp_fake${String(context.sequence).padStart(4, '0')}`;
+/** The output items of one reply, with the ids the fake gives them. */
+interface OutputItems {
+  readonly reasoningId: string | null;
+  readonly messageId: string | null;
+  readonly calls: readonly { readonly id: string; readonly callId: string }[];
 }
 
-function messageItemId(context: ReplyContext): string {
-  return `msg_fake${String(context.sequence).padStart(4, '0')}`;
+function outputItems(context: ReplyContext): OutputItems {
+  const { plan, sequence } = context;
+  return {
+    reasoningId: plan.reasoning === '' ? null : derivedId('rs_', 48, sequence, 'reasoning'),
+    messageId: plan.chunks.length === 0 ? null : `msg_fake${String(sequence).padStart(4, '0')}`,
+    calls: plan.toolCalls.map((_call, callIndex) => ({ id: derivedId('fc_', 48, sequence, callIndex), callId: derivedId('call_', 24, sequence, callIndex) })),
+  };
 }
 
-function messageItem(context: ReplyContext, status: 'in_progress' | 'completed'): unknown {
+/** OpenAI returns the encrypted reasoning only when `include` asks for it. */
+function includesEncryptedReasoning(context: ReplyContext): boolean {
+  return listField(context.body, 'include').includes('reasoning.encrypted_content');
+}
+
+function reasoningItem(context: ReplyContext, id: string, status: 'in_progress' | 'completed'): unknown {
+  if (status === 'in_progress') return { id, type: 'reasoning', summary: [] };
+  const encrypted = includesEncryptedReasoning(context) ? { encrypted_content: responsesEncryptedReasoning(context.plan.model, id) } : {};
+  return { id, type: 'reasoning', summary: [{ type: 'summary_text', text: context.plan.reasoning }], ...encrypted };
+}
+
+function messageItem(context: ReplyContext, id: string, status: 'in_progress' | 'completed'): unknown {
   const content = status === 'completed' ? [{ type: 'output_text', annotations: [], logprobs: [], text: context.plan.text }] : [];
-  return { id: messageItemId(context), type: 'message', status, content, role: 'assistant' };
+  return { id, type: 'message', status, content, role: 'assistant' };
+}
+
+function functionCallItem(context: ReplyContext, callIndex: number, status: 'in_progress' | 'completed'): unknown {
+  const call = context.plan.toolCalls[callIndex];
+  const ids = outputItems(context).calls[callIndex];
+  return { id: ids?.id, type: 'function_call', status, arguments: status === 'completed' ? call?.argumentsJson : '', call_id: ids?.callId, name: call?.name };
+}
+
+function completedOutput(context: ReplyContext): unknown[] {
+  const items = outputItems(context);
+  return [
+    ...(items.reasoningId === null ? [] : [reasoningItem(context, items.reasoningId, 'completed')]),
+    ...(items.messageId === null ? [] : [messageItem(context, items.messageId, 'completed')]),
+    ...context.plan.toolCalls.map((_call, callIndex) => functionCallItem(context, callIndex, 'completed')),
+  ];
 }
 
 function responseObject(context: ReplyContext, status: 'in_progress' | 'completed' | 'failed'): unknown {
-  const outputTokens = context.plan.chunks.length;
+  const { plan } = context;
   const completed = status === 'completed';
   return {
-    id: responseId(context),
+    id: `resp_fake${String(context.sequence).padStart(4, '0')}`,
     object: 'response',
     created_at: context.createdAt,
     status,
@@ -45,8 +81,8 @@ function responseObject(context: ReplyContext, status: 'in_progress' | 'complete
     incomplete_details: null,
     instructions: null,
     max_output_tokens: null,
-    model: context.plan.model,
-    output: completed && context.plan.chunks.length > 0 ? [messageItem(context, 'completed')] : [],
+    model: plan.model,
+    output: completed ? completedOutput(context) : [],
     parallel_tool_calls: true,
     previous_response_id: null,
     store: context.body.store !== false,
@@ -60,17 +96,73 @@ function responseObject(context: ReplyContext, status: 'in_progress' | 'complete
       ? {
           input_tokens: context.inputTokens,
           input_tokens_details: { cached_tokens: 0 },
-          output_tokens: outputTokens,
-          output_tokens_details: { reasoning_tokens: 0 },
-          total_tokens: context.inputTokens + outputTokens,
+          output_tokens: plan.outputTokens,
+          output_tokens_details: { reasoning_tokens: plan.reasoningChunks.length },
+          total_tokens: context.inputTokens + plan.outputTokens,
         }
       : null,
     metadata: {},
   };
 }
 
+/** An event before its `sequence_number` is known: numbers are given once the whole reply is laid out. */
+interface PendingEvent {
+  readonly kind: StreamEvent['kind'];
+  readonly type: string;
+  readonly fields: Record<string, unknown>;
+}
+
 function event(type: string, sequenceNumber: number, fields: Record<string, unknown>): string {
   return formatServerSentEvent(JSON.stringify({ type, ...fields, sequence_number: sequenceNumber }), type);
+}
+
+function pendingEvents(context: ReplyContext): PendingEvent[] {
+  const { plan } = context;
+  const items = outputItems(context);
+  const events: PendingEvent[] = [
+    { kind: 'structure', type: 'response.created', fields: { response: responseObject(context, 'in_progress') } },
+    { kind: 'structure', type: 'response.in_progress', fields: { response: responseObject(context, 'in_progress') } },
+  ];
+  let outputIndex = 0;
+  if (items.reasoningId !== null) {
+    const at = { item_id: items.reasoningId, output_index: outputIndex, summary_index: 0 };
+    events.push(
+      { kind: 'structure', type: 'response.output_item.added', fields: { output_index: outputIndex, item: reasoningItem(context, items.reasoningId, 'in_progress') } },
+      { kind: 'structure', type: 'response.reasoning_summary_part.added', fields: { ...at, part: { type: 'summary_text', text: '' } } },
+      ...plan.reasoningChunks.map((piece): PendingEvent => ({ kind: 'delta', type: 'response.reasoning_summary_text.delta', fields: { ...at, delta: piece } })),
+      { kind: 'structure', type: 'response.reasoning_summary_text.done', fields: { ...at, text: plan.reasoning } },
+      { kind: 'structure', type: 'response.reasoning_summary_part.done', fields: { ...at, part: { type: 'summary_text', text: plan.reasoning } } },
+      // Only the finished item carries `encrypted_content`: a replay must take it from here, not from `.added`.
+      { kind: 'structure', type: 'response.output_item.done', fields: { output_index: outputIndex, item: reasoningItem(context, items.reasoningId, 'completed') } },
+    );
+    outputIndex += 1;
+  }
+  if (items.messageId !== null) {
+    const at = { item_id: items.messageId, output_index: outputIndex, content_index: 0 };
+    const part = (text: string): unknown => ({ type: 'output_text', annotations: [], logprobs: [], text });
+    events.push(
+      { kind: 'structure', type: 'response.output_item.added', fields: { output_index: outputIndex, item: messageItem(context, items.messageId, 'in_progress') } },
+      { kind: 'structure', type: 'response.content_part.added', fields: { ...at, part: part('') } },
+      ...plan.chunks.map((piece): PendingEvent => ({ kind: 'delta', type: 'response.output_text.delta', fields: { ...at, delta: piece, logprobs: [] } })),
+      { kind: 'structure', type: 'response.output_text.done', fields: { ...at, text: plan.text, logprobs: [] } },
+      { kind: 'structure', type: 'response.content_part.done', fields: { ...at, part: part(plan.text) } },
+      { kind: 'structure', type: 'response.output_item.done', fields: { output_index: outputIndex, item: messageItem(context, items.messageId, 'completed') } },
+    );
+    outputIndex += 1;
+  }
+  for (const [callIndex, call] of plan.toolCalls.entries()) {
+    const itemId = items.calls[callIndex]?.id;
+    const at = { item_id: itemId, output_index: outputIndex };
+    events.push(
+      { kind: 'structure', type: 'response.output_item.added', fields: { output_index: outputIndex, item: functionCallItem(context, callIndex, 'in_progress') } },
+      ...call.argumentPieces.map((piece): PendingEvent => ({ kind: 'delta', type: 'response.function_call_arguments.delta', fields: { ...at, delta: piece } })),
+      { kind: 'structure', type: 'response.function_call_arguments.done', fields: { ...at, arguments: call.argumentsJson } },
+      { kind: 'structure', type: 'response.output_item.done', fields: { output_index: outputIndex, item: functionCallItem(context, callIndex, 'completed') } },
+    );
+    outputIndex += 1;
+  }
+  events.push({ kind: 'end', type: 'response.completed', fields: { response: responseObject(context, 'completed') } });
+  return events;
 }
 
 export const openAiResponsesWire: FakeWire = {
@@ -90,53 +182,34 @@ export const openAiResponsesWire: FakeWire = {
   notFound: (path) => errorReply(404, `Invalid URL (POST ${path})`, 'invalid_request_error'),
   invalidJson: () => errorReply(400, 'We could not parse the JSON body of your request.', 'invalid_request_error'),
 
-  checkRequest(body) {
-    if (typeof body.model !== 'string' || body.model === '') return errorReply(400, "Missing required parameter: 'model'.", 'invalid_request_error', 'model', 'missing_required_parameter');
-    // Replays carry their own history; a stored response id would point at nothing the fake (or a store:false call) kept.
-    if (typeof body.previous_response_id === 'string') {
-      return errorReply(400, `Previous response with id '${body.previous_response_id}' not found.`, 'invalid_request_error', 'previous_response_id', 'previous_response_not_found');
-    }
-    const items: readonly unknown[] = Array.isArray(body.input) ? body.input : [];
-    const callIds = new Set<string>();
-    const answered = new Set<string>();
-    for (const [index, item] of items.entries()) {
-      if (!isRecord(item)) continue;
-      if (item.type === 'function_call') {
-        const callId = String(item.call_id);
-        if (callId.length > MAX_CALL_ID_LENGTH) {
-          return errorReply(
-            400,
-            `Invalid 'input[${index}].call_id': string too long. Expected a string with maximum length ${MAX_CALL_ID_LENGTH}, but got a string with length ${callId.length} instead.`,
-            'invalid_request_error',
-            `input[${index}].call_id`,
-            'string_above_max_length',
-          );
-        }
-        if (typeof item.id === 'string' && !item.id.startsWith('fc')) {
-          return errorReply(400, `Invalid 'input[${index}].id': '${item.id}'. Expected an ID that begins with 'fc'.`, 'invalid_request_error', `input[${index}].id`, 'invalid_value');
-        }
-        callIds.add(callId);
-      }
-      if (item.type === 'function_call_output') {
-        const callId = String(item.call_id);
-        if (!callIds.has(callId)) return errorReply(400, `No tool call found for function call output with call_id ${callId}.`, 'invalid_request_error', 'input', null);
-        answered.add(callId);
-      }
-    }
-    const unanswered = [...callIds].find((callId) => !answered.has(callId));
-    if (unanswered !== undefined) return errorReply(400, `No tool output found for function call ${unanswered}.`, 'invalid_request_error', 'input', null);
-    return null;
+  checkRequest(body, checks) {
+    const problem = checkResponsesRequest(body, checks.memory);
+    if (problem !== null) return errorReply(problem.status, problem.message, 'invalid_request_error', problem.param, problem.code);
+    // The hand-written rules carry OpenAI's exact texts; the spec catches every other shape error after them.
+    const specProblem = checks.openAiSpec?.check('CreateResponse', body) ?? null;
+    return specProblem === null ? null : errorReply(400, specProblem.message, 'invalid_request_error', specProblem.param, specProblem.code);
   },
 
-  lastUserText(body) {
-    if (typeof body.input === 'string') return body.input;
-    const items: readonly unknown[] = Array.isArray(body.input) ? body.input : [];
-    for (const item of [...items].reverse()) {
-      if (!isRecord(item) || item.role !== 'user') continue;
-      const text = typeof item.content === 'string' ? item.content : textOfParts(item.content);
-      if (text !== '') return text;
+  conversation(body) {
+    if (typeof body.input === 'string') return [{ kind: 'user-text', text: body.input }];
+    const entries: ConversationEntry[] = [];
+    for (const item of listField(body, 'input')) {
+      if (!isRecord(item)) continue;
+      if (item.type === 'function_call_output') entries.push({ kind: 'tool-answer', text: contentText(item.output, INPUT_TEXT_PARTS) });
+      else if (item.role === 'user') {
+        const text = contentText(item.content, INPUT_TEXT_PARTS);
+        if (text !== '') entries.push({ kind: 'user-text', text });
+      }
     }
-    return '';
+    return entries;
+  },
+
+  declaredToolNames: (body) => listField(body, 'tools').flatMap((tool) => (isRecord(tool) && tool.type === 'function' && typeof tool.name === 'string' ? [tool.name] : [])),
+
+  reasoningSupport(body) {
+    // Reasoning items appear only when the request asks for reasoning (and not for none of it).
+    const shown = isRecord(body.reasoning) && body.reasoning.effort !== 'none';
+    return { shown, beforeToolCalls: false };
   },
 
   requestedModel: (body) => (typeof body.model === 'string' ? body.model : ''),
@@ -149,56 +222,16 @@ export const openAiResponsesWire: FakeWire = {
   responseHeaders: (sequence) => ({ 'x-request-id': `req_fake${String(sequence).padStart(4, '0')}` }),
   streamContentType: 'text/event-stream; charset=utf-8',
 
-  streamOpening(context) {
-    const opening =
-      event('response.created', 0, { response: responseObject(context, 'in_progress') }) +
-      event('response.in_progress', 1, { response: responseObject(context, 'in_progress') });
-    if (context.plan.chunks.length === 0) return opening;
-    return (
-      opening +
-      event('response.output_item.added', 2, { output_index: 0, item: messageItem(context, 'in_progress') }) +
-      event('response.content_part.added', 3, {
-        item_id: messageItemId(context),
-        output_index: 0,
-        content_index: 0,
-        part: { type: 'output_text', annotations: [], logprobs: [], text: '' },
-      })
-    );
-  },
+  streamEvents: (context) => pendingEvents(context).map((pending, index) => ({ kind: pending.kind, bytes: event(pending.type, index, pending.fields) })),
 
-  streamTextDelta: (context, text, chunkIndex) =>
-    event('response.output_text.delta', EVENTS_BEFORE_TEXT + chunkIndex, { item_id: messageItemId(context), output_index: 0, content_index: 0, delta: text, logprobs: [] }),
-
-  streamClosing(context) {
-    const chunkCount = context.plan.chunks.length;
-    if (chunkCount === 0) return event('response.completed', 2, { response: responseObject(context, 'completed') });
-    let sequenceNumber = EVENTS_BEFORE_TEXT + chunkCount;
-    const itemId = messageItemId(context);
-    return (
-      event('response.output_text.done', sequenceNumber++, { item_id: itemId, output_index: 0, content_index: 0, text: context.plan.text, logprobs: [] }) +
-      event('response.content_part.done', sequenceNumber++, {
-        item_id: itemId,
-        output_index: 0,
-        content_index: 0,
-        part: { type: 'output_text', annotations: [], logprobs: [], text: context.plan.text },
-      }) +
-      event('response.output_item.done', sequenceNumber++, { output_index: 0, item: messageItem(context, 'completed') }) +
-      event('response.completed', sequenceNumber, { response: responseObject(context, 'completed') })
-    );
-  },
-
-  streamError(context) {
-    const sequenceNumber = EVENTS_BEFORE_TEXT + context.plan.chunksBeforeEnding;
-    return event('response.failed', sequenceNumber, { response: responseObject(context, 'failed') });
-  },
+  // Every event before the failure took one sequence number.
+  streamError: (context, eventsSent) => event('response.failed', eventsSent, { response: responseObject(context, 'failed') }),
 
   wholeReply: (context) => responseObject(context, 'completed'),
-};
 
-function textOfParts(content: unknown): string {
-  if (!Array.isArray(content)) return '';
-  return content
-    .filter((part): part is { text: string } => isRecord(part) && (part.type === 'input_text' || part.type === 'text') && typeof part.text === 'string')
-    .map((part) => part.text)
-    .join('\n');
-}
+  storedItemIds(context) {
+    if (context.body.store === false) return [];
+    const items = outputItems(context);
+    return [items.reasoningId, items.messageId, ...items.calls.map((call) => call.id)].filter((id): id is string => id !== null);
+  },
+};

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DELAY_MS, SLOW_DELAY_MS, parseDirectives, planReply, splitIntoChunks } from './script';
+import { DEFAULT_DELAY_MS, SLOW_DELAY_MS, conversationTail, parseDirectives, planReply, splitIntoChunks, splitIntoPieces } from './script';
 
 describe('parseDirectives', () => {
   it('reads every directive anywhere in the text', () => {
@@ -10,10 +10,31 @@ describe('parseDirectives', () => {
       errorMidstream: true,
       drop: true,
       tooLarge: true,
+      think: false,
       model: 'm-1',
       status: 503,
       reply: 'x\ny',
+      tools: [],
+      unreadableTool: null,
     });
+  });
+
+  it('reads tool directives in order, with JSON inputs that hold brackets', () => {
+    const directives = parseDirectives('Go [tool:current_time][tool:current_time {"zone":"UTC"}] then [tool:search {"terms":["a]b", "c"],"nested":{"x":[1]}} ] [think]');
+    expect(directives.tools).toEqual([
+      { name: 'current_time', input: {} },
+      { name: 'current_time', input: { zone: 'UTC' } },
+      { name: 'search', input: { terms: ['a]b', 'c'], nested: { x: [1] } } },
+    ]);
+    expect(directives.think).toBe(true);
+    expect(directives.unreadableTool).toBeNull();
+  });
+
+  it('keeps the first tool directive whose input is not a JSON object', () => {
+    expect(parseDirectives('[tool:a {"x":}] [tool:b]').unreadableTool).toBe('[tool:a {"x":}]');
+    expect(parseDirectives('[tool:a [1,2]]').unreadableTool).toBe('[tool:a [');
+    expect(parseDirectives('[tool:a {"x":1}').unreadableTool).toBe('[tool:a {"x":1}');
+    expect(parseDirectives('[tool:]').unreadableTool).toBe('[tool:]');
   });
 
   it('finds none in plain text', () => {
@@ -24,9 +45,12 @@ describe('parseDirectives', () => {
       errorMidstream: false,
       drop: false,
       tooLarge: false,
+      think: false,
       model: null,
       status: null,
       reply: null,
+      tools: [],
+      unreadableTool: null,
     });
   });
 });
@@ -35,20 +59,22 @@ describe('planReply', () => {
   it('echoes by default, in the requested model, 5 ms apart', () => {
     expect(planReply({ label: 'Claude', userText: 'hi there', requestedModel: 'claude-x' })).toEqual({
       failure: null,
+      reasoning: '',
+      reasoningChunks: [],
       text: 'Fake Claude reply to: hi there',
       chunks: ['Fake', ' Claude', ' reply', ' to:', ' hi', ' there'],
+      toolCalls: [],
       delayMs: DEFAULT_DELAY_MS,
       model: 'claude-x',
       ending: 'complete',
-      chunksBeforeEnding: 6,
+      outputTokens: 6,
     });
   });
 
   it('plans failures: a status wins over too-large, a drop over a mid-stream error', () => {
     expect(planReply({ label: 'Kimi', userText: '[too-large] [status:429]', requestedModel: 'k' }).failure).toEqual({ kind: 'status', status: 429 });
     expect(planReply({ label: 'Kimi', userText: '[too-large]', requestedModel: 'k' }).failure).toEqual({ kind: 'too-large' });
-    const dropped = planReply({ label: 'Kimi', userText: '[reply:a b c] [drop] [error-midstream]', requestedModel: 'k' });
-    expect([dropped.ending, dropped.chunksBeforeEnding]).toEqual(['drop', 2]);
+    expect(planReply({ label: 'Kimi', userText: '[reply:a b c] [drop] [error-midstream]', requestedModel: 'k' }).ending).toBe('drop');
   });
 
   it('slows down to 60 words', () => {
@@ -61,5 +87,59 @@ describe('planReply', () => {
   it('splits before spaces so the chunks join back to the text', () => {
     expect(splitIntoChunks('a  b\nc d')).toEqual(['a', ' ', ' b\nc', ' d']);
     expect(splitIntoChunks('')).toEqual([]);
+  });
+});
+
+describe('conversationTail', () => {
+  it('keeps the last user text and only the answers after it', () => {
+    expect(
+      conversationTail([
+        { kind: 'user-text', text: 'first' },
+        { kind: 'tool-answer', text: 'old answer' },
+        { kind: 'user-text', text: 'second' },
+        { kind: 'tool-answer', text: 'a' },
+        { kind: 'tool-answer', text: 'b' },
+      ]),
+    ).toEqual({ userText: 'second', toolAnswers: ['a', 'b'] });
+    expect(conversationTail([])).toEqual({ userText: '', toolAnswers: [] });
+  });
+});
+
+describe('planReply with tools and reasoning', () => {
+  const userText = 'Time? [tool:current_time {"zone":"Europe/Paris"}]';
+
+  it('plans the calls, in pieces, without text, when the conversation ends with the user', () => {
+    const plan = planReply({ label: 'Kimi', userText, requestedModel: 'k', declaredTools: ['current_time'] });
+    expect(plan.text).toBe('');
+    expect(plan.toolCalls).toEqual([
+      { name: 'current_time', input: { zone: 'Europe/Paris' }, argumentsJson: '{"zone":"Europe/Paris"}', argumentPieces: ['{"zone":', '"Europe/', 'Paris"}'] },
+    ]);
+    expect(plan.outputTokens).toBe(3);
+  });
+
+  it('answers with the echo and each answer cut to 60 characters once the answers are in', () => {
+    const plan = planReply({ label: 'Kimi', userText, requestedModel: 'k', declaredTools: ['current_time'], toolAnswers: ['12:00', 'y'.repeat(70)] });
+    expect(plan.toolCalls).toEqual([]);
+    expect(plan.text).toBe(`Fake Kimi reply to: ${userText} (tools answered: 12:00 | ${'y'.repeat(60)})`);
+  });
+
+  it('refuses calls to tools the request does not offer', () => {
+    expect(planReply({ label: 'GLM', userText: '[tool:a][tool:b][tool:c]', requestedModel: 'g', declaredTools: ['b'] }).text).toBe(
+      'Fake GLM reply: the tools "a", "c" were not offered in this request.',
+    );
+  });
+
+  it('reasons on [think] where shown, and before calls where the provider always does', () => {
+    const thinks = (text: string, reasoning: { shown: boolean; beforeToolCalls: boolean }): string =>
+      planReply({ label: 'Claude', userText: text, requestedModel: 'c', declaredTools: ['current_time'], reasoning }).reasoning;
+    expect(thinks('Why? [think]', { shown: true, beforeToolCalls: false })).toBe('Fake Claude thinks about: Why? [think]');
+    expect(thinks('Why? [think]', { shown: false, beforeToolCalls: false })).toBe('');
+    expect(thinks('Why?', { shown: true, beforeToolCalls: true })).toBe('');
+    expect(thinks('[tool:current_time]', { shown: true, beforeToolCalls: true })).toBe('Fake Claude thinks about: [tool:current_time]');
+  });
+
+  it('cuts argument text into pieces without splitting a character', () => {
+    expect(splitIntoPieces('{"a":"😀😀😀😀"}', 8)).toEqual(['{"a":"😀😀', '😀😀"}']);
+    expect(splitIntoPieces('', 8)).toEqual([]);
   });
 });

@@ -7,6 +7,12 @@ export const DEFAULT_DELAY_MS = 5;
 export const SLOW_DELAY_MS = 100;
 export const SLOW_CHUNK_COUNT = 60;
 const ECHO_LIMIT = 200;
+/** How much of each tool answer the reply after a tool call repeats. */
+const ANSWER_LIMIT = 60;
+/** How much of the user's text the scripted reasoning repeats. */
+const REASONING_ECHO_LIMIT = 60;
+/** Tool arguments stream in pieces of at most this many characters, as the providers split them. */
+export const ARGUMENT_PIECE_LENGTH = 8;
 
 export const MARKDOWN_REPLY = [
   '# Fake heading',
@@ -29,6 +35,12 @@ export const MARKDOWN_REPLY = [
   '```',
 ].join('\n');
 
+
+export interface ToolDirective {
+  readonly name: string;
+  readonly input: Record<string, unknown>;
+}
+
 export interface Directives {
   readonly slow: boolean;
   readonly empty: boolean;
@@ -36,26 +48,73 @@ export interface Directives {
   readonly errorMidstream: boolean;
   readonly drop: boolean;
   readonly tooLarge: boolean;
+  readonly think: boolean;
   readonly model: string | null;
   readonly status: number | null;
   readonly reply: string | null;
+  /** `[tool:NAME]` and `[tool:NAME {json}]`, in order: parallel calls of one reply. */
+  readonly tools: readonly ToolDirective[];
+  /** A `[tool:…]` directive whose input is not a JSON object, verbatim; null when every one reads. */
+  readonly unreadableTool: string | null;
 }
 
-/** How the reply ends once its text has streamed (or part of it, for the failure endings). */
+/** One thing a request's conversation says, in order: words the user wrote, or an answer to a tool call. */
+export type ConversationEntry = { readonly kind: 'user-text'; readonly text: string } | { readonly kind: 'tool-answer'; readonly text: string };
+
+export interface ConversationTail {
+  /** The last user text: the only place directives are read from. */
+  readonly userText: string;
+  /** Tool answers that came after that text; empty when the conversation ends with the user's words. */
+  readonly toolAnswers: readonly string[];
+}
+
+/** What the request allows in the way of reasoning, in the wire's own terms. */
+export interface ReasoningSupport {
+  /** `[think]` shows reasoning (the request enabled it, or the wire always may). */
+  readonly shown: boolean;
+  /** Under these settings the provider always reasons before it calls tools (Anthropic and Kimi with thinking on). */
+  readonly beforeToolCalls: boolean;
+}
+
+export interface ScriptedToolCall {
+  readonly name: string;
+  readonly input: Record<string, unknown>;
+  readonly argumentsJson: string;
+  /** `argumentsJson` in the pieces it streams in. */
+  readonly argumentPieces: readonly string[];
+}
+
+/** How the reply ends once its content has streamed (or part of it, for the failure endings). */
 export type ReplyEnding = 'complete' | 'error-midstream' | 'drop';
 
 export interface ReplyPlan {
   /** An HTTP error to answer instead of a stream. */
   readonly failure: { readonly kind: 'status'; readonly status: number } | { readonly kind: 'too-large' } | null;
+  /** Reasoning shown before the reply; empty when there is none. */
+  readonly reasoning: string;
+  readonly reasoningChunks: readonly string[];
   readonly text: string;
   /** The text in the pieces it streams in; joined they give `text`. */
   readonly chunks: readonly string[];
+  /** Calls the reply makes after its text; a reply with calls has no text. */
+  readonly toolCalls: readonly ScriptedToolCall[];
   readonly delayMs: number;
   /** The model the reply announces. */
   readonly model: string;
   readonly ending: ReplyEnding;
-  /** How many chunks go out before a failure ending. */
-  readonly chunksBeforeEnding: number;
+  /** A plausible, deterministic output token count: one per streamed piece. */
+  readonly outputTokens: number;
+}
+
+export interface PlanInput {
+  readonly label: string;
+  readonly userText: string;
+  readonly requestedModel: string;
+  /** Answers to tool calls after the user's text (see `conversationTail`). */
+  readonly toolAnswers?: readonly string[];
+  /** Tool names the request declares; a scripted call to any other tool is refused. */
+  readonly declaredTools?: readonly string[];
+  readonly reasoning?: ReasoningSupport;
 }
 
 export function parseDirectives(userText: string): Directives {
@@ -63,6 +122,7 @@ export function parseDirectives(userText: string): Directives {
   const status = /\[status:(\d{3})\]/.exec(userText);
   const model = /\[model:([^\]]+)\]/.exec(userText);
   const reply = /\[reply:([^\]]*)\]/.exec(userText);
+  const { tools, unreadable } = parseToolDirectives(userText);
   return {
     slow: flag('slow'),
     empty: flag('empty'),
@@ -70,27 +130,147 @@ export function parseDirectives(userText: string): Directives {
     errorMidstream: flag('error-midstream'),
     drop: flag('drop'),
     tooLarge: flag('too-large'),
+    think: flag('think'),
     model: model?.[1]?.trim() || null,
     status: status?.[1] === undefined ? null : Number(status[1]),
     reply: reply?.[1] === undefined ? null : reply[1].replace(/\\n/g, '\n'),
+    tools,
+    unreadableTool: unreadable,
   };
 }
 
-export function planReply(input: { readonly label: string; readonly userText: string; readonly requestedModel: string }): ReplyPlan {
+const TOOL_DIRECTIVE_START = '[tool:';
+const TOOL_NAME = /^[A-Za-z0-9_.:-]+/;
+
+/** Reads `[tool:NAME]` and `[tool:NAME {json}]`; the JSON may itself hold brackets, so it is scanned, not matched. */
+function parseToolDirectives(text: string): { tools: ToolDirective[]; unreadable: string | null } {
+  const tools: ToolDirective[] = [];
+  let unreadable: string | null = null;
+  let searchFrom = 0;
+  for (;;) {
+    const start = text.indexOf(TOOL_DIRECTIVE_START, searchFrom);
+    if (start < 0) break;
+    const nameStart = start + TOOL_DIRECTIVE_START.length;
+    const name = TOOL_NAME.exec(text.slice(nameStart))?.[0] ?? '';
+    let cursor = nameStart + name.length;
+    while (text[cursor] === ' ') cursor += 1;
+    let input: Record<string, unknown> | null = {};
+    if (text[cursor] === '{') {
+      const objectEnd = endOfJsonObject(text, cursor);
+      input = objectEnd < 0 ? null : parseJsonObject(text.slice(cursor, objectEnd));
+      cursor = objectEnd < 0 ? cursor : objectEnd;
+      while (text[cursor] === ' ') cursor += 1;
+    }
+    const closed = text[cursor] === ']';
+    if (name !== '' && closed && input !== null) tools.push({ name, input });
+    else unreadable ??= text.slice(start, closed ? cursor + 1 : Math.min(text.length, cursor + 1));
+    searchFrom = cursor + 1;
+  }
+  return { tools, unreadable };
+}
+
+/** The index just past the `}` that closes the object opening at `start`, or -1 when it never closes. */
+function endOfJsonObject(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let index = start; index < text.length; index += 1) {
+    const character = text[index];
+    if (inString) {
+      if (character === '\\') index += 1;
+      else if (character === '"') inString = false;
+      continue;
+    }
+    if (character === '"') inString = true;
+    else if (character === '{' || character === '[') depth += 1;
+    else if (character === '}' || character === ']') {
+      depth -= 1;
+      if (depth === 0) return index + 1;
+    }
+  }
+  return -1;
+}
+
+function parseJsonObject(text: string): Record<string, unknown> | null {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The last user text and the tool answers after it: what decides between calling tools and answering. */
+export function conversationTail(entries: readonly ConversationEntry[]): ConversationTail {
+  let userText = '';
+  let toolAnswers: string[] = [];
+  for (const entry of entries) {
+    switch (entry.kind) {
+      case 'user-text':
+        userText = entry.text;
+        toolAnswers = [];
+        break;
+      case 'tool-answer':
+        toolAnswers.push(entry.text);
+        break;
+      default: {
+        const unknownEntry: never = entry;
+        throw new Error(`Unknown conversation entry ${JSON.stringify(unknownEntry)}`);
+      }
+    }
+  }
+  return { userText, toolAnswers };
+}
+
+const SHOWN_ON_REQUEST: ReasoningSupport = { shown: true, beforeToolCalls: false };
+
+export function planReply(input: PlanInput): ReplyPlan {
   const directives = parseDirectives(input.userText);
+  const toolAnswers = input.toolAnswers ?? [];
+  const reasoningSupport = input.reasoning ?? SHOWN_ON_REQUEST;
   const failure = directives.status !== null ? { kind: 'status' as const, status: directives.status } : directives.tooLarge ? { kind: 'too-large' as const } : null;
-  const text = replyText(directives, input.label, input.userText);
+  const wantsCalls = toolAnswers.length === 0 && (directives.tools.length > 0 || directives.unreadableTool !== null);
+  const refusal = wantsCalls ? callRefusal(directives, input.label, input.declaredTools ?? []) : null;
+  const toolCalls = wantsCalls && refusal === null ? directives.tools.map(scriptedCall) : [];
+  const text = refusal ?? (toolCalls.length > 0 ? '' : withAnswers(replyText(directives, input.label, input.userText), toolAnswers));
   const chunks = splitIntoChunks(text);
+  const showsReasoning = (directives.think && reasoningSupport.shown) || (reasoningSupport.beforeToolCalls && toolCalls.length > 0);
+  const reasoning = showsReasoning ? `Fake ${input.label} thinks about: ${input.userText.slice(0, REASONING_ECHO_LIMIT)}` : '';
+  const reasoningChunks = splitIntoChunks(reasoning);
   const ending: ReplyEnding = directives.drop ? 'drop' : directives.errorMidstream ? 'error-midstream' : 'complete';
   return {
     failure,
+    reasoning,
+    reasoningChunks,
     text,
     chunks,
+    toolCalls,
     delayMs: directives.slow ? SLOW_DELAY_MS : DEFAULT_DELAY_MS,
     model: directives.model ?? input.requestedModel,
     ending,
-    chunksBeforeEnding: ending === 'complete' ? chunks.length : Math.ceil(chunks.length / 2),
+    outputTokens: reasoningChunks.length + chunks.length + toolCalls.reduce((sum, call) => sum + call.argumentPieces.length, 0),
   };
+}
+
+/** The text that stands in for calls the fake will not make: an unreadable directive or a tool the request does not offer. */
+function callRefusal(directives: Directives, label: string, declaredTools: readonly string[]): string | null {
+  if (directives.unreadableTool !== null) return `Fake ${label} reply: the directive ${directives.unreadableTool} has no JSON object input.`;
+  const missing = [...new Set(directives.tools.map((tool) => tool.name).filter((name) => !declaredTools.includes(name)))];
+  if (missing.length === 0) return null;
+  const quoted = missing.map((name) => `"${name}"`).join(', ');
+  return missing.length === 1
+    ? `Fake ${label} reply: the tool ${quoted} was not offered in this request.`
+    : `Fake ${label} reply: the tools ${quoted} were not offered in this request.`;
+}
+
+function scriptedCall(directive: ToolDirective): ScriptedToolCall {
+  const argumentsJson = JSON.stringify(directive.input);
+  return { name: directive.name, input: directive.input, argumentsJson, argumentPieces: splitIntoPieces(argumentsJson, ARGUMENT_PIECE_LENGTH) };
+}
+
+function withAnswers(text: string, toolAnswers: readonly string[]): string {
+  if (toolAnswers.length === 0) return text;
+  const answered = `(tools answered: ${toolAnswers.map((answer) => answer.slice(0, ANSWER_LIMIT)).join(' | ')})`;
+  return text === '' ? answered : `${text} ${answered}`;
 }
 
 function replyText(directives: Directives, label: string, userText: string): string {
@@ -104,4 +284,12 @@ function replyText(directives: Directives, label: string, userText: string): str
 /** Splits before each space, so every chunk but the first starts with the space that separated it. */
 export function splitIntoChunks(text: string): string[] {
   return text === '' ? [] : text.split(/(?= )/);
+}
+
+/** Cuts text into pieces of at most `length` code points (never inside a surrogate pair). */
+export function splitIntoPieces(text: string, length: number): string[] {
+  const codePoints = Array.from(text);
+  const pieces: string[] = [];
+  for (let start = 0; start < codePoints.length; start += length) pieces.push(codePoints.slice(start, start + length).join(''));
+  return pieces;
 }

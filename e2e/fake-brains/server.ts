@@ -8,11 +8,12 @@ import type { AddressInfo } from 'node:net';
 import { BRAINS, isBrainId, type BrainId, type WireId } from '../../src-shared/brains';
 import { anthropicMessagesWire } from './anthropic-messages';
 import { chatCompletionsWire } from './chat-completions';
-import { estimateTokens, isRecord, type ErrorReply, type FakeWire, type ReplyContext, type RequestHeaders } from './fake-wire';
+import { estimateTokens, isRecord, type ErrorReply, type FakeWire, type ReplyContext, type RequestHeaders, type ServerMemory } from './fake-wire';
 import { geminiGenerateContentWire } from './gemini-generate-content';
 import { ollamaChatWire } from './ollama-chat';
+import { DEFAULT_OPENAI_SPEC_PATH, openAiSpecValidator } from './openai-spec';
 import { openAiResponsesWire } from './openai-responses';
-import { planReply } from './script';
+import { conversationTail, planReply } from './script';
 
 export interface RecordedRequest {
   readonly brain: BrainId;
@@ -27,12 +28,25 @@ export interface RecordedRequest {
   readonly receivedAt: string;
 }
 
+/** A request the fake refused the way its provider would: a broken wire rule, bad JSON, a missing key or a wrong path. */
+export interface RuleViolation {
+  readonly brain: BrainId;
+  /** Path and query as received, as in `RecordedRequest`. */
+  readonly path: string;
+  readonly status: number;
+  /** The provider's error text, as the fake sent it. */
+  readonly message: string;
+}
+
 export interface FakeBrains {
   /** `http://127.0.0.1:PORT`, no trailing slash. */
   readonly url: string;
   /** The base URL to configure for a brain, in the shape that brain's client expects. */
   baseUrlFor(brain: BrainId): string;
   requests(): RecordedRequest[];
+  /** Every refusal since the start or the last reset; a run that built every request right leaves this empty. */
+  violations(): RuleViolation[];
+  /** Forgets requests, violations and stored items, and restarts the ids. */
   reset(): void;
   close(): Promise<void>;
 }
@@ -40,6 +54,11 @@ export interface FakeBrains {
 export interface FakeBrainsOptions {
   /** 0 (the default) picks a free port. */
   readonly port?: number;
+  /**
+   * OpenAI's OpenAPI document, which OpenAI wire requests are validated against (loaded on the first such request);
+   * null turns that validation off. Defaults to the shared reference copy beside the repository.
+   */
+  readonly openAiSpecPath?: string | null;
 }
 
 const WIRES: Readonly<Record<WireId, FakeWire>> = {
@@ -73,7 +92,11 @@ function basePathFor(brain: BrainId): string {
 
 export async function startFakeBrains(options: FakeBrainsOptions = {}): Promise<FakeBrains> {
   let recorded: RecordedRequest[] = [];
+  let violations: RuleViolation[] = [];
   let sequence = 0;
+  const memory: ServerMemory = { storedItemIds: new Set() };
+  const specPath = options.openAiSpecPath === undefined ? DEFAULT_OPENAI_SPEC_PATH : options.openAiSpecPath;
+  const openAiSpec = specPath === null ? null : openAiSpecValidator(specPath);
   const liveResponses = new Set<ServerResponse>();
 
   const server = createServer((request, response) => {
@@ -92,6 +115,10 @@ export async function startFakeBrains(options: FakeBrainsOptions = {}): Promise<
 
     if (url.pathname === '/_fake/requests' && method === 'GET') {
       sendJson(response, { status: 200, body: recorded }, {});
+      return;
+    }
+    if (url.pathname === '/_fake/violations' && method === 'GET') {
+      sendJson(response, { status: 200, body: violations }, {});
       return;
     }
     if (url.pathname === '/_fake/reset' && method === 'POST') {
@@ -124,46 +151,69 @@ export async function startFakeBrains(options: FakeBrainsOptions = {}): Promise<
     const route = wire.route(method, wirePath, body);
     sequence += 1;
     const extraHeaders = wire.responseHeaders(sequence);
+    const refuse = (reply: ErrorReply): void => {
+      violations.push({ brain, path: redactedPath(url), status: reply.status, message: errorMessageOf(reply.body) });
+      sendJson(response, reply, extraHeaders);
+    };
     if (route === null) {
-      sendJson(response, wire.notFound(wirePath), extraHeaders);
+      refuse(wire.notFound(wirePath));
       return;
     }
     if (!wire.hasCredentials(headers, url.searchParams)) {
-      sendJson(response, wire.missingCredentials, extraHeaders);
+      refuse(wire.missingCredentials);
       return;
     }
     if (!parsedBody.ok || !isRecord(parsedBody.value)) {
-      sendJson(response, wire.invalidJson(), extraHeaders);
+      refuse(wire.invalidJson());
       return;
     }
-    const violation = wire.checkRequest(body, route);
+    const violation = wire.checkRequest(body, { route, memory, openAiSpec });
     if (violation !== null) {
-      sendJson(response, violation, extraHeaders);
+      refuse(violation);
       return;
     }
 
-    const plan = planReply({ label: BRAINS[brain].label, userText: wire.lastUserText(body), requestedModel: wire.requestedModel(body, route) });
+    const tail = conversationTail(wire.conversation(body));
+    const plan = planReply({
+      label: BRAINS[brain].label,
+      userText: tail.userText,
+      toolAnswers: tail.toolAnswers,
+      requestedModel: wire.requestedModel(body, route),
+      declaredTools: wire.declaredToolNames(body),
+      reasoning: wire.reasoningSupport(body, route),
+    });
     if (plan.failure !== null) {
+      // A scripted failure is the test's request, not a broken rule: it is not a violation.
       sendJson(response, plan.failure.kind === 'status' ? wire.statusError(plan.failure.status) : wire.tooLarge(), extraHeaders);
       return;
     }
     const context: ReplyContext = {
+      brain,
       plan,
       body,
+      route,
       sequence,
       createdAt: Math.floor(Date.now() / 1000),
       inputTokens: estimateTokens(body.messages ?? body.input ?? body.contents),
     };
     if (!route.streaming) {
       sendJson(response, { status: 200, body: wire.wholeReply(context) }, extraHeaders);
+      remember(wire, context);
       return;
     }
-    await streamReply(wire, context, request, response, extraHeaders);
+    if (await streamReply(wire, context, request, response, extraHeaders)) remember(wire, context);
+  }
+
+  /** What the provider would keep from a completed reply, for the requests that refer to it later. */
+  function remember(wire: FakeWire, context: ReplyContext): void {
+    for (const id of wire.storedItemIds(context)) memory.storedItemIds.add(id);
   }
 
   function reset(): void {
     recorded = [];
+    violations = [];
     sequence = 0;
+    memory.storedItemIds.clear();
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -180,6 +230,7 @@ export async function startFakeBrains(options: FakeBrainsOptions = {}): Promise<
     url,
     baseUrlFor: (brain) => `${url}${basePathFor(brain)}`,
     requests: () => [...recorded],
+    violations: () => [...violations],
     reset,
     close: () =>
       new Promise<void>((resolve, reject) => {
@@ -190,42 +241,59 @@ export async function startFakeBrains(options: FakeBrainsOptions = {}): Promise<
   };
 }
 
+/** Streams the reply; true when it went out complete. */
 async function streamReply(
   wire: FakeWire,
   context: ReplyContext,
   request: IncomingMessage,
   response: ServerResponse,
   extraHeaders: Readonly<Record<string, string>>,
-): Promise<void> {
+): Promise<boolean> {
   response.writeHead(200, { 'content-type': wire.streamContentType, 'cache-control': 'no-cache', connection: 'keep-alive', ...extraHeaders });
   const { plan } = context;
-  await write(response, wire.streamOpening(context));
-  const chunkCount = plan.ending === 'complete' ? plan.chunks.length : plan.chunksBeforeEnding;
-  for (let index = 0; index < chunkCount; index += 1) {
-    if (index > 0) await sleep(plan.delayMs);
+  const events = wire.streamEvents(context);
+  // The failure endings cut the stream after half of its deltas, and never send its end.
+  const deltaCount = events.filter((event) => event.kind === 'delta').length;
+  const deltasBeforeEnding = plan.ending === 'complete' ? deltaCount : Math.ceil(deltaCount / 2);
+  let deltasSent = 0;
+  let eventsSent = 0;
+  for (const event of events) {
+    if (plan.ending !== 'complete' && (event.kind === 'end' || (event.kind === 'delta' && deltasSent === deltasBeforeEnding))) break;
+    if (event.kind === 'delta') {
+      if (deltasSent > 0) await sleep(plan.delayMs);
+      deltasSent += 1;
+    }
     // The client stopped reading (a Stop button, an aborted test): stop producing.
-    if (response.destroyed) return;
-    await write(response, wire.streamTextDelta(context, plan.chunks[index] ?? '', index));
+    if (response.destroyed) return false;
+    await write(response, event.bytes);
+    eventsSent += 1;
   }
   switch (plan.ending) {
     case 'complete':
-      await write(response, wire.streamClosing(context));
       response.end();
-      return;
+      return true;
     case 'error-midstream':
-      await write(response, wire.streamError(context));
+      await write(response, wire.streamError(context, eventsSent));
       response.end();
-      return;
+      return false;
     case 'drop':
       // Give the written text time to leave before the socket goes without the terminal event.
       await sleep(plan.delayMs);
       request.socket.destroy();
-      return;
+      return false;
     default: {
       const unknownEnding: never = plan.ending;
       throw new Error(`Unknown ending ${String(unknownEnding)}`);
     }
   }
+}
+
+/** The message inside any of the five wires' error bodies. */
+function errorMessageOf(body: unknown): string {
+  if (!isRecord(body)) return String(body);
+  if (typeof body.error === 'string') return body.error;
+  if (isRecord(body.error) && typeof body.error.message === 'string') return body.error.message;
+  return JSON.stringify(body);
 }
 
 function write(response: ServerResponse, text: string): Promise<void> {

@@ -1,0 +1,32 @@
+/**
+ * Request rules of Ollama's `/api/chat`: the Go server's decoding errors for wrongly typed fields, and the pairing of
+ * `tool` messages with the calls before them.
+ */
+import { isRecord, listField } from './fake-wire';
+
+const ROLES = ['system', 'user', 'assistant', 'tool'];
+
+export function checkOllamaRequest(body: Record<string, unknown>): string | null {
+  if (typeof body.model !== 'string' || body.model === '') return 'model is required';
+  const calledNames = new Set<string>();
+  for (const [index, message] of listField(body, 'messages').entries()) {
+    if (!isRecord(message)) return 'json: cannot unmarshal into Go struct field ChatRequest.messages of type api.Message';
+    if (typeof message.role !== 'string' || !ROLES.includes(message.role)) return `invalid role: ${String(message.role)}`;
+    for (const call of listField(message, 'tool_calls')) {
+      if (!isRecord(call) || !isRecord(call.function)) continue;
+      // Ollama takes arguments as an object, unlike OpenAI's JSON string.
+      if (typeof call.function.arguments === 'string') {
+        return 'json: cannot unmarshal string into Go struct field ToolCallFunction.messages.tool_calls.function.arguments of type api.ToolCallFunctionArguments';
+      }
+      if (typeof call.function.name === 'string') calledNames.add(call.function.name);
+    }
+    if (message.role !== 'tool') continue;
+    // The model reads a tool message's content as the answer; without it there is nothing to read.
+    if (typeof message.content !== 'string') return `messages[${index}]: a tool message needs its content`;
+    // Ollama pairs answers with calls by name: a name no earlier call used answers nothing.
+    if (typeof message.tool_name === 'string' && !calledNames.has(message.tool_name)) {
+      return `messages[${index}]: tool_name "${message.tool_name}" does not match any earlier tool call`;
+    }
+  }
+  return null;
+}
