@@ -1,6 +1,7 @@
 import { ConversationPane } from './components/ConversationPane';
 import { EmptyState } from './components/EmptyState';
 import { NoticeBanner } from './components/NoticeBanner';
+import { RequestDialog } from './components/RequestDialog';
 import { SettingsDialog } from './components/SettingsDialog';
 import { Sidebar } from './components/Sidebar';
 import { useAppStore } from './state/store';
@@ -10,9 +11,11 @@ export function App() {
   useThemeSync();
   const openConversationId = useAppStore((state) => state.openConversationId);
   const settingsOpen = useAppStore((state) => state.settingsOpen);
+  const requestPreviewOpen = useAppStore((state) => state.requestPreviewOpen);
+  const showRequestPreview = requestPreviewOpen && openConversationId !== null && !settingsOpen;
   return (
     <div className="app">
-      <div className="app-frame" inert={settingsOpen}>
+      <div className="app-frame" inert={settingsOpen || showRequestPreview}>
         <Sidebar />
         <main className="main">
           <NoticeBanner />
@@ -23,6 +26,7 @@ export function App() {
           )}
         </main>
       </div>
+      {showRequestPreview ? <RequestDialog key={openConversationId} conversationId={openConversationId} /> : null}
       {settingsOpen ? <SettingsDialog /> : null}
     </div>
   );

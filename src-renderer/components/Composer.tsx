@@ -1,7 +1,9 @@
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { sendMessage, stopTurn, updateDraft } from '../state/actions';
 import { errorText } from '../state/api-client';
+import { selectConversationBrain } from '../state/selectors';
 import { useAppStore } from '../state/store';
+import { brainLabel } from './brain-options';
 import { SendIcon, StopIcon } from './icons';
 
 const MAX_INPUT_HEIGHT_PX = 240;
@@ -15,6 +17,7 @@ export function Composer({ conversationId }: { readonly conversationId: string }
   const draft = useAppStore((state) => state.drafts[conversationId] ?? '');
   const turnRunning = useAppStore((state) => conversationId in state.activeTurns);
   const sending = useAppStore((state) => conversationId in state.pendingSends);
+  const brain = useAppStore((state) => selectConversationBrain(state, conversationId));
   const [error, setError] = useState<string | null>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const canSend = draft.trim() !== '' && !turnRunning && !sending;
@@ -63,7 +66,7 @@ export function Composer({ conversationId }: { readonly conversationId: string }
           className="composer-input"
           data-testid="composer-input"
           aria-label="Message"
-          placeholder="Message Anybrain…"
+          placeholder={`Message ${brainLabel(brain)}…`}
           rows={1}
           autoFocus
           value={draft}

@@ -1,10 +1,20 @@
-import { useState, type KeyboardEvent } from 'react';
+import { memo, useMemo, useState, type KeyboardEvent } from 'react';
 import { EXPORT_FORMATS, type ExportFormat } from '../../src-shared/api';
-import { isBrainId, type BrainId } from '../../src-shared/brains';
-import { exportConversation, setConversationBrain, showNotice } from '../state/actions';
+import { BRAINS, REASONING_LEVELS, isBrainId, type BrainId, type ReasoningLevel } from '../../src-shared/brains';
+import {
+  exportConversation,
+  openRequestPreview,
+  setConversationBrain,
+  setConversationReasoning,
+  showNotice,
+  switchConversationBrain,
+} from '../state/actions';
 import { errorText } from '../state/api-client';
+import { selectConversationBrain } from '../state/selectors';
 import { useAppStore } from '../state/store';
 import { brainOptions, type BrainOption } from './brain-options';
+import { brainAriaShortcut, brainShortcutLabel, isApplePlatform, nextBrainShortcutLabel } from './brain-shortcuts';
+import { CodeIcon } from './icons';
 
 interface ModelPickerProps {
   readonly conversationId: string;
@@ -20,7 +30,7 @@ function ModelPicker({ conversationId, brain, model }: ModelPickerProps) {
   const commit = (): void => {
     const trimmed = value.trim();
     if (trimmed === (model ?? '')) return;
-    void setConversationBrain(conversationId, brain.id, trimmed === '' ? null : trimmed);
+    void setConversationBrain(conversationId, brain.id, { model: trimmed === '' ? null : trimmed });
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>): void => {
@@ -95,51 +105,141 @@ function ExportPicker({ conversationId }: { readonly conversationId: string }) {
   );
 }
 
+interface BrainSwitchProps {
+  readonly conversationId: string;
+  readonly activeBrain: BrainId;
+  readonly options: readonly BrainOption[];
+}
+
+/** One button per brain, in table order, each with its keyboard shortcut. */
+const BrainSwitch = memo(function BrainSwitch({ conversationId, activeBrain, options }: BrainSwitchProps) {
+  const apple = isApplePlatform();
+  return (
+    <div
+      className="brain-switch"
+      role="group"
+      aria-label={`Brain for the next reply (${nextBrainShortcutLabel(apple)} for the next brain)`}
+    >
+      {options.map((option) => (
+        <button
+          key={option.id}
+          type="button"
+          className="brain-switch-button"
+          data-testid={`brain-switch-${option.id}`}
+          aria-pressed={option.id === activeBrain}
+          aria-keyshortcuts={brainAriaShortcut(option.id, apple)}
+          title={`${option.label}${option.available ? '' : ' (not yet available)'} (${brainShortcutLabel(option.id, apple)})`}
+          onClick={() => void switchConversationBrain(conversationId, option.id)}
+        >
+          {option.label}
+        </button>
+      ))}
+    </div>
+  );
+});
+
+const REASONING_LABELS: Record<ReasoningLevel, string> = { off: 'Off', low: 'Low', medium: 'Medium', high: 'High' };
+
+function isReasoningLevel(value: string): value is ReasoningLevel {
+  return (REASONING_LEVELS as readonly string[]).includes(value);
+}
+
+interface ReasoningPickerProps {
+  readonly conversationId: string;
+  readonly brain: BrainId;
+  readonly level: ReasoningLevel | null;
+}
+
+/** Empty means the brain's own default level. */
+function ReasoningPicker({ conversationId, brain, level }: ReasoningPickerProps) {
+  const defaultLevel = BRAINS[brain].defaultReasoningLevel;
+  const onChange = (value: string): void => {
+    const picked = isReasoningLevel(value) ? value : null;
+    if (picked !== level) void setConversationReasoning(conversationId, picked);
+  };
+  return (
+    <label className="control">
+      <span className="control-label">Reasoning</span>
+      <select
+        className="reasoning-picker"
+        data-testid="reasoning-picker"
+        value={level ?? ''}
+        onChange={(event) => onChange(event.target.value)}
+      >
+        <option value="">Default ({REASONING_LABELS[defaultLevel].toLowerCase()})</option>
+        {REASONING_LEVELS.map((option) => (
+          <option key={option} value={option}>
+            {REASONING_LABELS[option]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 export function ConversationHeader({ conversationId }: { readonly conversationId: string }) {
   const conversation = useAppStore((state) => state.conversationsById[conversationId]);
   const settings = useAppStore((state) => state.settings);
-  const options = brainOptions(settings);
-  const brainId: BrainId = conversation?.brain ?? settings?.defaultBrain ?? 'claude';
+  const brainId = useAppStore((state) => selectConversationBrain(state, conversationId));
+  const options = useMemo(() => brainOptions(settings), [settings]);
   const brain = options.find((option) => option.id === brainId) ?? options[0];
 
   const onBrainChange = (value: string): void => {
-    // A model id belongs to one brain, so a new brain starts on its default model.
-    if (isBrainId(value) && value !== conversation?.brain) void setConversationBrain(conversationId, value, null);
+    if (isBrainId(value)) void switchConversationBrain(conversationId, value);
   };
 
   return (
     <header className="conversation-header">
-      <h1 className="conversation-heading" title={conversation?.title}>
-        {conversation?.title ?? ''}
-      </h1>
-      <div className="conversation-controls">
-        <label className="control">
-          <span className="control-label">Brain</span>
-          <select
-            className="brain-picker"
-            data-testid="brain-picker"
-            value={brainId}
-            onChange={(event) => onBrainChange(event.target.value)}
-          >
-            {options.map((option) => (
-              <option key={option.id} value={option.id}>
-                {option.available ? option.label : `${option.label} (not yet available)`}
-              </option>
-            ))}
-          </select>
-        </label>
-        {brain === undefined ? null : (
+      <div className="conversation-header-row">
+        <h1 className="conversation-heading" title={conversation?.title}>
+          {conversation?.title ?? ''}
+        </h1>
+        <BrainSwitch conversationId={conversationId} activeBrain={brainId} options={options} />
+      </div>
+      <div className="conversation-header-row">
+        <div className="conversation-controls">
           <label className="control">
-            <span className="control-label">Model</span>
-            <ModelPicker
-              key={`${brain.id}:${conversation?.model ?? ''}`}
-              conversationId={conversationId}
-              brain={brain}
-              model={conversation?.model ?? null}
-            />
+            <span className="control-label">Brain</span>
+            <select
+              className="brain-picker"
+              data-testid="brain-picker"
+              value={brainId}
+              onChange={(event) => onBrainChange(event.target.value)}
+            >
+              {options.map((option) => (
+                <option key={option.id} value={option.id}>
+                  {option.available ? option.label : `${option.label} (not yet available)`}
+                </option>
+              ))}
+            </select>
           </label>
-        )}
-        <ExportPicker conversationId={conversationId} />
+          {brain === undefined ? null : (
+            <label className="control">
+              <span className="control-label">Model</span>
+              <ModelPicker
+                key={`${brain.id}:${conversation?.model ?? ''}`}
+                conversationId={conversationId}
+                brain={brain}
+                model={conversation?.model ?? null}
+              />
+            </label>
+          )}
+          <ReasoningPicker conversationId={conversationId} brain={brainId} level={conversation?.reasoningLevel ?? null} />
+        </div>
+        <div className="conversation-actions-bar">
+          <button
+            type="button"
+            className="button small ghost"
+            data-testid="show-request"
+            aria-haspopup="dialog"
+            title="The exact request the next turn would send, without sending it"
+            onClick={openRequestPreview}
+          >
+            <CodeIcon />
+            Show request
+          </button>
+          <ExportPicker conversationId={conversationId} />
+        </div>
       </div>
     </header>
   );

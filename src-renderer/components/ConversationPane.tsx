@@ -1,9 +1,11 @@
 import { useEffect } from 'react';
 import { stopTurn } from '../state/actions';
+import { selectDialogOpen } from '../state/selectors';
 import { useAppStore } from '../state/store';
 import { Composer } from './Composer';
 import { ConversationHeader } from './ConversationHeader';
 import { MessageList } from './MessageList';
+import { useBrainShortcuts } from './useBrainShortcuts';
 
 /** Esc stops a running reply when no control has focus (the composer handles its own Esc). */
 function useEscapeStops(conversationId: string): void {
@@ -13,7 +15,7 @@ function useEscapeStops(conversationId: string): void {
       const target = event.target;
       if (target instanceof HTMLElement && target !== document.body && target.closest('input, textarea, select')) return;
       const state = useAppStore.getState();
-      if (state.settingsOpen || !(conversationId in state.activeTurns)) return;
+      if (selectDialogOpen(state) || !(conversationId in state.activeTurns)) return;
       void stopTurn(conversationId);
     };
     window.addEventListener('keydown', onKeyDown);
@@ -23,6 +25,7 @@ function useEscapeStops(conversationId: string): void {
 
 export function ConversationPane({ conversationId }: { readonly conversationId: string }) {
   useEscapeStops(conversationId);
+  useBrainShortcuts(conversationId);
   return (
     <section className="conversation-pane" aria-label="Conversation">
       <ConversationHeader conversationId={conversationId} />

@@ -6,6 +6,8 @@ import { useAppStore } from '../state/store';
 import { brainLabel } from './brain-options';
 import { usageSummary } from './format';
 import { RetryIcon, WarningIcon } from './icons';
+import { ToolActivity } from './ToolActivity';
+import { TurnReceiptStrip } from './TurnReceipt';
 
 interface MessageProps {
   readonly message: MessageView;
@@ -71,6 +73,7 @@ function AssistantMessage({ message }: MessageProps) {
       <div className="message-body" data-testid="message-text">
         <MarkdownView text={text} />
       </div>
+      {streaming ? <ToolActivity messageId={message.id} /> : null}
       {streaming ? (
         <div className="typing-indicator" data-testid="typing-indicator" role="status" aria-label="Writing a reply">
           <span />
@@ -78,6 +81,7 @@ function AssistantMessage({ message }: MessageProps) {
           <span />
         </div>
       ) : null}
+      <TurnReceiptStrip messageId={message.id} />
       {statusNote === undefined ? null : (
         <div className={`message-status ${message.status}`} data-testid="message-status">
           {statusNote}

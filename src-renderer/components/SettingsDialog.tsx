@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { THEMES, type Theme } from '../../src-shared/api';
 import { isBrainId } from '../../src-shared/brains';
 import { closeSettings, setDefaultBrain, setTheme } from '../state/actions';
@@ -6,7 +6,7 @@ import { errorText } from '../state/api-client';
 import { useAppStore } from '../state/store';
 import { brainOptions } from './brain-options';
 import { BrainSettings } from './BrainSettings';
-import { CloseIcon } from './icons';
+import { Dialog } from './Dialog';
 
 const THEME_LABELS: Record<Theme, string> = { system: 'Match the system', light: 'Light', dark: 'Dark' };
 
@@ -54,102 +54,63 @@ function DefaultBrainField() {
 export function SettingsDialog() {
   const settings = useAppStore((state) => state.settings);
   const themePreference = useAppStore((state) => state.themePreference);
-  const dialogRef = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    const previousFocus = document.activeElement;
-    dialogRef.current?.focus();
-    const onKeyDown = (event: KeyboardEvent): void => {
-      if (event.key === 'Escape') {
-        event.preventDefault();
-        closeSettings();
-      }
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => {
-      window.removeEventListener('keydown', onKeyDown);
-      if (previousFocus instanceof HTMLElement) previousFocus.focus();
-    };
-  }, []);
 
   return (
-    <div
-      className="dialog-backdrop"
-      onMouseDown={(event) => {
-        if (event.target === event.currentTarget) closeSettings();
-      }}
+    <Dialog
+      title="Settings"
+      titleId="settings-title"
+      testId="settings-dialog"
+      closeTestId="close-settings"
+      closeLabel="Close settings"
+      onClose={closeSettings}
     >
-      <div
-        ref={dialogRef}
-        className="dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="settings-title"
-        data-testid="settings-dialog"
-        tabIndex={-1}
-      >
-        <header className="dialog-header">
-          <h2 id="settings-title">Settings</h2>
-          <button
-            type="button"
-            className="icon-button"
-            data-testid="close-settings"
-            aria-label="Close settings"
-            onClick={closeSettings}
+      <section className="settings-section">
+        <h3>General</h3>
+        <div className="settings-field">
+          <label htmlFor="theme-select">Theme</label>
+          <select
+            id="theme-select"
+            data-testid="theme-select"
+            value={themePreference}
+            onChange={(event) => {
+              if (isTheme(event.target.value)) void setTheme(event.target.value);
+            }}
           >
-            <CloseIcon />
-          </button>
-        </header>
-        <div className="dialog-body">
-          <section className="settings-section">
-            <h3>General</h3>
-            <div className="settings-field">
-              <label htmlFor="theme-select">Theme</label>
-              <select
-                id="theme-select"
-                data-testid="theme-select"
-                value={themePreference}
-                onChange={(event) => {
-                  if (isTheme(event.target.value)) void setTheme(event.target.value);
-                }}
-              >
-                {THEMES.map((theme) => (
-                  <option key={theme} value={theme}>
-                    {THEME_LABELS[theme]}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <DefaultBrainField />
-            {settings === null ? null : (
-              <div className="settings-field">
-                <span className="field-label">Data folder</span>
-                <code className="data-dir" data-testid="data-dir">
-                  {settings.dataDir}
-                </code>
-              </div>
-            )}
-          </section>
-          <section className="settings-section">
-            <h3>Brains</h3>
-            {settings === null ? (
-              <p className="muted">Loading settings…</p>
-            ) : (
-              <>
-                {settings.canStoreKeys ? null : (
-                  <p className="settings-note">
-                    Keys cannot be stored in this window: each brain reads its key from an environment variable, named
-                    below.
-                  </p>
-                )}
-                {settings.brains.map((brain) => (
-                  <BrainSettings key={brain.brain} brain={brain} canStoreKeys={settings.canStoreKeys} />
-                ))}
-              </>
-            )}
-          </section>
+            {THEMES.map((theme) => (
+              <option key={theme} value={theme}>
+                {THEME_LABELS[theme]}
+              </option>
+            ))}
+          </select>
         </div>
-      </div>
-    </div>
+        <DefaultBrainField />
+        {settings === null ? null : (
+          <div className="settings-field">
+            <span className="field-label">Data folder</span>
+            <code className="data-dir" data-testid="data-dir">
+              {settings.dataDir}
+            </code>
+          </div>
+        )}
+      </section>
+      <section className="settings-section">
+        <h3>Brains</h3>
+        {settings === null ? (
+          <p className="muted">Loading settings…</p>
+        ) : (
+          <>
+            {settings.canStoreKeys ? null : (
+              <p className="settings-note">
+                Keys cannot be stored in this window: each brain reads its key from an environment variable, named
+                below.
+              </p>
+            )}
+            {settings.brains.map((brain) => (
+              <BrainSettings key={brain.brain} brain={brain} canStoreKeys={settings.canStoreKeys} />
+            ))}
+          </>
+        )}
+      </section>
+    </Dialog>
   );
 }

@@ -1,8 +1,9 @@
-import { useEffect, useRef } from 'react';
-import { createConversation, loadConversations, openSettings } from '../state/actions';
+import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { createConversation, importTranscript, loadConversations, openSettings } from '../state/actions';
+import { errorText } from '../state/api-client';
 import { useAppStore } from '../state/store';
 import { ConversationItem } from './ConversationItem';
-import { PlusIcon, SearchIcon, SettingsIcon } from './icons';
+import { CloseIcon, ImportIcon, PlusIcon, SearchIcon, SettingsIcon } from './icons';
 
 const SEARCH_DELAY_MS = 200;
 
@@ -56,6 +57,65 @@ function ConversationList() {
   );
 }
 
+/** Picks a transcript v1 file and imports it as a new conversation; a refusal names the file's first bad path. */
+function ImportTranscript() {
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [importing, setImporting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const onFileChosen = async (event: ChangeEvent<HTMLInputElement>): Promise<void> => {
+    const input = event.currentTarget;
+    const file = input.files?.[0];
+    // Cleared so that choosing the same file again, once fixed, is noticed.
+    input.value = '';
+    if (file === undefined) return;
+    setError(null);
+    setImporting(true);
+    try {
+      const content = await file.text();
+      if (content.trim() === '') throw new Error('The file is empty. Nothing was imported.');
+      await importTranscript(content);
+    } catch (caught) {
+      setError(`Could not import ${file.name}: ${errorText(caught)}`);
+    } finally {
+      setImporting(false);
+    }
+  };
+
+  return (
+    <>
+      {error === null ? null : (
+        <div className="sidebar-notice" role="alert" data-testid="import-error">
+          <span>{error}</span>
+          <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => setError(null)}>
+            <CloseIcon />
+          </button>
+        </div>
+      )}
+      <button
+        type="button"
+        className="button ghost full"
+        data-testid="import-transcript"
+        disabled={importing}
+        onClick={() => inputRef.current?.click()}
+      >
+        <ImportIcon />
+        {importing ? 'Importing…' : 'Import transcript'}
+      </button>
+      <input
+        ref={inputRef}
+        type="file"
+        accept=".json,application/json"
+        hidden
+        tabIndex={-1}
+        aria-label="Transcript file to import"
+        data-testid="import-transcript-input"
+        onChange={(event) => void onFileChosen(event)}
+      />
+    </>
+  );
+}
+
 export function Sidebar() {
   return (
     <nav className="sidebar" aria-label="Conversations">
@@ -74,6 +134,7 @@ export function Sidebar() {
       <ConversationSearch />
       <ConversationList />
       <div className="sidebar-footer">
+        <ImportTranscript />
         <button type="button" className="button ghost full" data-testid="open-settings" onClick={openSettings}>
           <SettingsIcon />
           Settings

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { usageSummary } from './format';
+import { durationText, prettyJson, prettyJsonText, usageSummary } from './format';
 import { brainLabel, brainOptions } from './brain-options';
 
 describe('usageSummary', () => {
@@ -32,5 +32,32 @@ describe('brainOptions', () => {
   it('labels a message without a brain as the assistant', () => {
     expect(brainLabel(null)).toBe('Assistant');
     expect(brainLabel('kimi')).toBe('Kimi');
+  });
+});
+
+describe('durationText', () => {
+  it('reads the time between start and end', () => {
+    expect(durationText('2026-01-01T10:00:00.000Z', '2026-01-01T10:00:00.250Z')).toBe('250 ms');
+    expect(durationText('2026-01-01T10:00:00.000Z', '2026-01-01T10:00:04.240Z')).toBe('4.2 s');
+    expect(durationText('2026-01-01T10:00:00.000Z', '2026-01-01T10:00:42.000Z')).toBe('42 s');
+    expect(durationText('2026-01-01T10:00:00.000Z', '2026-01-01T10:02:05.000Z')).toBe('2 min 5 s');
+  });
+
+  it('says nothing for an unknown end or unreadable times', () => {
+    expect(durationText('2026-01-01T10:00:00.000Z', null)).toBeNull();
+    expect(durationText('yesterday', '2026-01-01T10:00:00.000Z')).toBeNull();
+    expect(durationText('2026-01-01T10:00:01.000Z', '2026-01-01T10:00:00.000Z')).toBeNull();
+  });
+});
+
+describe('prettyJson and prettyJsonText', () => {
+  it('indents values and JSON documents for reading', () => {
+    expect(prettyJson({ path: 'a.txt', lines: [1, 2] })).toBe('{\n  "path": "a.txt",\n  "lines": [\n    1,\n    2\n  ]\n}');
+    expect(prettyJson(undefined)).toBe('No input');
+    expect(prettyJsonText('{"model":"kimi-k2.6","stream":true}')).toBe('{\n  "model": "kimi-k2.6",\n  "stream": true\n}');
+  });
+
+  it('leaves text that is not JSON as it is', () => {
+    expect(prettyJsonText('not json {')).toBe('not json {');
   });
 });

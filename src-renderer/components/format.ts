@@ -26,3 +26,34 @@ export function usageSummary(usage: Usage | null): string | null {
   count(usage.reasoningTokens, 'reasoning');
   return parts.length === 0 ? null : `${parts.join(' · ')} tokens`;
 }
+
+/** "320 ms", "4.2 s", "2 min 5 s"; null when the end is unknown or the times cannot be read. */
+export function durationText(startedAt: string, endedAt: string | null): string | null {
+  if (endedAt === null) return null;
+  const milliseconds = Date.parse(endedAt) - Date.parse(startedAt);
+  if (!Number.isFinite(milliseconds) || milliseconds < 0) return null;
+  if (milliseconds < 1_000) return `${Math.round(milliseconds)} ms`;
+  const seconds = milliseconds / 1_000;
+  if (seconds < 60) return `${seconds.toFixed(seconds < 10 ? 1 : 0)} s`;
+  const wholeSeconds = Math.round(seconds);
+  return `${Math.floor(wholeSeconds / 60)} min ${wholeSeconds % 60} s`;
+}
+
+/** A value as indented JSON for reading; text that is not JSON-serialisable is shown as it is. */
+export function prettyJson(value: unknown): string {
+  if (value === undefined) return 'No input';
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** A JSON document re-indented for reading; anything that does not parse is returned unchanged. */
+export function prettyJsonText(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}

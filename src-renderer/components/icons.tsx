@@ -90,3 +90,37 @@ export const ArrowDownIcon = () => (
     <path d="M12 5v14M19 12l-7 7-7-7" />
   </Icon>
 );
+
+export const ErrorStatusIcon = () => (
+  <Icon size={12}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 7.5v5M12 16.5h.01" />
+  </Icon>
+);
+
+export const DeniedStatusIcon = () => (
+  <Icon size={12}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="m5.7 5.7 12.6 12.6" />
+  </Icon>
+);
+
+export const CancelledStatusIcon = () => (
+  <Icon size={12}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M8 12h8" />
+  </Icon>
+);
+
+export const CodeIcon = () => (
+  <Icon size={14}>
+    <path d="m8 6-6 6 6 6M16 6l6 6-6 6" />
+  </Icon>
+);
+
+export const ImportIcon = () => (
+  <Icon>
+    <path d="M12 3v12M7 10l5 5 5-5" />
+    <path d="M4 17v3h16v-3" />
+  </Icon>
+);

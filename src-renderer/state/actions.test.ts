@@ -2,16 +2,24 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, type Api } from '../../src-shared/api';
 import {
+  closeConversation,
   createConversation,
+  importTranscript,
   loadOlderMessages,
+  nextBrain,
   openConversation,
+  openRequestPreview,
+  previewNextRequest,
   resync,
   sendMessage,
+  setConversationReasoning,
+  switchConversationBrain,
+  switchToNextBrain,
   updateDraft,
 } from './actions';
 import { installApi } from './api-client';
 import { resetAppStore, useAppStore } from './store';
-import { conversationFixture, fakeApi, messageFixture, replyFixture } from './test-fixtures';
+import { conversationFixture, fakeApi, invocationFixture, messageFixture, replyFixture } from './test-fixtures';
 
 const { getState } = useAppStore;
 
@@ -41,6 +49,30 @@ describe('openConversation', () => {
     expect(getState().pageStatus).toBe('ready');
     expect(getState().activeTurns).toEqual({ c1: { turnId: 't4', assistantMessageId: 'm2' } });
     expect(getState().conversationsById.c1?.title).toBe('First conversation');
+  });
+
+  it('keeps the invocations of the page by message, for the receipts', async () => {
+    const invocation = invocationFixture();
+    install({
+      listMessages: async () => ({ messages: [messageFixture(), replyFixture()], invocations: [invocation], hasOlder: false }),
+      getConversation: async () => conversationFixture(),
+    });
+    await openConversation('c1');
+    expect(getState().invocationsByMessage).toEqual({ m2: [invocation] });
+  });
+
+  it('closes the request view of the conversation it leaves', async () => {
+    install({
+      listMessages: async () => ({ messages: [], invocations: [], hasOlder: false }),
+      getConversation: async ({ id }) => conversationFixture({ id }),
+    });
+    await openConversation('c1');
+    openRequestPreview();
+    await openConversation('c2');
+    expect(getState().requestPreviewOpen).toBe(false);
+    openRequestPreview();
+    closeConversation();
+    expect(getState().requestPreviewOpen).toBe(false);
   });
 
   it('closes and explains a conversation that no longer exists', async () => {
@@ -155,5 +187,104 @@ describe('resync', () => {
     expect(getState().activeTurns).toEqual({});
     expect(getState().messagesById.m2?.text).toBe('Done.');
     expect(getState().conversationOrder).toEqual(['c1']);
+  });
+});
+
+describe('brain switching', () => {
+  beforeEach(() => {
+    useAppStore.setState({ conversationsById: { c1: conversationFixture({ brain: 'kimi', model: 'kimi-k2.5' }) } });
+  });
+
+  it('hands the next turn to another brain on its default model, and does nothing for the current brain', async () => {
+    const setConversationBrain = vi.fn<Api['setConversationBrain']>().mockResolvedValue(conversationFixture({ brain: 'glm' }));
+    install({ setConversationBrain });
+    await switchConversationBrain('c1', 'kimi');
+    expect(setConversationBrain).not.toHaveBeenCalled();
+    await switchConversationBrain('c1', 'glm');
+    expect(setConversationBrain).toHaveBeenCalledWith({ id: 'c1', brain: 'glm', model: null });
+    expect(getState().conversationsById.c1?.brain).toBe('glm');
+  });
+
+  it('cycles through the brains in table order, wrapping around', async () => {
+    expect(nextBrain('claude')).toBe('codex');
+    expect(nextBrain('ollama')).toBe('claude');
+    const setConversationBrain = vi.fn<Api['setConversationBrain']>().mockResolvedValue(conversationFixture({ brain: 'grok' }));
+    install({ setConversationBrain });
+    await switchToNextBrain('c1');
+    expect(setConversationBrain).toHaveBeenCalledWith({ id: 'c1', brain: 'grok', model: null });
+  });
+
+  it('starts the cycle from the default brain when the conversation has none', async () => {
+    useAppStore.setState({ conversationsById: { c1: conversationFixture({ brain: null }) } });
+    const setConversationBrain = vi.fn<Api['setConversationBrain']>().mockResolvedValue(conversationFixture({ brain: 'codex' }));
+    install({ setConversationBrain });
+    await switchToNextBrain('c1');
+    expect(setConversationBrain).toHaveBeenCalledWith({ id: 'c1', brain: 'codex', model: null });
+  });
+
+  it('sets a reasoning level without touching the brain or its model', async () => {
+    const setConversationBrain = vi
+      .fn<Api['setConversationBrain']>()
+      .mockResolvedValue(conversationFixture({ brain: 'kimi', model: 'kimi-k2.5', reasoningLevel: 'high' }));
+    install({ setConversationBrain });
+    await setConversationReasoning('c1', 'high');
+    expect(setConversationBrain).toHaveBeenCalledWith({ id: 'c1', brain: 'kimi', reasoningLevel: 'high' });
+    expect(getState().conversationsById.c1?.reasoningLevel).toBe('high');
+    await setConversationReasoning('c1', null);
+    expect(setConversationBrain).toHaveBeenLastCalledWith({ id: 'c1', brain: 'kimi', reasoningLevel: null });
+  });
+
+  it('explains a refused switch in the notice', async () => {
+    install({ setConversationBrain: () => Promise.reject(new ApiError('not-found', 'No such conversation.')) });
+    await switchConversationBrain('c1', 'glm');
+    expect(getState().notice).toBe('Could not change the brain: No such conversation.');
+  });
+});
+
+describe('previewNextRequest', () => {
+  it('sends the draft as the new message, and no message without a draft', async () => {
+    const preview = {
+      brain: 'kimi',
+      model: 'kimi-k2.6',
+      reasoningLevel: 'off',
+      wire: 'chat-completions',
+      body: '{}',
+      warnings: [],
+    } as const;
+    const previewRequest = vi.fn<Api['previewRequest']>().mockResolvedValue(preview);
+    install({ previewRequest });
+    await expect(previewNextRequest('c1')).resolves.toBe(preview);
+    expect(previewRequest).toHaveBeenLastCalledWith({ conversationId: 'c1' });
+    updateDraft('c1', '   ');
+    await previewNextRequest('c1');
+    expect(previewRequest).toHaveBeenLastCalledWith({ conversationId: 'c1' });
+    updateDraft('c1', ' What next? ');
+    await previewNextRequest('c1');
+    expect(previewRequest).toHaveBeenLastCalledWith({ conversationId: 'c1', message: ' What next? ' });
+  });
+});
+
+describe('importTranscript', () => {
+  it('imports, lists and opens the new conversation', async () => {
+    const imported = conversationFixture({ id: 'imported', title: 'From a file' });
+    const importCommand = vi.fn<Api['importTranscript']>().mockResolvedValue(imported);
+    install({
+      importTranscript: importCommand,
+      getConversation: async () => imported,
+      listMessages: async () => ({ messages: [messageFixture({ conversationId: 'imported' })], invocations: [], hasOlder: false }),
+    });
+    await importTranscript('{"format":"anybrain.transcript"}');
+    expect(importCommand).toHaveBeenCalledWith({ content: '{"format":"anybrain.transcript"}' });
+    expect(getState().conversationOrder).toEqual(['imported']);
+    expect(getState().openConversationId).toBe('imported');
+    expect(window.location.hash).toBe('#/c/imported');
+  });
+
+  it('rethrows a refusal and opens nothing', async () => {
+    install({
+      importTranscript: () => Promise.reject(new ApiError('invalid-transcript', 'messages[1].role: Invalid option.')),
+    });
+    await expect(importTranscript('{}')).rejects.toThrow('messages[1].role');
+    expect(getState().openConversationId).toBeNull();
   });
 });

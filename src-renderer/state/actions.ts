@@ -1,9 +1,10 @@
-import type { BrainId } from '../../src-shared/brains';
-import type { ExportFormat, ExportResult, SendResult, Theme } from '../../src-shared/api';
+import { BRAIN_IDS, type BrainId, type ReasoningLevel } from '../../src-shared/brains';
+import type { ConversationView, ExportFormat, ExportResult, RequestPreview, SendResult, Theme } from '../../src-shared/api';
 import { writeConversationHash } from '../routing/hash-route';
 import { api, errorText } from './api-client';
 import { removeConversation, replaceConversationList, upsertConversation } from './conversations-slice';
 import { applyOlderPage, applyOpeningPage, applyResyncPage, openConversationState } from './messages-slice';
+import { selectConversationBrain } from './selectors';
 import { applySettings } from './settings-slice';
 import { useAppStore } from './store';
 import { reconcileActiveTurn, setPendingSend, startTurn } from './turns-slice';
@@ -45,7 +46,7 @@ export async function loadSettings(): Promise<void> {
 
 export function closeConversation(): void {
   pageRequest += 1;
-  setState(openConversationState(null));
+  setState({ ...openConversationState(null), requestPreviewOpen: false });
   writeConversationHash(null);
 }
 
@@ -56,7 +57,7 @@ export async function openConversation(conversationId: string): Promise<void> {
     return;
   }
   const request = ++pageRequest;
-  setState(openConversationState(conversationId));
+  setState({ ...openConversationState(conversationId), requestPreviewOpen: false });
   writeConversationHash(conversationId);
   const conversationRequest = api()
     .getConversation({ id: conversationId })
@@ -165,13 +166,43 @@ export async function deleteConversation(conversationId: string): Promise<void> 
   }
 }
 
-export async function setConversationBrain(conversationId: string, brain: BrainId, model: string | null): Promise<void> {
+/** What a brain change may also set; an absent field keeps the conversation's current pick. */
+export interface BrainChoice {
+  /** A model id, or null for the brain's default. */
+  readonly model?: string | null;
+  /** A reasoning level, or null for the brain's default. */
+  readonly reasoningLevel?: ReasoningLevel | null;
+}
+
+export async function setConversationBrain(conversationId: string, brain: BrainId, choice: BrainChoice = {}): Promise<void> {
   try {
-    const conversation = await api().setConversationBrain({ id: conversationId, brain, model });
+    const conversation = await api().setConversationBrain({ id: conversationId, brain, ...choice });
     setState((state) => upsertConversation(state, conversation));
   } catch (error) {
     showNotice(`Could not change the brain: ${errorText(error)}`);
   }
+}
+
+/** Hands the conversation's next turn to `brain`, on that brain's default model (a model id belongs to one brain). */
+export async function switchConversationBrain(conversationId: string, brain: BrainId): Promise<void> {
+  if (getState().conversationsById[conversationId]?.brain === brain) return;
+  await setConversationBrain(conversationId, brain, { model: null });
+}
+
+/** The brain after the current one in table order, wrapping around. */
+export function nextBrain(current: BrainId): BrainId {
+  return BRAIN_IDS[(BRAIN_IDS.indexOf(current) + 1) % BRAIN_IDS.length] ?? BRAIN_IDS[0];
+}
+
+export async function switchToNextBrain(conversationId: string): Promise<void> {
+  const current = selectConversationBrain(getState(), conversationId);
+  await setConversationBrain(conversationId, nextBrain(current), { model: null });
+}
+
+/** `null` goes back to the brain's default level. */
+export async function setConversationReasoning(conversationId: string, reasoningLevel: ReasoningLevel | null): Promise<void> {
+  const brain = selectConversationBrain(getState(), conversationId);
+  await setConversationBrain(conversationId, brain, { reasoningLevel });
 }
 
 export function updateDraft(conversationId: string, text: string): void {
@@ -253,4 +284,27 @@ export async function setKey(brain: BrainId, key: string | null): Promise<void> 
 
 export async function exportConversation(conversationId: string, format: ExportFormat): Promise<ExportResult> {
   return api().exportConversation({ id: conversationId, format });
+}
+
+export function openRequestPreview(): void {
+  setState({ requestPreviewOpen: true });
+}
+
+export function closeRequestPreview(): void {
+  setState({ requestPreviewOpen: false });
+}
+
+/** The request the next turn would send, with the composer's draft as its new message when there is one. */
+export async function previewNextRequest(conversationId: string): Promise<RequestPreview> {
+  const draft = getState().drafts[conversationId] ?? '';
+  return api().previewRequest(draft.trim() === '' ? { conversationId } : { conversationId, message: draft });
+}
+
+/** Imports a transcript v1 document and opens it. Throws the Api's refusal, which names the first bad path. */
+export async function importTranscript(content: string): Promise<ConversationView> {
+  const conversation = await api().importTranscript({ content });
+  if (getState().conversationQuery !== '') void loadConversations('');
+  setState((state) => upsertConversation(state, conversation));
+  await openConversation(conversation.id);
+  return conversation;
 }

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { handleApiEvent } from './events';
 import { openConversationState } from './messages-slice';
 import { resetAppStore, useAppStore } from './store';
-import { conversationFixture, messageFixture, replyFixture } from './test-fixtures';
+import { conversationFixture, invocationFixture, messageFixture, replyFixture } from './test-fixtures';
 import { startTurn } from './turns-slice';
 
 const { getState, setState } = useAppStore;
@@ -100,6 +100,62 @@ describe('turn-done and turn-failed', () => {
   });
 });
 
+describe('tool events and receipts', () => {
+  const started = {
+    type: 'tool-call-started',
+    conversationId: 'c1',
+    turnId: 't1',
+    messageId: 'm2',
+    tool: 'current_time',
+    server: null,
+    input: {},
+  } as const;
+
+  it('marks the tool a reply waits on until its finish event, and keeps the finished row', () => {
+    openWith('c1', messageFixture(), replyFixture({ status: 'streaming', text: '' }));
+    handleApiEvent(started);
+    expect(getState().runningTools).toEqual({ m2: { tool: 'current_time', server: null } });
+    const invocation = invocationFixture();
+    handleApiEvent({ type: 'tool-call-finished', conversationId: 'c1', invocation });
+    expect(getState().runningTools).toEqual({});
+    expect(getState().invocationsByMessage).toEqual({ m2: [invocation] });
+  });
+
+  it('replaces a finished row that arrives again with the same id', () => {
+    openWith('c1', replyFixture({ status: 'streaming' }));
+    handleApiEvent({ type: 'tool-call-finished', conversationId: 'c1', invocation: invocationFixture({ status: 'error' }) });
+    handleApiEvent({ type: 'tool-call-finished', conversationId: 'c1', invocation: invocationFixture({ id: 'i2', seq: 1 }) });
+    handleApiEvent({ type: 'tool-call-finished', conversationId: 'c1', invocation: invocationFixture({ status: 'ok' }) });
+    expect(getState().invocationsByMessage.m2?.map((invocation) => [invocation.id, invocation.status])).toEqual([
+      ['i1', 'ok'],
+      ['i2', 'ok'],
+    ]);
+  });
+
+  it('keeps the receipt the host sent for a reply of the open conversation only', () => {
+    openWith('c1', replyFixture());
+    const receipt = { counts: { memory: 0, tool: 1, skill: 0 }, summary: '1 tool', chips: [] };
+    handleApiEvent({ type: 'turn-receipt', conversationId: 'c1', turnId: 't1', messageId: 'm2', receipt });
+    handleApiEvent({ type: 'turn-receipt', conversationId: 'c2', turnId: 't9', messageId: 'x9', receipt });
+    expect(getState().receiptsByMessage).toEqual({ m2: receipt });
+  });
+
+  it('ignores rows of another conversation but still ends its running tool', () => {
+    openWith('c1', replyFixture());
+    handleApiEvent({ ...started, conversationId: 'c2', messageId: 'x9' });
+    handleApiEvent({ type: 'tool-call-finished', conversationId: 'c2', invocation: invocationFixture({ messageId: 'x9' }) });
+    expect(getState().invocationsByMessage).toEqual({});
+    expect(getState().runningTools).toEqual({});
+  });
+
+  it('ends a running tool when its reply ends', () => {
+    openWith('c1', messageFixture(), replyFixture({ status: 'streaming', text: '' }));
+    handleApiEvent(started);
+    handleApiEvent({ type: 'turn-failed', conversationId: 'c1', turnId: 't1', message: replyFixture({ status: 'stopped' }) });
+    expect(getState().runningTools).toEqual({});
+  });
+});
+
 describe('conversation events', () => {
   it('moves an updated conversation to the top of the list', () => {
     setState({
@@ -127,5 +183,12 @@ describe('conversation events', () => {
     expect(getState().openConversationId).toBeNull();
     expect(getState().messageIds).toEqual([]);
     expect(getState().conversationOrder).toEqual([]);
+  });
+
+  it('closes the request view with the deleted open conversation', () => {
+    openWith('c1', messageFixture());
+    setState({ requestPreviewOpen: true });
+    handleApiEvent({ type: 'conversation-deleted', conversationId: 'c1' });
+    expect(getState().requestPreviewOpen).toBe(false);
   });
 });

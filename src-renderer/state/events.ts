@@ -1,8 +1,8 @@
 import type { ApiEvent } from '../../src-shared/api';
 import { removeConversation, upsertConversation } from './conversations-slice';
-import { appendDelta, mergeMessages, openConversationState } from './messages-slice';
+import { appendDelta, applyReceipt, mergeInvocations, mergeMessages, openConversationState } from './messages-slice';
 import { useAppStore } from './store';
-import { finishTurn, startTurn } from './turns-slice';
+import { endToolCall, finishTurn, startToolCall, startTurn } from './turns-slice';
 
 export interface EventOutcome {
   /** The event names a reply this window never loaded: the open conversation must be fetched again. */
@@ -37,8 +37,27 @@ export function handleApiEvent(event: ApiEvent): EventOutcome {
     case 'turn-failed': {
       setState((state) => ({
         ...finishTurn(state, event.conversationId, event.turnId),
+        ...endToolCall(state, event.message.id),
         ...mergeMessages(state, [event.message]),
       }));
+      return NOTHING_MORE;
+    }
+    case 'tool-call-started': {
+      setState((state) => startToolCall(state, event.messageId, { tool: event.tool, server: event.server }));
+      return NOTHING_MORE;
+    }
+    case 'tool-call-finished': {
+      const { invocation } = event;
+      setState((state) => ({
+        ...endToolCall(state, invocation.messageId),
+        ...(state.openConversationId === event.conversationId ? mergeInvocations(state, [invocation]) : {}),
+      }));
+      return NOTHING_MORE;
+    }
+    case 'turn-receipt': {
+      // Another conversation's receipt is built from its rows when it is opened.
+      if (getState().openConversationId !== event.conversationId) return NOTHING_MORE;
+      setState((state) => applyReceipt(state, event.messageId, event.receipt));
       return NOTHING_MORE;
     }
     case 'conversation-updated': {
@@ -49,14 +68,10 @@ export function handleApiEvent(event: ApiEvent): EventOutcome {
       const wasOpen = getState().openConversationId === event.conversationId;
       setState((state) => ({
         ...removeConversation(state, event.conversationId),
-        ...(wasOpen ? openConversationState(null) : {}),
+        ...(wasOpen ? { ...openConversationState(null), requestPreviewOpen: false } : {}),
       }));
       return { needsResync: false, closedOpenConversation: wasOpen };
     }
-    case 'tool-call-started':
-    case 'tool-call-finished':
-    case 'turn-receipt':
-      return NOTHING_MORE;
     default: {
       // Events added to the contract later are ignored until this window knows them.
       const _unknown: never = event;

@@ -1,4 +1,5 @@
-import type { MessagePage, MessageView } from '../../src-shared/api';
+import type { InvocationView, MessagePage, MessageView } from '../../src-shared/api';
+import type { TurnReceipt } from '../../src-shared/receipt';
 
 export type PageStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -12,6 +13,10 @@ export interface MessagesSlice {
    * not an entry per loaded message.
    */
   readonly streamingText: Readonly<Record<string, string>>;
+  /** The tool, memory and skill uses of the loaded replies, by message id, in the order they ran. */
+  readonly invocationsByMessage: Readonly<Record<string, readonly InvocationView[]>>;
+  /** Receipts the host sent as turns ended: they take precedence over receipts built from loaded rows. */
+  readonly receiptsByMessage: Readonly<Record<string, TurnReceipt>>;
   readonly hasOlder: boolean;
   readonly pageStatus: PageStatus;
   readonly pageError: string | null;
@@ -23,6 +28,8 @@ export const initialMessagesSlice: MessagesSlice = {
   messagesById: {},
   messageIds: [],
   streamingText: {},
+  invocationsByMessage: {},
+  receiptsByMessage: {},
   hasOlder: false,
   pageStatus: 'idle',
   pageError: null,
@@ -85,7 +92,13 @@ export function mergeMessages(state: MessagesSlice, messages: readonly MessageVi
 
 /** The newest page, fetched on opening a conversation. Messages that arrived by event meanwhile are kept. */
 export function applyOpeningPage(state: MessagesSlice, page: MessagePage): Partial<MessagesSlice> {
-  return { ...mergeMessages(state, page.messages), hasOlder: page.hasOlder, pageStatus: 'ready', pageError: null };
+  return {
+    ...mergeMessages(state, page.messages),
+    ...mergeInvocations(state, page.invocations),
+    hasOlder: page.hasOlder,
+    pageStatus: 'ready',
+    pageError: null,
+  };
 }
 
 /**
@@ -101,17 +114,29 @@ export function applyResyncPage(state: MessagesSlice, page: MessagePage): Partia
   if (overlaps) {
     return {
       ...mergeMessages(state, page.messages),
+      ...mergeInvocations(state, page.invocations),
       hasOlder: lastLoaded === undefined ? page.hasOlder : state.hasOlder,
       pageStatus: 'ready',
       pageError: null,
     };
   }
   const fresh = openConversationState(state.openConversationId);
-  return { ...fresh, ...mergeMessages(fresh, page.messages), hasOlder: page.hasOlder, pageStatus: 'ready' };
+  return {
+    ...fresh,
+    ...mergeMessages(fresh, page.messages),
+    ...mergeInvocations(fresh, page.invocations),
+    hasOlder: page.hasOlder,
+    pageStatus: 'ready',
+  };
 }
 
 export function applyOlderPage(state: MessagesSlice, page: MessagePage): Partial<MessagesSlice> {
-  return { ...mergeMessages(state, page.messages), hasOlder: page.hasOlder, loadingOlder: false };
+  return {
+    ...mergeMessages(state, page.messages),
+    ...mergeInvocations(state, page.invocations),
+    hasOlder: page.hasOlder,
+    loadingOlder: false,
+  };
 }
 
 /** Appends streamed text to one reply; null when the reply is not loaded. */
@@ -124,4 +149,37 @@ export function appendDelta(
   if (message === undefined) return null;
   const current = state.streamingText[messageId] ?? message.text;
   return { streamingText: { ...state.streamingText, [messageId]: current + textDelta } };
+}
+
+/**
+ * Upserts invocation rows by id under their messages, kept in the order they ran. Only the lists of the messages
+ * named are replaced, so the receipts of other rows keep their identity.
+ */
+export function mergeInvocations(
+  state: Pick<MessagesSlice, 'invocationsByMessage'>,
+  invocations: readonly InvocationView[],
+): Pick<MessagesSlice, 'invocationsByMessage'> {
+  if (invocations.length === 0) return { invocationsByMessage: state.invocationsByMessage };
+  const incomingByMessage = new Map<string, InvocationView[]>();
+  for (const invocation of invocations) {
+    const incoming = incomingByMessage.get(invocation.messageId);
+    if (incoming === undefined) incomingByMessage.set(invocation.messageId, [invocation]);
+    else incoming.push(invocation);
+  }
+  const invocationsByMessage: Record<string, readonly InvocationView[]> = { ...state.invocationsByMessage };
+  for (const [messageId, incoming] of incomingByMessage) {
+    const byId = new Map((invocationsByMessage[messageId] ?? []).map((known) => [known.id, known]));
+    for (const invocation of incoming) byId.set(invocation.id, invocation);
+    invocationsByMessage[messageId] = [...byId.values()].sort((left, right) => left.seq - right.seq);
+  }
+  return { invocationsByMessage };
+}
+
+/** The receipt the host sent for one reply. */
+export function applyReceipt(
+  state: Pick<MessagesSlice, 'receiptsByMessage'>,
+  messageId: string,
+  receipt: TurnReceipt,
+): Pick<MessagesSlice, 'receiptsByMessage'> {
+  return { receiptsByMessage: { ...state.receiptsByMessage, [messageId]: receipt } };
 }

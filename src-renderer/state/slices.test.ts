@@ -1,15 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { initialConversationsSlice, replaceConversationList, upsertConversation } from './conversations-slice';
-import { applyOlderPage, applyOpeningPage, applyResyncPage, mergeMessages, openConversationState } from './messages-slice';
-import { initialTurnsSlice, reconcileActiveTurn } from './turns-slice';
-import { conversationFixture, messageFixture, replyFixture } from './test-fixtures';
+import {
+  applyOlderPage,
+  applyOpeningPage,
+  applyReceipt,
+  applyResyncPage,
+  mergeInvocations,
+  mergeMessages,
+  openConversationState,
+} from './messages-slice';
+import { endToolCall, initialTurnsSlice, reconcileActiveTurn, startToolCall } from './turns-slice';
+import { conversationFixture, invocationFixture, messageFixture, replyFixture } from './test-fixtures';
 
 function loaded(...seqs: number[]) {
   const messages = seqs.map((seq) => messageFixture({ id: `m${seq}`, seq }));
   return {
     ...openConversationState('c1'),
     pageStatus: 'ready' as const,
-    invocations: [], hasOlder: true,
+    hasOlder: true,
     messagesById: Object.fromEntries(messages.map((message) => [message.id, message])),
     messageIds: messages.map((message) => message.id),
   };
@@ -105,5 +113,73 @@ describe('reconcileActiveTurn', () => {
   it('keeps a remembered turn whose reply is not in the page yet', () => {
     const running = { ...initialTurnsSlice, activeTurns: { c1: { turnId: 't1', assistantMessageId: 'later' } } };
     expect(reconcileActiveTurn(running, 'c1', [messageFixture()])).toEqual({});
+  });
+});
+
+describe('invocations in the messages slice', () => {
+  it('keeps page invocations by message, in the order they ran', () => {
+    const change = applyOpeningPage(
+      { ...openConversationState('c1') },
+      {
+        messages: [replyFixture({ id: 'r1', seq: 1 }), replyFixture({ id: 'r2', seq: 2 })],
+        invocations: [
+          invocationFixture({ id: 'b', messageId: 'r1', seq: 1 }),
+          invocationFixture({ id: 'a', messageId: 'r1', seq: 0 }),
+          invocationFixture({ id: 'c', messageId: 'r2', seq: 0 }),
+        ],
+        hasOlder: false,
+      },
+    );
+    expect(change.invocationsByMessage?.r1?.map((invocation) => invocation.id)).toEqual(['a', 'b']);
+    expect(change.invocationsByMessage?.r2?.map((invocation) => invocation.id)).toEqual(['c']);
+  });
+
+  it('appends a new invocation and replaces a known one by id, leaving other messages untouched', () => {
+    const other = [invocationFixture({ id: 'x', messageId: 'r9' })];
+    const state = {
+      invocationsByMessage: { r1: [invocationFixture({ id: 'a', messageId: 'r1', status: 'error' })], r9: other },
+    };
+    const change = mergeInvocations(state, [
+      invocationFixture({ id: 'a', messageId: 'r1', status: 'ok' }),
+      invocationFixture({ id: 'b', messageId: 'r1', seq: 1 }),
+    ]);
+    expect(change.invocationsByMessage.r1?.map((invocation) => [invocation.id, invocation.status])).toEqual([
+      ['a', 'ok'],
+      ['b', 'ok'],
+    ]);
+    expect(change.invocationsByMessage.r9).toBe(other);
+    expect(mergeInvocations(state, []).invocationsByMessage).toBe(state.invocationsByMessage);
+  });
+
+  it('keeps invocations of older pages and resync pages, and forgets them with the conversation', () => {
+    const state = { ...loaded(3), invocationsByMessage: { m3: [invocationFixture({ messageId: 'm3' })] } };
+    const older = applyOlderPage(state, {
+      messages: [messageFixture({ id: 'm2', seq: 2 })],
+      invocations: [invocationFixture({ id: 'i2', messageId: 'm2' })],
+      hasOlder: false,
+    });
+    expect(Object.keys(older.invocationsByMessage ?? {})).toEqual(['m3', 'm2']);
+    const resynced = applyResyncPage(state, {
+      messages: [messageFixture({ id: 'm3', seq: 3 })],
+      invocations: [invocationFixture({ id: 'i9', messageId: 'm3', seq: 1 })],
+      hasOlder: true,
+    });
+    expect(resynced.invocationsByMessage?.m3?.map((invocation) => invocation.id)).toEqual(['i1', 'i9']);
+    expect(openConversationState('c2').invocationsByMessage).toEqual({});
+  });
+
+  it('records a receipt the host sent for one reply', () => {
+    const receipt = { counts: { memory: 0, tool: 1, skill: 0 }, summary: '1 tool', chips: [] };
+    const other = { counts: { memory: 1, tool: 0, skill: 0 }, summary: '1 memory', chips: [] };
+    expect(applyReceipt({ receiptsByMessage: { r9: other } }, 'r1', receipt).receiptsByMessage).toEqual({ r9: other, r1: receipt });
+  });
+});
+
+describe('running tools', () => {
+  it('remembers the tool a reply waits on until it finishes', () => {
+    const started = { ...initialTurnsSlice, ...startToolCall(initialTurnsSlice, 'r1', { tool: 'current_time', server: null }) };
+    expect(started.runningTools).toEqual({ r1: { tool: 'current_time', server: null } });
+    expect(endToolCall(started, 'r1')).toEqual({ runningTools: {} });
+    expect(endToolCall(started, 'other')).toEqual({});
   });
 });

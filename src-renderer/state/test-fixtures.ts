@@ -1,4 +1,4 @@
-import { COMMAND_NAMES, type Api, type ConversationView, type MessageView } from '../../src-shared/api';
+import { COMMAND_NAMES, type Api, type ConversationView, type InvocationView, type MessageView } from '../../src-shared/api';
 
 export function conversationFixture(overrides: Partial<ConversationView> = {}): ConversationView {
   return {
@@ -48,6 +48,24 @@ export function replyFixture(overrides: Partial<MessageView> = {}): MessageView 
     modelResponded: 'kimi-k2.6',
     ...overrides,
   });
+}
+
+export function invocationFixture(overrides: Partial<InvocationView> = {}): InvocationView {
+  return {
+    id: 'i1',
+    turnId: 't1',
+    messageId: 'm2',
+    seq: 0,
+    kind: 'tool',
+    server: null,
+    tool: 'current_time',
+    input: {},
+    output: '2026-01-01T10:00:00Z',
+    status: 'ok',
+    startedAt: '2026-01-01T10:00:00.000Z',
+    endedAt: '2026-01-01T10:00:00.250Z',
+    ...overrides,
+  };
 }
 
 /** An Api whose commands reject unless a test supplies them. */

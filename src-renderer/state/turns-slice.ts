@@ -5,6 +5,13 @@ export interface ActiveTurn {
   readonly assistantMessageId: string;
 }
 
+/** A tool a streaming reply waits on. */
+export interface RunningTool {
+  readonly tool: string;
+  /** The MCP server, or null for a built-in tool. */
+  readonly server: string | null;
+}
+
 /** How many finished turn ids to remember, so a late `send` answer cannot revive a finished turn. */
 const FINISHED_TURNS_REMEMBERED = 100;
 
@@ -14,9 +21,11 @@ export interface TurnsSlice {
   /** Conversations whose `send` or `retry` has not been answered yet. */
   readonly pendingSends: Readonly<Record<string, true>>;
   readonly finishedTurnIds: readonly string[];
+  /** The tool each reply is waiting on, by assistant message id: from its start event to its finish event. */
+  readonly runningTools: Readonly<Record<string, RunningTool>>;
 }
 
-export const initialTurnsSlice: TurnsSlice = { activeTurns: {}, pendingSends: {}, finishedTurnIds: [] };
+export const initialTurnsSlice: TurnsSlice = { activeTurns: {}, pendingSends: {}, finishedTurnIds: [], runningTools: {} };
 
 export function startTurn(state: TurnsSlice, conversationId: string, turn: ActiveTurn): Partial<TurnsSlice> {
   if (state.finishedTurnIds.includes(turn.turnId)) return {};
@@ -65,4 +74,16 @@ export function reconcileActiveTurn(
     return finishTurn(state, conversationId, active.turnId);
   }
   return {};
+}
+
+export function startToolCall(state: TurnsSlice, messageId: string, tool: RunningTool): Partial<TurnsSlice> {
+  return { runningTools: { ...state.runningTools, [messageId]: tool } };
+}
+
+/** The reply's tool finished, or the reply itself ended. */
+export function endToolCall(state: TurnsSlice, messageId: string): Partial<TurnsSlice> {
+  if (!(messageId in state.runningTools)) return {};
+  const runningTools = { ...state.runningTools };
+  delete runningTools[messageId];
+  return { runningTools };
 }
