@@ -7,9 +7,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Ajv2020 from 'ajv/dist/2020';
-import type { AnyValidateFunction } from 'ajv/dist/core';
-import type { ErrorObject } from 'ajv/dist/2020';
+import Ajv2020 from 'ajv/dist/2020.js';
+import type { AnyValidateFunction } from 'ajv/dist/core.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import { isRecord } from './fake-wire';
