@@ -811,4 +811,24 @@ describe('cross-wire replay rules', () => {
     const chat = convertToChatCompletionsMessages(fixtureRequest({ brain: 'kimi', model: 'kimi-k2.6', turns })).body.messages as Array<{ role: string }>;
     expect(chat.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool']);
   });
+
+  it('anthropic: the previous request\u2019s last block stays a breakpoint after a reply with 12 calls, within 4 breakpoints', () => {
+    type Block = { cache_control?: unknown; text?: string };
+    type Message = { content: Block[] };
+    const before: ReplayTurn[] = [{ messageId: 'u1', role: 'user', kind: 'chat', text: 'Check twelve zones', calls: [] }];
+    const previous = convertToAnthropicMessages(fixtureRequest({ turns: before })).body.messages as Message[];
+    const previousLast = previous.at(-1)!.content.at(-1)!;
+    expect(previousLast.cache_control).toEqual({ type: 'ephemeral' });
+
+    const after: ReplayTurn[] = [...before, manyCallsTurn(12), { messageId: 'u2', role: 'user', kind: 'chat', text: 'And now?', calls: [] }];
+    const request = convertToAnthropicMessages(fixtureRequest({ turns: after })).body;
+    const blocks = (request.messages as Message[]).flatMap((message) => message.content);
+    const marked = blocks.map((block, index) => (block.cache_control ? index : -1)).filter((index) => index >= 0);
+    // 12 tool_use + 12 tool_result + the reply + the new message: 26 blocks, beyond one breakpoint's 20-block lookback.
+    expect(blocks.length - 1 - blocks.findIndex((block) => block.text === 'Check twelve zones')).toBe(26);
+    expect(marked).toEqual([0, blocks.length - 1]);
+    expect(blocks[0]).toEqual(previousLast);
+    expect(JSON.stringify(request).match(/cache_control/g)?.length).toBeLessThanOrEqual(4);
+  });
 });
+
