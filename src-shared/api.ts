@@ -154,6 +154,66 @@ export interface RequestPreview {
   readonly warnings: readonly string[];
 }
 
+export interface MemoryView {
+  readonly id: string;
+  readonly text: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface SkillView {
+  readonly name: string;
+  readonly description: string;
+  readonly file: string;
+}
+
+export interface SkillsView {
+  /** The folder skills are read from: the data folder's `skills/`. */
+  readonly folder: string;
+  readonly skills: readonly SkillView[];
+  /** Files that could not be read as skills, with the reason. */
+  readonly problems: ReadonlyArray<{ readonly file: string; readonly problem: string }>;
+}
+
+export const TOOL_POLICY_VALUES = ['allow', 'ask', 'deny'] as const;
+export type ToolPolicyValue = (typeof TOOL_POLICY_VALUES)[number];
+
+export interface ToolView {
+  /** The name declared to brains (`server__tool` for an MCP tool). */
+  readonly name: string;
+  /** The bare tool name. */
+  readonly tool: string;
+  /** The MCP server id, or null for a built-in tool. */
+  readonly server: string | null;
+  readonly description: string;
+  readonly policy: ToolPolicyValue;
+}
+
+export const MCP_SERVER_STATUSES = ['stopped', 'starting', 'running', 'failed', 'disabled'] as const;
+export type McpServerStatus = (typeof MCP_SERVER_STATUSES)[number];
+
+export interface McpServerView {
+  readonly id: string;
+  readonly label: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly enabled: boolean;
+  /** `user` when added by the user's own action; anything else starts disabled. */
+  readonly origin: 'user' | 'import';
+  readonly status: McpServerStatus;
+  readonly error: string | null;
+}
+
+export interface ApprovalView {
+  readonly approvalId: string;
+  readonly conversationId: string;
+  readonly turnId: string;
+  readonly server: string | null;
+  readonly tool: string;
+  readonly input: unknown;
+}
+
 export const EXPORT_FORMATS = ['json', 'md', 'html'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
@@ -203,6 +263,32 @@ export const commandSchemas = {
   /** Write-only: a key goes in, and never comes out through the Api. `null` removes it. */
   setKey: z.object({ brain: brainId, key: z.string().trim().min(1).max(4096).nullable() }).strict(),
   exportConversation: z.object({ id: entityId, format: z.enum(EXPORT_FORMATS) }).strict(),
+  listMemories: z.object({ query: z.string().max(2000).optional(), limit: z.number().int().min(1).max(500).default(200) }).strict(),
+  addMemory: z.object({ text: z.string().trim().min(1).max(4000) }).strict(),
+  updateMemory: z.object({ id: entityId, text: z.string().trim().min(1).max(4000) }).strict(),
+  deleteMemory: z.object({ id: entityId }).strict(),
+  listSkills: z.object({}).strict(),
+  listTools: z.object({}).strict(),
+  setToolPolicy: z
+    .object({ server: z.string().max(64).nullable(), tool: z.string().min(1).max(128), policy: z.enum(TOOL_POLICY_VALUES) })
+    .strict(),
+  listMcpServers: z.object({}).strict(),
+  /** Adds (no id) or replaces an MCP server: a command and its arguments, never a shell string. */
+  saveMcpServer: z
+    .object({
+      id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,30}$/, 'an id is lower-case letters, digits and -').optional(),
+      label: z.string().trim().min(1).max(100),
+      command: z.string().trim().min(1).max(1000),
+      args: z.array(z.string().max(4000)).max(100),
+      env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string().max(8000)).default({}),
+      enabled: z.boolean(),
+    })
+    .strict(),
+  removeMcpServer: z.object({ id: z.string().min(1).max(64) }).strict(),
+  getGrantedFolders: z.object({}).strict(),
+  setGrantedFolders: z.object({ folders: z.array(z.string().trim().min(1).max(4096)).max(100) }).strict(),
+  listApprovals: z.object({}).strict(),
+  answerApproval: z.object({ approvalId: entityId, decision: z.enum(['allow', 'deny']) }).strict(),
   /** Imports a transcript v1 document as a new conversation; a malformed one is refused whole. */
   importTranscript: z.object({ content: z.string().min(1).max(200_000_000) }).strict(),
   /** The exact request the next turn would send (with `message` as the new user message), without sending anything. */
@@ -239,6 +325,20 @@ export interface CommandOutputs {
   exportConversation: ExportResult;
   previewRequest: RequestPreview;
   importTranscript: ConversationView;
+  listMemories: MemoryView[];
+  addMemory: MemoryView;
+  updateMemory: MemoryView;
+  deleteMemory: { deleted: boolean };
+  listSkills: SkillsView;
+  listTools: ToolView[];
+  setToolPolicy: ToolView[];
+  listMcpServers: McpServerView[];
+  saveMcpServer: McpServerView[];
+  removeMcpServer: McpServerView[];
+  getGrantedFolders: { folders: string[] };
+  setGrantedFolders: { folders: string[] };
+  listApprovals: ApprovalView[];
+  answerApproval: { answered: boolean };
 }
 
 export type CommandOutput<Name extends CommandName> = CommandOutputs[Name];
@@ -276,6 +376,17 @@ export type ApiEvent =
       readonly input: unknown;
     }
   | { readonly type: 'tool-call-finished'; readonly conversationId: string; readonly invocation: InvocationView }
+  | {
+      /** A tool whose policy is "ask" waits for the person: show the call and answer with answerApproval. */
+      readonly type: 'approval-requested';
+      readonly approval: ApprovalView;
+    }
+  | {
+      readonly type: 'approval-resolved';
+      readonly approvalId: string;
+      readonly conversationId: string;
+      readonly outcome: 'allow' | 'deny' | 'cancelled';
+    }
   | {
       /** Sent just before turn-done: the receipt of the turn, built from its invocation rows. */
       readonly type: 'turn-receipt';

@@ -2,7 +2,7 @@
  * openCore: the one place the store, the turn engine, settings and keys are put together behind the Api.
  */
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import {
   ApiError,
   commandSchemas,
@@ -11,7 +11,10 @@ import {
   type CommandName,
   type CommandOutput,
   type CommandResult,
+  type McpServerView,
+  type MemoryView,
   type ParsedCommandInput,
+  type ToolView,
   type SettingsView,
 } from '../../src-shared/api';
 import { AVAILABLE_BRAINS, BRAIN_IDS, BRAINS, type BrainId } from '../../src-shared/brains';
@@ -32,6 +35,11 @@ import { listMessagePage, markStreamingAsInterrupted, toMessageView } from './st
 import { openDatabase, type AppDatabase } from './store/open';
 import { readSetting, writeSetting } from './store/settings';
 import { ConversationNotFoundError, exportConversation } from './transcripts/export';
+import { AppToolbox } from './toolbox';
+import { bareToolName } from './replay/call-shaping';
+import { deleteMemory, getMemory, insertMemory, listMemories, searchMemories, updateMemory } from './store/memories';
+import { policyKey } from './tools/approvals';
+import { admitServer, commandProblem, parseServerConfigs, type McpServerConfig } from './tools/mcp';
 import { importTranscript, TranscriptImportError } from './transcripts/import';
 
 export const DATABASE_FILE = 'anybrain.db';
@@ -54,6 +62,14 @@ export function connectionFor(
   const fromEnvironment = env[info.keyVariable];
   if (fromEnvironment) return { baseUrl, apiKey: fromEnvironment, keySource: 'environment', baseUrlOverride };
   return { baseUrl, apiKey: null, keySource: 'none', baseUrlOverride };
+}
+
+/** An id for a new MCP server from its label: lower-case, dashes, unique. */
+function uniqueServerId(label: string, existing: readonly McpServerConfig[]): string {
+  const base = label.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 24) || 'server';
+  let candidate = base;
+  for (let suffix = 2; existing.some((config) => config.id === candidate); suffix += 1) candidate = `${base}-${suffix}`;
+  return candidate;
 }
 
 /** A message for errors that are not the user's doing, without leaking internals or keys. */
@@ -92,12 +108,15 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
       }
     }
   };
+  const toolbox = new AppToolbox(db, options.dataDir, emit);
   const engine = new TurnEngine({
     db,
     emit,
     stream: options.stream ?? streamProvider,
     connectionFor: (brain) => connectionFor(db, brain, env, keyStore),
+    toolbox,
   });
+  const mcpReady = toolbox.syncMcpServers();
 
   const settingsView = (): SettingsView => ({
     defaultBrain: readSetting(db, 'defaultBrain') ?? 'claude',
@@ -125,6 +144,47 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
     const conversation = getConversation(db, id);
     if (!conversation) throw new ApiError('not-found', 'That conversation no longer exists.');
     return conversation;
+  };
+
+  const memoryView = (row: { id: string; text: string; createdAt: string; updatedAt: string }): MemoryView => ({
+    id: row.id,
+    text: row.text,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  });
+
+  const toolViews = async (): Promise<ToolView[]> => {
+    await mcpReady;
+    return (await toolbox.list()).map((tool) => {
+      const bare = bareToolName(tool.name);
+      return { name: tool.name, tool: bare, server: tool.server, description: tool.description, policy: toolbox.policyFor(tool.server, bare) };
+    });
+  };
+
+  const mcpServerViews = (): McpServerView[] => {
+    const statuses = new Map(toolbox.mcp.statuses().map((status) => [status.id, status]));
+    return toolbox.mcpConfigs().map((config) => {
+      const status = statuses.get(config.id);
+      return {
+        id: config.id,
+        label: config.label,
+        command: config.command,
+        args: [...config.args],
+        env: { ...config.env },
+        enabled: config.enabled,
+        origin: config.origin,
+        status: config.enabled ? (status?.status ?? 'stopped') : 'disabled',
+        error: status?.lastError ?? null,
+      };
+    });
+  };
+
+  const saveMcpConfigs = async (configs: readonly McpServerConfig[]): Promise<McpServerView[]> => {
+    const checked = parseServerConfigs(configs);
+    if (!checked.ok) throw new ApiError('invalid-input', checked.problem);
+    writeSetting(db, 'mcpServers', checked.value);
+    await toolbox.syncMcpServers();
+    return mcpServerViews();
   };
 
   const handlers: Handlers = {
@@ -207,6 +267,54 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
       return settingsView();
     },
     exportConversation: ({ id, format }) => exportConversation(db, id, format),
+    listMemories: ({ query, limit }) =>
+      query && query.trim()
+        ? searchMemories(db, query, limit).map((match) => {
+            const row = getMemory(db, match.id);
+            return row ? memoryView(row) : { id: match.id, text: match.text, createdAt: '', updatedAt: '' };
+          })
+        : listMemories(db, { limit }).map(memoryView),
+    addMemory: ({ text }) => memoryView(insertMemory(db, { id: newId(), text, now: nowIso() })),
+    updateMemory: ({ id, text }) => {
+      const row = updateMemory(db, id, text, nowIso());
+      if (!row) throw new ApiError('not-found', 'That memory no longer exists.');
+      return memoryView(row);
+    },
+    deleteMemory: ({ id }) => ({ deleted: deleteMemory(db, id) }),
+    listSkills: () => ({
+      folder: toolbox.skillsFolder,
+      skills: toolbox.skills().map((skill) => ({ name: skill.name, description: skill.description, file: skill.file })),
+      problems: [...toolbox.skillProblems()],
+    }),
+    listTools: () => toolViews(),
+    setToolPolicy: async ({ server, tool, policy }) => {
+      writeSetting(db, 'toolPolicies', { ...(readSetting(db, 'toolPolicies') ?? {}), [policyKey(server, tool)]: policy });
+      return toolViews();
+    },
+    listMcpServers: async () => {
+      await mcpReady;
+      return mcpServerViews();
+    },
+    saveMcpServer: async ({ id, label, command, args, env, enabled }) => {
+      const existing = toolbox.mcpConfigs();
+      const serverId = id ?? uniqueServerId(label, existing);
+      // Saved from the user's own action in Settings: the only origin whose servers may start enabled.
+      const config = admitServer({ id: serverId, label, command, args, env, enabled }, 'user');
+      const problem = commandProblem(command, args);
+      if (problem) throw new ApiError('invalid-input', problem);
+      const others = existing.filter((entry) => entry.id !== serverId);
+      return saveMcpConfigs([...others, config]);
+    },
+    removeMcpServer: ({ id }) => saveMcpConfigs(toolbox.mcpConfigs().filter((config) => config.id !== id)),
+    getGrantedFolders: () => ({ folders: toolbox.grantedFolders() }),
+    setGrantedFolders: ({ folders }) => {
+      const absolute = folders.filter((folder) => isAbsolute(folder));
+      if (absolute.length !== folders.length) throw new ApiError('invalid-input', 'Granted folders must be absolute paths.');
+      writeSetting(db, 'grantedFolders', [...new Set(absolute.map((folder) => resolve(folder)))]);
+      return { folders: toolbox.grantedFolders() };
+    },
+    listApprovals: () => toolbox.approvals.list(),
+    answerApproval: ({ approvalId, decision }) => ({ answered: toolbox.approvals.answer(approvalId, decision) }),
     importTranscript: ({ content }) => {
       let conversationId: string;
       try {
@@ -254,6 +362,7 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
       if (disposed) return;
       disposed = true;
       await engine.dispose();
+      await toolbox.dispose();
       listeners.clear();
       db.$client.close();
     },

@@ -10,6 +10,12 @@ export interface SettingValues {
   defaultBrain: BrainId;
   theme: Theme;
   baseUrls: Partial<Record<BrainId, string>>;
+  /** Folders read_file and list_directory may read, as the user granted them. */
+  grantedFolders: string[];
+  /** MCP servers: command and argument array, environment, enabled, and who added them. */
+  mcpServers: unknown[];
+  /** Per tool (`server/tool` or a built-in's bare name): allow, ask or deny. */
+  toolPolicies: Record<string, 'allow' | 'ask' | 'deny'>;
 }
 
 export type SettingKey = keyof SettingValues;

@@ -1,0 +1,84 @@
+/**
+ * The app's toolbox for every turn: built-in tools, MCP servers' tools, skills, memories and the approval policy,
+ * read from settings and the data folder. Owns the MCP server processes.
+ */
+import { join } from 'node:path';
+import type { ApiEvent } from '../../src-shared/api';
+import type { TurnToolbox } from './engine/run-turn';
+import { searchMemories } from './store/memories';
+import type { AppDatabase } from './store/open';
+import { readSetting } from './store/settings';
+import { ApprovalGate, defaultPolicy, policyKey, type ToolPolicy } from './tools/approvals';
+import type { ToolDefinition } from './tools/catalogue';
+import { currentTimeTool } from './tools/current-time';
+import { createFileTools } from './tools/files';
+import { McpManager, parseServerConfigs, type McpServerConfig } from './tools/mcp';
+import { createMemoryTools } from './tools/memory-tools';
+import { createRunSkillTool, loadSkills, type Skill, type SkillProblem } from './tools/skills';
+
+export const SKILLS_FOLDER = 'skills';
+
+export class AppToolbox implements TurnToolbox {
+  readonly approvals: ApprovalGate;
+  readonly mcp = new McpManager();
+  private readonly builtIns: ToolDefinition[];
+
+  constructor(
+    private readonly db: AppDatabase,
+    private readonly dataDir: string,
+    emit: (event: ApiEvent) => void,
+  ) {
+    this.approvals = new ApprovalGate(
+      (approval) => emit({ type: 'approval-requested', approval }),
+      (approval, outcome) => emit({ type: 'approval-resolved', approvalId: approval.approvalId, conversationId: approval.conversationId, outcome }),
+    );
+    this.builtIns = [
+      currentTimeTool,
+      ...createMemoryTools(db),
+      ...createFileTools(() => this.grantedFolders()),
+      createRunSkillTool(() => this.skills()),
+    ];
+  }
+
+  get skillsFolder(): string {
+    return join(this.dataDir, SKILLS_FOLDER);
+  }
+
+  grantedFolders(): string[] {
+    return readSetting(this.db, 'grantedFolders') ?? [];
+  }
+
+  mcpConfigs(): McpServerConfig[] {
+    const parsed = parseServerConfigs(readSetting(this.db, 'mcpServers') ?? []);
+    return parsed.ok ? parsed.value : [];
+  }
+
+  /** Starts, stops or restarts MCP servers to match settings. */
+  async syncMcpServers(): Promise<void> {
+    await this.mcp.setConfigs(this.mcpConfigs());
+  }
+
+  async list(): Promise<readonly ToolDefinition[]> {
+    return [...this.builtIns, ...(await this.mcp.toolDefinitions())];
+  }
+
+  policyFor(server: string | null, tool: string): ToolPolicy {
+    return readSetting(this.db, 'toolPolicies')?.[policyKey(server, tool)] ?? defaultPolicy(server);
+  }
+
+  recall(text: string, limit: number): ReadonlyArray<{ readonly id: string; readonly text: string }> {
+    return searchMemories(this.db, text, limit).map((match) => ({ id: match.id, text: match.text }));
+  }
+
+  skills(): readonly Skill[] {
+    return loadSkills(this.skillsFolder).skills;
+  }
+
+  skillProblems(): readonly SkillProblem[] {
+    return loadSkills(this.skillsFolder).problems;
+  }
+
+  dispose(): Promise<void> {
+    return this.mcp.dispose();
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * All configured MCP servers: one host per enabled server, their tools as catalogue definitions, their statuses.
+ * The manager owns its hosts; its owner disposes of the manager.
+ */
+import type { ToolDefinition, ToolResult } from '../catalogue';
+import { parseServerConfigs, type McpServerConfig } from './config';
+import { McpServerHost, type AsyncDisposable, type McpHostOptions, type McpServerState } from './host';
+import { namespaceTools } from './tool-names';
+
+export interface McpServerStatus {
+  readonly id: string;
+  readonly label: string;
+  readonly enabled: boolean;
+  /** A disabled server is always `stopped`. */
+  readonly status: McpServerState;
+  readonly lastError: string | null;
+  /** How many tools the server offered when last listed; null before it was listed. */
+  readonly toolCount: number | null;
+}
+
+export interface McpManagerOptions {
+  readonly hostOptions?: Partial<McpHostOptions>;
+  /** How long listing one server's tools may take before `toolDefinitions()` goes on without them. */
+  readonly listTimeoutMs?: number;
+}
+
+const DEFAULT_LIST_TIMEOUT_MS = 30_000;
+
+/** Same program, arguments and environment: a running process for one serves the other. */
+function sameServer(left: McpServerConfig, right: McpServerConfig): boolean {
+  return JSON.stringify([left.label, left.command, left.args, Object.entries(left.env).sort(), left.enabled]) ===
+    JSON.stringify([right.label, right.command, right.args, Object.entries(right.env).sort(), right.enabled]);
+}
+
+export class McpManager implements AsyncDisposable {
+  private readonly options: McpManagerOptions;
+  private configs: McpServerConfig[] = [];
+  private readonly hosts = new Map<string, McpServerHost>();
+  private readonly toolCounts = new Map<McpServerHost, number>();
+  /** Hosts being disposed, so `dispose()` waits for them too. */
+  private readonly stopping = new Set<Promise<void>>();
+  private disposed = false;
+
+  constructor(options: McpManagerOptions = {}) {
+    this.options = options;
+  }
+
+  /**
+   * Reconciles the running servers with the configs: removed, disabled and changed servers are stopped (awaited),
+   * unchanged ones keep running, new enabled ones get a host that starts on first use. Throws on an invalid list.
+   */
+  async setConfigs(configs: readonly McpServerConfig[]): Promise<void> {
+    if (this.disposed) throw new Error('The MCP servers are shut down.');
+    const parsed = parseServerConfigs(configs);
+    if (!parsed.ok) throw new Error(`The MCP server list is not valid: ${parsed.problem}`);
+    this.configs = parsed.value;
+    const wanted = new Map(this.configs.filter((config) => config.enabled).map((config) => [config.id, config]));
+    const stops: Promise<void>[] = [];
+    for (const [id, host] of this.hosts) {
+      const config = wanted.get(id);
+      if (config && sameServer(config, host.config)) continue;
+      this.hosts.delete(id);
+      stops.push(this.stop(host));
+    }
+    for (const [id, config] of wanted) {
+      if (!this.hosts.has(id)) this.hosts.set(id, new McpServerHost(config, this.options.hostOptions));
+    }
+    await Promise.all(stops);
+  }
+
+  /** The host of an enabled server, or undefined. */
+  host(serverId: string): McpServerHost | undefined {
+    return this.hosts.get(serverId);
+  }
+
+  statuses(): McpServerStatus[] {
+    return this.configs.map((config) => {
+      const host = this.hosts.get(config.id);
+      return {
+        id: config.id,
+        label: config.label,
+        enabled: config.enabled,
+        status: host?.status() ?? 'stopped',
+        lastError: host?.lastError() ?? null,
+        toolCount: host ? (this.toolCounts.get(host) ?? null) : null,
+      };
+    });
+  }
+
+  /**
+   * Every enabled server's tools, as `<serverId>__<tool>` definitions (see tool-names.ts), servers in config order.
+   * Starts servers that are not running. A server that fails contributes nothing; its error shows in `statuses()`.
+   */
+  async toolDefinitions(signal?: AbortSignal): Promise<ToolDefinition[]> {
+    const hosts = [...this.hosts.values()];
+    const perServer = await Promise.all(hosts.map((host) => this.definitionsOf(host, signal)));
+    return perServer.flat();
+  }
+
+  /** Stops every server and waits until every process is gone. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const hosts = [...this.hosts.values()];
+    this.hosts.clear();
+    await Promise.all([...hosts.map((host) => this.stop(host)), ...this.stopping]);
+  }
+
+  private stop(host: McpServerHost): Promise<void> {
+    const stopped = host.dispose().finally(() => {
+      this.stopping.delete(stopped);
+      this.toolCounts.delete(host);
+    });
+    this.stopping.add(stopped);
+    return stopped;
+  }
+
+  private async definitionsOf(host: McpServerHost, signal: AbortSignal | undefined): Promise<ToolDefinition[]> {
+    const timeout = AbortSignal.timeout(this.options.listTimeoutMs ?? DEFAULT_LIST_TIMEOUT_MS);
+    let tools;
+    try {
+      tools = await host.listTools(signal ? AbortSignal.any([signal, timeout]) : timeout);
+    } catch {
+      // The host keeps the failure for statuses(); the other servers' tools still count.
+      return [];
+    }
+    this.toolCounts.set(host, tools.length);
+    const { id: serverId, label } = host.config;
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    const definitions: ToolDefinition[] = [];
+    for (const [wireName, toolName] of namespaceTools(serverId, tools.map((tool) => tool.name))) {
+      const tool = byName.get(toolName);
+      if (!tool) continue;
+      definitions.push({
+        name: wireName,
+        description: tool.description === '' ? `${label}: ${toolName}` : `${label}: ${tool.description}`,
+        inputSchema: tool.inputSchema,
+        server: serverId,
+        // The host is looked up per call, so a definition outlives a restart or a reconfiguration of its server.
+        execute: (input, context): Promise<ToolResult> => {
+          const current = this.hosts.get(serverId);
+          if (!current) return Promise.resolve({ output: `The MCP server "${label}" is no longer enabled.`, isError: true });
+          return current.callTool(toolName, input, context.signal);
+        },
+      });
+    }
+    return definitions;
+  }
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { base64ByteLength, EMPTY_OUTPUT, toToolResult } from './result';
+
+describe('toToolResult', () => {
+  it('joins text parts and summarises the rest', () => {
+    const png = Buffer.alloc(1234, 7).toString('base64');
+    const result = toToolResult({
+      content: [
+        { type: 'text', text: 'first' },
+        { type: 'image', data: png, mimeType: 'image/png' },
+        { type: 'audio', data: Buffer.alloc(10).toString('base64'), mimeType: 'audio/wav' },
+        { type: 'resource_link', name: 'Notes', uri: 'file:///notes.md', mimeType: 'text/markdown' },
+        { type: 'resource', resource: { uri: 'demo://a', text: 'inline text' } },
+        { type: 'resource', resource: { uri: 'demo://b', blob: Buffer.alloc(5).toString('base64'), mimeType: 'application/zip' } },
+      ],
+    });
+    expect(result).toEqual({
+      output: [
+        'first',
+        '[image: image/png, 1234 bytes]',
+        '[audio: audio/wav, 10 bytes]',
+        '[resource link: Notes <file:///notes.md>, text/markdown]',
+        '[resource: demo://a]\ninline text',
+        '[resource: demo://b, application/zip, 5 bytes]',
+      ].join('\n'),
+      isError: false,
+    });
+  });
+
+  it('carries the error flag', () => {
+    expect(toToolResult({ content: [{ type: 'text', text: 'bad input' }], isError: true })).toEqual({ output: 'bad input', isError: true });
+    expect(toToolResult({ content: [], isError: true }).isError).toBe(true);
+  });
+
+  it('falls back to structured content, then to the old toolResult field, then to a placeholder', () => {
+    expect(toToolResult({ content: [], structuredContent: { total: 3 } }).output).toBe('{"total":3}');
+    expect(toToolResult({ toolResult: 'done' }).output).toBe('done');
+    expect(toToolResult({ content: [] })).toEqual({ output: EMPTY_OUTPUT, isError: false });
+  });
+});
+
+describe('base64ByteLength', () => {
+  it('counts decoded bytes', () => {
+    for (const size of [0, 1, 2, 3, 4, 1000, 1001]) expect(base64ByteLength(Buffer.alloc(size).toString('base64'))).toBe(size);
+  });
+});

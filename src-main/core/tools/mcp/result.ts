@@ -1,0 +1,56 @@
+/**
+ * An MCP `tools/call` result as a ToolResult: the text parts joined, everything else summarised in one line, since a
+ * tool result travels to the brain as text.
+ */
+import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolResult } from '../catalogue';
+
+/** What the brain reads when a tool succeeds without saying anything. */
+export const EMPTY_OUTPUT = '(no output)';
+
+/** Decoded size of base64 data, without decoding it. */
+export function base64ByteLength(data: string): number {
+  const length = data.replace(/\s/g, '').length;
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((length * 3) / 4) - padding);
+}
+
+export function describeContent(block: ContentBlock): string {
+  switch (block.type) {
+    case 'text':
+      return block.text;
+    case 'image':
+      return `[image: ${block.mimeType}, ${base64ByteLength(block.data)} bytes]`;
+    case 'audio':
+      return `[audio: ${block.mimeType}, ${base64ByteLength(block.data)} bytes]`;
+    case 'resource_link':
+      return `[resource link: ${block.name} <${block.uri}>${block.mimeType ? `, ${block.mimeType}` : ''}]`;
+    case 'resource': {
+      const { resource } = block;
+      if ('text' in resource && typeof resource.text === 'string') return `[resource: ${resource.uri}]\n${resource.text}`;
+      const size = 'blob' in resource && typeof resource.blob === 'string' ? base64ByteLength(resource.blob) : 0;
+      return `[resource: ${resource.uri}, ${resource.mimeType ?? 'binary'}, ${size} bytes]`;
+    }
+    default:
+      return `[${(block as { type: string }).type} content]`;
+  }
+}
+
+/** The fields of a call result this mapping reads (the SDK's result type has more). */
+export interface McpCallResult {
+  readonly content?: readonly ContentBlock[];
+  readonly structuredContent?: unknown;
+  readonly isError?: boolean;
+  /** Results from servers on the 2024-10-07 protocol carry this instead of `content`. */
+  readonly toolResult?: unknown;
+}
+
+export function toToolResult(result: McpCallResult): ToolResult {
+  const parts = (result.content ?? []).map(describeContent).filter((part) => part !== '');
+  if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent));
+  if (parts.length === 0 && result.toolResult !== undefined) {
+    parts.push(typeof result.toolResult === 'string' ? result.toolResult : JSON.stringify(result.toolResult));
+  }
+  const isError = result.isError === true;
+  return { output: parts.length > 0 ? parts.join('\n') : isError ? 'The tool reported an error without a message.' : EMPTY_OUTPUT, isError };
+}
