@@ -44,6 +44,8 @@ export const messages = sqliteTable(
     reasoning: text('reasoning', { mode: 'json' }),
     usage: text('usage', { mode: 'json' }),
     compactedInto: text('compacted_into'),
+    /** While a reply streams: the process writing it (`pid@host`), so another process never marks it interrupted. */
+    streamOwner: text('stream_owner'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
   },

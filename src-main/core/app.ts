@@ -2,6 +2,7 @@
  * openCore: the one place the store, the turn engine, settings and keys are put together behind the Api.
  */
 import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
   ApiError,
@@ -64,6 +65,26 @@ export function connectionFor(
   return { baseUrl, apiKey: null, keySource: 'none', baseUrlOverride };
 }
 
+const STREAM_OWNER = `${process.pid}@${hostname()}`;
+
+/**
+ * Whether the process that owns a streaming row still runs. The CLI and the app may share a data folder: opening it
+ * must never mark another live process's reply as interrupted. A writer on another host cannot be checked: keep it.
+ */
+export function isStreamOwnerAlive(owner: string): boolean {
+  const match = /^(\d+)@(.*)$/.exec(owner);
+  if (!match) return false;
+  const pid = Number(match[1]);
+  if (match[2] !== hostname()) return true;
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** An id for a new MCP server from its label: lower-case, dashes, unique. */
 function uniqueServerId(label: string, existing: readonly McpServerConfig[]): string {
   const base = label.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 24) || 'server';
@@ -97,7 +118,7 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
   const db = openDatabase(join(options.dataDir, DATABASE_FILE), options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   const env = options.env ?? process.env;
   const keyStore = options.keyStore;
-  const recoveredInterrupted = markStreamingAsInterrupted(db, nowIso());
+  const recoveredInterrupted = markStreamingAsInterrupted(db, nowIso(), isStreamOwnerAlive);
   const listeners = new Set<(event: ApiEvent) => void>();
   const emit = (event: ApiEvent): void => {
     for (const listener of listeners) {
@@ -115,6 +136,7 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
     stream: options.stream ?? streamProvider,
     connectionFor: (brain) => connectionFor(db, brain, env, keyStore),
     toolbox,
+    streamOwner: STREAM_OWNER,
   });
   const mcpReady = toolbox.syncMcpServers();
 

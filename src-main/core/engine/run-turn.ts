@@ -98,6 +98,8 @@ export interface TurnEngineDependencies {
   readonly connectionFor: (brain: BrainId) => BrainConnection;
   readonly checkpointIntervalMs?: number;
   readonly deltaIntervalMs?: number;
+  /** Who writes this process's streaming rows (`pid@host`), so other processes leave them alone. */
+  readonly streamOwner?: string;
   /** Tools, memories and skills; the clock alone by default. */
   readonly toolbox?: TurnToolbox;
   readonly now?: () => Date;
@@ -275,6 +277,7 @@ export class TurnEngine {
         brain: target.brain,
         modelRequested: target.model,
         reasoningLevel: target.reasoningLevel,
+        streamOwner: this.deps.streamOwner ?? null,
         createdAt: now,
       });
       const contextInvocations = userText === null ? [] : this.recordTurnContext(turnId, assistantRow.id, userText, now);
