@@ -5,7 +5,7 @@ import type { Api, ApiEvent, SettingsView } from '../src-shared/api';
 import { App } from './App';
 import { startApp } from './state/startup';
 import { resetAppStore } from './state/store';
-import { conversationFixture, fakeApi, messageFixture, replyFixture } from './state/test-fixtures';
+import { conversationFixture, fakeApi, invocationFixture, messageFixture, replyFixture } from './state/test-fixtures';
 import type { Connection } from './transport/connection';
 
 const settings: SettingsView = { defaultBrain: 'kimi', theme: 'dark', brains: [], canStoreKeys: false, dataDir: '/data' };
@@ -186,5 +186,70 @@ describe('App', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('shows tool activity while a reply streams and its receipt once the turn ends', async () => {
+    window.history.replaceState(null, '', '/#/c/c1');
+    const { connection, push } = fakeConnection(baseCommands);
+    stopApp = startApp(connection);
+    render(<App />);
+    await settle();
+    push({
+      type: 'turn-started',
+      conversationId: 'c1',
+      turnId: 't2',
+      userMessage: messageFixture({ id: 'm3', seq: 3, turnId: 't2', text: 'What time is it?' }),
+      assistantMessage: replyFixture({ id: 'm4', seq: 4, turnId: 't2', text: '', status: 'streaming' }),
+    });
+    push({ type: 'tool-call-started', conversationId: 'c1', turnId: 't2', messageId: 'm4', tool: 'current_time', server: null, input: {} });
+    expect(screen.getByTestId('tool-activity').textContent).toBe('Using current_time…');
+    const invocation = invocationFixture({ id: 'i4', turnId: 't2', messageId: 'm4' });
+    push({ type: 'tool-call-finished', conversationId: 'c1', invocation });
+    expect(screen.queryByTestId('tool-activity')).toBeNull();
+    push({
+      type: 'turn-receipt',
+      conversationId: 'c1',
+      turnId: 't2',
+      messageId: 'm4',
+      receipt: { counts: { memory: 0, tool: 1, skill: 0 }, summary: '1 tool', chips: [{ invocationId: 'i4', kind: 'tool', label: 'current_time', status: 'ok' }] },
+    });
+    push({ type: 'turn-done', conversationId: 'c1', turnId: 't2', message: replyFixture({ id: 'm4', seq: 4, turnId: 't2', text: 'It is ten.' }) });
+    const receipts = screen.getAllByTestId('turn-receipt');
+    expect(receipts).toHaveLength(1);
+    expect(screen.getByTestId('receipt-summary').textContent).toBe('1 tool');
+    expect(screen.getAllByTestId('message-text').map((text) => text.textContent)).toContain('It is ten.');
+  });
+
+  it('shows the request view over an inert window, and Escape closes it without stopping the running reply', async () => {
+    window.history.replaceState(null, '', '/#/c/c1');
+    const stop = vi.fn<Api['stop']>().mockResolvedValue({ stopped: true });
+    const previewRequest = vi.fn<Api['previewRequest']>().mockResolvedValue({
+      brain: 'kimi',
+      model: 'kimi-k2.6',
+      reasoningLevel: 'off',
+      wire: 'chat-completions',
+      body: '{"model":"kimi-k2.6"}',
+      warnings: [],
+    });
+    const { connection, push } = fakeConnection({ ...baseCommands, stop, previewRequest });
+    stopApp = startApp(connection);
+    render(<App />);
+    await settle();
+    push({
+      type: 'turn-started',
+      conversationId: 'c1',
+      turnId: 't2',
+      userMessage: null,
+      assistantMessage: replyFixture({ id: 'm4', seq: 4, turnId: 't2', text: '', status: 'streaming' }),
+    });
+    fireEvent.click(screen.getByTestId('show-request'));
+    await settle();
+    expect(screen.getByTestId('request-model').textContent).toBe('kimi-k2.6');
+    expect(document.querySelector('.app-frame')?.hasAttribute('inert')).toBe(true);
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    await settle();
+    expect(screen.queryByTestId('request-dialog')).toBeNull();
+    expect(stop).not.toHaveBeenCalled();
+    expect(document.querySelector('.app-frame')?.hasAttribute('inert')).toBe(false);
   });
 });

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, type Api } from '../../src-shared/api';
 import { installApi } from '../state/api-client';
 import { resetAppStore, useAppStore } from '../state/store';
-import { fakeApi } from '../state/test-fixtures';
+import { conversationFixture, fakeApi } from '../state/test-fixtures';
 import { Composer } from './Composer';
 
 const sent = { turnId: 't1', userMessageId: 'u1', assistantMessageId: 'a1' };
@@ -87,5 +87,12 @@ describe('Composer', () => {
     expect(stop.mock.calls).toEqual([[{ conversationId: 'c1' }], [{ conversationId: 'c1' }]]);
     act(() => useAppStore.setState({ activeTurns: {} }));
     expect(view.getByTestId('send-button')).toBeTruthy();
+  });
+
+  it('names the brain that will answer in its placeholder', () => {
+    const { input } = renderComposer();
+    expect(input.placeholder).toBe('Message Claude…');
+    act(() => useAppStore.setState({ conversationsById: { c1: conversationFixture({ brain: 'kimi' }) } }));
+    expect(input.placeholder).toBe('Message Kimi…');
   });
 });

@@ -68,4 +68,74 @@ describe('ConversationHeader', () => {
     expect(setConversationBrain).toHaveBeenLastCalledWith({ id: 'c1', brain: 'glm', model: 'glm-4.7' });
     expect((view.getByTestId('model-picker') as HTMLInputElement).value).toBe('glm-4.7');
   });
+
+  it('offers one button per brain in table order, the active one pressed, each titled with its shortcut', () => {
+    const view = render(<ConversationHeader conversationId="c1" />);
+    const buttons = view.getAllByRole('button').filter((button) => button.dataset.testid?.startsWith('brain-switch-'));
+    expect(buttons.map((button) => [button.dataset.testid, button.textContent, button.title, button.getAttribute('aria-pressed')])).toEqual([
+      ['brain-switch-claude', 'Claude', 'Claude (Ctrl+1)', 'false'],
+      ['brain-switch-codex', 'Codex', 'Codex (Ctrl+2)', 'false'],
+      ['brain-switch-kimi', 'Kimi', 'Kimi (Ctrl+3)', 'true'],
+      ['brain-switch-grok', 'Grok', 'Grok (Ctrl+4)', 'false'],
+      ['brain-switch-glm', 'GLM', 'GLM (Ctrl+5)', 'false'],
+      ['brain-switch-gemini', 'Gemini', 'Gemini (Ctrl+6)', 'false'],
+      ['brain-switch-ollama', 'Ollama', 'Ollama (Ctrl+7)', 'false'],
+    ]);
+    expect(view.getByRole('group', { name: /Brain for the next reply/ }).getAttribute('aria-label')).toContain('Ctrl+Shift+B');
+  });
+
+  it('switches brain in one click, and a click on the active brain changes nothing', async () => {
+    const setConversationBrain = vi
+      .fn<Api['setConversationBrain']>()
+      .mockResolvedValue(conversationFixture({ brain: 'gemini', model: null }));
+    installApi(fakeApi({ setConversationBrain }));
+    const view = render(<ConversationHeader conversationId="c1" />);
+    fireEvent.click(view.getByTestId('brain-switch-kimi'));
+    await settle();
+    expect(setConversationBrain).not.toHaveBeenCalled();
+    fireEvent.click(view.getByTestId('brain-switch-gemini'));
+    await settle();
+    expect(setConversationBrain).toHaveBeenCalledWith({ id: 'c1', brain: 'gemini', model: null });
+    expect(view.getByTestId('brain-switch-gemini').getAttribute('aria-pressed')).toBe('true');
+    expect(view.getByTestId('brain-switch-kimi').getAttribute('aria-pressed')).toBe('false');
+    expect((view.getByTestId('brain-picker') as HTMLSelectElement).value).toBe('gemini');
+  });
+
+  it('presses the default brain of a conversation without its own pick', () => {
+    act(() => useAppStore.setState({ conversationsById: { c1: conversationFixture({ brain: null }) } }));
+    const view = render(<ConversationHeader conversationId="c1" />);
+    expect(view.getByTestId('brain-switch-claude').getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it('picks a reasoning level, empty meaning the brain default', async () => {
+    const setConversationBrain = vi
+      .fn<Api['setConversationBrain']>()
+      .mockResolvedValueOnce(conversationFixture({ brain: 'kimi', reasoningLevel: 'high' }))
+      .mockResolvedValueOnce(conversationFixture({ brain: 'kimi', reasoningLevel: null }));
+    installApi(fakeApi({ setConversationBrain }));
+    const view = render(<ConversationHeader conversationId="c1" />);
+    const picker = view.getByTestId('reasoning-picker') as HTMLSelectElement;
+    expect(picker.value).toBe('');
+    expect(Array.from(picker.options).map((option) => [option.value, option.textContent])).toEqual([
+      ['', 'Default (off)'],
+      ['off', 'Off'],
+      ['low', 'Low'],
+      ['medium', 'Medium'],
+      ['high', 'High'],
+    ]);
+    expect(picker.closest('label')?.textContent).toContain('Reasoning');
+    fireEvent.change(picker, { target: { value: 'high' } });
+    await settle();
+    expect(setConversationBrain).toHaveBeenLastCalledWith({ id: 'c1', brain: 'kimi', reasoningLevel: 'high' });
+    expect((view.getByTestId('reasoning-picker') as HTMLSelectElement).value).toBe('high');
+    fireEvent.change(view.getByTestId('reasoning-picker'), { target: { value: '' } });
+    await settle();
+    expect(setConversationBrain).toHaveBeenLastCalledWith({ id: 'c1', brain: 'kimi', reasoningLevel: null });
+  });
+
+  it('opens the request view from its button', () => {
+    const view = render(<ConversationHeader conversationId="c1" />);
+    fireEvent.click(view.getByTestId('show-request'));
+    expect(useAppStore.getState().requestPreviewOpen).toBe(true);
+  });
 });

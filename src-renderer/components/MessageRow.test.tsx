@@ -4,9 +4,9 @@ import { Profiler } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Api, MessageView } from '../../src-shared/api';
 import { installApi } from '../state/api-client';
-import { openConversationState } from '../state/messages-slice';
+import { mergeInvocations, openConversationState } from '../state/messages-slice';
 import { resetAppStore, useAppStore } from '../state/store';
-import { fakeApi, messageFixture, replyFixture } from '../state/test-fixtures';
+import { fakeApi, invocationFixture, messageFixture, replyFixture } from '../state/test-fixtures';
 import { MessageRow } from './MessageRow';
 
 function load(...messages: MessageView[]): void {
@@ -145,5 +145,57 @@ describe('MessageRow', () => {
     act(() => useAppStore.setState({ streamingText: { b: 'Two more words' } }));
     expect(commits).toEqual(['b', 'b']);
     expect(view.getAllByTestId('message-text').map((element) => element.textContent)).toEqual(['One', 'Two more words']);
+  });
+
+  it('shows the tool a streaming reply waits on, then its receipt under the text', () => {
+    load(replyFixture({ status: 'streaming', text: 'Let me check.' }));
+    const view = render(<MessageRow messageId="m2" />);
+    expect(view.queryByTestId('tool-activity')).toBeNull();
+    act(() => useAppStore.setState({ runningTools: { m2: { tool: 'current_time', server: null } } }));
+    expect(view.getByTestId('tool-activity').textContent).toBe('Using current_time…');
+    act(() =>
+      useAppStore.setState((state) => ({ runningTools: {}, ...mergeInvocations(state, [invocationFixture()]) })),
+    );
+    expect(view.queryByTestId('tool-activity')).toBeNull();
+    const text = view.getByTestId('message-text');
+    const receipt = view.getByTestId('turn-receipt');
+    expect(receipt.textContent).toContain('1 tool');
+    expect(text.compareDocumentPosition(receipt) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(text.textContent).toBe('Let me check.');
+  });
+
+  it('names the server of a running MCP tool, and shows no activity once the reply ended', () => {
+    load(replyFixture({ status: 'streaming' }));
+    useAppStore.setState({ runningTools: { m2: { tool: 'read_file', server: 'files' } } });
+    const view = render(<MessageRow messageId="m2" />);
+    expect(view.getByTestId('tool-activity').textContent).toBe('Using files · read_file…');
+    act(() => useAppStore.setState((state) => ({ messagesById: { m2: replyFixture({ status: 'complete' }) }, runningTools: state.runningTools })));
+    expect(view.queryByTestId('tool-activity')).toBeNull();
+  });
+
+  it('updates only the row whose receipt changes, and a delta leaves the receipts alone', () => {
+    load(replyFixture({ id: 'a', seq: 1, text: 'One' }), replyFixture({ id: 'b', seq: 2, text: 'Two', status: 'streaming' }));
+    useAppStore.setState((state) => mergeInvocations(state, [invocationFixture({ id: 'ia', messageId: 'a' })]));
+    const commits: string[] = [];
+    const onRender = (id: string) => commits.push(id);
+    const view = render(
+      <>
+        <Profiler id="a" onRender={onRender}>
+          <MessageRow messageId="a" />
+        </Profiler>
+        <Profiler id="b" onRender={onRender}>
+          <MessageRow messageId="b" />
+        </Profiler>
+      </>,
+    );
+    commits.length = 0;
+    act(() => useAppStore.setState((state) => mergeInvocations(state, [invocationFixture({ id: 'ib', messageId: 'b' })])));
+    act(() => useAppStore.setState({ runningTools: { b: { tool: 'search', server: null } } }));
+    act(() => useAppStore.setState({ streamingText: { b: 'Two more' } }));
+    expect(commits).toEqual(['b', 'b', 'b']);
+    const receipt = { counts: { memory: 0, tool: 1, skill: 0 }, summary: '1 tool', chips: [] };
+    act(() => useAppStore.setState((state) => ({ receiptsByMessage: { ...state.receiptsByMessage, a: receipt } })));
+    expect(commits).toEqual(['b', 'b', 'b', 'a']);
+    expect(view.getAllByTestId('turn-receipt')).toHaveLength(1);
   });
 });

@@ -72,6 +72,10 @@ export function handleApiEvent(event: ApiEvent): EventOutcome {
       }));
       return { needsResync: false, closedOpenConversation: wasOpen };
     }
+    case 'approval-requested':
+    case 'approval-resolved':
+      // Approvals have no view in this window yet.
+      return NOTHING_MORE;
     default: {
       // Events added to the contract later are ignored until this window knows them.
       const _unknown: never = event;

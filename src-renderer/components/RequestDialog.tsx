@@ -1,0 +1,163 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { RequestPreview } from '../../src-shared/api';
+import { closeRequestPreview, previewNextRequest } from '../state/actions';
+import { errorText } from '../state/api-client';
+import { selectConversationBrain } from '../state/selectors';
+import { useAppStore } from '../state/store';
+import { brainLabel } from './brain-options';
+import { Dialog } from './Dialog';
+import { prettyJsonText } from './format';
+
+type LoadedPreview =
+  | { readonly key: string; readonly status: 'ready'; readonly preview: RequestPreview }
+  | { readonly key: string; readonly status: 'error'; readonly message: string };
+
+type CopyState = 'idle' | 'copied' | 'failed';
+
+const byteLength = (text: string): number => new TextEncoder().encode(text).length;
+
+function CopyExactBytesButton({ body }: { readonly body: string }) {
+  const [copyState, setCopyState] = useState<CopyState>('idle');
+
+  useEffect(() => {
+    if (copyState === 'idle') return;
+    const timer = setTimeout(() => setCopyState('idle'), 1_500);
+    return () => clearTimeout(timer);
+  }, [copyState]);
+
+  const copy = async (): Promise<void> => {
+    try {
+      await navigator.clipboard.writeText(body);
+      setCopyState('copied');
+    } catch {
+      setCopyState('failed');
+    }
+  };
+
+  return (
+    <button type="button" className="button small" data-testid="copy-request" onClick={() => void copy()}>
+      {copyState === 'copied' ? 'Copied' : copyState === 'failed' ? 'Copy failed' : 'Copy exact bytes'}
+    </button>
+  );
+}
+
+interface PreviewViewProps {
+  readonly preview: RequestPreview;
+  readonly conversationId: string;
+  readonly hasDraft: boolean;
+}
+
+function PreviewView({ preview, conversationId, hasDraft }: PreviewViewProps) {
+  const readableBody = useMemo(() => prettyJsonText(preview.body), [preview.body]);
+  const size = useMemo(() => byteLength(preview.body), [preview.body]);
+  return (
+    <>
+      <dl className="request-facts">
+        <div>
+          <dt>Brain</dt>
+          <dd data-testid="request-brain">{brainLabel(preview.brain)}</dd>
+        </div>
+        <div>
+          <dt>Model</dt>
+          <dd data-testid="request-model">{preview.model}</dd>
+        </div>
+        <div>
+          <dt>Wire</dt>
+          <dd data-testid="request-wire">{preview.wire}</dd>
+        </div>
+        <div>
+          <dt>Reasoning</dt>
+          <dd data-testid="request-reasoning">{preview.reasoningLevel}</dd>
+        </div>
+      </dl>
+      {preview.warnings.length === 0 ? null : (
+        <div className="request-warnings" data-testid="request-warnings">
+          <h3>Warnings</h3>
+          <ul>
+            {preview.warnings.map((warning, index) => (
+              <li key={index}>{warning}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <p className="request-note">
+        The body below is indented for reading. “Copy exact bytes” copies it exactly as it would be sent: the same
+        bytes{' '}
+        <code>
+          anybrain request --conversation {conversationId} --brain {preview.brain} --model {preview.model}
+          {hasDraft ? ' --message "<your draft>"' : ''}
+        </code>{' '}
+        prints.
+      </p>
+      <div className="request-body-header">
+        <span className="field-label">Body</span>
+        <span className="request-body-size">{size.toLocaleString('en-US')} bytes</span>
+        <CopyExactBytesButton body={preview.body} />
+      </div>
+      <pre className="request-body" data-testid="request-body" tabIndex={0} aria-label="Request body">
+        {readableBody}
+      </pre>
+    </>
+  );
+}
+
+/** "Show request": the exact request the next turn would send, fetched again whenever the conversation's pick changes. */
+export function RequestDialog({ conversationId }: { readonly conversationId: string }) {
+  const brain = useAppStore((state) => selectConversationBrain(state, conversationId));
+  const model = useAppStore((state) => state.conversationsById[conversationId]?.model ?? null);
+  const reasoningLevel = useAppStore((state) => state.conversationsById[conversationId]?.reasoningLevel ?? null);
+  const hasDraft = useAppStore((state) => (state.drafts[conversationId] ?? '').trim() !== '');
+  const [attempt, setAttempt] = useState(0);
+  const [loaded, setLoaded] = useState<LoadedPreview | null>(null);
+  const requestKey = [conversationId, brain, model ?? '', reasoningLevel ?? '', attempt].join('\n');
+
+  useEffect(() => {
+    let current = true;
+    previewNextRequest(conversationId).then(
+      (preview) => {
+        if (current) setLoaded({ key: requestKey, status: 'ready', preview });
+      },
+      (error: unknown) => {
+        if (current) setLoaded({ key: requestKey, status: 'error', message: errorText(error) });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [conversationId, requestKey]);
+
+  const refreshing = loaded === null || loaded.key !== requestKey;
+
+  return (
+    <Dialog
+      title="Next request"
+      titleId="request-title"
+      testId="request-dialog"
+      closeTestId="close-request"
+      closeLabel="Close the request view"
+      onClose={closeRequestPreview}
+      wide
+    >
+      <p className="request-intro">
+        The request the next turn would send to {brainLabel(brain)}
+        {hasDraft ? ', with your draft as the new message' : ''}. Nothing is sent.
+      </p>
+      <div className="request-status" role="status">
+        {refreshing ? 'Building the request…' : null}
+      </div>
+      {loaded?.status === 'error' && !refreshing ? (
+        <div className="request-error" data-testid="request-error" role="alert">
+          <span>Could not build the request: {loaded.message}</span>
+          <button type="button" className="button small" onClick={() => setAttempt((count) => count + 1)}>
+            Try again
+          </button>
+        </div>
+      ) : null}
+      {loaded?.status === 'ready' ? (
+        <div className={refreshing ? 'request-preview is-stale' : 'request-preview'} aria-busy={refreshing}>
+          <PreviewView preview={loaded.preview} conversationId={conversationId} hasDraft={hasDraft} />
+        </div>
+      ) : null}
+    </Dialog>
+  );
+}

@@ -1,0 +1,113 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { InvocationView } from '../../src-shared/api';
+import { buildReceipt } from '../../src-shared/receipt';
+import { mergeInvocations, openConversationState } from '../state/messages-slice';
+import { resetAppStore, useAppStore } from '../state/store';
+import { invocationFixture, replyFixture } from '../state/test-fixtures';
+import { TurnReceiptStrip } from './TurnReceipt';
+
+function loadReply(...invocations: InvocationView[]): void {
+  const reply = replyFixture();
+  useAppStore.setState({
+    ...openConversationState('c1'),
+    pageStatus: 'ready',
+    messagesById: { [reply.id]: reply },
+    messageIds: [reply.id],
+    ...mergeInvocations({ invocationsByMessage: {} }, invocations),
+  });
+}
+
+const memory = invocationFixture({ id: 'mem', seq: 0, kind: 'memory', server: null, tool: 'recall', input: { query: 'trip' } });
+const readFile = invocationFixture({
+  id: 'read',
+  seq: 1,
+  server: 'files',
+  tool: 'read_file',
+  input: { path: 'notes/<b>plan</b>.md' },
+  output: '<img src=x onerror="window.__pwned = 1">Day one',
+  startedAt: '2026-01-01T10:00:00.000Z',
+  endedAt: '2026-01-01T10:00:01.500Z',
+});
+const denied = invocationFixture({ id: 'deny', seq: 2, server: 'shell', tool: 'run', status: 'denied', output: null });
+
+beforeEach(resetAppStore);
+afterEach(cleanup);
+
+describe('TurnReceiptStrip', () => {
+  it('shows nothing at all for a reply that used nothing', () => {
+    loadReply();
+    const view = render(<TurnReceiptStrip messageId="m2" />);
+    expect(view.container.innerHTML).toBe('');
+  });
+
+  it('summarises the invocations and shows a chip per call, server first', () => {
+    loadReply(memory, readFile, denied);
+    const view = render(<TurnReceiptStrip messageId="m2" />);
+    expect(view.getByTestId('receipt-summary').textContent).toBe('1 memory · 2 tools');
+    const chips = view.getAllByTestId('receipt-chip');
+    expect(chips.map((chip) => [chip.textContent, chip.dataset.kind, chip.dataset.status])).toEqual([
+      ['recall', 'memory', 'ok'],
+      ['files · read_file', 'tool', 'ok'],
+      ['shell · run', 'tool', 'denied'],
+    ]);
+    expect(chips[2]?.className).toContain('status-denied');
+    expect(chips[2]?.getAttribute('aria-label')).toBe('shell · run, denied');
+    expect(chips[2]?.querySelector('svg')).not.toBeNull();
+    expect(chips[1]?.getAttribute('aria-label')).toBeNull();
+  });
+
+  it('opens one call at a time: tool, server, status, duration, input and output as plain text', () => {
+    loadReply(memory, readFile, denied);
+    const view = render(<TurnReceiptStrip messageId="m2" />);
+    const chips = view.getAllByTestId('receipt-chip');
+    expect(view.queryByTestId('invocation-detail')).toBeNull();
+
+    fireEvent.click(chips[1] as HTMLElement);
+    const detail = within(view.getByTestId('invocation-detail'));
+    expect(chips[1]?.getAttribute('aria-expanded')).toBe('true');
+    expect(chips[1]?.getAttribute('aria-controls')).toBe(view.getByTestId('invocation-detail').id);
+    expect(detail.getByTestId('invocation-tool').textContent).toBe('read_file');
+    expect(detail.getByText('files')).toBeTruthy();
+    expect(detail.getByTestId('invocation-status').textContent).toBe('ok');
+    expect(detail.getByTestId('invocation-duration').textContent).toBe('1.5 s');
+    expect(detail.getByTestId('invocation-input').textContent).toBe('{\n  "path": "notes/<b>plan</b>.md"\n}');
+    expect(detail.getByTestId('invocation-output').textContent).toBe('<img src=x onerror="window.__pwned = 1">Day one');
+    expect(view.container.querySelector('img, b')).toBeNull();
+
+    fireEvent.click(chips[2] as HTMLElement);
+    expect(view.getAllByTestId('invocation-detail')).toHaveLength(1);
+    expect(view.getByTestId('invocation-status').textContent).toBe('denied');
+    expect(view.getByTestId('invocation-output').textContent).toBe('No output.');
+    expect(chips[1]?.getAttribute('aria-expanded')).toBe('false');
+
+    fireEvent.click(chips[2] as HTMLElement);
+    expect(view.queryByTestId('invocation-detail')).toBeNull();
+  });
+
+  it('follows calls as they finish while the reply streams', () => {
+    loadReply();
+    const view = render(<TurnReceiptStrip messageId="m2" />);
+    act(() => useAppStore.setState((state) => mergeInvocations(state, [invocationFixture({ status: 'error' })])));
+    expect(view.getByTestId('receipt-summary').textContent).toBe('1 tool');
+    expect(view.getByTestId('receipt-chip').dataset.status).toBe('error');
+    act(() => useAppStore.setState((state) => mergeInvocations(state, [invocationFixture({ id: 'i2', seq: 1, tool: 'search' })])));
+    expect(view.getAllByTestId('receipt-chip').map((chip) => chip.textContent)).toEqual(['current_time', 'search']);
+  });
+
+  it('takes the receipt the host sent as authoritative, with details from the rows it knows', () => {
+    loadReply(readFile);
+    const sent = buildReceipt([
+      { id: 'read', kind: 'tool', server: 'files', tool: 'read_file', status: 'cancelled' },
+      { id: 'later', kind: 'skill', server: null, tool: 'summarise', status: 'ok' },
+    ]);
+    useAppStore.setState({ receiptsByMessage: { m2: sent } });
+    const view = render(<TurnReceiptStrip messageId="m2" />);
+    expect(view.getByTestId('receipt-summary').textContent).toBe('1 tool · 1 skill');
+    expect(view.getAllByTestId('receipt-chip').map((chip) => chip.dataset.status)).toEqual(['cancelled', 'ok']);
+    fireEvent.click(view.getAllByTestId('receipt-chip')[1] as HTMLElement);
+    expect(view.getByTestId('invocation-tool').textContent).toBe('summarise');
+    expect(view.queryByTestId('invocation-input')).toBeNull();
+  });
+});

@@ -1,0 +1,156 @@
+import { memo, useId, useMemo, useState, type ReactNode } from 'react';
+import type { InvocationKind, InvocationStatus, InvocationView } from '../../src-shared/api';
+import { buildReceipt, type ReceiptChip } from '../../src-shared/receipt';
+import { useAppStore } from '../state/store';
+import { durationText, prettyJson } from './format';
+import { CancelledStatusIcon, DeniedStatusIcon, ErrorStatusIcon } from './icons';
+
+const NO_INVOCATIONS: readonly InvocationView[] = [];
+
+const STATUS_WORDS: Record<InvocationStatus, string> = {
+  ok: 'done',
+  error: 'failed',
+  denied: 'denied',
+  cancelled: 'cancelled',
+};
+
+const KIND_WORDS: Record<InvocationKind, string> = { tool: 'Tool', memory: 'Memory', skill: 'Skill' };
+
+const STATUS_ICONS: Record<Exclude<InvocationStatus, 'ok'>, () => ReactNode> = {
+  error: ErrorStatusIcon,
+  denied: DeniedStatusIcon,
+  cancelled: CancelledStatusIcon,
+};
+
+interface ChipButtonProps {
+  readonly chip: ReceiptChip;
+  readonly expanded: boolean;
+  readonly detailId: string;
+  readonly onToggle: (invocationId: string) => void;
+}
+
+function ReceiptChipButton({ chip, expanded, detailId, onToggle }: ChipButtonProps) {
+  const StatusIcon = chip.status === 'ok' ? null : STATUS_ICONS[chip.status];
+  return (
+    <button
+      type="button"
+      className={`receipt-chip kind-${chip.kind} status-${chip.status}`}
+      data-testid="receipt-chip"
+      data-kind={chip.kind}
+      data-status={chip.status}
+      aria-expanded={expanded}
+      aria-controls={expanded ? detailId : undefined}
+      aria-label={StatusIcon === null ? undefined : `${chip.label}, ${STATUS_WORDS[chip.status]}`}
+      title={`${KIND_WORDS[chip.kind]}, ${STATUS_WORDS[chip.status]}: ${expanded ? 'hide' : 'show'} details`}
+      onClick={() => onToggle(chip.invocationId)}
+    >
+      {StatusIcon === null ? null : <StatusIcon />}
+      <span className="receipt-chip-label">{chip.label}</span>
+    </button>
+  );
+}
+
+function Fact({ label, children, testId }: { readonly label: string; readonly children: ReactNode; readonly testId?: string }) {
+  return (
+    <div className="invocation-fact">
+      <dt>{label}</dt>
+      <dd data-testid={testId}>{children}</dd>
+    </div>
+  );
+}
+
+interface DetailProps {
+  readonly id: string;
+  readonly chip: ReceiptChip;
+  /** Undefined when only the host's receipt is known, not the row itself. */
+  readonly invocation: InvocationView | undefined;
+}
+
+/** What one call did. Inputs and outputs come from models and tools, so they are shown as plain text only. */
+function InvocationDetail({ id, chip, invocation }: DetailProps) {
+  const duration = invocation === undefined ? null : durationText(invocation.startedAt, invocation.endedAt);
+  return (
+    <section id={id} className="invocation-detail" data-testid="invocation-detail" aria-label={`Details of ${chip.label}`}>
+      <dl className="invocation-facts">
+        <Fact label={KIND_WORDS[chip.kind]} testId="invocation-tool">
+          {invocation?.tool ?? chip.label}
+        </Fact>
+        {invocation?.server ? <Fact label="Server">{invocation.server}</Fact> : null}
+        <Fact label="Status" testId="invocation-status">
+          <span className={`invocation-status status-${chip.status}`}>{chip.status}</span>
+        </Fact>
+        <Fact label="Duration" testId="invocation-duration">
+          {duration ?? 'not recorded'}
+        </Fact>
+      </dl>
+      {invocation === undefined ? (
+        <p className="invocation-missing">The input and output show once the conversation is loaded again.</p>
+      ) : (
+        <>
+          <h4 className="invocation-heading">Input</h4>
+          <pre className="invocation-text" data-testid="invocation-input">
+            {prettyJson(invocation.input)}
+          </pre>
+          <h4 className="invocation-heading">Output</h4>
+          {invocation.output === null || invocation.output === '' ? (
+            <p className="invocation-missing" data-testid="invocation-output">
+              {invocation.output === null ? 'No output.' : 'Empty output.'}
+            </p>
+          ) : (
+            <pre className="invocation-text" data-testid="invocation-output">
+              {invocation.output}
+            </pre>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The receipt under one reply: what it used, counted, with a chip per call that opens its details. Built from the
+ * reply's invocation rows, or taken from the host's receipt once the turn ended; nothing when nothing was used.
+ */
+export const TurnReceiptStrip = memo(function TurnReceiptStrip({ messageId }: { readonly messageId: string }) {
+  const sentReceipt = useAppStore((state) => state.receiptsByMessage[messageId]);
+  const invocations = useAppStore((state) => state.invocationsByMessage[messageId] ?? NO_INVOCATIONS);
+  const receipt = useMemo(() => sentReceipt ?? buildReceipt(invocations), [sentReceipt, invocations]);
+  const [openInvocationId, setOpenInvocationId] = useState<string | null>(null);
+  const detailId = useId();
+
+  if (receipt.chips.length === 0) return null;
+  const openChip = receipt.chips.find((chip) => chip.invocationId === openInvocationId);
+  const toggle = (invocationId: string): void =>
+    setOpenInvocationId((current) => (current === invocationId ? null : invocationId));
+
+  return (
+    <div className="turn-receipt" data-testid="turn-receipt">
+      <div className="receipt-line">
+        {receipt.summary === '' ? null : (
+          <span className="receipt-summary" data-testid="receipt-summary">
+            {receipt.summary}
+          </span>
+        )}
+        <ul className="receipt-chips" aria-label="What this reply used">
+          {receipt.chips.map((chip) => (
+            <li key={chip.invocationId}>
+              <ReceiptChipButton
+                chip={chip}
+                expanded={chip.invocationId === openInvocationId}
+                detailId={detailId}
+                onToggle={toggle}
+              />
+            </li>
+          ))}
+        </ul>
+      </div>
+      {openChip === undefined ? null : (
+        <InvocationDetail
+          id={detailId}
+          chip={openChip}
+          invocation={invocations.find((invocation) => invocation.id === openChip.invocationId)}
+        />
+      )}
+    </div>
+  );
+});
