@@ -2,11 +2,17 @@
  * One conversation through all seven brains, each turn calling a tool. Every request the fake providers receive must
  * pass its wire's rules, and carry every earlier call in that wire's own shape with its answer.
  */
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import Database from 'better-sqlite3';
 import { expect, test } from '@playwright/test';
+import { hasChrome } from '../src-main/core/transcripts/chrome';
 import { BRAIN_IDS, BRAINS, type BrainId, type WireId } from '../src-shared/brains';
 import type { RecordedRequest } from './fake-brains/server';
 import { command, fakeBrainRequests, newConversation, openApp, sendMessage } from './support/app';
 import { readE2eEnvironment } from './support/environment';
+
+const repoRoot = resolve(import.meta.dirname, '..');
 
 interface NativeShape {
   readonly calls: number;
@@ -81,4 +87,18 @@ test('one conversation through all seven brains, each calling a tool, every requ
   const stored = await command(request, 'listMessages', { conversationId });
   expect(stored.invocations.map((invocation) => [invocation.tool, invocation.status])).toEqual(BRAIN_IDS.map(() => ['current_time', 'ok']));
   expect(stored.messages.filter((message) => message.role === 'assistant').map((message) => message.brain)).toEqual([...BRAIN_IDS]);
+
+  // The chrome gate: after real turns with tools on every wire, no stored reply carries renderer chrome, by SQL and
+  // by `anybrain doctor`.
+  const database = new Database(join(readE2eEnvironment().dataDir, 'anybrain.db'), { readonly: true, fileMustExist: true });
+  try {
+    const replies = database.prepare("SELECT text FROM messages WHERE role = 'assistant'").pluck().all() as string[];
+    expect(replies.length).toBeGreaterThanOrEqual(BRAIN_IDS.length);
+    expect(replies.filter(hasChrome)).toEqual([]);
+  } finally {
+    database.close();
+  }
+  const doctor = spawnSync(process.execPath, [join(repoRoot, 'bin', 'anybrain.js'), 'doctor', '--data', readE2eEnvironment().dataDir], { encoding: 'utf8' });
+  expect(doctor.stdout).toContain('chrome-bearing replies: 0\n');
 });
+

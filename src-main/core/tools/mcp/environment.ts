@@ -4,9 +4,12 @@
  * brains' API keys in the CLI and web host).
  */
 
-/** Copied from the app's environment when set. Windows needs its system folders to start most programs. */
+/**
+ * Copied from the app's environment when set. Windows needs its system folders to start most programs (its variable
+ * names are case-insensitive, so each is listed once).
+ */
 const INHERITED_VARIABLES =
-  process.platform === 'win32' ? ['PATH', 'Path', 'HOME', 'USERPROFILE', 'SYSTEMROOT', 'SystemRoot', 'TEMP', 'TMP', 'APPDATA', 'LOCALAPPDATA'] : ['PATH', 'HOME'];
+  process.platform === 'win32' ? ['PATH', 'HOME', 'USERPROFILE', 'SYSTEMROOT', 'TEMP', 'TMP', 'APPDATA', 'LOCALAPPDATA'] : ['PATH', 'HOME'];
 
 /**
  * The minimal environment merged with the config's own variables (which win). The SDK's stdio transport adds its own

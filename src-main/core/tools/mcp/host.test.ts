@@ -124,6 +124,15 @@ describe('McpServerHost', () => {
     await expect(host.listTools()).rejects.toThrow(/exited while starting/);
   });
 
+  it('gives up on a server that does not finish starting in time, and stops its process', async () => {
+    const marker = join(folder, 'slow-start.txt');
+    const host = hostFor(fakeServer(['--marker', marker, '--start-delay', '10000']), { startTimeoutMs: 300 });
+    const result = await host.callTool('echo', { message: 'x' });
+    expect(result).toEqual({ output: 'The MCP server "Fake" did not finish starting within 0.3 s.', isError: true });
+    expect(host.status()).toBe('failed');
+    expect(isAlive(startsRecordedIn(marker)[0]!)).toBe(false);
+  });
+
   it('reports a command that does not exist', async () => {
     const host = hostFor({ ...fakeServer(), command: 'anybrain-no-such-mcp-server' });
     const started = Date.now();

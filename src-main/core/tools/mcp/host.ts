@@ -311,12 +311,13 @@ export class McpServerHost implements AsyncDisposable {
     try {
       await session.client.connect(session.transport, { timeout: this.options.startTimeoutMs, signal: this.shutdown.signal });
     } catch (error) {
+      // Described before terminating: terminating closes the session, which would read as an exit.
+      const failure = this.startFailure(error, session);
       await this.terminate(session);
       if (this.shutdown.signal.aborted) {
         this.state = 'stopped';
         throw new Error(`The MCP server "${this.label}" is shut down.`);
       }
-      const failure = this.startFailure(error, session);
       this.state = 'failed';
       this.recordAbnormalEnd(failure);
       throw new Error(failure);
@@ -328,6 +329,8 @@ export class McpServerHost implements AsyncDisposable {
     }
     this.session = session;
     this.state = 'running';
+    // A notice that restarts were used up no longer holds once a start succeeds; the failure itself stays reported.
+    this.error = this.cause;
     return session;
   }
 
@@ -371,11 +374,8 @@ export class McpServerHost implements AsyncDisposable {
   private onSessionClosed(session: Session): void {
     if (session !== this.session) return;
     this.session = null;
-    if (session.closeRequested || this.shutdown.signal.aborted) {
-      this.state = 'stopped';
-      return;
-    }
     this.state = 'stopped';
+    if (session.closeRequested || this.shutdown.signal.aborted) return;
     this.recordAbnormalEnd(`The MCP server "${this.label}" stopped unexpectedly: ${this.endReason(session)}`);
   }
 
