@@ -20,7 +20,8 @@ export const SKILLS_FOLDER = 'skills';
 
 export class AppToolbox implements TurnToolbox {
   readonly approvals: ApprovalGate;
-  readonly mcp = new McpManager();
+  // A server still starting after this long is left out of the turn instead of holding it up.
+  readonly mcp = new McpManager({ listTimeoutMs: 15_000 });
   private readonly builtIns: ToolDefinition[];
 
   constructor(
@@ -58,8 +59,8 @@ export class AppToolbox implements TurnToolbox {
     await this.mcp.setConfigs(this.mcpConfigs());
   }
 
-  async list(): Promise<readonly ToolDefinition[]> {
-    return [...this.builtIns, ...(await this.mcp.toolDefinitions())];
+  async list(signal?: AbortSignal): Promise<readonly ToolDefinition[]> {
+    return [...this.builtIns, ...(await this.mcp.toolDefinitions(signal))];
   }
 
   policyFor(server: string | null, tool: string): ToolPolicy {

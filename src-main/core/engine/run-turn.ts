@@ -54,8 +54,8 @@ export const MEMORIES_PER_TURN = 4;
 
 /** What a turn may use beyond the brain: tools and their policies, memories, skills. */
 export interface TurnToolbox {
-  /** The tools offered this turn: built-ins, MCP servers' tools, run_skill. */
-  list(): Promise<readonly ToolDefinition[]>;
+  /** The tools offered this turn: built-ins, MCP servers' tools, run_skill. The signal ends a slow server start. */
+  list(signal?: AbortSignal): Promise<readonly ToolDefinition[]>;
   policyFor(server: string | null, tool: string): ToolPolicy;
   /** Where "ask" waits for the person; without one, "ask" is treated as a denial. */
   readonly approvals: ApprovalGate | null;
@@ -453,7 +453,7 @@ export class TurnEngine {
     const liveCalls: ReplayCall[] = [];
     const rows = listLiveMessages(db, conversationId).filter((row) => row.seq <= assistantRow.seq);
     try {
-      const tools = await this.toolbox.list();
+      const tools = await this.toolbox.list(signal);
       for (let round = 0; ; round += 1) {
         const pendingCalls: Array<Extract<StreamPart, { type: 'tool-call' }>> = [];
         const liveTurn: ReplayTurn | null =
