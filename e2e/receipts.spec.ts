@@ -6,7 +6,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import Database from 'better-sqlite3';
 import { expect, test } from '@playwright/test';
 import { hasChrome } from '../src-main/core/transcripts/chrome';
 import { command, fakeBrainRequests, newConversation, openApp, sendMessage } from './support/app';
