@@ -4,7 +4,7 @@
  */
 import { declaredName, sanitiseAnthropicId } from '../call-shaping';
 import type { ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, WireRequest } from '../types';
-import { assistantParts, opaqueBlocks, ownReasoning, systemLineText } from './shared';
+import { assistantParts, opaqueBlocks, ownReasoning, renderTurns } from './shared';
 
 type AnthropicBlock = Record<string, unknown>;
 interface AnthropicMessage {
@@ -62,21 +62,6 @@ function assistantMessages(turn: ReplayTurn, request: ReplayRequest, warnings: R
   return messages;
 }
 
-function toMessages(turn: ReplayTurn, request: ReplayRequest, warnings: ReplayWarning[]): AnthropicMessage[] {
-  switch (turn.role) {
-    case 'user':
-      return [{ role: 'user', content: [{ type: 'text', text: turn.text }] }];
-    case 'system-line':
-      return [{ role: 'user', content: [{ type: 'text', text: systemLineText(turn) }] }];
-    case 'assistant':
-      return assistantMessages(turn, request, warnings);
-    default: {
-      const unreachable: never = turn.role;
-      throw new Error(`Unknown replay role ${String(unreachable)}`);
-    }
-  }
-}
-
 function isToolResultMessage(message: AnthropicMessage): boolean {
   return message.role === 'user' && message.content.length > 0 && message.content.every((block) => block.type === 'tool_result');
 }
@@ -102,13 +87,15 @@ function placeCacheBreakpoints(messages: AnthropicMessage[]): void {
 export function convertToAnthropicMessages(request: ReplayRequest): WireRequest {
   const warnings: ReplayWarning[] = [];
   const messages: AnthropicMessage[] = [];
-  for (const turn of request.turns) {
-    for (const message of toMessages(turn, request, warnings)) {
-      const previous = messages.at(-1);
-      // Anthropic requires alternating roles: adjacent same-role content merges into one message.
-      if (previous && previous.role === message.role) previous.content.push(...message.content);
-      else messages.push(message);
-    }
+  const rendered = renderTurns<AnthropicMessage>(request.turns, {
+    userText: (text) => ({ role: 'user', content: [{ type: 'text', text }] }),
+    assistant: (turn) => assistantMessages(turn, request, warnings),
+  });
+  for (const message of rendered) {
+    const previous = messages.at(-1);
+    // Anthropic requires alternating roles: adjacent same-role content merges into one message.
+    if (previous && previous.role === message.role) previous.content.push(...message.content);
+    else messages.push(message);
   }
   const first = messages[0];
   if (first && first.role !== 'user') {

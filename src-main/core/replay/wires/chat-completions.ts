@@ -4,7 +4,7 @@
  */
 import { declaredName } from '../call-shaping';
 import type { ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, WireRequest } from '../types';
-import { answerText, assistantParts, systemLineText } from './shared';
+import { answerText, assistantParts, renderTurns } from './shared';
 
 interface ChatToolCall {
   id: string;
@@ -68,25 +68,15 @@ function assistantMessages(turn: ReplayTurn, request: ReplayRequest, warnings: R
   return messages;
 }
 
-function toMessages(turn: ReplayTurn, request: ReplayRequest, warnings: ReplayWarning[]): ChatMessage[] {
-  switch (turn.role) {
-    case 'user':
-      return [{ role: 'user', content: turn.text }];
-    case 'system-line':
-      return [{ role: 'user', content: systemLineText(turn) }];
-    case 'assistant':
-      return assistantMessages(turn, request, warnings);
-    default: {
-      const unreachable: never = turn.role;
-      throw new Error(`Unknown replay role ${String(unreachable)}`);
-    }
-  }
-}
-
 export function convertToChatCompletionsMessages(request: ReplayRequest): WireRequest {
   const warnings: ReplayWarning[] = [];
   const messages: ChatMessage[] = [{ role: 'system', content: request.system }];
-  for (const turn of request.turns) messages.push(...toMessages(turn, request, warnings));
+  messages.push(
+    ...renderTurns<ChatMessage>(request.turns, {
+      userText: (text) => ({ role: 'user', content: text }),
+      assistant: (turn) => assistantMessages(turn, request, warnings),
+    }),
+  );
   const body: Record<string, unknown> = { model: request.model, messages };
   if (request.tools.length > 0) {
     body.tools = request.tools.map((tool) => ({

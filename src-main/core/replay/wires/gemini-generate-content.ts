@@ -5,7 +5,7 @@
  */
 import { declaredName } from '../call-shaping';
 import type { ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, WireRequest } from '../types';
-import { assistantParts, opaqueBlocks, ownReasoning, systemLineText } from './shared';
+import { assistantParts, opaqueBlocks, ownReasoning, renderTurns } from './shared';
 
 type GeminiPart = Record<string, unknown>;
 interface GeminiContent {
@@ -64,31 +64,18 @@ function modelContents(turn: ReplayTurn, request: ReplayRequest, warnings: Repla
   return contents;
 }
 
-function toContents(turn: ReplayTurn, request: ReplayRequest, warnings: ReplayWarning[]): GeminiContent[] {
-  switch (turn.role) {
-    case 'user':
-      return [{ role: 'user', parts: [{ text: turn.text }] }];
-    case 'system-line':
-      return [{ role: 'user', parts: [{ text: systemLineText(turn) }] }];
-    case 'assistant':
-      return modelContents(turn, request, warnings);
-    default: {
-      const unreachable: never = turn.role;
-      throw new Error(`Unknown replay role ${String(unreachable)}`);
-    }
-  }
-}
-
 export function convertToGeminiContents(request: ReplayRequest): WireRequest {
   const warnings: ReplayWarning[] = [];
   const contents: GeminiContent[] = [];
-  for (const turn of request.turns) {
-    for (const content of toContents(turn, request, warnings)) {
-      const previous = contents.at(-1);
-      // Gemini roles are only user and model, alternating: adjacent same-role parts merge.
-      if (previous && previous.role === content.role) previous.parts.push(...content.parts);
-      else contents.push(content);
-    }
+  const rendered = renderTurns<GeminiContent>(request.turns, {
+    userText: (text) => ({ role: 'user', parts: [{ text }] }),
+    assistant: (turn) => modelContents(turn, request, warnings),
+  });
+  for (const content of rendered) {
+    const previous = contents.at(-1);
+    // Gemini roles are only user and model, alternating: adjacent same-role parts merge.
+    if (previous && previous.role === content.role) previous.parts.push(...content.parts);
+    else contents.push(content);
   }
   const body: Record<string, unknown> = {
     model: request.model,

@@ -4,7 +4,7 @@
  */
 import { declaredName } from '../call-shaping';
 import type { ReplayRequest, ReplayTurn, ReplayWarning, WireRequest } from '../types';
-import { answerText, assistantParts, systemLineText } from './shared';
+import { answerText, assistantParts, renderTurns } from './shared';
 
 type OllamaMessage = Record<string, unknown>;
 
@@ -35,25 +35,15 @@ function assistantMessages(turn: ReplayTurn, request: ReplayRequest, warnings: R
   return messages;
 }
 
-function toMessages(turn: ReplayTurn, request: ReplayRequest, warnings: ReplayWarning[]): OllamaMessage[] {
-  switch (turn.role) {
-    case 'user':
-      return [{ role: 'user', content: turn.text }];
-    case 'system-line':
-      return [{ role: 'user', content: systemLineText(turn) }];
-    case 'assistant':
-      return assistantMessages(turn, request, warnings);
-    default: {
-      const unreachable: never = turn.role;
-      throw new Error(`Unknown replay role ${String(unreachable)}`);
-    }
-  }
-}
-
 export function convertToOllamaMessages(request: ReplayRequest): WireRequest {
   const warnings: ReplayWarning[] = [];
   const messages: OllamaMessage[] = [{ role: 'system', content: request.system }];
-  for (const turn of request.turns) messages.push(...toMessages(turn, request, warnings));
+  messages.push(
+    ...renderTurns<OllamaMessage>(request.turns, {
+      userText: (text) => ({ role: 'user', content: text }),
+      assistant: (turn) => assistantMessages(turn, request, warnings),
+    }),
+  );
   const body: Record<string, unknown> = { model: request.model, messages };
   if (request.tools.length > 0) {
     body.tools = request.tools.map((tool) => ({

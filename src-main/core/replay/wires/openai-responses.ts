@@ -5,7 +5,7 @@
  */
 import { declaredName, sanitiseResponsesCallId } from '../call-shaping';
 import type { ReplayRequest, ReplayTurn, ReplayWarning, WireRequest } from '../types';
-import { answerText, assistantParts, opaqueBlocks, ownReasoning, systemLineText } from './shared';
+import { answerText, assistantParts, opaqueBlocks, ownReasoning, renderTurns } from './shared';
 
 type ResponsesItem = Record<string, unknown>;
 
@@ -37,25 +37,12 @@ function assistantItems(turn: ReplayTurn, request: ReplayRequest, warnings: Repl
   return items;
 }
 
-function toItems(turn: ReplayTurn, request: ReplayRequest, warnings: ReplayWarning[]): ResponsesItem[] {
-  switch (turn.role) {
-    case 'user':
-      return [{ role: 'user', content: turn.text }];
-    case 'system-line':
-      return [{ role: 'user', content: systemLineText(turn) }];
-    case 'assistant':
-      return assistantItems(turn, request, warnings);
-    default: {
-      const unreachable: never = turn.role;
-      throw new Error(`Unknown replay role ${String(unreachable)}`);
-    }
-  }
-}
-
 export function convertToOpenAiResponsesInput(request: ReplayRequest): WireRequest {
   const warnings: ReplayWarning[] = [];
-  const input: ResponsesItem[] = [];
-  for (const turn of request.turns) input.push(...toItems(turn, request, warnings));
+  const input = renderTurns<ResponsesItem>(request.turns, {
+    userText: (text) => ({ role: 'user', content: text }),
+    assistant: (turn) => assistantItems(turn, request, warnings),
+  });
   const body: Record<string, unknown> = { model: request.model, instructions: request.system, input };
   if (request.tools.length > 0) {
     body.tools = request.tools.map((tool) => ({

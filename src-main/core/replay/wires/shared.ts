@@ -44,3 +44,32 @@ export function opaqueBlocks(reasoning: ReplayTurn['reasoning'] | undefined): un
 export function answerText(call: ReplayCall): string {
   return call.isError ? `Error: ${call.answer}` : call.answer;
 }
+
+export interface TurnRenderers<Item> {
+  /** A message on the user's side: the user's own words, or a labelled system line. */
+  readonly userText: (text: string) => Item;
+  readonly assistant: (turn: ReplayTurn) => Item[];
+}
+
+/** Every wire walks the turns the same way; only the shape of each item differs. */
+export function renderTurns<Item>(turns: readonly ReplayTurn[], renderers: TurnRenderers<Item>): Item[] {
+  const items: Item[] = [];
+  for (const turn of turns) {
+    switch (turn.role) {
+      case 'user':
+        items.push(renderers.userText(turn.text));
+        break;
+      case 'system-line':
+        items.push(renderers.userText(systemLineText(turn)));
+        break;
+      case 'assistant':
+        items.push(...renderers.assistant(turn));
+        break;
+      default: {
+        const unreachable: never = turn.role;
+        throw new Error(`Unknown replay role ${String(unreachable)}`);
+      }
+    }
+  }
+  return items;
+}
