@@ -57,7 +57,9 @@ test('a turn with memories, a built-in tool, an MCP tool and a skill shows its r
   // The next turn, on claude, carries both calls as tool_use blocks with their tool_result answers.
   await page.getByTestId('brain-picker').selectOption('claude');
   await sendMessage(page, 'Thanks, and one more?');
-  await expect(page.locator('[data-testid="message"][data-role="assistant"]').last()).toHaveAttribute('data-status', 'complete');
+  const replies = page.locator('[data-testid="message"][data-role="assistant"]');
+  await expect(replies).toHaveCount(2);
+  await expect(replies.nth(1)).toHaveAttribute('data-status', 'complete');
   const claude = (await fakeBrainRequests(request)).filter((recorded) => recorded.brain === 'claude').at(-1)!;
   const blocks = (claude.body as { messages: Array<{ content: Array<Record<string, unknown>> }> }).messages.flatMap((message) => message.content);
   const uses = blocks.filter((block) => block.type === 'tool_use');

@@ -5,7 +5,7 @@ import type { Api, ApiEvent, SettingsView } from '../src-shared/api';
 import { App } from './App';
 import { startApp } from './state/startup';
 import { resetAppStore } from './state/store';
-import { conversationFixture, fakeApi, invocationFixture, messageFixture, replyFixture } from './state/test-fixtures';
+import { approvalFixture, conversationFixture, fakeApi, invocationFixture, memoryFixture, messageFixture, replyFixture } from './state/test-fixtures';
 import type { Connection } from './transport/connection';
 
 const settings: SettingsView = { defaultBrain: 'kimi', theme: 'dark', brains: [], canStoreKeys: false, dataDir: '/data' };
@@ -84,6 +84,8 @@ const baseCommands: Partial<Api> = {
     messages: conversationId === 'c1' ? [messageFixture(), replyFixture({ text: 'Stored answer' })] : [],
     invocations: [], hasOlder: false,
   }),
+  listApprovals: async () => [],
+  listSkills: async () => ({ folder: '/data/skills', skills: [], problems: [] }),
 };
 
 describe('App', () => {
@@ -250,6 +252,51 @@ describe('App', () => {
     await settle();
     expect(screen.queryByTestId('request-dialog')).toBeNull();
     expect(stop).not.toHaveBeenCalled();
+    expect(document.querySelector('.app-frame')?.hasAttribute('inert')).toBe(false);
+  });
+
+  it('shows the approvals waiting at start-up under their streaming reply, and fetches them again after a reconnect', async () => {
+    window.history.replaceState(null, '', '/#/c/c1');
+    const streaming = replyFixture({ id: 'm4', seq: 4, turnId: 't2', text: 'Checking', status: 'streaming' });
+    const listApprovals = vi.fn<Api['listApprovals']>().mockResolvedValue([approvalFixture({ turnId: 't2' })]);
+    const { connection, reconnect } = fakeConnection({
+      ...baseCommands,
+      listApprovals,
+      listMessages: async () => ({ messages: [messageFixture(), streaming], invocations: [], hasOlder: false }),
+    });
+    stopApp = startApp(connection);
+    render(<App />);
+    await settle();
+    const prompt = screen.getByTestId('approval-prompt');
+    expect(prompt.closest('[data-testid="message"]')?.getAttribute('data-message-id')).toBe('m4');
+
+    listApprovals.mockResolvedValue([]);
+    reconnect();
+    await settle();
+    expect(screen.queryByTestId('approval-prompt')).toBeNull();
+  });
+
+  it('badges another conversation whose reply waits for approval', async () => {
+    const { connection, push } = fakeConnection(baseCommands);
+    stopApp = startApp(connection);
+    render(<App />);
+    await settle();
+    push({ type: 'approval-requested', approval: approvalFixture({ conversationId: 'c2', turnId: 't7' }) });
+    const badged = screen.getByTestId('approval-badge').closest('[data-testid="conversation-item"]');
+    expect(badged?.getAttribute('data-conversation-id')).toBe('c2');
+  });
+
+  it('opens the memories view from the sidebar over an inert window', async () => {
+    const { connection } = fakeConnection({ ...baseCommands, listMemories: async () => [memoryFixture()] });
+    stopApp = startApp(connection);
+    render(<App />);
+    await settle();
+    fireEvent.click(screen.getByTestId('open-memories'));
+    await settle();
+    expect(screen.getAllByTestId('memory-item').map((item) => item.dataset.memoryId)).toEqual(['mem1']);
+    expect(document.querySelector('.app-frame')?.hasAttribute('inert')).toBe(true);
+    fireEvent.click(screen.getByTestId('close-memories'));
+    expect(screen.queryByTestId('memories-view')).toBeNull();
     expect(document.querySelector('.app-frame')?.hasAttribute('inert')).toBe(false);
   });
 });

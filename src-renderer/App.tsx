@@ -1,5 +1,6 @@
 import { ConversationPane } from './components/ConversationPane';
 import { EmptyState } from './components/EmptyState';
+import { MemoriesDialog } from './components/MemoriesDialog';
 import { NoticeBanner } from './components/NoticeBanner';
 import { RequestDialog } from './components/RequestDialog';
 import { SettingsDialog } from './components/SettingsDialog';
@@ -12,10 +13,12 @@ export function App() {
   const openConversationId = useAppStore((state) => state.openConversationId);
   const settingsOpen = useAppStore((state) => state.settingsOpen);
   const requestPreviewOpen = useAppStore((state) => state.requestPreviewOpen);
-  const showRequestPreview = requestPreviewOpen && openConversationId !== null && !settingsOpen;
+  const memoriesOpen = useAppStore((state) => state.memoriesOpen);
+  const showMemories = memoriesOpen && !settingsOpen;
+  const showRequestPreview = requestPreviewOpen && openConversationId !== null && !settingsOpen && !memoriesOpen;
   return (
     <div className="app">
-      <div className="app-frame" inert={settingsOpen || showRequestPreview}>
+      <div className="app-frame" inert={settingsOpen || showRequestPreview || showMemories}>
         <Sidebar />
         <main className="main">
           <NoticeBanner />
@@ -27,6 +30,7 @@ export function App() {
         </main>
       </div>
       {showRequestPreview ? <RequestDialog key={openConversationId} conversationId={openConversationId} /> : null}
+      {showMemories ? <MemoriesDialog /> : null}
       {settingsOpen ? <SettingsDialog /> : null}
     </div>
   );

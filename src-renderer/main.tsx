@@ -12,6 +12,7 @@ import './styles/messages.css';
 import './styles/markdown.css';
 import './styles/highlight.css';
 import './styles/dialog.css';
+import './styles/tools.css';
 
 const initialTheme = { themePreference: storedThemePreference(), systemPrefersDark: systemPrefersDark() };
 useAppStore.setState(initialTheme);

@@ -96,3 +96,87 @@ describe('Composer', () => {
     expect(input.placeholder).toBe('Message Kimi…');
   });
 });
+
+describe('Composer skill suggestions', () => {
+  const skills = {
+    folder: '/data/skills',
+    skills: [
+      { name: 'whale-facts', description: 'Answer with whale facts.', file: 'whale-facts.md' },
+      { name: 'summarise', description: 'Summarise the conversation.', file: 'summarise.md' },
+      { name: 'translate', description: 'Translate into French.', file: 'translate.md' },
+    ],
+    problems: [],
+  };
+
+  const names = (view: ReturnType<typeof render>) =>
+    view.queryAllByTestId('skill-suggestion').map((suggestion) => suggestion.dataset.skillName);
+
+  beforeEach(() => useAppStore.setState({ skills }));
+
+  it('suggests skills after a leading slash, filtered by what follows, and fetches them again', async () => {
+    const listSkills = vi.fn<Api['listSkills']>().mockResolvedValue(skills);
+    installApi(fakeApi({ listSkills }));
+    const { view, input } = renderComposer();
+    expect(names(view)).toEqual([]);
+    fireEvent.change(input, { target: { value: '/' } });
+    await settle();
+    expect(listSkills).toHaveBeenCalledTimes(1);
+    expect(names(view)).toEqual(['summarise', 'translate', 'whale-facts']);
+    fireEvent.change(input, { target: { value: '/wh' } });
+    expect(names(view)).toEqual(['whale-facts']);
+    expect(view.getByTestId('skill-suggestion').textContent).toBe('/whale-factsAnswer with whale facts.');
+    fireEvent.change(input, { target: { value: '/whale-facts tell me' } });
+    expect(names(view)).toEqual([]);
+  });
+
+  it('completes the highlighted skill on Tab or Enter without sending', async () => {
+    const send = vi.fn<Api['send']>().mockResolvedValue(sent);
+    installApi(fakeApi({ send, listSkills: async () => skills }));
+    const { view, input } = renderComposer();
+    fireEvent.change(input, { target: { value: '/wh' } });
+    fireEvent.keyDown(input, { key: 'Tab' });
+    expect(input.value).toBe('/whale-facts ');
+    expect(names(view)).toEqual([]);
+
+    fireEvent.change(input, { target: { value: '/' } });
+    expect(input.getAttribute('aria-activedescendant')).toBe(view.getAllByTestId('skill-suggestion')[0]?.id);
+    fireEvent.keyDown(input, { key: 'ArrowDown' });
+    expect(view.getAllByTestId('skill-suggestion')[1]?.getAttribute('aria-selected')).toBe('true');
+    expect(input.getAttribute('aria-activedescendant')).toBe(view.getAllByTestId('skill-suggestion')[1]?.id);
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(input.value).toBe('/translate ');
+    await settle();
+    expect(send).not.toHaveBeenCalled();
+
+    fireEvent.change(input, { target: { value: '/translate bonjour' } });
+    fireEvent.keyDown(input, { key: 'Enter' });
+    await settle();
+    expect(send).toHaveBeenCalledWith({ conversationId: 'c1', text: '/translate bonjour' });
+  });
+
+  it('completes a clicked skill', () => {
+    installApi(fakeApi({ listSkills: async () => skills }));
+    const { view, input } = renderComposer();
+    fireEvent.change(input, { target: { value: '/s' } });
+    const suggestion = view.getAllByTestId('skill-suggestion').find((item) => item.dataset.skillName === 'summarise');
+    fireEvent.mouseDown(suggestion as HTMLElement);
+    fireEvent.click(suggestion as HTMLElement);
+    expect(input.value).toBe('/summarise ');
+  });
+
+  it('hides the list on Escape and sends on Enter when no skill matches', async () => {
+    const send = vi.fn<Api['send']>().mockResolvedValue(sent);
+    const stop = vi.fn<Api['stop']>();
+    installApi(fakeApi({ send, stop, listSkills: async () => skills }));
+    const { view, input } = renderComposer();
+    fireEvent.change(input, { target: { value: '/tr' } });
+    fireEvent.keyDown(input, { key: 'Escape' });
+    expect(names(view)).toEqual([]);
+    fireEvent.change(input, { target: { value: '/nothing-like-it' } });
+    expect(names(view)).toEqual([]);
+    fireEvent.keyDown(input, { key: 'Enter' });
+    await settle();
+    expect(send).toHaveBeenCalledWith({ conversationId: 'c1', text: '/nothing-like-it' });
+    expect(stop).not.toHaveBeenCalled();
+  });
+});

@@ -5,6 +5,7 @@ import { selectConversationBrain } from '../state/selectors';
 import { useAppStore } from '../state/store';
 import { brainLabel } from './brain-options';
 import { SendIcon, StopIcon } from './icons';
+import { SkillSuggestionList, useSkillSuggestions } from './SkillSuggestions';
 
 const MAX_INPUT_HEIGHT_PX = 240;
 
@@ -21,6 +22,9 @@ export function Composer({ conversationId }: { readonly conversationId: string }
   const [error, setError] = useState<string | null>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const canSend = draft.trim() !== '' && !turnRunning && !sending;
+  const skillSuggestions = useSkillSuggestions(draft, (text) => updateDraft(conversationId, text));
+  const suggesting = skillSuggestions.suggestions.length > 0;
+  const hasSkills = useAppStore((state) => (state.skills?.skills.length ?? 0) > 0);
 
   useLayoutEffect(() => {
     const input = inputRef.current;
@@ -44,6 +48,7 @@ export function Composer({ conversationId }: { readonly conversationId: string }
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): void => {
+    if (skillSuggestions.onKeyDown(event)) return;
     if (event.key === 'Enter' && !event.shiftKey && !isComposing(event)) {
       event.preventDefault();
       void send();
@@ -61,6 +66,7 @@ export function Composer({ conversationId }: { readonly conversationId: string }
         </div>
       )}
       <div className="composer-box">
+        <SkillSuggestionList state={skillSuggestions} />
         <textarea
           ref={inputRef}
           className="composer-input"
@@ -70,8 +76,12 @@ export function Composer({ conversationId }: { readonly conversationId: string }
           rows={1}
           autoFocus
           value={draft}
+          aria-autocomplete="list"
+          aria-controls={suggesting ? skillSuggestions.listId : undefined}
+          aria-activedescendant={suggesting ? skillSuggestions.optionId(skillSuggestions.activeIndex) : undefined}
           onChange={(event) => {
             updateDraft(conversationId, event.target.value);
+            skillSuggestions.onDraftChange(event.target.value);
             if (error !== null) setError(null);
           }}
           onKeyDown={onKeyDown}
@@ -101,7 +111,11 @@ export function Composer({ conversationId }: { readonly conversationId: string }
           </button>
         )}
       </div>
-      <p className="composer-hint">Enter to send · Shift+Enter for a new line{turnRunning ? ' · Esc to stop' : ''}</p>
+      <p className="composer-hint">
+        {suggesting
+          ? 'Tab or Enter to pick a skill · ↑↓ to choose · Esc to hide'
+          : `Enter to send · Shift+Enter for a new line${hasSkills ? ' · / for skills' : ''}${turnRunning ? ' · Esc to stop' : ''}`}
+      </p>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { memo, useRef, useState, type KeyboardEvent } from 'react';
 import { deleteConversation, openConversation, renameConversation } from '../state/actions';
 import { errorText } from '../state/api-client';
+import { selectConversationApprovalCount } from '../state/approvals-slice';
 import { useAppStore } from '../state/store';
 import { brainLabel } from './brain-options';
 import { shortTimestamp } from './format';
@@ -83,6 +84,7 @@ export const ConversationItem = memo(function ConversationItem({ conversationId 
   const conversation = useAppStore((state) => state.conversationsById[conversationId]);
   const isOpen = useAppStore((state) => state.openConversationId === conversationId);
   const isRunning = useAppStore((state) => conversationId in state.activeTurns);
+  const waitingApprovals = useAppStore((state) => selectConversationApprovalCount(state, conversationId));
   const [renaming, setRenaming] = useState(false);
 
   if (conversation === undefined) return null;
@@ -111,6 +113,16 @@ export const ConversationItem = memo(function ConversationItem({ conversationId 
             </span>
             <span className="conversation-meta">
               {isRunning ? <span className="running-dot" aria-label="Replying" /> : null}
+              {waitingApprovals > 0 && !isOpen ? (
+                <span
+                  className="approval-badge"
+                  data-testid="approval-badge"
+                  title="A tool call waits for your approval"
+                  aria-label={waitingApprovals === 1 ? '1 tool call waits for approval' : `${waitingApprovals} tool calls wait for approval`}
+                >
+                  {waitingApprovals}
+                </span>
+              ) : null}
               {conversation.brain === null ? null : <span>{brainLabel(conversation.brain)}</span>}
               <span>{shortTimestamp(conversation.updatedAt)}</span>
             </span>

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { stopTurn } from '../state/actions';
 import { selectDialogOpen } from '../state/selectors';
 import { useAppStore } from '../state/store';
+import { UnplacedApprovals } from './ApprovalPrompt';
 import { Composer } from './Composer';
 import { ConversationHeader } from './ConversationHeader';
 import { MessageList } from './MessageList';
@@ -30,6 +31,7 @@ export function ConversationPane({ conversationId }: { readonly conversationId: 
     <section className="conversation-pane" aria-label="Conversation">
       <ConversationHeader conversationId={conversationId} />
       <MessageList conversationId={conversationId} />
+      <UnplacedApprovals conversationId={conversationId} />
       <Composer conversationId={conversationId} />
     </section>
   );

@@ -3,6 +3,7 @@ import type { MessageView } from '../../src-shared/api';
 import { MarkdownView } from '../markdown/Markdown';
 import { retryTurn } from '../state/actions';
 import { useAppStore } from '../state/store';
+import { TurnApprovals } from './ApprovalPrompt';
 import { brainLabel } from './brain-options';
 import { usageSummary } from './format';
 import { RetryIcon, WarningIcon } from './icons';
@@ -74,6 +75,7 @@ function AssistantMessage({ message }: MessageProps) {
         <MarkdownView text={text} />
       </div>
       {streaming ? <ToolActivity messageId={message.id} /> : null}
+      {streaming ? <TurnApprovals turnId={message.turnId} /> : null}
       {streaming ? (
         <div className="typing-indicator" data-testid="typing-indicator" role="status" aria-label="Writing a reply">
           <span />

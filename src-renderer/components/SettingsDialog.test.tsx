@@ -137,4 +137,38 @@ describe('SettingsDialog', () => {
     fireEvent.keyDown(window, { key: 'Escape' });
     expect(useAppStore.getState().settingsOpen).toBe(false);
   });
+
+  it('switches to the Tools tab by click and by arrow keys, each tab naming its panel', async () => {
+    installApi(
+      fakeApi({
+        getGrantedFolders: async () => ({ folders: [] }),
+        listMcpServers: async () => [],
+        listTools: async () => [],
+        listSkills: async () => ({ folder: '/data/skills', skills: [], problems: [] }),
+      }),
+    );
+    useAppStore.setState(applySettings(settingsFixture()));
+    const view = render(<SettingsDialog />);
+    const general = view.getByTestId('settings-tab-general');
+    const tools = view.getByTestId('settings-tab-tools');
+    expect(general.getAttribute('aria-selected')).toBe('true');
+    expect(view.getByRole('tabpanel').getAttribute('aria-labelledby')).toBe(general.id);
+    expect(view.queryByTestId('tools-settings')).toBeNull();
+
+    fireEvent.click(tools);
+    await settle();
+    expect(tools.getAttribute('aria-selected')).toBe('true');
+    expect(view.getByTestId('tools-settings')).toBeTruthy();
+    expect(view.queryByTestId('theme-select')).toBeNull();
+    expect(document.activeElement).toBe(tools);
+
+    fireEvent.keyDown(tools, { key: 'ArrowRight' });
+    expect(document.activeElement).toBe(general);
+    expect(view.getByTestId('theme-select')).toBeTruthy();
+    fireEvent.keyDown(general, { key: 'End' });
+    expect(useAppStore.getState().settingsTab).toBe('tools');
+    expect(tools.tabIndex).toBe(0);
+    expect(general.tabIndex).toBe(-1);
+    await settle();
+  });
 });

@@ -1,12 +1,14 @@
-import { useState } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import { THEMES, type Theme } from '../../src-shared/api';
 import { isBrainId } from '../../src-shared/brains';
-import { closeSettings, setDefaultBrain, setTheme } from '../state/actions';
+import { closeSettings, setDefaultBrain, setTheme, showSettingsTab } from '../state/actions';
 import { errorText } from '../state/api-client';
+import { SETTINGS_TABS, type SettingsTab } from '../state/settings-slice';
 import { useAppStore } from '../state/store';
 import { brainOptions } from './brain-options';
 import { BrainSettings } from './BrainSettings';
 import { Dialog } from './Dialog';
+import { ToolsSettings } from './ToolsSettings';
 
 const THEME_LABELS: Record<Theme, string> = { system: 'Match the system', light: 'Light', dark: 'Dark' };
 
@@ -51,19 +53,77 @@ function DefaultBrainField() {
   );
 }
 
-export function SettingsDialog() {
+const TAB_LABELS: Record<SettingsTab, string> = { general: 'General', tools: 'Tools' };
+
+function tabId(tab: SettingsTab): string {
+  return `settings-tab-${tab}`;
+}
+
+function panelId(tab: SettingsTab): string {
+  return `settings-panel-${tab}`;
+}
+
+/** The tab a key moves to from `current`, wrapping around; null for keys that do not move. */
+function tabForKey(key: string, current: SettingsTab): SettingsTab | null {
+  const index = SETTINGS_TABS.indexOf(current);
+  const count = SETTINGS_TABS.length;
+  const targets: Partial<Record<string, number>> = {
+    ArrowRight: (index + 1) % count,
+    ArrowLeft: (index + count - 1) % count,
+    Home: 0,
+    End: count - 1,
+  };
+  const target = targets[key];
+  return target === undefined ? null : (SETTINGS_TABS[target] ?? null);
+}
+
+/** The tab list: arrow keys, Home and End move between tabs, as the ARIA tabs pattern expects. */
+function SettingsTabs({ current }: { readonly current: SettingsTab }) {
+  const tabRefs = useRef<Partial<Record<SettingsTab, HTMLButtonElement | null>>>({});
+
+  const select = (tab: SettingsTab): void => {
+    showSettingsTab(tab);
+    tabRefs.current[tab]?.focus();
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
+    const tab = tabForKey(event.key, current);
+    if (tab === null) return;
+    event.preventDefault();
+    select(tab);
+  };
+
+  return (
+    <div className="settings-tabs" role="tablist" aria-label="Settings sections" onKeyDown={onKeyDown}>
+      {SETTINGS_TABS.map((tab) => (
+        <button
+          key={tab}
+          ref={(element) => {
+            tabRefs.current[tab] = element;
+          }}
+          type="button"
+          role="tab"
+          id={tabId(tab)}
+          className="settings-tab"
+          data-testid={tabId(tab)}
+          aria-selected={tab === current}
+          aria-controls={panelId(tab)}
+          tabIndex={tab === current ? 0 : -1}
+          onClick={() => select(tab)}
+        >
+          {TAB_LABELS[tab]}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function GeneralSettings() {
   const settings = useAppStore((state) => state.settings);
   const themePreference = useAppStore((state) => state.themePreference);
 
   return (
-    <Dialog
-      title="Settings"
-      titleId="settings-title"
-      testId="settings-dialog"
-      closeTestId="close-settings"
-      closeLabel="Close settings"
-      onClose={closeSettings}
-    >
+    <>
       <section className="settings-section">
         <h3>General</h3>
         <div className="settings-field">
@@ -111,6 +171,26 @@ export function SettingsDialog() {
           </>
         )}
       </section>
+    </>
+  );
+}
+
+export function SettingsDialog() {
+  const tab = useAppStore((state) => state.settingsTab);
+
+  return (
+    <Dialog
+      title="Settings"
+      titleId="settings-title"
+      testId="settings-dialog"
+      closeTestId="close-settings"
+      closeLabel="Close settings"
+      onClose={closeSettings}
+    >
+      <SettingsTabs current={tab} />
+      <div role="tabpanel" id={panelId(tab)} aria-labelledby={tabId(tab)} className="settings-panel">
+        {tab === 'general' ? <GeneralSettings /> : <ToolsSettings />}
+      </div>
     </Dialog>
   );
 }

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { createConversation, importTranscript, loadConversations, openSettings } from '../state/actions';
 import { errorText } from '../state/api-client';
+import { openMemories } from '../state/memory-actions';
 import { useAppStore } from '../state/store';
 import { ConversationItem } from './ConversationItem';
-import { CloseIcon, ImportIcon, PlusIcon, SearchIcon, SettingsIcon } from './icons';
+import { CloseIcon, ImportIcon, MemoryIcon, PlusIcon, SearchIcon, SettingsIcon } from './icons';
 
 const SEARCH_DELAY_MS = 200;
 
@@ -135,7 +136,11 @@ export function Sidebar() {
       <ConversationList />
       <div className="sidebar-footer">
         <ImportTranscript />
-        <button type="button" className="button ghost full" data-testid="open-settings" onClick={openSettings}>
+        <button type="button" className="button ghost full" data-testid="open-memories" onClick={openMemories}>
+          <MemoryIcon />
+          Memories
+        </button>
+        <button type="button" className="button ghost full" data-testid="open-settings" onClick={() => openSettings()}>
           <SettingsIcon />
           Settings
         </button>

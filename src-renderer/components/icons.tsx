@@ -124,3 +124,9 @@ export const ImportIcon = () => (
     <path d="M4 17v3h16v-3" />
   </Icon>
 );
+
+export const MemoryIcon = () => (
+  <Icon>
+    <path d="M6 3h12a1 1 0 0 1 1 1v17l-7-4-7 4V4a1 1 0 0 1 1-1Z" />
+  </Icon>
+);

@@ -2,10 +2,11 @@ import { BRAIN_IDS, type BrainId, type ReasoningLevel } from '../../src-shared/b
 import type { ConversationView, ExportFormat, ExportResult, RequestPreview, SendResult, Theme } from '../../src-shared/api';
 import { writeConversationHash } from '../routing/hash-route';
 import { api, errorText } from './api-client';
+import { loadApprovals } from './approval-actions';
 import { removeConversation, replaceConversationList, upsertConversation } from './conversations-slice';
 import { applyOlderPage, applyOpeningPage, applyResyncPage, openConversationState } from './messages-slice';
 import { selectConversationBrain } from './selectors';
-import { applySettings } from './settings-slice';
+import { applySettings, type SettingsTab } from './settings-slice';
 import { useAppStore } from './store';
 import { reconcileActiveTurn, setPendingSend, startTurn } from './turns-slice';
 import { setDraft } from './ui-slice';
@@ -109,7 +110,7 @@ export async function loadOlderMessages(): Promise<void> {
 /** Fetches again what pushed events keep current, after some of them may have been lost. */
 export async function resync(): Promise<void> {
   const conversationId = getState().openConversationId;
-  const listing = loadConversations();
+  const listing = Promise.all([loadConversations(), loadApprovals()]);
   if (conversationId === null) {
     await listing;
     return;
@@ -246,9 +247,13 @@ export async function stopTurn(conversationId: string): Promise<void> {
   }
 }
 
-export function openSettings(): void {
-  setState({ settingsOpen: true });
+export function openSettings(tab: SettingsTab = 'general'): void {
+  setState({ settingsOpen: true, settingsTab: tab });
   void loadSettings();
+}
+
+export function showSettingsTab(tab: SettingsTab): void {
+  setState({ settingsTab: tab });
 }
 
 export function closeSettings(): void {

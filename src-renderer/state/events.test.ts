@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { handleApiEvent } from './events';
 import { openConversationState } from './messages-slice';
 import { resetAppStore, useAppStore } from './store';
-import { conversationFixture, invocationFixture, messageFixture, replyFixture } from './test-fixtures';
+import { approvalFixture, conversationFixture, invocationFixture, messageFixture, replyFixture } from './test-fixtures';
 import { startTurn } from './turns-slice';
 
 const { getState, setState } = useAppStore;
@@ -190,5 +190,23 @@ describe('conversation events', () => {
     setState({ requestPreviewOpen: true });
     handleApiEvent({ type: 'conversation-deleted', conversationId: 'c1' });
     expect(getState().requestPreviewOpen).toBe(false);
+  });
+});
+
+describe('approval events', () => {
+  it('keeps a requested approval of any conversation until it is resolved', () => {
+    openWith('c1');
+    const approval = approvalFixture({ conversationId: 'c2' });
+    handleApiEvent({ type: 'approval-requested', approval });
+    expect(getState().pendingApprovals).toEqual({ ap1: approval });
+    handleApiEvent({ type: 'approval-resolved', approvalId: 'ap1', conversationId: 'c2', outcome: 'cancelled' });
+    expect(getState().pendingApprovals).toEqual({});
+  });
+
+  it('drops the approvals of a turn that ended', () => {
+    openWith('c1', messageFixture(), replyFixture({ status: 'streaming', text: '' }));
+    handleApiEvent({ type: 'approval-requested', approval: approvalFixture() });
+    handleApiEvent({ type: 'turn-failed', conversationId: 'c1', turnId: 't1', message: replyFixture({ status: 'stopped' }) });
+    expect(getState().pendingApprovals).toEqual({});
   });
 });

@@ -1,4 +1,5 @@
 import type { ApiEvent } from '../../src-shared/api';
+import { addApproval, dropTurnApprovals, resolveApproval } from './approvals-slice';
 import { removeConversation, upsertConversation } from './conversations-slice';
 import { appendDelta, applyReceipt, mergeInvocations, mergeMessages, openConversationState } from './messages-slice';
 import { useAppStore } from './store';
@@ -38,6 +39,7 @@ export function handleApiEvent(event: ApiEvent): EventOutcome {
       setState((state) => ({
         ...finishTurn(state, event.conversationId, event.turnId),
         ...endToolCall(state, event.message.id),
+        ...dropTurnApprovals(state, event.turnId),
         ...mergeMessages(state, [event.message]),
       }));
       return NOTHING_MORE;
@@ -72,10 +74,14 @@ export function handleApiEvent(event: ApiEvent): EventOutcome {
       }));
       return { needsResync: false, closedOpenConversation: wasOpen };
     }
-    case 'approval-requested':
-    case 'approval-resolved':
-      // Approvals have no view in this window yet.
+    case 'approval-requested': {
+      setState((state) => addApproval(state, event.approval));
       return NOTHING_MORE;
+    }
+    case 'approval-resolved': {
+      setState((state) => resolveApproval(state, event.approvalId));
+      return NOTHING_MORE;
+    }
     default: {
       // Events added to the contract later are ignored until this window knows them.
       const _unknown: never = event;

@@ -8,5 +8,22 @@ export function selectConversationBrain(state: AppState, conversationId: string)
 
 /** A modal dialog covers the window: window-wide keys belong to it. */
 export function selectDialogOpen(state: AppState): boolean {
-  return state.settingsOpen || state.requestPreviewOpen;
+  return state.settingsOpen || state.requestPreviewOpen || state.memoriesOpen;
+}
+
+/**
+ * Waiting questions of the open conversation that no loaded streaming reply shows (its page is still loading, or
+ * was replaced after a gap): the conversation shows them above the composer instead.
+ */
+export function selectUnplacedApprovalIds(state: AppState, conversationId: string): string[] {
+  const unplaced: string[] = [];
+  for (const approval of Object.values(state.pendingApprovals)) {
+    if (approval.conversationId !== conversationId) continue;
+    const placed = state.messageIds.some((messageId) => {
+      const message = state.messagesById[messageId];
+      return message?.role === 'assistant' && message.status === 'streaming' && message.turnId === approval.turnId;
+    });
+    if (!placed) unplaced.push(approval.approvalId);
+  }
+  return unplaced;
 }

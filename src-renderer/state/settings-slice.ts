@@ -1,11 +1,15 @@
 import type { SettingsView, Theme } from '../../src-shared/api';
 
+export const SETTINGS_TABS = ['general', 'tools'] as const;
+export type SettingsTab = (typeof SETTINGS_TABS)[number];
+
 export interface SettingsSlice {
   readonly settings: SettingsView | null;
   /** The chosen theme, changed at once on a pick and confirmed by the next settings answer. */
   readonly themePreference: Theme;
   readonly systemPrefersDark: boolean;
   readonly settingsOpen: boolean;
+  readonly settingsTab: SettingsTab;
 }
 
 export const initialSettingsSlice: SettingsSlice = {
@@ -13,6 +17,7 @@ export const initialSettingsSlice: SettingsSlice = {
   themePreference: 'system',
   systemPrefersDark: false,
   settingsOpen: false,
+  settingsTab: 'general',
 };
 
 export function applySettings(settings: SettingsView): Partial<SettingsSlice> {

@@ -2,8 +2,10 @@ import { conversationIdFromHash, writeConversationHash } from '../routing/hash-r
 import type { Connection } from '../transport/connection';
 import { closeConversation, loadConversations, loadSettings, openConversation, resync, scheduleResync } from './actions';
 import { installApi } from './api-client';
+import { loadApprovals } from './approval-actions';
 import { handleApiEvent } from './events';
 import { useAppStore } from './store';
+import { refreshSkillSuggestions } from './tool-actions';
 
 function followHash(): void {
   const conversationId = conversationIdFromHash(window.location.hash);
@@ -33,6 +35,8 @@ export function startApp(connection: Connection): () => void {
   ];
   void loadSettings();
   void loadConversations('');
+  void loadApprovals();
+  refreshSkillSuggestions();
   followHash();
   window.addEventListener('hashchange', followHash);
   return () => {

@@ -1,11 +1,21 @@
 import { create } from 'zustand';
+import { initialApprovalsSlice, type ApprovalsSlice } from './approvals-slice';
 import { initialConversationsSlice, type ConversationsSlice } from './conversations-slice';
+import { initialMemoriesSlice, type MemoriesSlice } from './memories-slice';
 import { initialMessagesSlice, type MessagesSlice } from './messages-slice';
 import { initialSettingsSlice, type SettingsSlice } from './settings-slice';
+import { initialToolsSlice, type ToolsSlice } from './tools-slice';
 import { initialTurnsSlice, type TurnsSlice } from './turns-slice';
 import { initialUiSlice, type UiSlice } from './ui-slice';
 
-export type AppState = ConversationsSlice & MessagesSlice & TurnsSlice & SettingsSlice & UiSlice;
+export type AppState = ConversationsSlice &
+  MessagesSlice &
+  TurnsSlice &
+  SettingsSlice &
+  UiSlice &
+  ApprovalsSlice &
+  MemoriesSlice &
+  ToolsSlice;
 
 export function initialAppState(): AppState {
   return {
@@ -14,6 +24,9 @@ export function initialAppState(): AppState {
     ...initialTurnsSlice,
     ...initialSettingsSlice,
     ...initialUiSlice,
+    ...initialApprovalsSlice,
+    ...initialMemoriesSlice,
+    ...initialToolsSlice,
   };
 }
 

@@ -1,4 +1,14 @@
-import { COMMAND_NAMES, type Api, type ConversationView, type InvocationView, type MessageView } from '../../src-shared/api';
+import {
+  COMMAND_NAMES,
+  type Api,
+  type ApprovalView,
+  type ConversationView,
+  type InvocationView,
+  type McpServerView,
+  type MemoryView,
+  type MessageView,
+  type ToolView,
+} from '../../src-shared/api';
 
 export function conversationFixture(overrides: Partial<ConversationView> = {}): ConversationView {
   return {
@@ -64,6 +74,47 @@ export function invocationFixture(overrides: Partial<InvocationView> = {}): Invo
     status: 'ok',
     startedAt: '2026-01-01T10:00:00.000Z',
     endedAt: '2026-01-01T10:00:00.250Z',
+    ...overrides,
+  };
+}
+
+export function approvalFixture(overrides: Partial<ApprovalView> = {}): ApprovalView {
+  return {
+    approvalId: 'ap1',
+    conversationId: 'c1',
+    turnId: 't1',
+    server: 'everything',
+    tool: 'echo',
+    input: { message: 'approve me' },
+    ...overrides,
+  };
+}
+
+export function memoryFixture(overrides: Partial<MemoryView> = {}): MemoryView {
+  return {
+    id: 'mem1',
+    text: 'Prefers metric units.',
+    createdAt: '2026-01-01T10:00:00.000Z',
+    updatedAt: '2026-01-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function toolFixture(overrides: Partial<ToolView> = {}): ToolView {
+  return { name: 'read_file', tool: 'read_file', server: null, description: 'Reads a file.', policy: 'allow', ...overrides };
+}
+
+export function mcpServerFixture(overrides: Partial<McpServerView> = {}): McpServerView {
+  return {
+    id: 'everything',
+    label: 'Everything',
+    command: '/usr/bin/node',
+    args: ['/srv/everything/index.js', 'stdio'],
+    env: {},
+    enabled: true,
+    origin: 'user',
+    status: 'running',
+    error: null,
     ...overrides,
   };
 }

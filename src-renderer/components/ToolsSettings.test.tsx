@@ -1,0 +1,273 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, type Api, type McpServerView, type SkillsView, type ToolView } from '../../src-shared/api';
+import { installApi } from '../state/api-client';
+import { resetAppStore, useAppStore } from '../state/store';
+import { fakeApi, mcpServerFixture, toolFixture } from '../state/test-fixtures';
+import { ToolsSettings } from './ToolsSettings';
+
+const builtInTools: ToolView[] = [
+  toolFixture(),
+  toolFixture({ name: 'current_time', tool: 'current_time', description: 'The current time.' }),
+];
+const echoTool = toolFixture({ name: 'everything__echo', tool: 'echo', server: 'everything', description: 'Echoes back the input.', policy: 'ask' });
+const noSkills: SkillsView = { folder: '/data/skills', skills: [], problems: [] };
+
+/** Every section's loader answers, so a test only supplies the commands it is about. */
+function baseCommands(): Partial<Api> {
+  return {
+    getGrantedFolders: async () => ({ folders: ['/home/me/notes'] }),
+    listMcpServers: async () => [],
+    listTools: async () => builtInTools,
+    listSkills: async () => noSkills,
+  };
+}
+
+async function settle(): Promise<void> {
+  await act(async () => {
+    for (let round = 0; round < 8; round += 1) await Promise.resolve();
+  });
+}
+
+async function renderSettings(commands: Partial<Api>) {
+  installApi(fakeApi({ ...baseCommands(), ...commands }));
+  const view = render(<ToolsSettings />);
+  await settle();
+  return view;
+}
+
+function serverRow(view: ReturnType<typeof render>, serverId: string) {
+  const found = view.getAllByTestId('mcp-server').find((row) => row.dataset.serverId === serverId);
+  if (found === undefined) throw new Error(`no server ${serverId}`);
+  return within(found);
+}
+
+beforeEach(resetAppStore);
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+});
+
+describe('granted folders', () => {
+  it('lists the folders and explains what they allow', async () => {
+    const view = await renderSettings({});
+    expect(view.getByTestId('tools-settings').textContent).toContain('read_file and list_directory can only read inside these folders');
+    expect(view.getAllByTestId('granted-folder').map((row) => row.textContent)).toEqual(['/home/me/notesRemove']);
+  });
+
+  it('adds an absolute folder to the list and clears the field', async () => {
+    const setGrantedFolders = vi.fn<Api['setGrantedFolders']>(async ({ folders }) => ({ folders }));
+    const view = await renderSettings({ setGrantedFolders });
+    const input = view.getByTestId('granted-folder-input') as HTMLInputElement;
+    fireEvent.change(input, { target: { value: ' /home/me/code ' } });
+    fireEvent.click(view.getByTestId('add-granted-folder'));
+    await settle();
+    expect(setGrantedFolders).toHaveBeenCalledWith({ folders: ['/home/me/notes', '/home/me/code'] });
+    expect(view.getAllByTestId('granted-folder').map((row) => row.dataset.folder)).toEqual(['/home/me/notes', '/home/me/code']);
+    expect(input.value).toBe('');
+  });
+
+  it('refuses a relative path without asking the host, and shows the host refusal otherwise', async () => {
+    const setGrantedFolders = vi
+      .fn<Api['setGrantedFolders']>()
+      .mockRejectedValue(new ApiError('invalid-input', 'Granted folders must be absolute paths.'));
+    const view = await renderSettings({ setGrantedFolders });
+    fireEvent.change(view.getByTestId('granted-folder-input'), { target: { value: 'notes' } });
+    fireEvent.click(view.getByTestId('add-granted-folder'));
+    await settle();
+    expect(setGrantedFolders).not.toHaveBeenCalled();
+    expect(view.getByTestId('granted-folder-error').textContent).toBe('Enter an absolute path, starting with / (or a drive letter on Windows).');
+    fireEvent.change(view.getByTestId('granted-folder-input'), { target: { value: 'C:\\Users\\me' } });
+    fireEvent.click(view.getByTestId('add-granted-folder'));
+    await settle();
+    expect(setGrantedFolders).toHaveBeenCalledWith({ folders: ['/home/me/notes', 'C:\\Users\\me'] });
+    expect(view.getByTestId('granted-folder-error').textContent).toBe('Granted folders must be absolute paths.');
+  });
+
+  it('removes a folder', async () => {
+    const setGrantedFolders = vi.fn<Api['setGrantedFolders']>(async ({ folders }) => ({ folders }));
+    const view = await renderSettings({ setGrantedFolders });
+    const remove = view.getByTestId('remove-granted-folder');
+    expect(remove.getAttribute('aria-label')).toBe('Remove access to /home/me/notes');
+    fireEvent.click(remove);
+    await settle();
+    expect(setGrantedFolders).toHaveBeenCalledWith({ folders: [] });
+    expect(view.queryAllByTestId('granted-folder')).toEqual([]);
+    expect(view.getByText('No folders yet: the file tools can read nothing.')).toBeTruthy();
+  });
+});
+
+describe('MCP servers', () => {
+  function fillForm(view: ReturnType<typeof render>, fields: { label: string; command: string; args: string; env: string }) {
+    fireEvent.change(view.getByTestId('mcp-label'), { target: { value: fields.label } });
+    fireEvent.change(view.getByTestId('mcp-command'), { target: { value: fields.command } });
+    fireEvent.change(view.getByTestId('mcp-args'), { target: { value: fields.args } });
+    fireEvent.change(view.getByTestId('mcp-env'), { target: { value: fields.env } });
+  }
+
+  it('shows each server with its command, arguments, status and the error of a failed one', async () => {
+    const view = await renderSettings({
+      listMcpServers: async () => [
+        mcpServerFixture({ env: { API_TOKEN: 'secret-value' } }),
+        mcpServerFixture({ id: 'files', label: 'Files', status: 'failed', error: 'spawn npx ENOENT', command: 'npx', args: ['-y', 'server files'] }),
+        mcpServerFixture({ id: 'off', label: 'Off', enabled: false, status: 'disabled' }),
+      ],
+    });
+    const everything = serverRow(view, 'everything');
+    expect(everything.getByTestId('mcp-server-status').textContent).toBe('running');
+    expect(everything.getByText('Everything')).toBeTruthy();
+    expect(everything.getByText('/usr/bin/node')).toBeTruthy();
+    expect(everything.getByText('/srv/everything/index.js')).toBeTruthy();
+    expect(view.getByTestId('tools-settings').textContent).toContain('Environment: API_TOKEN');
+    expect(view.getByTestId('tools-settings').textContent).not.toContain('secret-value');
+    expect((everything.getByTestId('mcp-server-enabled') as HTMLInputElement).checked).toBe(true);
+    const files = serverRow(view, 'files');
+    expect(files.getByTestId('mcp-server-status').textContent).toBe('failed: spawn npx ENOENT');
+    expect(files.getByText('server files')).toBeTruthy();
+    expect(serverRow(view, 'off').getByTestId('mcp-server-status').dataset.status).toBe('disabled');
+    expect((serverRow(view, 'off').getByTestId('mcp-server-enabled') as HTMLInputElement).checked).toBe(false);
+  });
+
+  it('adds a server with one argument per line and KEY=value variables, then lists its tools', async () => {
+    const added = mcpServerFixture({ status: 'stopped' });
+    const saveMcpServer = vi.fn<Api['saveMcpServer']>().mockResolvedValue([added]);
+    const listTools = vi.fn<Api['listTools']>().mockResolvedValueOnce(builtInTools).mockResolvedValue([...builtInTools, echoTool]);
+    const listMcpServers = vi.fn<Api['listMcpServers']>().mockResolvedValueOnce([]).mockResolvedValue([mcpServerFixture()]);
+    const view = await renderSettings({ saveMcpServer, listTools, listMcpServers });
+    fillForm(view, {
+      label: ' Everything ',
+      command: ' /usr/bin/node ',
+      args: '/srv/my servers/everything/index.js\n\nstdio\n',
+      env: 'API_TOKEN=abc=def\n\nMODE=fast\n',
+    });
+    fireEvent.click(view.getByTestId('mcp-add'));
+    await settle();
+    expect(saveMcpServer).toHaveBeenCalledWith({
+      label: 'Everything',
+      command: '/usr/bin/node',
+      args: ['/srv/my servers/everything/index.js', 'stdio'],
+      env: { API_TOKEN: 'abc=def', MODE: 'fast' },
+      enabled: true,
+    });
+    expect(serverRow(view, 'everything').getByTestId('mcp-server-status').textContent).toBe('running');
+    expect(view.getAllByTestId('tool-row').map((row) => row.dataset.toolName)).toContain('everything__echo');
+    expect((view.getByTestId('mcp-label') as HTMLInputElement).value).toBe('');
+    expect(view.queryByTestId('mcp-error')).toBeNull();
+  });
+
+  it('reports a bad environment line without asking the host', async () => {
+    const saveMcpServer = vi.fn<Api['saveMcpServer']>();
+    const view = await renderSettings({ saveMcpServer });
+    fillForm(view, { label: 'Files', command: 'npx', args: '', env: 'GOOD=1\nnot a variable' });
+    fireEvent.click(view.getByTestId('mcp-add'));
+    await settle();
+    expect(saveMcpServer).not.toHaveBeenCalled();
+    expect(view.getByTestId('mcp-error').textContent).toBe('Environment line 2 has no “=”. Write each variable as KEY=value.');
+    expect((view.getByTestId('mcp-label') as HTMLInputElement).value).toBe('Files');
+  });
+
+  it('shows the host refusal of a shell-like command and keeps the form', async () => {
+    const refusal =
+      'The command "npx -y server | tee log" looks like a whole command line. Servers run without a shell, so split it.';
+    const view = await renderSettings({ saveMcpServer: () => Promise.reject(new ApiError('invalid-input', refusal)) });
+    fillForm(view, { label: 'Shell', command: 'npx -y server | tee log', args: '', env: '' });
+    fireEvent.click(view.getByTestId('mcp-add'));
+    await settle();
+    expect(view.getByTestId('mcp-error').textContent).toBe(refusal);
+    expect((view.getByTestId('mcp-command') as HTMLInputElement).value).toBe('npx -y server | tee log');
+  });
+
+  it('disables a server by saving the same fields with enabled off, and removes one after confirming', async () => {
+    const server = mcpServerFixture({ env: { MODE: 'fast' } });
+    const saveMcpServer = vi.fn<Api['saveMcpServer']>().mockResolvedValue([{ ...server, enabled: false, status: 'disabled' }]);
+    const removeMcpServer = vi.fn<Api['removeMcpServer']>().mockResolvedValue([]);
+    let servers: McpServerView[] = [server];
+    const view = await renderSettings({
+      saveMcpServer,
+      removeMcpServer,
+      listMcpServers: async () => servers,
+    });
+    servers = [{ ...server, enabled: false, status: 'disabled' }];
+    fireEvent.click(serverRow(view, 'everything').getByTestId('mcp-server-enabled'));
+    await settle();
+    expect(saveMcpServer).toHaveBeenCalledWith({
+      id: 'everything',
+      label: 'Everything',
+      command: '/usr/bin/node',
+      args: ['/srv/everything/index.js', 'stdio'],
+      env: { MODE: 'fast' },
+      enabled: false,
+    });
+    expect(serverRow(view, 'everything').getByTestId('mcp-server-status').textContent).toBe('disabled');
+
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    fireEvent.click(serverRow(view, 'everything').getByTestId('mcp-server-remove'));
+    expect(removeMcpServer).not.toHaveBeenCalled();
+    servers = [];
+    fireEvent.click(serverRow(view, 'everything').getByTestId('mcp-server-remove'));
+    await settle();
+    expect(confirm).toHaveBeenCalledTimes(2);
+    expect(removeMcpServer).toHaveBeenCalledWith({ id: 'everything' });
+    expect(view.queryAllByTestId('mcp-server')).toEqual([]);
+  });
+});
+
+describe('tool policies', () => {
+  it('lists tools as server · tool or the bare name, with their descriptions and policies', async () => {
+    const view = await renderSettings({ listTools: async () => [...builtInTools, echoTool] });
+    const rows = view.getAllByTestId('tool-row');
+    expect(rows.map((row) => row.dataset.toolName)).toEqual(['read_file', 'current_time', 'everything__echo']);
+    const echo = within(rows[2] as HTMLElement);
+    expect(echo.getByText('everything · echo')).toBeTruthy();
+    expect(echo.getByText('Echoes back the input.')).toBeTruthy();
+    expect((echo.getByTestId('tool-policy') as HTMLSelectElement).value).toBe('ask');
+    expect(echo.getByTestId('tool-policy').getAttribute('aria-label')).toBe('When everything · echo may run');
+  });
+
+  it('sets a policy through the Api and shows the answer', async () => {
+    const setToolPolicy = vi.fn<Api['setToolPolicy']>().mockResolvedValue([toolFixture({ policy: 'deny' }), builtInTools[1] as ToolView]);
+    const view = await renderSettings({ setToolPolicy });
+    const select = within(view.getAllByTestId('tool-row')[0] as HTMLElement).getByTestId('tool-policy') as HTMLSelectElement;
+    fireEvent.change(select, { target: { value: 'deny' } });
+    await settle();
+    expect(setToolPolicy).toHaveBeenCalledWith({ server: null, tool: 'read_file', policy: 'deny' });
+    expect((within(view.getAllByTestId('tool-row')[0] as HTMLElement).getByTestId('tool-policy') as HTMLSelectElement).value).toBe('deny');
+  });
+
+  it('names the server of an MCP tool when setting its policy, and goes back on a refusal', async () => {
+    const setToolPolicy = vi.fn<Api['setToolPolicy']>().mockRejectedValue(new ApiError('internal', 'Could not save.'));
+    const view = await renderSettings({ listTools: async () => [echoTool], setToolPolicy });
+    fireEvent.change(view.getByTestId('tool-policy'), { target: { value: 'allow' } });
+    await settle();
+    expect(setToolPolicy).toHaveBeenCalledWith({ server: 'everything', tool: 'echo', policy: 'allow' });
+    expect((view.getByTestId('tool-policy') as HTMLSelectElement).value).toBe('ask');
+    expect(within(view.getByTestId('tool-row')).getByRole('alert').textContent).toBe('Could not save.');
+  });
+
+  it('offers a retry when the tools cannot be listed', async () => {
+    const listTools = vi.fn<Api['listTools']>().mockRejectedValueOnce(new Error('Timed out.')).mockResolvedValue(builtInTools);
+    const view = await renderSettings({ listTools });
+    expect(view.getByText('Could not load the tools: Timed out.')).toBeTruthy();
+    fireEvent.click(view.getByRole('button', { name: 'Try again' }));
+    await settle();
+    expect(view.getAllByTestId('tool-row')).toHaveLength(2);
+  });
+});
+
+describe('skills', () => {
+  it('shows the folder, each skill and the files that could not be read', async () => {
+    const view = await renderSettings({
+      listSkills: async () => ({
+        folder: '/data/skills',
+        skills: [{ name: 'whale-facts', description: 'Answer with whale facts.', file: '/data/skills/whale-facts.md' }],
+        problems: [{ file: '/data/skills/broken.md', problem: 'It has no name in its front matter.' }],
+      }),
+    });
+    expect(view.getByTestId('skills-folder').textContent).toBe('/data/skills');
+    expect(view.getByTestId('skill-item').textContent).toBe('/whale-factsAnswer with whale facts.');
+    expect(view.getByTestId('skill-problem').textContent).toBe('/data/skills/broken.md: It has no name in its front matter.');
+    expect(view.getByTestId('tools-settings').textContent).toContain('/name in the composer');
+    expect(useAppStore.getState().skills?.skills).toHaveLength(1);
+  });
+});
