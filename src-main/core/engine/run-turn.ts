@@ -20,11 +20,11 @@ import { collectReplayTurns } from '../replay/collect';
 import { buildSystemPrompt } from '../replay/system-prompt';
 import { buildWireRequest } from '../replay/wires';
 import { bareToolName, deriveCallId } from '../replay/call-shaping';
-import type { ReplayCall, ReplayTurn, ToolDeclaration, WireRequest } from '../replay/types';
+import type { ReplayCall, ReplayTurn, WireRequest } from '../replay/types';
 import { insertInvocation, toInvocationView, type InvocationRow } from '../store/invocations';
 import type { ApprovalGate} from '../tools/approvals';
 import { type ToolPolicy } from '../tools/approvals';
-import type { ToolDefinition, ToolResult } from '../tools/catalogue';
+import { declarationsOf, type ToolDefinition, type ToolResult } from '../tools/catalogue';
 import { currentTimeTool } from '../tools/current-time';
 import { parseSkillCommand, RUN_SKILL_TOOL, skillContext, type Skill } from '../tools/skills';
 import { newId, nowIso } from '../store/clock';
@@ -73,10 +73,6 @@ export function clockOnlyToolbox(): TurnToolbox {
     recall: () => [],
     skills: () => [],
   };
-}
-
-function declarationsOf(tools: readonly ToolDefinition[]): ToolDeclaration[] {
-  return tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
 }
 
 function findTool(tools: readonly ToolDefinition[], name: string): ToolDefinition | undefined {

@@ -20,16 +20,7 @@ export interface ToolDefinition extends ToolDeclaration {
   execute(input: Record<string, unknown>, context: ToolContext): Promise<ToolResult>;
 }
 
-export interface ToolCatalogue {
-  readonly tools: readonly ToolDefinition[];
-  find(name: string): ToolDefinition | undefined;
-}
-
-export function createCatalogue(tools: readonly ToolDefinition[]): ToolCatalogue {
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  return { tools, find: (name) => byName.get(name) };
-}
-
-export function declarationsOf(catalogue: ToolCatalogue): ToolDeclaration[] {
-  return catalogue.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+/** What brains are told about tools: the definitions without their executors. */
+export function declarationsOf(tools: readonly ToolDefinition[]): ToolDeclaration[] {
+  return tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
 }
