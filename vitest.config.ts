@@ -5,6 +5,5 @@ export default defineConfig({
     include: ['src-main/**/*.test.ts', 'src-shared/**/*.test.ts', 'src-renderer/**/*.test.{ts,tsx}', 'e2e/fake-brains/**/*.test.ts', 'db/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20_000,
-    benchmark: { include: ['bench/**/*.bench.ts'] },
   },
 });

@@ -1,6 +1,6 @@
-import { inArray } from 'drizzle-orm';
 import type { InvocationView } from '../../../src-shared/api';
 import { toolInvocations } from '../../../db/schema';
+import { handMappedQuery, parseJsonColumn } from './messages';
 import type { AppDatabase } from './open';
 
 export type InvocationRow = typeof toolInvocations.$inferSelect;
@@ -10,18 +10,36 @@ export function insertInvocation(db: AppDatabase, invocation: NewInvocation): In
   return db.insert(toolInvocations).values(invocation).returning().get();
 }
 
+/** The ids come as one JSON array parameter, so one prepared statement serves every batch size. */
+const selectInvocationsOfMessages = handMappedQuery(
+  toolInvocations,
+  'WHERE message_id IN (SELECT value FROM json_each(?)) ORDER BY message_id, seq',
+  (values): InvocationRow => ({
+    id: values[0] as string,
+    turnId: values[1] as string,
+    messageId: values[2] as string,
+    seq: values[3] as number,
+    kind: values[4] as InvocationRow['kind'],
+    server: values[5] as string | null,
+    tool: values[6] as string,
+    providerCallId: values[7] as string | null,
+    input: parseJsonColumn(values[8]),
+    output: values[9] as string | null,
+    status: values[10] as InvocationRow['status'],
+    opaque: parseJsonColumn(values[11]),
+    startedAt: values[12] as string,
+    endedAt: values[13] as string | null,
+  }),
+);
+/** Batches of a few hundred ids read a long conversation's invocations faster than one statement over all of them. */
+const MESSAGE_IDS_PER_QUERY = 500;
+
 /** The invocations of these messages, grouped by message id, in call order. Two queries beat a JOIN. */
 export function listInvocationsByMessage(db: AppDatabase, messageIds: readonly string[]): Map<string, InvocationRow[]> {
   const grouped = new Map<string, InvocationRow[]>();
-  // SQLite caps bound parameters per statement; ask in batches.
-  for (let start = 0; start < messageIds.length; start += 500) {
-    const batch = messageIds.slice(start, start + 500);
-    const rows = db
-      .select()
-      .from(toolInvocations)
-      .where(inArray(toolInvocations.messageId, batch))
-      .orderBy(toolInvocations.messageId, toolInvocations.seq)
-      .all();
+  for (let start = 0; start < messageIds.length; start += MESSAGE_IDS_PER_QUERY) {
+    const batch = messageIds.slice(start, start + MESSAGE_IDS_PER_QUERY);
+    const rows = selectInvocationsOfMessages(db, JSON.stringify(batch));
     for (const row of rows) {
       const list = grouped.get(row.messageId);
       if (list) list.push(row);

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { and, asc, Column, desc, eq, getTableColumns, getTableName, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, getTableName, inArray, lt, sql } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { MessageKind, MessageRole, MessageStatus, MessageView, TurnError, Usage } from '../../../src-shared/api';
 import { isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
@@ -166,38 +166,69 @@ export function listMessagePage(
   return { rows: newestFirst.slice(0, limit).reverse(), hasOlder };
 }
 
+/** A JSON column's value as drizzle decodes it: NULL stays null, anything else is parsed. */
+export function parseJsonColumn(value: unknown): unknown {
+  return value === null ? null : JSON.parse(value as string);
+}
+
 /**
- * A query over every column of `table` that returns rows exactly as drizzle's `select()` does, read with plain
- * better-sqlite3: SQLite names each column after its row field, and only the columns drizzle decodes (the JSON ones)
- * are decoded here, by drizzle's own column. For the reads a replay makes over a whole conversation, drizzle's
- * per-cell row mapping costs about as much as SQLite's read itself. `clauses` follows `FROM table`.
+ * A query over every column of `table`, for the reads a replay makes over a whole conversation: there, drizzle's
+ * per-cell row mapping, and even better-sqlite3's own row objects, cost more than SQLite's read itself. SQLite returns
+ * each row as an array of the table's columns in schema order, and `rowFrom` builds the row in one object literal,
+ * the same row drizzle's `select()` returns. `rowFrom` is checked against the schema when the module loads, so a column
+ * added to the table without it fails at once instead of shifting values into the wrong fields. `clauses` follows
+ * `FROM table`.
  */
-export function plainRowQuery<Row>(table: SQLiteTable, clauses: string): (db: AppDatabase, ...params: unknown[]) => Row[] {
-  const fields = Object.entries(getTableColumns(table)) as Array<[string, Column]>;
-  const decoded = fields.filter(([, column]) => column.mapFromDriverValue !== Column.prototype.mapFromDriverValue);
-  const columnList = fields.map(([field, column]) => `"${column.name}" AS "${field}"`).join(', ');
-  const text = `SELECT ${columnList} FROM "${getTableName(table)}" ${clauses}`;
-  const statements = new WeakMap<Database.Database, Database.Statement<unknown[], Record<string, unknown>>>();
+export function handMappedQuery<Row extends object>(
+  table: SQLiteTable,
+  clauses: string,
+  rowFrom: (values: readonly unknown[]) => Row,
+): (db: AppDatabase, ...params: unknown[]) => Row[] {
+  const fields = Object.entries(getTableColumns(table));
+  // Each column's position, passed through `rowFrom`, must come back under that column's field, in schema order.
+  const probe = rowFrom(fields.map((_, position) => position)) as Record<string, unknown>;
+  const probeFields = Object.keys(probe);
+  if (probeFields.length !== fields.length || fields.some(([field], position) => probeFields[position] !== field || probe[field] !== position)) {
+    throw new Error(`The hand-written row mapping for ${getTableName(table)} no longer matches its columns in db/schema.ts.`);
+  }
+  const text = `SELECT ${fields.map(([, column]) => `"${column.name}"`).join(', ')} FROM "${getTableName(table)}" ${clauses}`;
+  const statements = new WeakMap<Database.Database, Database.Statement<unknown[], unknown[]>>();
   return (db, ...params) => {
     let statement = statements.get(db.$client);
     if (!statement) {
-      statement = db.$client.prepare<unknown[], Record<string, unknown>>(text);
+      statement = db.$client.prepare<unknown[], unknown[]>(text).raw(true);
       statements.set(db.$client, statement);
     }
-    const rows = statement.all(...params);
-    if (decoded.length > 0) {
-      for (const row of rows) {
-        for (const [field, column] of decoded) {
-          const value = row[field];
-          if (value !== null) row[field] = column.mapFromDriverValue(value);
-        }
-      }
-    }
-    return rows as Row[];
+    return statement.all(...params).map(rowFrom);
   };
 }
 
-const selectLiveMessages = plainRowQuery<MessageRow>(messages, 'WHERE conversation_id = ? AND compacted_into IS NULL ORDER BY seq');
+const selectLiveMessages = handMappedQuery(
+  messages,
+  'WHERE conversation_id = ? AND compacted_into IS NULL ORDER BY seq',
+  (values): MessageRow => ({
+    id: values[0] as string,
+    conversationId: values[1] as string,
+    seq: values[2] as number,
+    turnId: values[3] as string,
+    role: values[4] as MessageRow['role'],
+    kind: values[5] as MessageRow['kind'],
+    text: values[6] as string,
+    tokenEstimate: values[7] as number,
+    status: values[8] as MessageRow['status'],
+    error: parseJsonColumn(values[9]),
+    brain: values[10] as string | null,
+    modelRequested: values[11] as string | null,
+    modelResponded: values[12] as string | null,
+    reasoningLevel: values[13] as string | null,
+    reasoning: parseJsonColumn(values[14]),
+    usage: parseJsonColumn(values[15]),
+    compactedInto: values[16] as string | null,
+    streamOwner: values[17] as string | null,
+    createdAt: values[18] as string,
+    updatedAt: values[19] as string,
+  }),
+);
 
 /** The rows a replay is built from: not folded into a summary, in order. */
 export function listLiveMessages(db: AppDatabase, conversationId: string): MessageRow[] {

@@ -20,7 +20,7 @@ export function splitCode(text: string): Segment[] {
     if (fence === null) {
       const opening = FENCE_OPEN.exec(line);
       if (opening) {
-        segments.push(...splitInline(prose));
+        for (const inline of splitInline(prose)) segments.push(inline);
         prose = '';
         fence = opening[1]!;
         fenced = line;
@@ -38,7 +38,7 @@ export function splitCode(text: string): Segment[] {
     }
   }
   if (fence !== null) segments.push({ text: fenced, code: true });
-  segments.push(...splitInline(prose));
+  for (const inline of splitInline(prose)) segments.push(inline);
   return segments.filter((segment) => segment.text.length > 0);
 }
 

@@ -70,13 +70,14 @@ function assistantMessages(turn: ReplayTurn, request: ReplayRequest, warnings: R
 
 export function convertToChatCompletionsMessages(request: ReplayRequest): WireRequest {
   const warnings: ReplayWarning[] = [];
-  const messages: ChatMessage[] = [{ role: 'system', content: request.system }];
-  messages.push(
+  // An array literal, not push(...): spreading 100,000 messages as call arguments exceeds V8's argument limit.
+  const messages: ChatMessage[] = [
+    { role: 'system', content: request.system },
     ...renderTurns<ChatMessage>(request.turns, {
       userText: (text) => ({ role: 'user', content: text }),
       assistant: (turn) => assistantMessages(turn, request, warnings),
     }),
-  );
+  ];
   const body: Record<string, unknown> = { model: request.model, messages };
   if (request.tools.length > 0) {
     body.tools = request.tools.map((tool) => ({
