@@ -15,7 +15,7 @@ import {
   hostOf,
   malformedStreamError,
 } from './provider-errors';
-import { REQUEST_TIMEOUT_MS, truncate, type StreamMappingOptions } from './stream-mapping';
+import { createModelAnnouncer, REQUEST_TIMEOUT_MS, truncate, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, ProviderError, StreamPart } from './stream-parts';
 
 export function streamAnthropicMessages(call: ProviderCall): AsyncIterable<StreamPart> {
@@ -99,7 +99,7 @@ export async function* mapAnthropicEvents(
   options: StreamMappingOptions = {},
 ): AsyncIterable<StreamPart> {
   const blocks = new Map<number, BlockState>();
-  let modelAnnounced = false;
+  const announceModel = createModelAnnouncer();
   let usage: Usage = {};
   let rawStopReason: string | null = null;
 
@@ -113,10 +113,8 @@ export async function* mapAnthropicEvents(
         case 'message_start': {
           const message = recordField(event, 'message');
           const model = message === null ? null : stringField(message, 'model');
-          if (model !== null && model !== '' && !modelAnnounced) {
-            modelAnnounced = true;
-            yield { type: 'response-model', model };
-          }
+          const announced = announceModel(model);
+          if (announced) yield announced;
           const startUsage = message === null ? null : recordField(message, 'usage');
           if (startUsage !== null) usage = mergeUsage(usage, startUsage);
           break;

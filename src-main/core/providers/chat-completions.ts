@@ -7,7 +7,7 @@ import type { Usage } from '../../../src-shared/api';
 import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
 import { errorFromOpenAiErrorObject, sendWithOpenAiSdk } from './openai-sdk';
 import { CLOSED_EARLY_MESSAGE, connectionError, errorFromThrown, malformedStreamError } from './provider-errors';
-import { truncate, type StreamMappingOptions } from './stream-mapping';
+import { createModelAnnouncer, truncate, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, StreamPart } from './stream-parts';
 
 export function streamChatCompletions(call: ProviderCall): AsyncIterable<StreamPart> {
@@ -35,7 +35,7 @@ export async function* mapChatCompletionChunks(
   options: StreamMappingOptions = {},
 ): AsyncIterable<StreamPart> {
   const toolCalls = new Map<number, PendingToolCall>();
-  let modelAnnounced = false;
+  const announceModel = createModelAnnouncer();
   let usage: Usage | null = null;
   let rawFinishReason: string | null = null;
 
@@ -51,10 +51,8 @@ export async function* mapChatCompletionChunks(
         return;
       }
       const model = stringField(chunk, 'model');
-      if (model !== null && model !== '' && !modelAnnounced) {
-        modelAnnounced = true;
-        yield { type: 'response-model', model };
-      }
+      const announced = announceModel(model);
+      if (announced) yield announced;
       // With stream_options.include_usage, OpenAI sends usage in a last chunk with empty `choices`.
       const chunkUsage = recordField(chunk, 'usage');
       if (chunkUsage !== null) usage = usageFrom(chunkUsage);

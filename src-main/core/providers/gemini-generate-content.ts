@@ -8,7 +8,7 @@ import { parseJsonOrNull, postForStream } from './http-stream';
 import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
 import { CLOSED_EARLY_MESSAGE, ProviderFailure, classifyProviderFailure, connectionError, errorFromThrown, malformedStreamError } from './provider-errors';
 import { readServerSentEvents } from './sse';
-import type { StreamMappingOptions } from './stream-mapping';
+import { createModelAnnouncer, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, ProviderError, StreamPart } from './stream-parts';
 
 export function streamGeminiGenerateContent(call: ProviderCall): AsyncIterable<StreamPart> {
@@ -64,7 +64,7 @@ interface PendingCall {
 }
 
 export async function* mapGeminiChunks(chunks: AsyncIterable<unknown>, options: StreamMappingOptions = {}): AsyncIterable<StreamPart> {
-  let modelAnnounced = false;
+  const announceModel = createModelAnnouncer();
   let sawToolCall = false;
   let usage: Usage | null = null;
   let rawFinishReason: string | null = null;
@@ -82,10 +82,8 @@ export async function* mapGeminiChunks(chunks: AsyncIterable<unknown>, options: 
         return;
       }
       const model = stringField(chunk, 'modelVersion');
-      if (model !== null && model !== '' && !modelAnnounced) {
-        modelAnnounced = true;
-        yield { type: 'response-model', model };
-      }
+      const announced = announceModel(model);
+      if (announced) yield announced;
       const usageMetadata = recordField(chunk, 'usageMetadata');
       if (usageMetadata !== null) usage = usageFrom(usageMetadata);
 

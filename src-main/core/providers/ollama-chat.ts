@@ -6,7 +6,7 @@ import type { Usage } from '../../../src-shared/api';
 import { postForStream, parseJsonOrNull, readJsonLines } from './http-stream';
 import { isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
 import { CLOSED_EARLY_MESSAGE, classifyProviderFailure, connectionError, errorFromThrown, malformedStreamError } from './provider-errors';
-import type { StreamMappingOptions } from './stream-mapping';
+import { createModelAnnouncer, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, ProviderError, StreamPart } from './stream-parts';
 
 export function streamOllamaChat(call: ProviderCall): AsyncIterable<StreamPart> {
@@ -34,7 +34,7 @@ export function errorFromOllamaBody(status: number | undefined, bodyText: string
 }
 
 export async function* mapOllamaChatLines(lines: AsyncIterable<unknown>, options: StreamMappingOptions = {}): AsyncIterable<StreamPart> {
-  let modelAnnounced = false;
+  const announceModel = createModelAnnouncer();
   let sawToolCall = false;
   try {
     for await (const line of lines) {
@@ -47,10 +47,8 @@ export async function* mapOllamaChatLines(lines: AsyncIterable<unknown>, options
         return;
       }
       const model = stringField(line, 'model');
-      if (model !== null && model !== '' && !modelAnnounced) {
-        modelAnnounced = true;
-        yield { type: 'response-model', model };
-      }
+      const announced = announceModel(model);
+      if (announced) yield announced;
       const message = recordField(line, 'message');
       if (message !== null) {
         const thinking = stringField(message, 'thinking');

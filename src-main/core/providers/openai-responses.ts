@@ -7,7 +7,7 @@ import type { Usage } from '../../../src-shared/api';
 import { sendWithOpenAiSdk } from './openai-sdk';
 import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
 import { CLOSED_EARLY_MESSAGE, classifyProviderFailure, connectionError, errorFromThrown, malformedStreamError } from './provider-errors';
-import { truncate, type StreamMappingOptions } from './stream-mapping';
+import { createModelAnnouncer, truncate, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, StreamPart } from './stream-parts';
 
 export function streamOpenAiResponses(call: ProviderCall): AsyncIterable<StreamPart> {
@@ -25,7 +25,7 @@ export async function* mapOpenAiResponsesEvents(
   events: AsyncIterable<unknown>,
   options: StreamMappingOptions = {},
 ): AsyncIterable<StreamPart> {
-  let modelAnnounced = false;
+  const announceModel = createModelAnnouncer();
   let sawToolCall = false;
   const emittedItemIds = new Set<string>();
   function* outputItem(item: JsonRecord): Iterable<StreamPart> {
@@ -50,10 +50,8 @@ export async function* mapOpenAiResponsesEvents(
       }
       const response = recordField(event, 'response');
       const model = response === null ? null : stringField(response, 'model');
-      if (model !== null && model !== '' && !modelAnnounced) {
-        modelAnnounced = true;
-        yield { type: 'response-model', model };
-      }
+      const announced = announceModel(model);
+      if (announced) yield announced;
       switch (event.type) {
         case 'response.output_text.delta':
         case 'response.refusal.delta': {

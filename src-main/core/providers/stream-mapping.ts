@@ -1,4 +1,5 @@
 /** What every wire's pure stream mapper shares. */
+import type { StreamPart } from './stream-parts';
 
 export interface StreamMappingOptions {
   /** When this aborts, the mapping ends quietly instead of reporting the cut-off stream. */
@@ -10,4 +11,14 @@ export const REQUEST_TIMEOUT_MS = 5 * 60_000;
 
 export function truncate(text: string, limit: number): string {
   return text.length <= limit ? text : `${text.slice(0, limit)}…`;
+}
+
+/** The served model is reported once, the first time a stream names it. */
+export function createModelAnnouncer(): (model: string | null) => StreamPart | null {
+  let announced = false;
+  return (model) => {
+    if (announced || model === null || model === '') return null;
+    announced = true;
+    return { type: 'response-model', model };
+  };
 }
