@@ -47,6 +47,8 @@ test('a turn with memories, a built-in tool, an MCP tool and a skill shows its r
 
   await page.reload();
   await checkReceipt();
+  await reply.getByTestId('receipt-chip').filter({ hasText: 'current_time' }).click();
+  await page.screenshot({ path: 'test-results/screenshots/turn-receipt.png' });
 
   const stored = await command(request, 'listMessages', { conversationId });
   const storedReply = stored.messages.at(-1)!;
