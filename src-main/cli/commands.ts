@@ -2,7 +2,8 @@
  * The `anybrain` commands as plain functions over an opened core, so tests call them without a process.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { ApiEvent, CommandName, CommandOutput, ConversationView, ExportFormat, MessageView } from '../../src-shared/api';
+import type { ApiEvent, ApprovalView, CommandName, CommandOutput, ConversationView, ExportFormat, MessageView } from '../../src-shared/api';
+import { chipLabel } from '../../src-shared/receipt';
 import { ApiError } from '../../src-shared/api';
 import { BRAINS, isBrainId } from '../../src-shared/brains';
 import type { OpenedCore } from '../core/app';
@@ -53,8 +54,13 @@ export async function listCommand(core: OpenedCore, output: Output, options: { j
   return 0;
 }
 
+/** Answers a tool call whose policy is "ask": a person at a terminal, or nobody (then the call is denied). */
+export type ApprovalAsker = (approval: ApprovalView) => Promise<'allow' | 'deny'>;
+
 export interface ChatOptions {
   readonly conversation?: string;
+  /** Without one, calls that need approval are denied and the brain is told so. */
+  readonly askApproval?: ApprovalAsker;
   readonly brain: string;
   readonly model?: string;
   readonly text: string;
@@ -83,6 +89,14 @@ export async function chatCommand(core: OpenedCore, output: Output, options: Cha
     const unsubscribe = core.onEvent((event: ApiEvent) => {
       if (event.type === 'turn-started' && event.conversationId === conversation.id) assistantId = event.assistantMessage.id;
       if (event.type === 'message-delta' && event.messageId === assistantId) output.stdout(event.textDelta);
+      if (event.type === 'approval-requested' && event.approval.conversationId === conversation.id) {
+        const { approval } = event;
+        const decide = options.askApproval ?? (async () => {
+          output.stderr(`\nDenied ${chipLabel(approval.server, approval.tool)}: it needs approval and nobody is at a terminal to give it.\n`);
+          return 'deny' as const;
+        });
+        void decide(approval).then((decision) => core.dispatch('answerApproval', { approvalId: approval.approvalId, decision }));
+      }
       if ((event.type === 'turn-done' || event.type === 'turn-failed') && event.message.id === assistantId) {
         unsubscribe();
         resolve(event.message);

@@ -4,7 +4,9 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { ApiError, EXPORT_FORMATS } from '../../src-shared/api';
+import { createInterface } from 'node:readline/promises';
+import { ApiError, EXPORT_FORMATS, type ApprovalView } from '../../src-shared/api';
+import { chipLabel } from '../../src-shared/receipt';
 import { BRAIN_IDS } from '../../src-shared/brains';
 import { openCore, type OpenedCore } from '../core/app';
 import { DatabaseFromFutureError } from '../core/store/open';
@@ -46,6 +48,17 @@ async function withCore(dataFlag: string | undefined, work: (core: OpenedCore) =
     await core?.dispose();
   }
   process.exit(code);
+}
+
+/** Asks at the terminal before a tool whose policy is "ask" runs. */
+async function terminalApproval(approval: ApprovalView): Promise<'allow' | 'deny'> {
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await prompt.question(`\nAllow ${chipLabel(approval.server, approval.tool)} with ${JSON.stringify(approval.input)}? [y/N] `);
+    return /^y(es)?$/i.test(answer.trim()) ? 'allow' : 'deny';
+  } finally {
+    prompt.close();
+  }
 }
 
 const program = new Command()
@@ -91,7 +104,8 @@ program
   .action((text: string, options: { brain: string; conversation?: string; model?: string }) => {
     const interrupt = new AbortController();
     process.once('SIGINT', () => interrupt.abort());
-    return withCore(dataFlag(), (core) => chatCommand(core, output, { ...options, text, interrupt: interrupt.signal }));
+    const askApproval = process.stdin.isTTY ? terminalApproval : undefined;
+    return withCore(dataFlag(), (core) => chatCommand(core, output, { ...options, text, interrupt: interrupt.signal, ...(askApproval ? { askApproval } : {}) }));
   });
 
 program

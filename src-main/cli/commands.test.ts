@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openCore, type OpenedCore } from '../core/app';
+import type { ProviderCall, StreamPart } from '../core/providers/stream-parts';
+import { listInvocationsByMessage } from '../core/store/invocations';
+import { everythingServer } from '../core/tools/mcp/testing/servers';
+import { chatCommand, type Output } from './commands';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A brain that calls everything__echo once, then answers with what the tool said. */
+async function* echoingBrain(call: ProviderCall): AsyncIterable<StreamPart> {
+  const body = JSON.stringify(call.body);
+  if (!body.includes('tool_result')) {
+    yield { type: 'tool-call', providerCallId: 'toolu_1', name: 'everything__echo', input: { message: 'from the terminal' } };
+    return;
+  }
+  yield { type: 'text-delta', text: body.includes('"is_error":true') ? 'It was not allowed.' : 'It echoed.' };
+}
+
+async function coreWithEverything(): Promise<OpenedCore> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'anybrain-cli-'));
+  const core = openCore({ dataDir, env: { ANTHROPIC_API_KEY: 'k' }, stream: echoingBrain });
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }), () => core.dispose());
+  const server = everythingServer();
+  const saved = await core.dispatch('saveMcpServer', { id: server.id, label: server.label, command: server.command, args: [...server.args], env: {}, enabled: true });
+  expect(saved.ok).toBe(true);
+  return core;
+}
+
+function capture(): Output & { out: string; err: string } {
+  const sink = { out: '', err: '', stdout: (text: string) => (sink.out += text), stderr: (text: string) => (sink.err += text) };
+  return sink;
+}
+
+describe('anybrain chat and tools that ask first', () => {
+  it('denies a call that needs approval when nobody is at a terminal, and says so', async () => {
+    const core = await coreWithEverything();
+    const output = capture();
+    expect(await chatCommand(core, output, { brain: 'claude', text: 'echo please' })).toBe(0);
+    expect(output.out).toBe('It was not allowed.\n');
+    expect(output.err).toContain('Denied everything · echo: it needs approval and nobody is at a terminal to give it.');
+  }, 60_000);
+
+  it('runs the call when the person at the terminal allows it', async () => {
+    const core = await coreWithEverything();
+    const output = capture();
+    const asked: string[] = [];
+    const code = await chatCommand(core, output, {
+      brain: 'claude',
+      text: 'echo please',
+      askApproval: async (approval) => {
+        asked.push(`${approval.server}/${approval.tool}`);
+        return 'allow';
+      },
+    });
+    expect(code).toBe(0);
+    expect(asked).toEqual(['everything/echo']);
+    expect(output.out).toBe('It echoed.\n');
+    const conversationId = output.err.trim().split('\n')[0]!;
+    const page = await core.dispatch('listMessages', { conversationId });
+    const reply = (page as { ok: true; value: { messages: Array<{ id: string }> } }).value.messages[1]!;
+    expect((listInvocationsByMessage(core.db, [reply.id]).get(reply.id) ?? []).map((row) => [row.tool, row.status, row.output])).toEqual([
+      ['echo', 'ok', 'Echo: from the terminal'],
+    ]);
+  }, 60_000);
+});
