@@ -1,7 +1,8 @@
 /**
  * The memories page, Settings → Tools and the approval prompt, driven through the window as a person would: a memory
- * is added, found, edited and deleted; a real MCP server (server-everything over stdio) is added through the form, its
- * tool asks before it runs, and Allow and Deny show in the reply's receipt; a tool policy set in Settings stays set.
+ * is added, found, edited and deleted; a real MCP server (server-everything over stdio) is added through the form and
+ * renamed through its edit form, its tool asks before it runs, and Allow and Deny show in the reply's receipt; a tool
+ * policy set in Settings stays set.
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -66,7 +67,7 @@ test('a memory added on the memories page is found by search, edited and deleted
   }
 });
 
-test('an MCP server added in Settings asks before its tool runs; Allow and Deny show in the receipt', async ({ page, request }) => {
+test('an MCP server added and edited in Settings asks before its tool runs; Allow and Deny show in the receipt', async ({ page, request }) => {
   test.setTimeout(120_000);
   // Start from the defaults: another test may have added this server and allowed its echo tool.
   await removeServerIfPresent(request);
@@ -86,6 +87,21 @@ test('an MCP server added in Settings asks before its tool runs; Allow and Deny 
     await expect(server).toContainText(everythingBin);
     await expect(server.getByTestId('mcp-server-status')).toHaveAttribute('data-status', 'running', { timeout: 30_000 });
     await expect(server.getByTestId('mcp-server-enabled')).toBeChecked();
+
+    await server.getByTestId('mcp-server-edit').click();
+    await expect(server.getByTestId('mcp-edit-label')).toHaveValue('Everything');
+    await expect(server.getByTestId('mcp-edit-command')).toHaveValue(process.execPath);
+    await expect(server.getByTestId('mcp-edit-args')).toHaveValue(`${everythingBin}\nstdio`);
+    await server.getByTestId('mcp-edit-label').fill('Everything (edited)');
+    await server.getByTestId('mcp-edit-save').click();
+    await expect(server.getByTestId('mcp-edit-label')).toHaveCount(0);
+    await expect(server.getByTestId('mcp-edit-error')).toHaveCount(0);
+    await expect(server.getByTestId('mcp-server-label')).toHaveText('Everything (edited)');
+    await expect(server).toContainText(everythingBin);
+    await expect(server.getByTestId('mcp-server-enabled')).toBeChecked();
+    const saved = (await command(request, 'listMcpServers', {})).find((entry) => entry.id === SERVER_ID);
+    expect(saved).toMatchObject({ label: 'Everything (edited)', command: process.execPath, args: [everythingBin, 'stdio'], enabled: true });
+    await expect(server.getByTestId('mcp-server-status')).toHaveAttribute('data-status', 'running', { timeout: 30_000 });
     const echoRow = settings.locator('[data-testid="tool-row"][data-tool-name="everything__echo"]');
     await expect(echoRow).toContainText('everything · echo');
     await expect(echoRow.getByTestId('tool-policy')).toHaveValue('ask');

@@ -1,9 +1,9 @@
-import { memo, useEffect, useState, type FormEvent } from 'react';
+import { memo, useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import type { McpServerStatus, McpServerView } from '../../src-shared/api';
 import { errorText } from '../state/api-client';
 import { useAppStore } from '../state/store';
-import { addMcpServer, loadMcpServers, removeMcpServer, setMcpServerEnabled } from '../state/tool-actions';
-import { parseArgumentLines, parseEnvironmentLines } from './mcp-form';
+import { addMcpServer, loadMcpServers, removeMcpServer, setMcpServerEnabled, updateMcpServer } from '../state/tool-actions';
+import { environmentNameLines, mergeEnvironmentLines, parseArgumentLines, parseEnvironmentLines } from './mcp-form';
 import { SectionLoadError } from './SectionLoadError';
 import { useSectionLoad } from './useSectionLoad';
 
@@ -27,7 +27,13 @@ function ServerStatus({ server }: { readonly server: McpServerView }) {
   );
 }
 
-const McpServerRow = memo(function McpServerRow({ server }: { readonly server: McpServerView }) {
+interface McpServerDetailsProps {
+  readonly server: McpServerView;
+  readonly editButton: RefObject<HTMLButtonElement | null>;
+  readonly onEdit: () => void;
+}
+
+function McpServerDetails({ server, editButton, onEdit }: McpServerDetailsProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const environmentNames = Object.keys(server.env);
@@ -51,9 +57,11 @@ const McpServerRow = memo(function McpServerRow({ server }: { readonly server: M
   };
 
   return (
-    <li className="mcp-server" data-testid="mcp-server" data-server-id={server.id}>
+    <>
       <div className="mcp-server-head">
-        <span className="mcp-server-label">{server.label}</span>
+        <span className="mcp-server-label" data-testid="mcp-server-label">
+          {server.label}
+        </span>
         <code className="mcp-server-id" title="The server's id: its tools are named id__tool">
           {server.id}
         </code>
@@ -87,32 +95,153 @@ const McpServerRow = memo(function McpServerRow({ server }: { readonly server: M
           />
           Enabled
         </label>
-        <button type="button" className="button small ghost danger" data-testid="mcp-server-remove" disabled={busy} onClick={confirmRemove}>
-          Remove
-        </button>
+        <div className="mcp-server-buttons">
+          <button
+            ref={editButton}
+            type="button"
+            className="button small ghost"
+            data-testid="mcp-server-edit"
+            aria-label={`Edit ${server.label}`}
+            disabled={busy}
+            onClick={onEdit}
+          >
+            Edit
+          </button>
+          <button type="button" className="button small ghost danger" data-testid="mcp-server-remove" disabled={busy} onClick={confirmRemove}>
+            Remove
+          </button>
+        </div>
       </div>
       {error === null ? null : (
         <p className="field-error" role="alert">
           {error}
         </p>
       )}
-    </li>
+    </>
   );
-});
+}
 
-function AddMcpServerForm() {
-  const [label, setLabel] = useState('');
-  const [command, setCommand] = useState('');
-  const [argumentLines, setArgumentLines] = useState('');
-  const [environmentLines, setEnvironmentLines] = useState('');
+interface McpServerFieldValues {
+  readonly label: string;
+  readonly command: string;
+  readonly argumentLines: string;
+  readonly environmentLines: string;
+}
+
+const EMPTY_FIELDS: McpServerFieldValues = { label: '', command: '', argumentLines: '', environmentLines: '' };
+
+interface McpServerFieldsProps {
+  /** Prefix of the fields' element ids, unique on the page. */
+  readonly idPrefix: string;
+  /** Prefix of the fields' test ids: `mcp` for the add form, `mcp-edit` for an edit. */
+  readonly testIdPrefix: string;
+  readonly values: McpServerFieldValues;
+  readonly onChange: (values: McpServerFieldValues) => void;
+  readonly environmentRows: number;
+  readonly environmentHint: ReactNode;
+  readonly autoFocus?: boolean;
+}
+
+/** The fields shared by the add form and the edit form. */
+function McpServerFields({ idPrefix, testIdPrefix, values, onChange, environmentRows, environmentHint, autoFocus = false }: McpServerFieldsProps) {
+  const set = (field: keyof McpServerFieldValues, value: string): void => onChange({ ...values, [field]: value });
+  return (
+    <>
+      <div className="settings-field">
+        <label htmlFor={`${idPrefix}-label`}>Name</label>
+        <input
+          id={`${idPrefix}-label`}
+          type="text"
+          data-testid={`${testIdPrefix}-label`}
+          maxLength={100}
+          placeholder="Files"
+          autoFocus={autoFocus}
+          value={values.label}
+          onChange={(event) => set('label', event.target.value)}
+        />
+      </div>
+      <div className="settings-field">
+        <label htmlFor={`${idPrefix}-command`}>Command</label>
+        <input
+          id={`${idPrefix}-command`}
+          type="text"
+          data-testid={`${testIdPrefix}-command`}
+          maxLength={1000}
+          spellCheck={false}
+          placeholder="npx, or /usr/local/bin/my-server"
+          aria-describedby={`${idPrefix}-command-hint`}
+          value={values.command}
+          onChange={(event) => set('command', event.target.value)}
+        />
+        <p id={`${idPrefix}-command-hint`} className="field-hint">
+          Only the program to run. Servers start without a shell, so pipes, quotes and <code>$VARIABLES</code> do
+          nothing here.
+        </p>
+      </div>
+      <div className="settings-field">
+        <label htmlFor={`${idPrefix}-args`}>Arguments, one per line</label>
+        <textarea
+          id={`${idPrefix}-args`}
+          className="settings-textarea"
+          data-testid={`${testIdPrefix}-args`}
+          rows={3}
+          spellCheck={false}
+          placeholder={'-y\n@modelcontextprotocol/server-filesystem\n/home/you/notes'}
+          aria-describedby={`${idPrefix}-args-hint`}
+          value={values.argumentLines}
+          onChange={(event) => set('argumentLines', event.target.value)}
+        />
+        <p id={`${idPrefix}-args-hint`} className="field-hint">
+          Each line is passed to the program as one argument, exactly as written: a path with spaces needs no quotes.
+          This is never a shell command line.
+        </p>
+      </div>
+      <div className="settings-field">
+        <label htmlFor={`${idPrefix}-env`}>Environment variables</label>
+        <textarea
+          id={`${idPrefix}-env`}
+          className="settings-textarea"
+          data-testid={`${testIdPrefix}-env`}
+          rows={environmentRows}
+          spellCheck={false}
+          placeholder="API_TOKEN=…"
+          aria-describedby={`${idPrefix}-env-hint`}
+          value={values.environmentLines}
+          onChange={(event) => set('environmentLines', event.target.value)}
+        />
+        <p id={`${idPrefix}-env-hint`} className="field-hint">
+          {environmentHint}
+        </p>
+      </div>
+    </>
+  );
+}
+
+/** Room for every stored variable and one more, within reason. */
+function environmentRowsFor(variableCount: number): number {
+  return Math.min(8, Math.max(2, variableCount + 1));
+}
+
+interface EditMcpServerFormProps {
+  readonly server: McpServerView;
+  readonly onDone: () => void;
+}
+
+function EditMcpServerForm({ server, onDone }: EditMcpServerFormProps) {
+  const [fields, setFields] = useState<McpServerFieldValues>(() => ({
+    label: server.label,
+    command: server.command,
+    argumentLines: server.args.join('\n'),
+    environmentLines: environmentNameLines(server.env),
+  }));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [added, setAdded] = useState<string | null>(null);
+  const idPrefix = `mcp-edit-${server.id}`;
 
   const onSubmit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
-    setAdded(null);
-    const environment = parseEnvironmentLines(environmentLines);
+    if (busy) return;
+    const environment = mergeEnvironmentLines(fields.environmentLines, server.env);
     if (!environment.ok) {
       setError(environment.problem);
       return;
@@ -120,12 +249,112 @@ function AddMcpServerForm() {
     setBusy(true);
     setError(null);
     try {
-      await addMcpServer({ label: label.trim(), command: command.trim(), args: parseArgumentLines(argumentLines), env: environment.value });
-      setAdded(label.trim());
-      setLabel('');
-      setCommand('');
-      setArgumentLines('');
-      setEnvironmentLines('');
+      await updateMcpServer(server, {
+        label: fields.label.trim(),
+        command: fields.command.trim(),
+        args: parseArgumentLines(fields.argumentLines),
+        env: environment.value,
+      });
+      onDone();
+    } catch (caught) {
+      setError(errorText(caught));
+      setBusy(false);
+    }
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>): void => {
+    if (event.key !== 'Escape') return;
+    // Escape ends the edit here; it must not also close the Settings dialog.
+    event.preventDefault();
+    event.stopPropagation();
+    if (!busy) onDone();
+  };
+
+  return (
+    <form
+      className="mcp-form mcp-edit-form"
+      aria-labelledby={`${idPrefix}-title`}
+      onSubmit={(event) => void onSubmit(event)}
+      onKeyDown={onKeyDown}
+    >
+      <h5 id={`${idPrefix}-title`}>
+        Edit {server.label} <code className="mcp-server-id">{server.id}</code>
+      </h5>
+      <McpServerFields
+        idPrefix={idPrefix}
+        testIdPrefix="mcp-edit"
+        values={fields}
+        onChange={setFields}
+        environmentRows={environmentRowsFor(Object.keys(server.env).length)}
+        environmentHint={
+          <>
+            One <code>KEY=value</code> per line. Values are never shown: each variable the server has is listed as{' '}
+            <code>NAME=</code>, and leaving its value empty keeps the current value. Type a value to replace it, or
+            delete the line to remove the variable.
+          </>
+        }
+        autoFocus
+      />
+      <div className="field-row">
+        <button type="submit" className="button small primary" data-testid="mcp-edit-save" disabled={busy || fields.label.trim() === '' || fields.command.trim() === ''}>
+          {busy ? 'Saving…' : 'Save'}
+        </button>
+        <button type="button" className="button small ghost" data-testid="mcp-edit-cancel" disabled={busy} onClick={onDone}>
+          Cancel
+        </button>
+        <span className="field-hint">Esc to cancel</span>
+      </div>
+      {error === null ? null : (
+        <p className="field-error" role="alert" data-testid="mcp-edit-error">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}
+
+const McpServerRow = memo(function McpServerRow({ server }: { readonly server: McpServerView }) {
+  const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
+
+  const endEdit = (): void => {
+    setEditing(false);
+    // The form that had focus is gone; focus goes back to the button that opened it.
+    requestAnimationFrame(() => editButton.current?.focus());
+  };
+
+  return (
+    <li className="mcp-server" data-testid="mcp-server" data-server-id={server.id}>
+      {editing ? (
+        <EditMcpServerForm server={server} onDone={endEdit} />
+      ) : (
+        <McpServerDetails server={server} editButton={editButton} onEdit={() => setEditing(true)} />
+      )}
+    </li>
+  );
+});
+
+function AddMcpServerForm() {
+  const [fields, setFields] = useState<McpServerFieldValues>(EMPTY_FIELDS);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [added, setAdded] = useState<string | null>(null);
+
+  const onSubmit = async (event: FormEvent): Promise<void> => {
+    event.preventDefault();
+    setAdded(null);
+    const environment = parseEnvironmentLines(fields.environmentLines);
+    if (!environment.ok) {
+      setError(environment.problem);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const label = fields.label.trim();
+      await addMcpServer({ label, command: fields.command.trim(), args: parseArgumentLines(fields.argumentLines), env: environment.value });
+      setAdded(label);
+      setFields(EMPTY_FIELDS);
     } catch (caught) {
       setError(errorText(caught));
     } finally {
@@ -136,65 +365,20 @@ function AddMcpServerForm() {
   return (
     <form className="mcp-form" aria-labelledby="mcp-form-title" onSubmit={(event) => void onSubmit(event)}>
       <h5 id="mcp-form-title">Add a server</h5>
-      <div className="settings-field">
-        <label htmlFor="mcp-label">Name</label>
-        <input id="mcp-label" type="text" data-testid="mcp-label" maxLength={100} placeholder="Files" value={label} onChange={(event) => setLabel(event.target.value)} />
-      </div>
-      <div className="settings-field">
-        <label htmlFor="mcp-command">Command</label>
-        <input
-          id="mcp-command"
-          type="text"
-          data-testid="mcp-command"
-          maxLength={1000}
-          spellCheck={false}
-          placeholder="npx, or /usr/local/bin/my-server"
-          aria-describedby="mcp-command-hint"
-          value={command}
-          onChange={(event) => setCommand(event.target.value)}
-        />
-        <p id="mcp-command-hint" className="field-hint">
-          Only the program to run. Servers start without a shell, so pipes, quotes and <code>$VARIABLES</code> do
-          nothing here.
-        </p>
-      </div>
-      <div className="settings-field">
-        <label htmlFor="mcp-args">Arguments, one per line</label>
-        <textarea
-          id="mcp-args"
-          className="settings-textarea"
-          data-testid="mcp-args"
-          rows={3}
-          spellCheck={false}
-          placeholder={'-y\n@modelcontextprotocol/server-filesystem\n/home/you/notes'}
-          aria-describedby="mcp-args-hint"
-          value={argumentLines}
-          onChange={(event) => setArgumentLines(event.target.value)}
-        />
-        <p id="mcp-args-hint" className="field-hint">
-          Each line is passed to the program as one argument, exactly as written: a path with spaces needs no quotes.
-          This is never a shell command line.
-        </p>
-      </div>
-      <div className="settings-field">
-        <label htmlFor="mcp-env">Environment variables</label>
-        <textarea
-          id="mcp-env"
-          className="settings-textarea"
-          data-testid="mcp-env"
-          rows={2}
-          spellCheck={false}
-          placeholder="API_TOKEN=…"
-          aria-describedby="mcp-env-hint"
-          value={environmentLines}
-          onChange={(event) => setEnvironmentLines(event.target.value)}
-        />
-        <p id="mcp-env-hint" className="field-hint">
-          One <code>KEY=value</code> per line; the value may contain <code>=</code>. Blank lines are ignored.
-        </p>
-      </div>
+      <McpServerFields
+        idPrefix="mcp"
+        testIdPrefix="mcp"
+        values={fields}
+        onChange={setFields}
+        environmentRows={2}
+        environmentHint={
+          <>
+            One <code>KEY=value</code> per line; the value may contain <code>=</code>. Blank lines are ignored.
+          </>
+        }
+      />
       <div className="field-row">
-        <button type="submit" className="button small primary" data-testid="mcp-add" disabled={busy || label.trim() === '' || command.trim() === ''}>
+        <button type="submit" className="button small primary" data-testid="mcp-add" disabled={busy || fields.label.trim() === '' || fields.command.trim() === ''}>
           {busy ? 'Adding…' : 'Add server'}
         </button>
       </div>

@@ -213,6 +213,138 @@ describe('MCP servers', () => {
   });
 });
 
+describe('editing an MCP server', () => {
+  const storedSecrets = ['stored-token-4f9a', 'stored-mode-7c21', 'stored-legacy-0b3e'];
+  const server = mcpServerFixture({
+    enabled: false,
+    status: 'disabled',
+    env: { API_TOKEN: 'stored-token-4f9a', MODE: 'stored-mode-7c21', OLD: 'stored-legacy-0b3e' },
+  });
+
+  function field(view: ReturnType<typeof render>, testId: string): HTMLInputElement | HTMLTextAreaElement {
+    const element = view.getByTestId(testId);
+    if (!(element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement)) throw new Error(`${testId} is not a field`);
+    return element;
+  }
+
+  function expectNoStoredValueInTheDom(): void {
+    const fieldValues = [...document.querySelectorAll('input, textarea')].map((element) => (element as HTMLInputElement | HTMLTextAreaElement).value);
+    for (const secret of storedSecrets) {
+      expect(document.body.innerHTML).not.toContain(secret);
+      expect(fieldValues.join('\n')).not.toContain(secret);
+    }
+  }
+
+  async function openEdit(commands: Partial<Api> = {}) {
+    const view = await renderSettings({ listMcpServers: async () => [server], ...commands });
+    fireEvent.click(serverRow(view, 'everything').getByTestId('mcp-server-edit'));
+    return view;
+  }
+
+  it('turns the row into the form, filled with the label, command, one argument per line and variable names only', async () => {
+    const view = await openEdit();
+    const row = serverRow(view, 'everything');
+    expect(row.queryByTestId('mcp-server-enabled')).toBeNull();
+    expect(row.queryByTestId('mcp-server-edit')).toBeNull();
+    expect(field(view, 'mcp-edit-label').value).toBe('Everything');
+    expect(field(view, 'mcp-edit-command').value).toBe('/usr/bin/node');
+    expect(field(view, 'mcp-edit-args').value).toBe('/srv/everything/index.js\nstdio');
+    expect(field(view, 'mcp-edit-env').value).toBe('API_TOKEN=\nMODE=\nOLD=');
+    expect(document.activeElement).toBe(view.getByTestId('mcp-edit-label'));
+    expect(view.getByTestId('mcp-edit-env').getAttribute('aria-describedby')).toBe('mcp-edit-everything-env-hint');
+    expect(document.getElementById('mcp-edit-everything-env-hint')?.textContent).toBe(
+      'One KEY=value per line. Values are never shown: each variable the server has is listed as NAME=, and leaving its value empty keeps the current value. Type a value to replace it, or delete the line to remove the variable.',
+    );
+    expect(field(view, 'mcp-label').value).toBe('');
+    expectNoStoredValueInTheDom();
+  });
+
+  it('saves the same id and enabled state with the new fields, keeping, replacing, removing and adding variables', async () => {
+    const edited = { ...server, label: 'Everything (edited)', args: ['/srv/everything/index.js', 'stdio', '--verbose'] };
+    const saveMcpServer = vi.fn<Api['saveMcpServer']>().mockResolvedValue([edited]);
+    const listMcpServers = vi.fn<Api['listMcpServers']>().mockResolvedValueOnce([server]).mockResolvedValue([edited]);
+    const view = await openEdit({ saveMcpServer, listMcpServers });
+    fireEvent.change(view.getByTestId('mcp-edit-label'), { target: { value: ' Everything (edited) ' } });
+    fireEvent.change(view.getByTestId('mcp-edit-command'), { target: { value: ' /usr/local/bin/node ' } });
+    fireEvent.change(view.getByTestId('mcp-edit-args'), { target: { value: '/srv/everything/index.js\n\nstdio\n--verbose\n' } });
+    fireEvent.change(view.getByTestId('mcp-edit-env'), { target: { value: 'API_TOKEN=\nMODE=slow=er\n\nNEW_FLAG=1\n' } });
+    fireEvent.click(view.getByTestId('mcp-edit-save'));
+    await settle();
+    expect(saveMcpServer).toHaveBeenCalledTimes(1);
+    expect(saveMcpServer).toHaveBeenCalledWith({
+      id: 'everything',
+      label: 'Everything (edited)',
+      command: '/usr/local/bin/node',
+      args: ['/srv/everything/index.js', 'stdio', '--verbose'],
+      env: { API_TOKEN: 'stored-token-4f9a', MODE: 'slow=er', NEW_FLAG: '1' },
+      enabled: false,
+    });
+    const row = serverRow(view, 'everything');
+    expect(view.queryByTestId('mcp-edit-label')).toBeNull();
+    expect(row.getByTestId('mcp-server-label').textContent).toBe('Everything (edited)');
+    expect(row.getByText('--verbose')).toBeTruthy();
+    expectNoStoredValueInTheDom();
+  });
+
+  it('cancels with the button or Esc, restoring the row without saving, and opens again with the stored fields', async () => {
+    const saveMcpServer = vi.fn<Api['saveMcpServer']>();
+    const view = await openEdit({ saveMcpServer });
+    fireEvent.change(view.getByTestId('mcp-edit-label'), { target: { value: 'Typed but cancelled' } });
+    fireEvent.change(view.getByTestId('mcp-edit-env'), { target: { value: 'API_TOKEN=typed' } });
+    fireEvent.click(view.getByTestId('mcp-edit-cancel'));
+    expect(view.queryByTestId('mcp-edit-label')).toBeNull();
+    expect(serverRow(view, 'everything').getByTestId('mcp-server-label').textContent).toBe('Everything');
+    expect(view.getByTestId('tools-settings').textContent).not.toContain('Typed but cancelled');
+
+    fireEvent.click(serverRow(view, 'everything').getByTestId('mcp-server-edit'));
+    expect(field(view, 'mcp-edit-label').value).toBe('Everything');
+    expect(field(view, 'mcp-edit-env').value).toBe('API_TOKEN=\nMODE=\nOLD=');
+    fireEvent.change(view.getByTestId('mcp-edit-command'), { target: { value: 'typed' } });
+    const dialogEscape = vi.fn();
+    window.addEventListener('keydown', dialogEscape);
+    try {
+      fireEvent.keyDown(view.getByTestId('mcp-edit-command'), { key: 'Escape' });
+    } finally {
+      window.removeEventListener('keydown', dialogEscape);
+    }
+    expect(dialogEscape).not.toHaveBeenCalled();
+    expect(view.queryByTestId('mcp-edit-command')).toBeNull();
+    expect(serverRow(view, 'everything').getByText('/usr/bin/node')).toBeTruthy();
+    expect(saveMcpServer).not.toHaveBeenCalled();
+  });
+
+  it('shows the host refusal in the row and keeps the form with what was typed', async () => {
+    const refusal =
+      'The command "npx -y server | tee log" looks like a whole command line. Servers run without a shell, so split it.';
+    const saveMcpServer = vi.fn<Api['saveMcpServer']>().mockRejectedValue(new ApiError('invalid-input', refusal));
+    const view = await openEdit({ saveMcpServer });
+    fireEvent.change(view.getByTestId('mcp-edit-command'), { target: { value: 'npx -y server | tee log' } });
+    fireEvent.change(view.getByTestId('mcp-edit-env'), { target: { value: 'API_TOKEN=\nMODE=typed-value' } });
+    fireEvent.click(view.getByTestId('mcp-edit-save'));
+    await settle();
+    expect(saveMcpServer).toHaveBeenCalledTimes(1);
+    const row = serverRow(view, 'everything');
+    expect(row.getByTestId('mcp-edit-error').textContent).toBe(refusal);
+    expect(field(view, 'mcp-edit-command').value).toBe('npx -y server | tee log');
+    expect(field(view, 'mcp-edit-env').value).toBe('API_TOKEN=\nMODE=typed-value');
+    expect((view.getByTestId('mcp-edit-save') as HTMLButtonElement).disabled).toBe(false);
+    expect(view.queryByTestId('mcp-error')).toBeNull();
+    expectNoStoredValueInTheDom();
+  });
+
+  it('reports a bad environment line by its number without asking the host or echoing it', async () => {
+    const saveMcpServer = vi.fn<Api['saveMcpServer']>();
+    const view = await openEdit({ saveMcpServer });
+    fireEvent.change(view.getByTestId('mcp-edit-env'), { target: { value: 'API_TOKEN=\npasted-secret-line' } });
+    fireEvent.click(view.getByTestId('mcp-edit-save'));
+    await settle();
+    expect(saveMcpServer).not.toHaveBeenCalled();
+    const error = serverRow(view, 'everything').getByTestId('mcp-edit-error');
+    expect(error.textContent).toBe('Environment line 2 has no “=”. Write each variable as KEY=value.');
+    expect(field(view, 'mcp-edit-env').value).toBe('API_TOKEN=\npasted-secret-line');
+  });
+});
+
 describe('tool policies', () => {
   it('lists tools as server · tool or the bare name, with their descriptions and policies', async () => {
     const view = await renderSettings({ listTools: async () => [...builtInTools, echoTool] });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseArgumentLines, parseEnvironmentLines } from './mcp-form';
+import { environmentNameLines, mergeEnvironmentLines, parseArgumentLines, parseEnvironmentLines } from './mcp-form';
 
 describe('parseArgumentLines', () => {
   it('takes each line as one argument, spaces and quotes included, and skips blank lines', () => {
@@ -44,5 +44,56 @@ describe('parseEnvironmentLines', () => {
 
   it('reports a variable set twice', () => {
     expect(parseEnvironmentLines('A=1\nA=2')).toEqual({ ok: false, problem: 'Environment line 2: A is already set on an earlier line.' });
+  });
+});
+
+describe('environmentNameLines', () => {
+  it('lists each stored variable as NAME= without its value', () => {
+    expect(environmentNameLines({ API_TOKEN: 'secret-token', MODE: 'fast' })).toBe('API_TOKEN=\nMODE=');
+  });
+
+  it('gives an empty field for a server without variables', () => {
+    expect(environmentNameLines({})).toBe('');
+  });
+});
+
+describe('mergeEnvironmentLines', () => {
+  const stored = { API_TOKEN: 'secret-token', MODE: 'fast', OLD: 'legacy' };
+
+  it('keeps the stored value of every NAME= line left empty', () => {
+    expect(mergeEnvironmentLines(environmentNameLines(stored), stored)).toEqual({ ok: true, value: stored });
+  });
+
+  it('replaces a value that is written out, keeping = inside it', () => {
+    expect(mergeEnvironmentLines('API_TOKEN=new=token\nMODE=\nOLD=', stored)).toEqual({
+      ok: true,
+      value: { API_TOKEN: 'new=token', MODE: 'fast', OLD: 'legacy' },
+    });
+  });
+
+  it('removes a stored variable whose line is gone', () => {
+    expect(mergeEnvironmentLines('API_TOKEN=\n\nMODE=', stored)).toEqual({ ok: true, value: { API_TOKEN: 'secret-token', MODE: 'fast' } });
+    expect(mergeEnvironmentLines('', stored)).toEqual({ ok: true, value: {} });
+  });
+
+  it('adds a new variable, empty or not', () => {
+    expect(mergeEnvironmentLines('API_TOKEN=\r\nDEBUG=1\nEMPTY=', stored)).toEqual({
+      ok: true,
+      value: { API_TOKEN: 'secret-token', DEBUG: '1', EMPTY: '' },
+    });
+  });
+
+  it('takes nothing from the prototype of the stored variables', () => {
+    expect(mergeEnvironmentLines('toString=\nconstructor=', {})).toEqual({ ok: true, value: { toString: '', constructor: '' } });
+  });
+
+  it('reports a bad line by its number without echoing a value', () => {
+    const merged = mergeEnvironmentLines('API_TOKEN=\nMODE=\n\nsecret-pasted-value', stored);
+    expect(merged).toEqual({ ok: false, problem: 'Environment line 4 has no “=”. Write each variable as KEY=value.' });
+    expect(JSON.stringify(merged)).not.toContain('secret');
+    expect(mergeEnvironmentLines('MODE=\nMODE=slow', stored)).toEqual({
+      ok: false,
+      problem: 'Environment line 2: MODE is already set on an earlier line.',
+    });
   });
 });

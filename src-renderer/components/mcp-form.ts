@@ -1,4 +1,4 @@
-/** What the MCP server form's text fields mean: arguments one per line, environment variables as KEY=value lines. */
+/** What the MCP server forms' text fields mean: arguments one per line, environment variables as KEY=value lines. */
 
 export type LinesParse<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: string };
 
@@ -41,4 +41,27 @@ export function parseEnvironmentLines(text: string): LinesParse<Record<string, s
     environment[name] = line.slice(separator + 1);
   }
   return { ok: true, value: environment };
+}
+
+/** The edit form's starting environment text: one `NAME=` line per stored variable, never its value. */
+export function environmentNameLines(stored: Readonly<Record<string, string>>): string {
+  return Object.keys(stored)
+    .map((name) => `${name}=`)
+    .join('\n');
+}
+
+/**
+ * The edit form's environment, read as parseEnvironmentLines reads it: `NAME=` with nothing after the `=` keeps the
+ * stored value of a variable the server already has, `NAME=value` sets the variable, and a stored variable without a
+ * line is removed.
+ */
+export function mergeEnvironmentLines(text: string, stored: Readonly<Record<string, string>>): LinesParse<Record<string, string>> {
+  const parsed = parseEnvironmentLines(text);
+  if (!parsed.ok) return parsed;
+  const merged: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parsed.value)) {
+    const storedValue = Object.hasOwn(stored, name) ? stored[name] : undefined;
+    merged[name] = value === '' && storedValue !== undefined ? storedValue : value;
+  }
+  return { ok: true, value: merged };
 }

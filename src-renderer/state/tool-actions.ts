@@ -4,7 +4,7 @@ import { useAppStore } from './store';
 
 const { getState, setState } = useAppStore;
 
-/** The fields `saveMcpServer` takes for a new server. */
+/** The fields `saveMcpServer` takes for a new server, and the ones an edit changes. */
 export interface McpServerDraft {
   readonly label: string;
   readonly command: string;
@@ -65,6 +65,14 @@ async function afterServersChanged(mcpServers: readonly McpServerView[]): Promis
 
 export async function addMcpServer(draft: McpServerDraft): Promise<void> {
   await afterServersChanged(await api().saveMcpServer({ ...draft, args: [...draft.args], env: { ...draft.env }, enabled: true }));
+}
+
+/** Replaces an existing server's fields, leaving it enabled or disabled as it is. */
+export async function updateMcpServer(server: McpServerView, draft: McpServerDraft): Promise<void> {
+  const { label, command, args, env } = draft;
+  await afterServersChanged(
+    await api().saveMcpServer({ id: server.id, label, command, args: [...args], env: { ...env }, enabled: server.enabled }),
+  );
 }
 
 export async function setMcpServerEnabled(server: McpServerView, enabled: boolean): Promise<void> {
