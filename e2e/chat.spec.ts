@@ -124,7 +124,6 @@ test('model Markdown renders safely: no script, no raw HTML, code highlighted wi
   await expect(replies).toHaveCount(2);
   const hostile = replies.nth(1);
   await expect(hostile).toHaveAttribute('data-status', 'complete');
-  await expect(hostile.getByTestId('message-text')).toContainText('and');
   await expect(hostile.locator('script, img, iframe')).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
 });
