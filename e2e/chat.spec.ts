@@ -119,11 +119,12 @@ test('model Markdown renders safely: no script, no raw HTML, code highlighted wi
   await expect(reply.locator('pre code')).toHaveCount(1);
   await expect(reply.getByRole('button', { name: /copy/i })).toBeVisible();
 
-  await sendMessage(page, '[reply:<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"> and <iframe src="https://example.com"></iframe>]');
+  await sendMessage(page, '[reply:Safe words.\\n\\n<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"> and <iframe src="https://example.com"></iframe>]');
   const replies = page.locator('[data-testid="message"][data-role="assistant"]');
   await expect(replies).toHaveCount(2);
   const hostile = replies.nth(1);
   await expect(hostile).toHaveAttribute('data-status', 'complete');
+  await expect(hostile.getByTestId('message-text')).toHaveText('Safe words.');
   await expect(hostile.locator('script, img, iframe')).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
 });
