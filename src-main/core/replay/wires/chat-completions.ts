@@ -4,7 +4,7 @@
  */
 import { declaredName } from '../call-shaping';
 import type { ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, WireRequest } from '../types';
-import { answerText, assistantParts, renderTurns } from './shared';
+import { answerText, assistantParts, functionToolDeclarations, renderTurns } from './shared';
 
 interface ChatToolCall {
   id: string;
@@ -79,12 +79,7 @@ export function convertToChatCompletionsMessages(request: ReplayRequest): WireRe
     }),
   ];
   const body: Record<string, unknown> = { model: request.model, messages };
-  if (request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({
-      type: 'function',
-      function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
-    }));
-  }
+  if (request.tools.length > 0) body.tools = functionToolDeclarations(request.tools);
   // Kimi K2.5 and K2.6 think unless told not to; K2.6 keeps earlier turns' reasoning only with keep: "all".
   body.thinking = thinkingOn(request)
     ? { type: 'enabled', ...(request.model.startsWith('kimi-k2.6') ? { keep: 'all' } : {}) }

@@ -4,7 +4,7 @@
  */
 import { declaredName } from '../call-shaping';
 import type { ReplayRequest, ReplayTurn, ReplayWarning, WireRequest } from '../types';
-import { answerText, assistantParts, renderTurns } from './shared';
+import { answerText, assistantParts, functionToolDeclarations, renderTurns } from './shared';
 
 type OllamaMessage = Record<string, unknown>;
 
@@ -46,12 +46,7 @@ export function convertToOllamaMessages(request: ReplayRequest): WireRequest {
     }),
   ];
   const body: Record<string, unknown> = { model: request.model, messages };
-  if (request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({
-      type: 'function',
-      function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
-    }));
-  }
+  if (request.tools.length > 0) body.tools = functionToolDeclarations(request.tools);
   if (request.reasoningLevel !== 'off') body.think = request.reasoningLevel;
   body.stream = true;
   return { body, warnings };

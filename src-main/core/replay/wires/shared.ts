@@ -73,3 +73,11 @@ export function renderTurns<Item>(turns: readonly ReplayTurn[], renderers: TurnR
   }
   return items;
 }
+
+/** The `{type: "function", function: {…}}` tool declaration Chat Completions uses, and Ollama's /api/chat copies. */
+export function functionToolDeclarations(tools: ReplayRequest['tools']): Array<Record<string, unknown>> {
+  return tools.map((tool) => ({
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+  }));
+}
