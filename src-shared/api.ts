@@ -13,6 +13,18 @@ const brainId = z.enum(BRAIN_IDS);
 const reasoningLevel = z.enum(REASONING_LEVELS);
 const entityId = z.string().min(1).max(64);
 
+/** The longest transcript `importTranscript` takes, in UTF-16 code units (what zod's string `max` counts). */
+export const MAX_IMPORT_CONTENT_LENGTH = 200_000_000;
+
+/**
+ * The largest command body the web host reads, in bytes: the longest import once written as JSON in UTF-8, plus room
+ * for the envelope. JSON-escaped UTF-8 takes at most two bytes per code unit for ASCII (quotes, backslashes and newlines
+ * escape to two), Latin, Greek, Cyrillic, Arabic, Hebrew and emoji; text mostly in three-byte scripts (CJK) meets this
+ * limit before the import limit and is refused with 413 naming it. Any body within it decodes to a string shorter than
+ * V8's longest (2^29 - 24 code units), so reading it never throws.
+ */
+export const MAX_COMMAND_BODY_BYTES = 2 * MAX_IMPORT_CONTENT_LENGTH + 1024 * 1024;
+
 export const MESSAGE_ROLES = ['user', 'assistant', 'system'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
 export const MESSAGE_KINDS = ['chat', 'notice', 'summary'] as const;
@@ -290,7 +302,7 @@ export const commandSchemas = {
   listApprovals: z.object({}).strict(),
   answerApproval: z.object({ approvalId: entityId, decision: z.enum(['allow', 'deny']) }).strict(),
   /** Imports a transcript v1 document as a new conversation; a malformed one is refused whole. */
-  importTranscript: z.object({ content: z.string().min(1).max(200_000_000) }).strict(),
+  importTranscript: z.object({ content: z.string().min(1).max(MAX_IMPORT_CONTENT_LENGTH) }).strict(),
   /** The exact request the next turn would send (with `message` as the new user message), without sending anything. */
   previewRequest: z
     .object({

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_COMMAND_BODY_BYTES, MAX_IMPORT_CONTENT_LENGTH, commandSchemas } from './api';
+
+describe('command size limits', () => {
+  it('the import schema takes transcripts up to the one import limit', () => {
+    expect(commandSchemas.importTranscript.shape.content.maxLength).toBe(MAX_IMPORT_CONTENT_LENGTH);
+    expect(MAX_IMPORT_CONTENT_LENGTH).toBe(200_000_000);
+  });
+
+  it('the web host body limit holds the longest import of two-byte escaped text, with room for the envelope', () => {
+    expect(MAX_COMMAND_BODY_BYTES).toBe(401_048_576);
+    // Every character of this sample takes two bytes once JSON-escaped in UTF-8.
+    const sample = '"\\\n\u00e9\u0416\ud83d\ude00';
+    const envelopeBytes = new TextEncoder().encode(JSON.stringify({ content: '' })).length;
+    const bytesPerCodeUnit = (new TextEncoder().encode(JSON.stringify({ content: sample })).length - envelopeBytes) / sample.length;
+    expect(bytesPerCodeUnit).toBe(2);
+    expect(MAX_COMMAND_BODY_BYTES).toBeGreaterThanOrEqual(MAX_IMPORT_CONTENT_LENGTH * bytesPerCodeUnit + envelopeBytes);
+    // Decoding the largest body never exceeds V8's longest string (2^29 - 24 code units).
+    expect(MAX_COMMAND_BODY_BYTES).toBeLessThan(2 ** 29 - 24);
+  });
+});
