@@ -1,11 +1,20 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import type { CommandName, CommandOutput } from '../../src-shared/api';
+import { bearerHeaderValue, tokenFromLaunchFragment } from '../../src-shared/web-launch';
 import type { RecordedRequest } from '../fake-brains/server';
 import { readE2eEnvironment } from './environment';
 
 export async function openApp(page: Page): Promise<void> {
   await page.goto(readE2eEnvironment().launchUrl);
   await expect(page.getByTestId('new-conversation').first()).toBeVisible();
+}
+
+/** This run's web host token, from the `#token=…` fragment of the address `anybrain serve` printed. */
+export function launchToken(): string {
+  const { launchUrl } = readE2eEnvironment();
+  const token = tokenFromLaunchFragment(new URL(launchUrl).hash);
+  if (token === null) throw new Error(`The launch address carries no #token= fragment: ${launchUrl}`);
+  return token;
 }
 
 /** Calls the web host the way any bearer client would, to read what the app stored. */
@@ -15,9 +24,8 @@ export async function command<Name extends CommandName>(
   input: unknown,
 ): Promise<CommandOutput<Name>> {
   const environment = readE2eEnvironment();
-  const token = new URL(environment.launchUrl).searchParams.get('token') ?? '';
   const response = await request.post(`${environment.origin}/api/command/${name}`, {
-    headers: { Authorization: `Bearer ${token}` },
+    headers: { Authorization: bearerHeaderValue(launchToken()) },
     data: input,
   });
   const result = (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };

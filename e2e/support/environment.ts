@@ -1,6 +1,6 @@
 /** What the global setup hands to the tests, through the environment the workers inherit. */
 export interface E2eEnvironment {
-  /** The web host's launch URL, token included. */
+  /** The web host's launch URL, its token in the `#token=` fragment. */
   readonly launchUrl: string;
   /** The web host's origin. */
   readonly origin: string;

@@ -19,7 +19,7 @@ function waitForLaunchUrl(child: ChildProcess): Promise<string> {
     const timer = setTimeout(() => reject(new Error(`anybrain serve printed no address in 30 s.\n${stderr}`)), 30_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      const match = /running at (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(stdout);
+      const match = /running at (http:\/\/127\.0\.0\.1:\d+\/#token=\S+)/.exec(stdout);
       if (match?.[1]) {
         clearTimeout(timer);
         resolvePromise(match[1]);

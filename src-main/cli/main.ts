@@ -78,7 +78,10 @@ program
     const staticDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'renderer');
     const host = await startWebHost({ core, port: options.port, staticDir });
     output.stdout(`Anybrain is running at ${host.launchUrl}\n`);
-    output.stderr(`Data folder: ${core.dataDir}\nPress Ctrl-C to stop.\n`);
+    output.stderr(
+      `Open that address in your browser: the part after #token= is this launch's key and stays in the browser.\n` +
+        `Data folder: ${core.dataDir}\nPress Ctrl-C to stop.\n`,
+    );
     const shutdown = async () => {
       await host.close();
       await core.dispose();

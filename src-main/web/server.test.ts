@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiEvent, CommandResult } from '../../src-shared/api';
+import { tokenFromLaunchFragment } from '../../src-shared/web-launch';
 import type { Core } from '../core/core-types';
 import { startWebHost, type WebHost } from './server';
 
@@ -58,7 +59,7 @@ beforeEach(async () => {
   writeFileSync(join(tmpdir(), 'anybrain-secret.txt'), 'secret');
   core = new FakeCore();
   host = await startWebHost({ core, staticDir });
-  token = new URL(host.launchUrl).searchParams.get('token')!;
+  token = tokenFromLaunchFragment(new URL(host.launchUrl).hash)!;
 });
 
 afterEach(async () => {
@@ -69,8 +70,8 @@ afterEach(async () => {
 const hostHeader = () => ({ Host: `127.0.0.1:${host.port}` });
 
 describe('web host', () => {
-  it('binds to 127.0.0.1 and prints a launch URL carrying the token', () => {
-    expect(host.launchUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${host.port}/\\?token=[A-Za-z0-9_-]{43}$`));
+  it('binds to 127.0.0.1 and prints a launch URL carrying the token in its fragment', () => {
+    expect(host.launchUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${host.port}/#token=[A-Za-z0-9_-]{43}$`));
   });
 
   it('refuses other Host names (DNS rebinding)', async () => {
@@ -88,30 +89,33 @@ describe('web host', () => {
     expect(core.dispatched).toEqual([]);
   });
 
-  it('asks for the token when there is none, and refuses a wrong one', async () => {
-    expect((await raw(host.port, '/', { headers: hostHeader() })).status).toBe(401);
-    expect((await raw(host.port, '/?token=wrong', { headers: hostHeader() })).status).toBe(401);
+  it('asks for the token on /api/ paths when there is none, and refuses a wrong one', async () => {
+    const missing = await raw(host.port, '/api/command/listConversations', { method: 'POST', headers: hostHeader(), body: '{}' });
+    expect(missing.status).toBe(401);
+    expect(missing.body).toBe(
+      'Open the address `anybrain serve` printed: it carries this launch\u2019s access token after `#token=`, and the page sends it as a bearer token.',
+    );
+    const wrong = await raw(host.port, '/api/events', { headers: { ...hostHeader(), Authorization: `Bearer ${token.slice(1)}x` } });
+    expect(wrong.status).toBe(401);
+    expect(core.dispatched).toEqual([]);
   });
 
-  it('trades the launch token for an HttpOnly SameSite cookie and serves the window with it', async () => {
-    const launch = await raw(host.port, `/?token=${token}`, { headers: hostHeader() });
-    expect(launch.status).toBe(303);
-    expect(launch.headers.location).toBe('/');
-    const cookie = String(launch.headers['set-cookie']);
-    expect(cookie).toBe(`anybrain_session_${host.port}=${token}; HttpOnly; SameSite=Strict; Path=/`);
-    const page = await raw(host.port, '/', { headers: { ...hostHeader(), Cookie: cookie.split(';')[0]! } });
+  it('serves the window and its routes without the token (they hold no data), and sets no cookie', async () => {
+    const page = await raw(host.port, '/', { headers: hostHeader() });
     expect(page.status).toBe(200);
-    expect(page.body).toContain('<title>Anybrain</title>');
+    expect(page.body).toBe('<!doctype html><title>Anybrain</title>');
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
-    const route = await raw(host.port, '/c/123', { headers: { ...hostHeader(), Cookie: cookie.split(';')[0]! } });
-    expect(route.body).toContain('<title>Anybrain</title>');
+    expect(page.headers['set-cookie']).toBeUndefined();
+    const route = await raw(host.port, '/c/123', { headers: hostHeader() });
+    expect(route.body).toBe('<!doctype html><title>Anybrain</title>');
+    const asset = await raw(host.port, '/assets/app.js', { headers: hostHeader() });
+    expect([asset.status, asset.body, asset.headers['content-type']]).toEqual([200, 'console.log(1)', 'text/javascript; charset=utf-8']);
   });
 
-  it('runs commands for a same-origin page with the cookie, or a bearer client', async () => {
-    const cookie = `anybrain_session_${host.port}=${token}`;
+  it('runs commands for a same-origin page or any client that sends the bearer token', async () => {
     const fromPage = await raw(host.port, '/api/command/listConversations', {
       method: 'POST',
-      headers: { ...hostHeader(), Cookie: cookie, Origin: host.origin, 'Content-Type': 'application/json' },
+      headers: { ...hostHeader(), Authorization: `Bearer ${token}`, Origin: host.origin, 'Content-Type': 'application/json' },
       body: '{"query":"x"}',
     });
     expect(fromPage.status).toBe(200);
@@ -121,13 +125,11 @@ describe('web host', () => {
     expect(core.dispatched).toEqual([['listConversations', { query: 'x' }], ['getSettings', {}]]);
   });
 
-  it('refuses a command that carries only the cookie and no Origin', async () => {
-    const response = await raw(host.port, '/api/command/listConversations', {
-      method: 'POST',
-      headers: { ...hostHeader(), Cookie: `anybrain_session_${host.port}=${token}` },
-      body: '{}',
-    });
-    expect(response.status).toBe(403);
+  it('answers an unknown /api/ path with 404 and a command sent as GET with 405', async () => {
+    const auth = { ...hostHeader(), Authorization: `Bearer ${token}` };
+    expect((await raw(host.port, '/api/nothing', { headers: auth })).status).toBe(404);
+    expect((await raw(host.port, '/api/command/getSettings', { headers: auth })).status).toBe(405);
+    expect(core.dispatched).toEqual([]);
   });
 
   it('answers malformed JSON with a clear error envelope', async () => {
@@ -142,7 +144,7 @@ describe('web host', () => {
 
   it('never serves files outside the window folder', async () => {
     for (const path of ['/../anybrain-secret.txt', '/%2e%2e/anybrain-secret.txt', '/assets/..%2f..%2fanybrain-secret.txt']) {
-      const response = await raw(host.port, path, { headers: { ...hostHeader(), Authorization: `Bearer ${token}` } });
+      const response = await raw(host.port, path, { headers: hostHeader() });
       expect(response.body).not.toContain('secret');
     }
   });

@@ -1,71 +1,86 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError, type ApiEvent } from '../../src-shared/api';
 import type { ConnectionStatus } from './connection';
-import { createWebConnection, type EventSourceLike } from './web-transport';
+import { createWebConnection } from './web-transport';
 
-class FakeEventSource implements EventSourceLike {
-  readyState = 0;
-  onopen: ((event: Event) => void) | null = null;
-  onmessage: ((event: MessageEvent<string>) => void) | null = null;
-  onerror: ((event: Event) => void) | null = null;
-  closed = false;
+const TOKEN = 'Zm9vYmFyYmF6cXV4Zm9vYmFyYmF6cXV4Zm9vYmFyYmF';
 
-  constructor(readonly url: string) {}
+/** An event stream body the test writes to, ends or drops, like the host's SSE answer. */
+class FakeEventStream {
+  private controller: ReadableStreamDefaultController<Uint8Array> | null = null;
+  readonly response = new Response(
+    new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.controller = controller;
+      },
+    }),
+    { status: 200, headers: { 'content-type': 'text/event-stream; charset=utf-8' } },
+  );
 
-  open(): void {
-    this.readyState = 1;
-    this.onopen?.(new Event('open'));
+  send(text: string): void {
+    this.controller?.enqueue(new TextEncoder().encode(text));
   }
 
-  deliver(data: string): void {
-    this.onmessage?.(new MessageEvent('message', { data }));
+  end(): void {
+    this.controller?.close();
   }
 
-  fail(readyState: number): void {
-    this.readyState = readyState;
-    this.onerror?.(new Event('error'));
-  }
-
-  close(): void {
-    this.closed = true;
-    this.readyState = 2;
+  drop(): void {
+    this.controller?.error(new TypeError('network error'));
   }
 }
 
-function setup(responses: Response[] = []) {
-  const sources: FakeEventSource[] = [];
+type EventAnswer = FakeEventStream | Response | 'unreachable';
+
+/** Lets the fetch promise, the stream reads and the listeners run. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+function setup(responses: Response[] = [], eventAnswers: EventAnswer[] = [], token: string | null = TOKEN) {
   const timers: { callback: () => void; delayMs: number }[] = [];
-  const fetchFn = vi.fn<typeof fetch>(async () => {
+  const eventRequests: RequestInit[] = [];
+  const fetchFn = vi.fn<typeof fetch>(async (input, init) => {
+    if (input === '/api/events') {
+      eventRequests.push(init ?? {});
+      const answer = eventAnswers.shift();
+      if (answer === undefined || answer === 'unreachable') throw new TypeError('Failed to fetch');
+      return answer instanceof FakeEventStream ? answer.response : answer;
+    }
     const response = responses.shift();
     if (response === undefined) throw new TypeError('Failed to fetch');
     return response;
   });
   const connection = createWebConnection({
     fetchFn,
-    openEventSource: (url) => {
-      const source = new FakeEventSource(url);
-      sources.push(source);
-      return source;
-    },
+    token,
     retryDelaysMs: [100, 200],
     setTimer: (callback, delayMs) => timers.push({ callback, delayMs }),
   });
-  return { connection, fetchFn, sources, timers };
+  return { connection, fetchFn, eventRequests, timers };
 }
 
 const json = (body: unknown, status = 200) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 describe('web transport commands', () => {
-  it('posts the input as JSON to the command path with same-origin credentials and returns the value', async () => {
+  it('posts the input as JSON to the command path with the bearer token and no cookies, and returns the value', async () => {
     const { connection, fetchFn } = setup([json({ ok: true, value: { stopped: true } })]);
     await expect(connection.api.stop({ conversationId: 'c1' })).resolves.toEqual({ stopped: true });
     expect(fetchFn).toHaveBeenCalledWith('/api/command/stop', {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
       body: '{"conversationId":"c1"}',
-      credentials: 'same-origin',
+      credentials: 'omit',
     });
+  });
+
+  it('sends no authorization header without a token, and shows the host\'s refusal', async () => {
+    const { connection, fetchFn } = setup(
+      [new Response('Open the address `anybrain serve` printed.', { status: 401, headers: { 'content-type': 'text/plain; charset=utf-8' } })],
+      [],
+      null,
+    );
+    await expect(connection.api.getSettings({})).rejects.toMatchObject({ code: 'unauthorized', message: 'Open the address `anybrain serve` printed.' });
+    expect(fetchFn.mock.calls[0]?.[1]?.headers).toEqual({ 'content-type': 'application/json' });
   });
 
   it('rethrows a refused command as an ApiError with its code and message', async () => {
@@ -106,61 +121,82 @@ describe('web transport commands', () => {
 });
 
 describe('web transport events', () => {
-  it('opens one stream for all listeners and delivers each parsed event', () => {
-    const { connection, sources } = setup();
+  it('opens one stream with the bearer token for all listeners and delivers each parsed event', async () => {
+    const stream = new FakeEventStream();
+    const { connection, eventRequests } = setup([], [stream]);
     const first: ApiEvent[] = [];
     const second: ApiEvent[] = [];
     const stopFirst = connection.onEvent((event) => first.push(event));
     connection.onEvent((event) => second.push(event));
-    expect(sources.map((source) => source.url)).toEqual(['/api/events']);
+    await settle();
+    expect(eventRequests).toHaveLength(1);
+    expect(eventRequests[0]?.headers).toEqual({ accept: 'text/event-stream', authorization: `Bearer ${TOKEN}` });
+    expect(eventRequests[0]?.credentials).toBe('omit');
     const event: ApiEvent = { type: 'conversation-deleted', conversationId: 'c1' };
-    sources[0]?.deliver(JSON.stringify(event));
-    sources[0]?.deliver('not json');
+    stream.send(`retry: 1000\n\ndata: ${JSON.stringify(event)}\n\ndata: not json\n\n: heartbeat\n\n`);
+    await settle();
     stopFirst();
-    sources[0]?.deliver(JSON.stringify(event));
+    // One event split across two chunks.
+    const frame = `data: ${JSON.stringify(event)}\n\n`;
+    stream.send(frame.slice(0, 20));
+    stream.send(frame.slice(20));
+    await settle();
     expect(first).toEqual([event]);
     expect(second).toEqual([event, event]);
   });
 
-  it('closes the stream when the last listener leaves', () => {
-    const { connection, sources } = setup();
+  it('aborts the stream when the last listener leaves, and does not reopen it', async () => {
+    const { connection, eventRequests, timers } = setup([], [new FakeEventStream()]);
     const stop = connection.onEvent(() => undefined);
+    await settle();
     stop();
-    expect(sources[0]?.closed).toBe(true);
+    await settle();
+    expect(eventRequests[0]?.signal?.aborted).toBe(true);
+    expect(timers).toEqual([]);
   });
 
-  it('asks for a resync after a reconnect, never after the first open', () => {
-    const { connection, sources } = setup();
+  it('reconnects after the stream ends or drops, and asks for a resync after a reconnect, never after the first open', async () => {
+    const streams = [new FakeEventStream(), new FakeEventStream(), new FakeEventStream()];
+    const { connection, eventRequests, timers } = setup([], [...streams]);
     const resyncs = vi.fn();
     const statuses: ConnectionStatus[] = [];
     connection.onResync(resyncs);
     connection.onStatus((status) => statuses.push(status));
     connection.onEvent(() => undefined);
-    sources[0]?.open();
+    await settle();
     expect(resyncs).not.toHaveBeenCalled();
-    sources[0]?.fail(0);
-    sources[0]?.open();
+    streams[0]?.end();
+    await settle();
+    expect(statuses).toEqual(['connecting', 'live', 'reconnecting']);
+    timers[0]?.callback();
+    await settle();
     expect(resyncs).toHaveBeenCalledTimes(1);
-    expect(statuses).toEqual(['connecting', 'live', 'reconnecting', 'live']);
+    streams[1]?.drop();
+    await settle();
+    timers[1]?.callback();
+    await settle();
+    expect(resyncs).toHaveBeenCalledTimes(2);
+    expect(eventRequests).toHaveLength(3);
+    // A stream that opened resets the delays.
+    expect(timers.map((timer) => timer.delayMs)).toEqual([100, 100]);
+    expect(statuses).toEqual(['connecting', 'live', 'reconnecting', 'live', 'reconnecting', 'live']);
   });
 
-  it('opens a new stream itself, more slowly each time, after the browser gives up', () => {
-    const { connection, sources, timers } = setup();
+  it('retries a refused or unreachable stream more slowly each time, until one opens', async () => {
+    const refused = new Response('Open the address `anybrain serve` printed.', { status: 401 });
+    const { connection, timers } = setup([], [refused, 'unreachable', 'unreachable', new FakeEventStream()]);
     const resyncs = vi.fn();
+    const statuses: ConnectionStatus[] = [];
     connection.onResync(resyncs);
+    connection.onStatus((status) => statuses.push(status));
     connection.onEvent(() => undefined);
-    sources[0]?.open();
-    sources[0]?.fail(2);
-    expect(sources[0]?.closed).toBe(true);
-    expect(timers.map((timer) => timer.delayMs)).toEqual([100]);
-    timers[0]?.callback();
-    expect(sources).toHaveLength(2);
-    sources[1]?.fail(2);
-    timers[1]?.callback();
-    sources[2]?.fail(2);
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      await settle();
+      timers[attempt]?.callback();
+    }
+    await settle();
     expect(timers.map((timer) => timer.delayMs)).toEqual([100, 200, 200]);
-    timers[2]?.callback();
-    sources[3]?.open();
-    expect(resyncs).toHaveBeenCalledTimes(1);
+    expect(statuses).toEqual(['connecting', 'live']);
+    expect(resyncs).not.toHaveBeenCalled();
   });
 });

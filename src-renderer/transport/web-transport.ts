@@ -10,26 +10,20 @@ import {
   type CommandOutput,
   type CommandResult,
 } from '../../src-shared/api';
+import { bearerHeaderValue } from '../../src-shared/web-launch';
 import type { Connection, ConnectionStatus } from './connection';
-
-/** The parts of `EventSource` the transport uses, so tests can supply their own. */
-export interface EventSourceLike {
-  readonly readyState: number;
-  onopen: ((event: Event) => void) | null;
-  onmessage: ((event: MessageEvent<string>) => void) | null;
-  onerror: ((event: Event) => void) | null;
-  close(): void;
-}
+import { EventStreamParser } from './event-stream';
 
 export interface WebTransportDependencies {
+  /** Used for commands and for the event stream, which `EventSource` cannot send an Authorization header on. */
   readonly fetchFn: typeof fetch;
-  readonly openEventSource: (url: string) => EventSourceLike;
-  /** Delays before re-opening a stream the browser gave up on (it retries dropped streams by itself). */
+  /** The launch token, sent as `Authorization: Bearer`; without one the host refuses with how to get it. */
+  readonly token: string | null;
+  /** Delays before re-opening an event stream that ended, failed or was refused; a stream that opens resets them. */
   readonly retryDelaysMs?: readonly number[];
   readonly setTimer?: (callback: () => void, delayMs: number) => unknown;
 }
 
-const EVENT_SOURCE_CLOSED = 2;
 const MAX_PLAIN_ERROR_LENGTH = 300;
 const DEFAULT_RETRY_DELAYS_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
 
@@ -60,8 +54,13 @@ function parseEvent(data: string): ApiEvent | null {
   return null;
 }
 
+function authorizationHeaders(token: string | null): Record<string, string> {
+  return token === null ? {} : { authorization: bearerHeaderValue(token) };
+}
+
 export async function invokeOverHttp<Name extends CommandName>(
   fetchFn: typeof fetch,
+  token: string | null,
   name: Name,
   input: CommandInput<Name>,
 ): Promise<CommandOutput<Name>> {
@@ -69,9 +68,10 @@ export async function invokeOverHttp<Name extends CommandName>(
   try {
     response = await fetchFn(`${WEB_COMMAND_PATH}/${encodeURIComponent(name)}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...authorizationHeaders(token) },
       body: JSON.stringify(input ?? {}),
-      credentials: 'same-origin',
+      // The token travels in the header only; the host neither sets nor reads cookies.
+      credentials: 'omit',
     });
   } catch {
     throw new ApiError('connection', 'Anybrain is not reachable. Check that the app is still running.');
@@ -101,9 +101,9 @@ export async function invokeOverHttp<Name extends CommandName>(
   return envelope.value as CommandOutput<Name>;
 }
 
-/** The Api over HTTP POST per command and one shared SSE stream for events. */
+/** The Api over HTTP POST per command and one shared event stream, both carrying the bearer token. */
 export function createWebConnection(dependencies: WebTransportDependencies): Connection {
-  const { fetchFn, openEventSource } = dependencies;
+  const { fetchFn, token } = dependencies;
   const retryDelaysMs = dependencies.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const setTimer = dependencies.setTimer ?? ((callback: () => void, delayMs: number) => setTimeout(callback, delayMs));
 
@@ -111,10 +111,10 @@ export function createWebConnection(dependencies: WebTransportDependencies): Con
   const resyncListeners = new Set<() => void>();
   const statusListeners = new Set<(status: ConnectionStatus) => void>();
   let status: ConnectionStatus = 'connecting';
-  let source: EventSourceLike | null = null;
+  /** The stream being read; replaced on reconnect, null once the last listener has left. */
+  let stream: AbortController | null = null;
   let hasBeenLive = false;
   let failedAttempts = 0;
-  let retryPending = false;
 
   const setStatus = (next: ConnectionStatus): void => {
     if (next === status) return;
@@ -122,49 +122,79 @@ export function createWebConnection(dependencies: WebTransportDependencies): Con
     for (const listener of statusListeners) listener(next);
   };
 
-  const open = (): void => {
-    const current = openEventSource(WEB_EVENTS_PATH);
-    source = current;
-    current.onopen = () => {
-      failedAttempts = 0;
-      setStatus('live');
-      if (hasBeenLive) {
-        for (const listener of resyncListeners) listener();
+  const markLive = (): void => {
+    failedAttempts = 0;
+    setStatus('live');
+    if (hasBeenLive) {
+      for (const listener of resyncListeners) listener();
+    }
+    hasBeenLive = true;
+  };
+
+  /** Reads one stream until it ends, fails, is refused or is aborted. Never rejects. */
+  const readStream = async (current: AbortController): Promise<void> => {
+    let response: Response;
+    try {
+      response = await fetchFn(WEB_EVENTS_PATH, {
+        headers: { accept: 'text/event-stream', ...authorizationHeaders(token) },
+        credentials: 'omit',
+        cache: 'no-store',
+        signal: current.signal,
+      });
+    } catch {
+      return;
+    }
+    const body = response.body;
+    if (!response.ok || body === null || stream !== current) {
+      await body?.cancel().catch(() => undefined);
+      return;
+    }
+    markLive();
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    const parser = new EventStreamParser();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done || stream !== current) break;
+        for (const data of parser.push(decoder.decode(value, { stream: true }))) {
+          const event = parseEvent(data);
+          if (event === null) continue;
+          for (const listener of eventListeners) listener(event);
+        }
       }
-      hasBeenLive = true;
-    };
-    current.onmessage = (message) => {
-      const event = parseEvent(message.data);
-      if (event === null) return;
-      for (const listener of eventListeners) listener(event);
-    };
-    current.onerror = () => {
-      if (source !== current) return;
+    } catch {
+      // A dropped connection or an abort ends the read like the end of the stream.
+    }
+    await reader.cancel().catch(() => undefined);
+  };
+
+  const open = (): void => {
+    const current = new AbortController();
+    stream = current;
+    void readStream(current).then(() => {
+      if (stream !== current) return;
+      // Events sent while no stream is open are lost; the resync after the next open repairs them.
       setStatus(hasBeenLive ? 'reconnecting' : 'connecting');
-      if (current.readyState !== EVENT_SOURCE_CLOSED || retryPending) return;
-      // The browser stops retrying after a refused response; try again ourselves, more slowly each time.
-      current.close();
-      retryPending = true;
       const delay = retryDelaysMs[Math.min(failedAttempts, retryDelaysMs.length - 1)] ?? 30_000;
       failedAttempts += 1;
       setTimer(() => {
-        retryPending = false;
-        if (source === current && eventListeners.size > 0) open();
+        if (stream === current) open();
       }, delay);
-    };
+    });
   };
 
   const close = (): void => {
-    const current = source;
-    source = null;
-    current?.close();
+    const current = stream;
+    stream = null;
+    current?.abort();
   };
 
   const transport: ApiTransport = {
-    invoke: (name, input) => invokeOverHttp(fetchFn, name, input),
+    invoke: (name, input) => invokeOverHttp(fetchFn, token, name, input),
     subscribe: (listener) => {
       eventListeners.add(listener);
-      if (source === null) open();
+      if (stream === null) open();
       return () => {
         eventListeners.delete(listener);
         if (eventListeners.size === 0) close();
