@@ -1,7 +1,6 @@
 /**
  * openCore: the one place the store, the turn engine, settings and keys are put together behind the Api.
  */
-import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
@@ -34,6 +33,7 @@ import {
 import { listInvocationsByMessage, toInvocationView } from './store/invocations';
 import { listMessagePage, markStreamingAsInterrupted, toMessageView } from './store/messages';
 import { openDatabase, type AppDatabase } from './store/open';
+import { ensurePrivateFolder, tightenDatabaseFiles } from './store/permissions';
 import { readSetting, writeSetting } from './store/settings';
 import { ConversationNotFoundError, exportConversation } from './transcripts/export';
 import { AppToolbox } from './toolbox';
@@ -114,8 +114,10 @@ export interface OpenedCore extends Core {
 }
 
 export function openCore(options: CoreOptions & { stream?: TurnEngineDependencies['stream'] }): OpenedCore {
-  mkdirSync(options.dataDir, { recursive: true });
-  const db = openDatabase(join(options.dataDir, DATABASE_FILE), options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  ensurePrivateFolder(options.dataDir);
+  const databasePath = join(options.dataDir, DATABASE_FILE);
+  const db = openDatabase(databasePath, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  tightenDatabaseFiles(databasePath);
   const env = options.env ?? process.env;
   const keyStore = options.keyStore;
   const recoveredInterrupted = markStreamingAsInterrupted(db, nowIso(), isStreamOwnerAlive);
