@@ -197,7 +197,12 @@ export interface McpServerView {
   readonly label: string;
   readonly command: string;
   readonly args: readonly string[];
-  readonly env: Readonly<Record<string, string>>;
+  /**
+   * The names of the environment variables the server starts with. Their values stay in the main process (its secret
+   * store): they never cross the Api, so an edit sends `null` for a value it keeps.
+   */
+  readonly envNames: readonly string[];
+  /** A server added, or changed in what it runs, is disabled until the user enables it (setMcpServerEnabled). */
   readonly enabled: boolean;
   /** `user` when added by the user's own action; anything else starts disabled. */
   readonly origin: 'user' | 'import';
@@ -273,17 +278,24 @@ export const commandSchemas = {
     .object({ server: z.string().max(64).nullable(), tool: z.string().min(1).max(128), policy: z.enum(TOOL_POLICY_VALUES) })
     .strict(),
   listMcpServers: z.object({}).strict(),
-  /** Adds (no id) or replaces an MCP server: a command and its arguments, never a shell string. */
+  /**
+   * Adds (no id) or replaces an MCP server: a command and its arguments, never a shell string. An `env` value of
+   * `null` keeps the value stored for that variable; a variable left out is removed. A new server, or one whose
+   * command, arguments or environment change, is saved disabled: only setMcpServerEnabled turns a server on.
+   * `enabled` is kept for older callers: `false` turns the server off, and nothing here turns one on.
+   */
   saveMcpServer: z
     .object({
       id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,30}$/, 'an id is lower-case letters, digits and -').optional(),
       label: z.string().trim().min(1).max(100),
       command: z.string().trim().min(1).max(1000),
       args: z.array(z.string().max(4000)).max(100),
-      env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string().max(8000)).default({}),
-      enabled: z.boolean(),
+      env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string().max(8000).nullable()).default({}),
+      enabled: z.boolean().optional(),
     })
     .strict(),
+  /** The user's own toggle in Settings: the one command that starts a server's program running. */
+  setMcpServerEnabled: z.object({ id: z.string().min(1).max(64), enabled: z.boolean() }).strict(),
   removeMcpServer: z.object({ id: z.string().min(1).max(64) }).strict(),
   getGrantedFolders: z.object({}).strict(),
   setGrantedFolders: z.object({ folders: z.array(z.string().trim().min(1).max(4096)).max(100) }).strict(),
@@ -334,6 +346,7 @@ export interface CommandOutputs {
   setToolPolicy: ToolView[];
   listMcpServers: McpServerView[];
   saveMcpServer: McpServerView[];
+  setMcpServerEnabled: McpServerView[];
   removeMcpServer: McpServerView[];
   getGrantedFolders: { folders: string[] };
   setGrantedFolders: { folders: string[] };

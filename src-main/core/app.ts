@@ -36,11 +36,12 @@ import { openDatabase, type AppDatabase } from './store/open';
 import { ensurePrivateFolder, tightenDatabaseFiles } from './store/permissions';
 import { readSetting, writeSetting } from './store/settings';
 import { ConversationNotFoundError, exportConversation } from './transcripts/export';
+import { McpServerStore } from './mcp-server-store';
+import { createFileSecretStore } from './secrets/secret-store';
 import { AppToolbox } from './toolbox';
 import { bareToolName } from './replay/call-shaping';
 import { deleteMemory, getMemory, insertMemory, listMemories, searchMemories, updateMemory } from './store/memories';
 import { policyKey } from './tools/approvals';
-import { admitServer, commandProblem, parseServerConfigs, type McpServerConfig } from './tools/mcp';
 import { importTranscript, TranscriptImportError } from './transcripts/import';
 
 export const DATABASE_FILE = 'anybrain.db';
@@ -85,14 +86,6 @@ export function isStreamOwnerAlive(owner: string): boolean {
   }
 }
 
-/** An id for a new MCP server from its label: lower-case, dashes, unique. */
-function uniqueServerId(label: string, existing: readonly McpServerConfig[]): string {
-  const base = label.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 24) || 'server';
-  let candidate = base;
-  for (let suffix = 2; existing.some((config) => config.id === candidate); suffix += 1) candidate = `${base}-${suffix}`;
-  return candidate;
-}
-
 /** A message for errors that are not the user's doing, without leaking internals or keys. */
 function describeUnexpected(error: unknown): { code: string; message: string } {
   const code = (error as { code?: unknown } | null)?.code;
@@ -131,7 +124,10 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
       }
     }
   };
-  const toolbox = new AppToolbox(db, options.dataDir, emit);
+  const secretStore = options.secretStore ?? createFileSecretStore(options.dataDir);
+  const mcpServers = new McpServerStore(db, secretStore);
+  mcpServers.moveLegacyValues();
+  const toolbox = new AppToolbox(db, options.dataDir, emit, mcpServers);
   const engine = new TurnEngine({
     db,
     emit,
@@ -185,28 +181,26 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
     });
   };
 
+  /** Built from what is stored, never from the resolved configs: a view carries variable names, not values. */
   const mcpServerViews = (): McpServerView[] => {
     const statuses = new Map(toolbox.mcp.statuses().map((status) => [status.id, status]));
-    return toolbox.mcpConfigs().map((config) => {
-      const status = statuses.get(config.id);
+    return mcpServers.stored().map((server) => {
+      const status = statuses.get(server.id);
       return {
-        id: config.id,
-        label: config.label,
-        command: config.command,
-        args: [...config.args],
-        env: { ...config.env },
-        enabled: config.enabled,
-        origin: config.origin,
-        status: config.enabled ? (status?.status ?? 'stopped') : 'disabled',
+        id: server.id,
+        label: server.label,
+        command: server.command,
+        args: [...server.args],
+        envNames: [...server.envNames],
+        enabled: server.enabled,
+        origin: server.origin,
+        status: server.enabled ? (status?.status ?? 'stopped') : 'disabled',
         error: status?.lastError ?? null,
       };
     });
   };
 
-  const saveMcpConfigs = async (configs: readonly McpServerConfig[]): Promise<McpServerView[]> => {
-    const checked = parseServerConfigs(configs);
-    if (!checked.ok) throw new ApiError('invalid-input', checked.problem);
-    writeSetting(db, 'mcpServers', checked.value);
+  const afterMcpServersChanged = async (): Promise<McpServerView[]> => {
     await toolbox.syncMcpServers();
     return mcpServerViews();
   };
@@ -319,17 +313,18 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
       await mcpReady;
       return mcpServerViews();
     },
-    saveMcpServer: async ({ id, label, command, args, env, enabled }) => {
-      const existing = toolbox.mcpConfigs();
-      const serverId = id ?? uniqueServerId(label, existing);
-      // Saved from the user's own action in Settings: the only origin whose servers may start enabled.
-      const config = admitServer({ id: serverId, label, command, args, env, enabled }, 'user');
-      const problem = commandProblem(command, args);
-      if (problem) throw new ApiError('invalid-input', problem);
-      const others = existing.filter((entry) => entry.id !== serverId);
-      return saveMcpConfigs([...others, config]);
+    saveMcpServer: async (input) => {
+      mcpServers.save(input);
+      return afterMcpServersChanged();
     },
-    removeMcpServer: ({ id }) => saveMcpConfigs(toolbox.mcpConfigs().filter((config) => config.id !== id)),
+    setMcpServerEnabled: async ({ id, enabled }) => {
+      if (!mcpServers.setEnabled(id, enabled)) throw new ApiError('not-found', 'That MCP server no longer exists.');
+      return afterMcpServersChanged();
+    },
+    removeMcpServer: async ({ id }) => {
+      mcpServers.remove(id);
+      return afterMcpServersChanged();
+    },
     getGrantedFolders: () => ({ folders: toolbox.grantedFolders() }),
     setGrantedFolders: ({ folders }) => {
       const absolute = folders.filter((folder) => isAbsolute(folder));
