@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { BRAIN_IDS, REASONING_LEVELS, type BrainId, type ReasoningLevel, type WireId } from './brains';
+import { baseUrlProblem } from './base-url';
 import type { TurnReceipt } from './receipt';
 
 const brainId = z.enum(BRAIN_IDS);
@@ -118,8 +119,22 @@ export interface BrainSettingsView {
   readonly baseUrlOverride: string | null;
   /** Keys are write-only: the renderer only ever learns whether one is present and from where. */
   readonly keySource: 'stored' | 'environment' | 'none' | 'not-needed';
+  /**
+   * Why the next turn on this brain would be refused before anything is sent, or null. `key-host-unconfirmed`: the
+   * key would go to a host it was not confirmed for (answer with confirmKeyHost); `insecure-base-url`: the base URL
+   * is http:// to another computer.
+   */
+  readonly connectionProblem: ConnectionProblem | null;
   /** False when this build cannot run a turn on the brain yet. */
   readonly available: boolean;
+}
+
+export const CONNECTION_PROBLEM_CODES = ['key-host-unconfirmed', 'insecure-base-url'] as const;
+
+export interface ConnectionProblem {
+  readonly code: (typeof CONNECTION_PROBLEM_CODES)[number];
+  /** One sentence a person can act on; the same text a refused turn shows. */
+  readonly message: string;
 }
 
 export interface SettingsView {
@@ -261,10 +276,18 @@ export const commandSchemas = {
         .string()
         .trim()
         .url()
-        .refine((value) => /^https?:\/\//.test(value), 'Base URLs must start with http:// or https://')
+        .superRefine((value, context) => {
+          const problem = baseUrlProblem(value);
+          if (problem !== null) context.addIssue({ code: 'custom', message: problem });
+        })
         .nullable(),
     })
     .strict(),
+  /**
+   * The user's answer to a `key-host-unconfirmed` refusal: the brain's key may go to the host of its current base URL.
+   * Only origins are stored, never keys.
+   */
+  confirmKeyHost: z.object({ brain: brainId }).strict(),
   /** Write-only: a key goes in, and never comes out through the Api. `null` removes it. */
   setKey: z.object({ brain: brainId, key: z.string().trim().min(1).max(4096).nullable() }).strict(),
   exportConversation: z.object({ id: entityId, format: z.enum(EXPORT_FORMATS) }).strict(),
@@ -334,6 +357,7 @@ export interface CommandOutputs {
   setTheme: SettingsView;
   setBaseUrl: SettingsView;
   setKey: SettingsView;
+  confirmKeyHost: SettingsView;
   exportConversation: ExportResult;
   previewRequest: RequestPreview;
   importTranscript: ConversationView;

@@ -17,9 +17,10 @@ import {
   type ToolView,
   type SettingsView,
 } from '../../src-shared/api';
-import { AVAILABLE_BRAINS, BRAIN_IDS, BRAINS, type BrainId } from '../../src-shared/brains';
-import type { Core, CoreOptions, KeyStore } from './core-types';
-import { TurnEngine, type BrainConnection, type TurnEngineDependencies } from './engine/run-turn';
+import { AVAILABLE_BRAINS, BRAIN_IDS, BRAINS } from '../../src-shared/brains';
+import type { Core, CoreOptions } from './core-types';
+import { confirmKeyOrigin, connectionFor, forgetKeyOrigin } from './brain-connection';
+import { TurnEngine, type TurnEngineDependencies } from './engine/run-turn';
 import { streamProvider } from './providers';
 import { newId, nowIso } from './store/clock';
 import {
@@ -48,23 +49,7 @@ export const DATABASE_FILE = 'anybrain.db';
 
 type Handlers = { [Name in CommandName]: (input: ParsedCommandInput<Name>) => CommandOutput<Name> | Promise<CommandOutput<Name>> };
 
-/** Base URL: settings, else `ANYBRAIN_<BRAIN>_BASE_URL`, else brains.ts. Key: the key store, else the environment. */
-export function connectionFor(
-  db: AppDatabase,
-  brain: BrainId,
-  env: Readonly<Record<string, string | undefined>>,
-  keyStore: KeyStore | undefined,
-): BrainConnection & { keySource: SettingsView['brains'][number]['keySource']; baseUrlOverride: string | null } {
-  const info = BRAINS[brain];
-  const baseUrlOverride = readSetting(db, 'baseUrls')?.[brain] ?? null;
-  const baseUrl = baseUrlOverride ?? env[info.baseUrlVariable] ?? info.defaultBaseUrl;
-  if (info.keyVariable === null) return { baseUrl, apiKey: null, keySource: 'not-needed', baseUrlOverride };
-  const stored = keyStore?.get(brain) ?? null;
-  if (stored) return { baseUrl, apiKey: stored, keySource: 'stored', baseUrlOverride };
-  const fromEnvironment = env[info.keyVariable];
-  if (fromEnvironment) return { baseUrl, apiKey: fromEnvironment, keySource: 'environment', baseUrlOverride };
-  return { baseUrl, apiKey: null, keySource: 'none', baseUrlOverride };
-}
+export { connectionFor } from './brain-connection';
 
 const STREAM_OWNER = `${process.pid}@${hostname()}`;
 
@@ -155,6 +140,7 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
         baseUrl: connection.baseUrl,
         baseUrlOverride: connection.baseUrlOverride,
         keySource: connection.keySource,
+        connectionProblem: connection.problem ?? null,
         available: AVAILABLE_BRAINS.includes(brain),
       };
     }),
@@ -282,6 +268,15 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
         );
       }
       keyStore.set(brain, key);
+      // A key typed in Settings is meant for the base URL shown beside it.
+      if (key === null) forgetKeyOrigin(db, brain);
+      else confirmKeyOrigin(db, brain, connectionFor(db, brain, env, keyStore).baseUrl);
+      return settingsView();
+    },
+    confirmKeyHost: ({ brain }) => {
+      const connection = connectionFor(db, brain, env, keyStore);
+      if (connection.problem?.code === 'insecure-base-url') throw new ApiError('insecure-base-url', connection.problem.message);
+      confirmKeyOrigin(db, brain, connection.baseUrl);
       return settingsView();
     },
     exportConversation: ({ id, format }) => exportConversation(db, id, format),
