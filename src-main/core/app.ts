@@ -111,7 +111,12 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
   };
   const secretStore = options.secretStore ?? createFileSecretStore(options.dataDir);
   const mcpServers = new McpServerStore(db, secretStore);
-  mcpServers.moveLegacyValues();
+  try {
+    mcpServers.moveLegacyValues();
+  } catch (error) {
+    // Opening must not fail over this: the values stay where they were, and the move is tried again on the next open.
+    console.warn(`Anybrain: MCP environment values could not be moved out of the database yet: ${error instanceof Error ? error.message : String(error)}`);
+  }
   const toolbox = new AppToolbox(db, options.dataDir, emit, mcpServers);
   const engine = new TurnEngine({
     db,
