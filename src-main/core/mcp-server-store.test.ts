@@ -1,10 +1,10 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { McpServerView } from '../../src-shared/api';
 import { DATABASE_FILE, openCore, type OpenedCore } from './app';
-import { SECRETS_FILE_NAME } from './secrets/secret-store';
+import { SECRETS_FILE_NAME, type SecretStore } from './secrets/secret-store';
 import { openDatabase } from './store/open';
 import { readSetting, writeSetting } from './store/settings';
 import { FAKE_SERVER_SCRIPT } from './tools/mcp/testing/servers';
@@ -154,6 +154,26 @@ describe('MCP server environment values', () => {
     const reopened = open(dataDir);
     expect((await environmentSeenByServer(reopened, environmentFile)).API_TOKEN).toBe(SECRET);
   }, 30_000);
+
+  it('stay where they were when the secret store cannot be written, and the data still opens', async () => {
+    const dataDir = tempDir();
+    const seeded = openDatabase(join(dataDir, DATABASE_FILE));
+    const legacy = [{ id: 'fake', label: 'Fake', command: process.execPath, args: [FAKE_SERVER_SCRIPT], env: { API_TOKEN: SECRET }, enabled: true, origin: 'user' }];
+    writeSetting(seeded, 'mcpServers', legacy);
+    seeded.$client.close();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const failing: SecretStore = {
+      get: () => null,
+      write: () => {
+        throw new Error('EACCES: permission denied, open secrets.json');
+      },
+    };
+    const core = openCore({ dataDir, env: {}, secretStore: failing });
+    cores.push(core);
+    expect(readSetting(core.db, 'mcpServers')).toEqual(legacy);
+    expect(warn.mock.calls).toEqual([['Anybrain: MCP environment values could not be moved out of the database yet: EACCES: permission denied, open secrets.json']]);
+    warn.mockRestore();
+  });
 });
 
 describe('enabling MCP servers', () => {
