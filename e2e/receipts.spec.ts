@@ -24,7 +24,9 @@ test('a turn with memories, a built-in tool, an MCP tool and a skill shows its r
   );
   await command(request, 'addMemory', { text: 'Blue whales are the largest animals that ever lived.' });
   await command(request, 'addMemory', { text: 'Humpback whales sing long songs.' });
-  await command(request, 'saveMcpServer', { label: 'Everything', command: process.execPath, args: [everythingBin, 'stdio'], env: {}, enabled: true });
+  await command(request, 'saveMcpServer', { label: 'Everything', command: process.execPath, args: [everythingBin, 'stdio'], env: {} });
+  // A saved server waits, disabled, for the user's own Enable.
+  await command(request, 'setMcpServerEnabled', { id: 'everything', enabled: true });
   await command(request, 'setToolPolicy', { server: 'everything', tool: 'echo', policy: 'allow' });
 
   await openApp(page);

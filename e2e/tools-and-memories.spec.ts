@@ -1,8 +1,8 @@
 /**
  * The memories page, Settings → Tools and the approval prompt, driven through the window as a person would: a memory
- * is added, found, edited and deleted; a real MCP server (server-everything over stdio) is added through the form and
- * renamed through its edit form, its tool asks before it runs, and Allow and Deny show in the reply's receipt; a tool
- * policy set in Settings stays set.
+ * is added, found, edited and deleted; a real MCP server (server-everything over stdio) is added through the form,
+ * waits disabled until Enable, is renamed through its edit form (a new label alone keeps it enabled), its tool asks
+ * before it runs, and Allow and Deny show in the reply's receipt; a tool policy set in Settings stays set.
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -85,6 +85,10 @@ test('an MCP server added and edited in Settings asks before its tool runs; Allo
     await expect(server).toBeVisible();
     await expect(server).toContainText(process.execPath);
     await expect(server).toContainText(everythingBin);
+    // Saved, but its command does not run until the user enables it.
+    await expect(server.getByTestId('mcp-server-status')).toHaveAttribute('data-status', 'disabled');
+    await expect(server.getByTestId('mcp-server-enabled')).not.toBeChecked();
+    await server.getByTestId('mcp-server-enable').click();
     await expect(server.getByTestId('mcp-server-status')).toHaveAttribute('data-status', 'running', { timeout: 30_000 });
     await expect(server.getByTestId('mcp-server-enabled')).toBeChecked();
 

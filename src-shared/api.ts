@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { BRAIN_IDS, REASONING_LEVELS, type BrainId, type ReasoningLevel, type WireId } from './brains';
+import { baseUrlProblem } from './base-url';
 import type { TurnReceipt } from './receipt';
 
 const brainId = z.enum(BRAIN_IDS);
@@ -130,8 +131,22 @@ export interface BrainSettingsView {
   readonly baseUrlOverride: string | null;
   /** Keys are write-only: the renderer only ever learns whether one is present and from where. */
   readonly keySource: 'stored' | 'environment' | 'none' | 'not-needed';
+  /**
+   * Why the next turn on this brain would be refused before anything is sent, or null. `key-host-unconfirmed`: the
+   * key would go to a host it was not confirmed for (answer with confirmKeyHost); `insecure-base-url`: the base URL
+   * is http:// to another computer.
+   */
+  readonly connectionProblem: ConnectionProblem | null;
   /** False when this build cannot run a turn on the brain yet. */
   readonly available: boolean;
+}
+
+export const CONNECTION_PROBLEM_CODES = ['key-host-unconfirmed', 'insecure-base-url'] as const;
+
+export interface ConnectionProblem {
+  readonly code: (typeof CONNECTION_PROBLEM_CODES)[number];
+  /** One sentence a person can act on; the same text a refused turn shows. */
+  readonly message: string;
 }
 
 export interface SettingsView {
@@ -209,7 +224,12 @@ export interface McpServerView {
   readonly label: string;
   readonly command: string;
   readonly args: readonly string[];
-  readonly env: Readonly<Record<string, string>>;
+  /**
+   * The names of the environment variables the server starts with. Their values stay in the main process (its secret
+   * store): they never cross the Api, so an edit sends `null` for a value it keeps.
+   */
+  readonly envNames: readonly string[];
+  /** A server added, or changed in what it runs, is disabled until the user enables it (setMcpServerEnabled). */
   readonly enabled: boolean;
   /** `user` when added by the user's own action; anything else starts disabled. */
   readonly origin: 'user' | 'import';
@@ -268,10 +288,18 @@ export const commandSchemas = {
         .string()
         .trim()
         .url()
-        .refine((value) => /^https?:\/\//.test(value), 'Base URLs must start with http:// or https://')
+        .superRefine((value, context) => {
+          const problem = baseUrlProblem(value);
+          if (problem !== null) context.addIssue({ code: 'custom', message: problem });
+        })
         .nullable(),
     })
     .strict(),
+  /**
+   * The user's answer to a `key-host-unconfirmed` refusal: the brain's key may go to the host of its current base URL.
+   * Only origins are stored, never keys.
+   */
+  confirmKeyHost: z.object({ brain: brainId }).strict(),
   /** Write-only: a key goes in, and never comes out through the Api. `null` removes it. */
   setKey: z.object({ brain: brainId, key: z.string().trim().min(1).max(4096).nullable() }).strict(),
   exportConversation: z.object({ id: entityId, format: z.enum(EXPORT_FORMATS) }).strict(),
@@ -285,17 +313,24 @@ export const commandSchemas = {
     .object({ server: z.string().max(64).nullable(), tool: z.string().min(1).max(128), policy: z.enum(TOOL_POLICY_VALUES) })
     .strict(),
   listMcpServers: z.object({}).strict(),
-  /** Adds (no id) or replaces an MCP server: a command and its arguments, never a shell string. */
+  /**
+   * Adds (no id) or replaces an MCP server: a command and its arguments, never a shell string. An `env` value of
+   * `null` keeps the value stored for that variable; a variable left out is removed. A new server, or one whose
+   * command, arguments or environment change, is saved disabled: only setMcpServerEnabled turns a server on.
+   * `enabled` is kept for older callers: `false` turns the server off, and nothing here turns one on.
+   */
   saveMcpServer: z
     .object({
       id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,30}$/, 'an id is lower-case letters, digits and -').optional(),
       label: z.string().trim().min(1).max(100),
       command: z.string().trim().min(1).max(1000),
       args: z.array(z.string().max(4000)).max(100),
-      env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string().max(8000)).default({}),
-      enabled: z.boolean(),
+      env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string().max(8000).nullable()).default({}),
+      enabled: z.boolean().optional(),
     })
     .strict(),
+  /** The user's own toggle in Settings: the one command that starts a server's program running. */
+  setMcpServerEnabled: z.object({ id: z.string().min(1).max(64), enabled: z.boolean() }).strict(),
   removeMcpServer: z.object({ id: z.string().min(1).max(64) }).strict(),
   getGrantedFolders: z.object({}).strict(),
   setGrantedFolders: z.object({ folders: z.array(z.string().trim().min(1).max(4096)).max(100) }).strict(),
@@ -334,6 +369,7 @@ export interface CommandOutputs {
   setTheme: SettingsView;
   setBaseUrl: SettingsView;
   setKey: SettingsView;
+  confirmKeyHost: SettingsView;
   exportConversation: ExportResult;
   previewRequest: RequestPreview;
   importTranscript: ConversationView;
@@ -346,6 +382,7 @@ export interface CommandOutputs {
   setToolPolicy: ToolView[];
   listMcpServers: McpServerView[];
   saveMcpServer: McpServerView[];
+  setMcpServerEnabled: McpServerView[];
   removeMcpServer: McpServerView[];
   getGrantedFolders: { folders: string[] };
   setGrantedFolders: { folders: string[] };

@@ -28,8 +28,10 @@ async function coreWithEverything(): Promise<OpenedCore> {
   const core = openCore({ dataDir, env: { ANTHROPIC_API_KEY: 'k' }, stream: echoingBrain });
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }), () => core.dispose());
   const server = everythingServer();
-  const saved = await core.dispatch('saveMcpServer', { id: server.id, label: server.label, command: server.command, args: [...server.args], env: {}, enabled: true });
+  const saved = await core.dispatch('saveMcpServer', { id: server.id, label: server.label, command: server.command, args: [...server.args], env: {} });
   expect(saved.ok).toBe(true);
+  // A saved server is disabled until the user turns it on.
+  expect(await core.dispatch('setMcpServerEnabled', { id: server.id, enabled: true })).toMatchObject({ ok: true });
   return core;
 }
 

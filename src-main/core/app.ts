@@ -1,7 +1,6 @@
 /**
  * openCore: the one place the store, the turn engine, settings and keys are put together behind the Api.
  */
-import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
@@ -18,9 +17,10 @@ import {
   type ToolView,
   type SettingsView,
 } from '../../src-shared/api';
-import { AVAILABLE_BRAINS, BRAIN_IDS, BRAINS, type BrainId } from '../../src-shared/brains';
-import type { Core, CoreOptions, KeyStore } from './core-types';
-import { TurnEngine, type BrainConnection, type TurnEngineDependencies } from './engine/run-turn';
+import { AVAILABLE_BRAINS, BRAIN_IDS, BRAINS } from '../../src-shared/brains';
+import type { Core, CoreOptions } from './core-types';
+import { confirmKeyOrigin, connectionFor, forgetKeyOrigin } from './brain-connection';
+import { TurnEngine, type TurnEngineDependencies } from './engine/run-turn';
 import { streamProvider } from './providers';
 import { newId, nowIso } from './store/clock';
 import {
@@ -34,36 +34,22 @@ import {
 import { listInvocationsByMessage, toInvocationView } from './store/invocations';
 import { listMessagePage, markStreamingAsInterrupted, toMessageView } from './store/messages';
 import { openDatabase, type AppDatabase } from './store/open';
+import { ensurePrivateFolder, tightenDatabaseFiles } from './store/permissions';
 import { readSetting, writeSetting } from './store/settings';
 import { ConversationNotFoundError, exportConversation } from './transcripts/export';
+import { McpServerStore } from './mcp-server-store';
+import { createFileSecretStore } from './secrets/secret-store';
 import { AppToolbox } from './toolbox';
 import { bareToolName } from './replay/call-shaping';
 import { deleteMemory, getMemory, insertMemory, listMemories, searchMemories, updateMemory } from './store/memories';
 import { policyKey } from './tools/approvals';
-import { admitServer, commandProblem, parseServerConfigs, type McpServerConfig } from './tools/mcp';
 import { importTranscript, TranscriptImportError } from './transcripts/import';
 
 export const DATABASE_FILE = 'anybrain.db';
 
 type Handlers = { [Name in CommandName]: (input: ParsedCommandInput<Name>) => CommandOutput<Name> | Promise<CommandOutput<Name>> };
 
-/** Base URL: settings, else `ANYBRAIN_<BRAIN>_BASE_URL`, else brains.ts. Key: the key store, else the environment. */
-export function connectionFor(
-  db: AppDatabase,
-  brain: BrainId,
-  env: Readonly<Record<string, string | undefined>>,
-  keyStore: KeyStore | undefined,
-): BrainConnection & { keySource: SettingsView['brains'][number]['keySource']; baseUrlOverride: string | null } {
-  const info = BRAINS[brain];
-  const baseUrlOverride = readSetting(db, 'baseUrls')?.[brain] ?? null;
-  const baseUrl = baseUrlOverride ?? env[info.baseUrlVariable] ?? info.defaultBaseUrl;
-  if (info.keyVariable === null) return { baseUrl, apiKey: null, keySource: 'not-needed', baseUrlOverride };
-  const stored = keyStore?.get(brain) ?? null;
-  if (stored) return { baseUrl, apiKey: stored, keySource: 'stored', baseUrlOverride };
-  const fromEnvironment = env[info.keyVariable];
-  if (fromEnvironment) return { baseUrl, apiKey: fromEnvironment, keySource: 'environment', baseUrlOverride };
-  return { baseUrl, apiKey: null, keySource: 'none', baseUrlOverride };
-}
+export { connectionFor } from './brain-connection';
 
 const STREAM_OWNER = `${process.pid}@${hostname()}`;
 
@@ -83,14 +69,6 @@ export function isStreamOwnerAlive(owner: string): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-}
-
-/** An id for a new MCP server from its label: lower-case, dashes, unique. */
-function uniqueServerId(label: string, existing: readonly McpServerConfig[]): string {
-  const base = label.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 24) || 'server';
-  let candidate = base;
-  for (let suffix = 2; existing.some((config) => config.id === candidate); suffix += 1) candidate = `${base}-${suffix}`;
-  return candidate;
 }
 
 /** A message for errors that are not the user's doing, without leaking internals or keys. */
@@ -114,8 +92,10 @@ export interface OpenedCore extends Core {
 }
 
 export function openCore(options: CoreOptions & { stream?: TurnEngineDependencies['stream'] }): OpenedCore {
-  mkdirSync(options.dataDir, { recursive: true });
-  const db = openDatabase(join(options.dataDir, DATABASE_FILE), options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  ensurePrivateFolder(options.dataDir);
+  const databasePath = join(options.dataDir, DATABASE_FILE);
+  const db = openDatabase(databasePath, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  tightenDatabaseFiles(databasePath);
   const env = options.env ?? process.env;
   const keyStore = options.keyStore;
   const recoveredInterrupted = markStreamingAsInterrupted(db, nowIso(), isStreamOwnerAlive);
@@ -129,7 +109,15 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
       }
     }
   };
-  const toolbox = new AppToolbox(db, options.dataDir, emit);
+  const secretStore = options.secretStore ?? createFileSecretStore(options.dataDir);
+  const mcpServers = new McpServerStore(db, secretStore);
+  try {
+    mcpServers.moveLegacyValues();
+  } catch (error) {
+    // Opening must not fail over this: the values stay where they were, and the move is tried again on the next open.
+    console.warn(`Anybrain: MCP environment values could not be moved out of the database yet: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const toolbox = new AppToolbox(db, options.dataDir, emit, mcpServers);
   const engine = new TurnEngine({
     db,
     emit,
@@ -157,6 +145,7 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
         baseUrl: connection.baseUrl,
         baseUrlOverride: connection.baseUrlOverride,
         keySource: connection.keySource,
+        connectionProblem: connection.problem ?? null,
         available: AVAILABLE_BRAINS.includes(brain),
       };
     }),
@@ -183,28 +172,26 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
     });
   };
 
+  /** Built from what is stored, never from the resolved configs: a view carries variable names, not values. */
   const mcpServerViews = (): McpServerView[] => {
     const statuses = new Map(toolbox.mcp.statuses().map((status) => [status.id, status]));
-    return toolbox.mcpConfigs().map((config) => {
-      const status = statuses.get(config.id);
+    return mcpServers.stored().map((server) => {
+      const status = statuses.get(server.id);
       return {
-        id: config.id,
-        label: config.label,
-        command: config.command,
-        args: [...config.args],
-        env: { ...config.env },
-        enabled: config.enabled,
-        origin: config.origin,
-        status: config.enabled ? (status?.status ?? 'stopped') : 'disabled',
+        id: server.id,
+        label: server.label,
+        command: server.command,
+        args: [...server.args],
+        envNames: [...server.envNames],
+        enabled: server.enabled,
+        origin: server.origin,
+        status: server.enabled ? (status?.status ?? 'stopped') : 'disabled',
         error: status?.lastError ?? null,
       };
     });
   };
 
-  const saveMcpConfigs = async (configs: readonly McpServerConfig[]): Promise<McpServerView[]> => {
-    const checked = parseServerConfigs(configs);
-    if (!checked.ok) throw new ApiError('invalid-input', checked.problem);
-    writeSetting(db, 'mcpServers', checked.value);
+  const afterMcpServersChanged = async (): Promise<McpServerView[]> => {
     await toolbox.syncMcpServers();
     return mcpServerViews();
   };
@@ -286,6 +273,15 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
         );
       }
       keyStore.set(brain, key);
+      // A key typed in Settings is meant for the base URL shown beside it.
+      if (key === null) forgetKeyOrigin(db, brain);
+      else confirmKeyOrigin(db, brain, connectionFor(db, brain, env, keyStore).baseUrl);
+      return settingsView();
+    },
+    confirmKeyHost: ({ brain }) => {
+      const connection = connectionFor(db, brain, env, keyStore);
+      if (connection.problem?.code === 'insecure-base-url') throw new ApiError('insecure-base-url', connection.problem.message);
+      confirmKeyOrigin(db, brain, connection.baseUrl);
       return settingsView();
     },
     exportConversation: ({ id, format }) => exportConversation(db, id, format),
@@ -317,17 +313,18 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
       await mcpReady;
       return mcpServerViews();
     },
-    saveMcpServer: async ({ id, label, command, args, env, enabled }) => {
-      const existing = toolbox.mcpConfigs();
-      const serverId = id ?? uniqueServerId(label, existing);
-      // Saved from the user's own action in Settings: the only origin whose servers may start enabled.
-      const config = admitServer({ id: serverId, label, command, args, env, enabled }, 'user');
-      const problem = commandProblem(command, args);
-      if (problem) throw new ApiError('invalid-input', problem);
-      const others = existing.filter((entry) => entry.id !== serverId);
-      return saveMcpConfigs([...others, config]);
+    saveMcpServer: async (input) => {
+      mcpServers.save(input);
+      return afterMcpServersChanged();
     },
-    removeMcpServer: ({ id }) => saveMcpConfigs(toolbox.mcpConfigs().filter((config) => config.id !== id)),
+    setMcpServerEnabled: async ({ id, enabled }) => {
+      if (!mcpServers.setEnabled(id, enabled)) throw new ApiError('not-found', 'That MCP server no longer exists.');
+      return afterMcpServersChanged();
+    },
+    removeMcpServer: async ({ id }) => {
+      mcpServers.remove(id);
+      return afterMcpServersChanged();
+    },
     getGrantedFolders: () => ({ folders: toolbox.grantedFolders() }),
     setGrantedFolders: ({ folders }) => {
       const absolute = folders.filter((folder) => isAbsolute(folder));

@@ -3,6 +3,7 @@
  */
 import type { ApiEvent, CommandResult } from '../../src-shared/api';
 import type { BrainId } from '../../src-shared/brains';
+import type { SecretStore } from './secrets/secret-store';
 
 /** Where API keys live. Never the database: Electron `safeStorage`, or the environment for CLI and web host. */
 export interface KeyStore {
@@ -19,6 +20,11 @@ export interface CoreOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Stored keys (Electron); without it keys come from the environment only. */
   readonly keyStore?: KeyStore;
+  /**
+   * Where MCP environment values are kept (never SQLite). The Electron shell supplies one sealed with `safeStorage`;
+   * without one, values go to the data folder's owner-only `secrets.json` as written (web host and command line).
+   */
+  readonly secretStore?: SecretStore;
   /** Path to a better-sqlite3 binary built for this runtime's ABI (the Electron shell passes its own build). */
   readonly nativeBinding?: string;
 }

@@ -12,7 +12,8 @@ import { ApprovalGate, defaultPolicy, policyKey, type ToolPolicy } from './tools
 import type { ToolDefinition } from './tools/catalogue';
 import { currentTimeTool } from './tools/current-time';
 import { createFileTools } from './tools/files';
-import { McpManager, parseServerConfigs, type McpServerConfig } from './tools/mcp';
+import type { McpServerStore } from './mcp-server-store';
+import { McpManager, type McpServerConfig } from './tools/mcp';
 import { createMemoryTools } from './tools/memory-tools';
 import { createRunSkillTool, loadSkills, type Skill, type SkillProblem } from './tools/skills';
 
@@ -28,6 +29,7 @@ export class AppToolbox implements TurnToolbox {
     private readonly db: AppDatabase,
     private readonly dataDir: string,
     emit: (event: ApiEvent) => void,
+    readonly mcpServers: McpServerStore,
   ) {
     this.approvals = new ApprovalGate(
       (approval) => emit({ type: 'approval-requested', approval }),
@@ -49,9 +51,9 @@ export class AppToolbox implements TurnToolbox {
     return readSetting(this.db, 'grantedFolders') ?? [];
   }
 
+  /** The configured servers with their environment values: for starting them, never for a view. */
   mcpConfigs(): McpServerConfig[] {
-    const parsed = parseServerConfigs(readSetting(this.db, 'mcpServers') ?? []);
-    return parsed.ok ? parsed.value : [];
+    return this.mcpServers.configs();
   }
 
   /** Starts, stops or restarts MCP servers to match settings. */

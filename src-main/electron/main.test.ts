@@ -77,6 +77,7 @@ vi.mock('./window', () => ({
 }));
 vi.mock('./ipc', () => ({ registerIpc: vi.fn(() => ({ dispose: vi.fn() })) }));
 vi.mock('./keys', () => ({ createSafeStorageKeyStore: vi.fn(() => ({ canStore: true })) }));
+vi.mock('./secrets', () => ({ createSafeStorageSecretStore: vi.fn(() => ({ sealing: 'safe-storage' })) }));
 vi.mock('./native-binding', () => ({ resolveNativeBinding: vi.fn(() => '/native/better_sqlite3.node') }));
 
 const originalDataDir = process.env.ANYBRAIN_DATA_DIR;
@@ -115,13 +116,14 @@ afterEach(() => {
 });
 
 describe('startup', () => {
-  it('opens the core in appData/Anybrain (where the command line looks) with the key store and the native binding', async () => {
+  it('opens the core in appData/Anybrain (where the command line looks) with the key and secret stores and the native binding', async () => {
     const app = await launch();
     const dataDir = join(appData, 'Anybrain');
     expect(app.setPath).toHaveBeenCalledWith('userData', dataDir);
     expect(shell.state.openCore).toHaveBeenCalledWith({
       dataDir,
       keyStore: { canStore: true },
+      secretStore: { sealing: 'safe-storage' },
       nativeBinding: '/native/better_sqlite3.node',
     });
     expect(shell.state.windows).toHaveLength(1);

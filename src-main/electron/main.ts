@@ -14,6 +14,7 @@ import { resolveAppPage } from './app-page';
 import type { Disposable } from './ipc';
 import { registerIpc } from './ipc';
 import { createSafeStorageKeyStore } from './keys';
+import { createSafeStorageSecretStore } from './secrets';
 import { resolveNativeBinding } from './native-binding';
 import { createMainWindow, installSessionSecurity } from './window';
 
@@ -37,7 +38,8 @@ const APP_FOLDER_NAME = 'Anybrain';
 const dataDirOverride = process.env[DATA_DIR_VARIABLE];
 const userDataDir =
   dataDirOverride !== undefined && dataDirOverride !== '' ? resolve(dataDirOverride) : join(app.getPath('appData'), APP_FOLDER_NAME);
-mkdirSync(userDataDir, { recursive: true });
+// Owner-only: it holds every conversation (the core tightens an older folder on open).
+mkdirSync(userDataDir, { recursive: true, mode: 0o700 });
 app.setPath('userData', userDataDir);
 const dataDir = app.getPath('userData');
 
@@ -78,7 +80,7 @@ async function start(): Promise<void> {
     projectRoot: join(bundleDir, '..', '..'),
     moduleAbi: process.versions.modules,
   });
-  core = openCore({ dataDir, keyStore: createSafeStorageKeyStore(dataDir), nativeBinding });
+  core = openCore({ dataDir, keyStore: createSafeStorageKeyStore(dataDir), secretStore: createSafeStorageSecretStore(dataDir), nativeBinding });
   ipc = registerIpc(core, () => mainWindow, page);
   windowTheme = await savedTheme(core);
   openWindow(windowTheme);

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import type { BrainSettingsView } from '../../src-shared/api';
+import { hostOf } from '../../src-shared/base-url';
 import { BRAINS } from '../../src-shared/brains';
-import { setBaseUrl, setKey } from '../state/actions';
+import { confirmKeyHost, setBaseUrl, setKey } from '../state/actions';
 import { errorText } from '../state/api-client';
 
 type Feedback = { readonly kind: 'error' | 'done'; readonly text: string } | null;
@@ -169,6 +170,42 @@ function KeyField({ brain, canStoreKeys }: { readonly brain: BrainSettingsView; 
   );
 }
 
+/**
+ * Why the next turn on this brain would be refused. A key that would go to a host it was not confirmed for gets a
+ * button to confirm it: the one place, besides storing a key, where the user says where a key may go.
+ */
+function ConnectionProblemNotice({ brain }: { readonly brain: BrainSettingsView }) {
+  const [feedback, setFeedback] = useState<Feedback>(null);
+  const [busy, setBusy] = useState(false);
+  const problem = brain.connectionProblem;
+  if (problem === null) return feedback === null ? null : <FeedbackLine feedback={feedback} />;
+
+  const confirm = async (): Promise<void> => {
+    setBusy(true);
+    setFeedback(null);
+    try {
+      await confirmKeyHost(brain.brain);
+      setFeedback({ kind: 'done', text: `The ${brain.label} key may now be sent to ${hostOf(brain.baseUrl)}.` });
+    } catch (error) {
+      setFeedback({ kind: 'error', text: errorText(error) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="connection-problem" data-testid="connection-problem" data-code={problem.code}>
+      <p role="alert">{problem.message}</p>
+      {problem.code === 'key-host-unconfirmed' ? (
+        <button type="button" className="button small" data-testid="confirm-key-host" disabled={busy} onClick={() => void confirm()}>
+          Send the key to {hostOf(brain.baseUrl)}
+        </button>
+      ) : null}
+      <FeedbackLine feedback={feedback} />
+    </div>
+  );
+}
+
 export function BrainSettings({ brain, canStoreKeys }: { readonly brain: BrainSettingsView; readonly canStoreKeys: boolean }) {
   return (
     <section className="brain-settings" data-testid="brain-settings" data-brain={brain.brain}>
@@ -178,6 +215,7 @@ export function BrainSettings({ brain, canStoreKeys }: { readonly brain: BrainSe
       </h3>
       <BaseUrlField brain={brain} />
       <KeyField brain={brain} canStoreKeys={canStoreKeys} />
+      <ConnectionProblemNotice brain={brain} />
     </section>
   );
 }

@@ -71,6 +71,18 @@ describe('Composer', () => {
     expect(view.queryByTestId('composer-error')).toBeNull();
   });
 
+  it('offers Settings for a key-host refusal, where the user confirms the host', async () => {
+    const message = 'Your Kimi key was confirmed for api.moonshot.ai. Send it to llm.example.com? Confirm in Settings → Kimi.';
+    installApi(fakeApi({ send: () => Promise.reject(new ApiError('key-host-unconfirmed', message)) }));
+    const { view, input } = renderComposer();
+    fireEvent.change(input, { target: { value: 'Hello' } });
+    fireEvent.click(view.getByTestId('send-button'));
+    await settle();
+    expect(view.getByTestId('composer-error').textContent).toBe(`${message}Open Settings`);
+    fireEvent.click(view.getByTestId('composer-error-settings'));
+    expect(useAppStore.getState()).toMatchObject({ settingsOpen: true, settingsTab: 'general' });
+  });
+
   it('turns Send into Stop while a turn runs, and Esc or Stop stops it', async () => {
     const stop = vi.fn<Api['stop']>().mockResolvedValue({ stopped: true });
     const send = vi.fn<Api['send']>().mockResolvedValue(sent);

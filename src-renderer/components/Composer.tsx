@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { sendMessage, stopTurn, updateDraft } from '../state/actions';
+import { CONNECTION_PROBLEM_CODES } from '../../src-shared/api';
+import { openSettings, sendMessage, stopTurn, updateDraft } from '../state/actions';
 import { errorText } from '../state/api-client';
 import { selectConversationBrain } from '../state/selectors';
 import { useAppStore } from '../state/store';
@@ -8,6 +9,17 @@ import { SendIcon, StopIcon } from './icons';
 import { SkillSuggestionList, useSkillSuggestions } from './SkillSuggestions';
 
 const MAX_INPUT_HEIGHT_PX = 240;
+
+interface SendError {
+  readonly text: string;
+  /** A refusal Settings can answer (a key host to confirm, a base URL to fix): the error offers to open it. */
+  readonly answeredInSettings: boolean;
+}
+
+function sendErrorOf(caught: unknown): SendError {
+  const code = (caught as { code?: unknown } | null)?.code;
+  return { text: errorText(caught), answeredInSettings: (CONNECTION_PROBLEM_CODES as readonly unknown[]).includes(code) };
+}
 
 /** IME composition: Enter confirms the composed characters and must not send. */
 function isComposing(event: KeyboardEvent<HTMLTextAreaElement>): boolean {
@@ -19,7 +31,7 @@ export function Composer({ conversationId }: { readonly conversationId: string }
   const turnRunning = useAppStore((state) => conversationId in state.activeTurns);
   const sending = useAppStore((state) => conversationId in state.pendingSends);
   const brain = useAppStore((state) => selectConversationBrain(state, conversationId));
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<SendError | null>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const canSend = draft.trim() !== '' && !turnRunning && !sending;
   const skillSuggestions = useSkillSuggestions(draft, (text) => updateDraft(conversationId, text));
@@ -39,7 +51,7 @@ export function Composer({ conversationId }: { readonly conversationId: string }
     try {
       await sendMessage(conversationId, draft);
     } catch (caught) {
-      setError(errorText(caught));
+      setError(sendErrorOf(caught));
     }
   };
 
@@ -62,7 +74,12 @@ export function Composer({ conversationId }: { readonly conversationId: string }
     <div className="composer">
       {error === null ? null : (
         <div className="composer-error" data-testid="composer-error" role="alert">
-          {error}
+          {error.text}
+          {error.answeredInSettings ? (
+            <button type="button" className="button small" data-testid="composer-error-settings" onClick={() => openSettings('general')}>
+              Open Settings
+            </button>
+          ) : null}
         </div>
       )}
       <div className="composer-box">

@@ -3,7 +3,7 @@ import type { McpServerStatus, McpServerView } from '../../src-shared/api';
 import { errorText } from '../state/api-client';
 import { useAppStore } from '../state/store';
 import { addMcpServer, loadMcpServers, removeMcpServer, setMcpServerEnabled, updateMcpServer } from '../state/tool-actions';
-import { environmentNameLines, mergeEnvironmentLines, parseArgumentLines, parseEnvironmentLines } from './mcp-form';
+import { editedEnvironment, parseArgumentLines, parseEnvironmentLines, storedVariableEdits, type StoredVariableEdit } from './mcp-form';
 import { SectionLoadError } from './SectionLoadError';
 import { useSectionLoad } from './useSectionLoad';
 
@@ -36,7 +36,7 @@ interface McpServerDetailsProps {
 function McpServerDetails({ server, editButton, onEdit }: McpServerDetailsProps) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const environmentNames = Object.keys(server.env);
+  const environmentNames = server.envNames;
 
   const run = async (change: () => Promise<void>): Promise<void> => {
     setBusy(true);
@@ -78,9 +78,25 @@ function McpServerDetails({ server, editButton, onEdit }: McpServerDetailsProps)
       {environmentNames.length === 0 ? null : (
         <p className="field-hint">Environment: {environmentNames.join(', ')}</p>
       )}
-      {server.origin === 'import' ? (
-        <p className="field-hint">Imported, so it started disabled: enable it only if you trust this command.</p>
-      ) : null}
+      {server.enabled ? null : (
+        <div className="mcp-disabled-note" data-testid="mcp-server-disabled-note">
+          <p>
+            {server.origin === 'import'
+              ? 'Imported, so it is disabled: enable it only if you trust this command.'
+              : 'Disabled: this command does not run until you enable it. A new server, or a changed command, arguments or environment, always waits for you here.'}
+          </p>
+          <button
+            type="button"
+            className="button small primary"
+            data-testid="mcp-server-enable"
+            aria-label={`Enable ${server.label}`}
+            disabled={busy}
+            onClick={() => void run(() => setMcpServerEnabled(server, true))}
+          >
+            Enable
+          </button>
+        </div>
+      )}
       <div className="mcp-server-actions">
         <label className="checkbox-field">
           <input
@@ -138,12 +154,25 @@ interface McpServerFieldsProps {
   readonly values: McpServerFieldValues;
   readonly onChange: (values: McpServerFieldValues) => void;
   readonly environmentRows: number;
+  readonly environmentLabel: string;
   readonly environmentHint: ReactNode;
+  /** Shown above the environment text field: the edit form's stored variables. */
+  readonly beforeEnvironment?: ReactNode;
   readonly autoFocus?: boolean;
 }
 
 /** The fields shared by the add form and the edit form. */
-function McpServerFields({ idPrefix, testIdPrefix, values, onChange, environmentRows, environmentHint, autoFocus = false }: McpServerFieldsProps) {
+function McpServerFields({
+  idPrefix,
+  testIdPrefix,
+  values,
+  onChange,
+  environmentRows,
+  environmentLabel,
+  environmentHint,
+  beforeEnvironment = null,
+  autoFocus = false,
+}: McpServerFieldsProps) {
   const set = (field: keyof McpServerFieldValues, value: string): void => onChange({ ...values, [field]: value });
   return (
     <>
@@ -196,8 +225,9 @@ function McpServerFields({ idPrefix, testIdPrefix, values, onChange, environment
           This is never a shell command line.
         </p>
       </div>
+      {beforeEnvironment}
       <div className="settings-field">
-        <label htmlFor={`${idPrefix}-env`}>Environment variables</label>
+        <label htmlFor={`${idPrefix}-env`}>{environmentLabel}</label>
         <textarea
           id={`${idPrefix}-env`}
           className="settings-textarea"
@@ -217,9 +247,57 @@ function McpServerFields({ idPrefix, testIdPrefix, values, onChange, environment
   );
 }
 
-/** Room for every stored variable and one more, within reason. */
-function environmentRowsFor(variableCount: number): number {
-  return Math.min(8, Math.max(2, variableCount + 1));
+interface StoredVariablesProps {
+  readonly idPrefix: string;
+  readonly variables: readonly StoredVariableEdit[];
+  readonly onChange: (variables: StoredVariableEdit[]) => void;
+}
+
+/** The variables a server already has: names only, each with a field for a new value and a way to remove it. */
+function StoredVariables({ idPrefix, variables, onChange }: StoredVariablesProps) {
+  if (variables.length === 0) return null;
+  const change = (index: number, update: Partial<StoredVariableEdit>): void =>
+    onChange(variables.map((variable, at) => (at === index ? { ...variable, ...update } : variable)));
+  return (
+    <fieldset className="settings-field mcp-stored-env" aria-describedby={`${idPrefix}-stored-env-hint`}>
+      <legend>Environment variables</legend>
+      <ul className="mcp-stored-env-list">
+        {variables.map((variable, index) => {
+          const fieldId = `${idPrefix}-env-${variable.name}`;
+          return (
+            <li key={variable.name} className="mcp-stored-variable" data-testid="mcp-edit-stored-variable" data-name={variable.name} data-removed={variable.removed}>
+              <label htmlFor={fieldId}>
+                <code>{variable.name}</code>
+              </label>
+              <input
+                id={fieldId}
+                type="password"
+                autoComplete="off"
+                spellCheck={false}
+                data-testid="mcp-edit-variable-value"
+                placeholder={variable.removed ? 'will be removed' : 'stored value kept'}
+                disabled={variable.removed}
+                value={variable.replacement}
+                onChange={(event) => change(index, { replacement: event.target.value })}
+              />
+              <button
+                type="button"
+                className="button small ghost"
+                data-testid="mcp-edit-variable-remove"
+                aria-label={variable.removed ? `Keep ${variable.name}` : `Remove ${variable.name}`}
+                onClick={() => change(index, { removed: !variable.removed, replacement: '' })}
+              >
+                {variable.removed ? 'Keep' : 'Remove'}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      <p id={`${idPrefix}-stored-env-hint`} className="field-hint">
+        Stored values are never shown. Leave a field empty to keep its value, or type a new one to replace it.
+      </p>
+    </fieldset>
+  );
 }
 
 interface EditMcpServerFormProps {
@@ -232,8 +310,9 @@ function EditMcpServerForm({ server, onDone }: EditMcpServerFormProps) {
     label: server.label,
     command: server.command,
     argumentLines: server.args.join('\n'),
-    environmentLines: environmentNameLines(server.env),
+    environmentLines: '',
   }));
+  const [storedVariables, setStoredVariables] = useState<StoredVariableEdit[]>(() => storedVariableEdits(server.envNames));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const idPrefix = `mcp-edit-${server.id}`;
@@ -241,7 +320,7 @@ function EditMcpServerForm({ server, onDone }: EditMcpServerFormProps) {
   const onSubmit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
     if (busy) return;
-    const environment = mergeEnvironmentLines(fields.environmentLines, server.env);
+    const environment = editedEnvironment(storedVariables, fields.environmentLines);
     if (!environment.ok) {
       setError(environment.problem);
       return;
@@ -285,16 +364,17 @@ function EditMcpServerForm({ server, onDone }: EditMcpServerFormProps) {
         testIdPrefix="mcp-edit"
         values={fields}
         onChange={setFields}
-        environmentRows={environmentRowsFor(Object.keys(server.env).length)}
+        environmentRows={2}
+        environmentLabel={server.envNames.length === 0 ? 'Environment variables' : 'Add variables'}
         environmentHint={
           <>
-            One <code>KEY=value</code> per line. Values are never shown: each variable the server has is listed as{' '}
-            <code>NAME=</code>, and leaving its value empty keeps the current value. Type a value to replace it, or
-            delete the line to remove the variable.
+            One <code>KEY=value</code> per line; the value may contain <code>=</code>. Blank lines are ignored.
           </>
         }
+        beforeEnvironment={<StoredVariables idPrefix={idPrefix} variables={storedVariables} onChange={setStoredVariables} />}
         autoFocus
       />
+      <p className="field-hint">Changing the command, the arguments or the environment disables the server until you enable it again.</p>
       <div className="field-row">
         <button type="submit" className="button small primary" data-testid="mcp-edit-save" disabled={busy || fields.label.trim() === '' || fields.command.trim() === ''}>
           {busy ? 'Saving…' : 'Save'}
@@ -371,9 +451,11 @@ function AddMcpServerForm() {
         values={fields}
         onChange={setFields}
         environmentRows={2}
+        environmentLabel="Environment variables"
         environmentHint={
           <>
-            One <code>KEY=value</code> per line; the value may contain <code>=</code>. Blank lines are ignored.
+            One <code>KEY=value</code> per line; the value may contain <code>=</code>. Blank lines are ignored. Values
+            are kept by Anybrain and never shown again.
           </>
         }
       />
@@ -389,7 +471,8 @@ function AddMcpServerForm() {
       )}
       {added === null ? null : (
         <p className="field-done" role="status">
-          Added {added}. Its tools ask before they run until you choose otherwise below.
+          Added {added}. It is disabled until you check its command below and choose Enable; its tools then ask
+          before they run until you choose otherwise.
         </p>
       )}
     </form>

@@ -18,6 +18,7 @@ function brainSettings(overrides: Partial<BrainSettingsView>): BrainSettingsView
     baseUrl: 'https://api.moonshot.ai/v1',
     baseUrlOverride: null,
     keySource: 'none',
+    connectionProblem: null,
     available: true,
     ...overrides,
   };
@@ -114,6 +115,36 @@ describe('SettingsDialog', () => {
     await settle();
     expect(setBaseUrl).toHaveBeenLastCalledWith({ brain: 'kimi', baseUrl: null });
     expect((kimiSection(view).getByTestId('base-url-input') as HTMLInputElement).value).toBe('https://api.moonshot.ai/v1');
+  });
+
+  it('explains a key-host refusal and confirms the new host with one click', async () => {
+    const message = 'Your Kimi key was confirmed for api.moonshot.ai. Send it to llm.example.com? Confirm in Settings → Kimi.';
+    const moved = { baseUrl: 'https://llm.example.com/v1', baseUrlOverride: 'https://llm.example.com/v1', keySource: 'environment' as const };
+    const confirmKeyHost = vi.fn<Api['confirmKeyHost']>().mockResolvedValue(settingsFixture({ brains: [brainSettings(moved)] }));
+    installApi(fakeApi({ confirmKeyHost }));
+    useAppStore.setState(
+      applySettings(settingsFixture({ brains: [brainSettings({ ...moved, connectionProblem: { code: 'key-host-unconfirmed', message } })] })),
+    );
+    const view = render(<SettingsDialog />);
+    const notice = kimiSection(view).getByTestId('connection-problem');
+    expect(within(notice).getByRole('alert').textContent).toBe(message);
+    fireEvent.click(within(notice).getByTestId('confirm-key-host'));
+    await settle();
+    expect(confirmKeyHost).toHaveBeenCalledWith({ brain: 'kimi' });
+    expect(kimiSection(view).queryByTestId('connection-problem')).toBeNull();
+    expect(kimiSection(view).getByRole('status').textContent).toBe('The Kimi key may now be sent to llm.example.com.');
+  });
+
+  it('shows an insecure base URL refusal without a confirm button', () => {
+    const message = 'ANYBRAIN_KIMI_BASE_URL is http://llm.example.com/v1, so nothing was sent. Base URLs must use https://.';
+    useAppStore.setState(
+      applySettings(settingsFixture({ brains: [brainSettings({ connectionProblem: { code: 'insecure-base-url', message } })] })),
+    );
+    const view = render(<SettingsDialog />);
+    const notice = kimiSection(view).getByTestId('connection-problem');
+    expect(notice.dataset.code).toBe('insecure-base-url');
+    expect(within(notice).getByRole('alert').textContent).toBe(message);
+    expect(within(notice).queryByTestId('confirm-key-host')).toBeNull();
   });
 
   it('changes the theme and shows the data folder', async () => {

@@ -109,7 +109,7 @@ describe('MCP servers', () => {
   it('shows each server with its command, arguments, status and the error of a failed one', async () => {
     const view = await renderSettings({
       listMcpServers: async () => [
-        mcpServerFixture({ env: { API_TOKEN: 'secret-value' } }),
+        mcpServerFixture({ envNames: ['API_TOKEN'] }),
         mcpServerFixture({ id: 'files', label: 'Files', status: 'failed', error: 'spawn npx ENOENT', command: 'npx', args: ['-y', 'server files'] }),
         mcpServerFixture({ id: 'off', label: 'Off', enabled: false, status: 'disabled' }),
       ],
@@ -120,21 +120,27 @@ describe('MCP servers', () => {
     expect(everything.getByText('/usr/bin/node')).toBeTruthy();
     expect(everything.getByText('/srv/everything/index.js')).toBeTruthy();
     expect(view.getByTestId('tools-settings').textContent).toContain('Environment: API_TOKEN');
-    expect(view.getByTestId('tools-settings').textContent).not.toContain('secret-value');
     expect((everything.getByTestId('mcp-server-enabled') as HTMLInputElement).checked).toBe(true);
+    expect(everything.queryByTestId('mcp-server-disabled-note')).toBeNull();
     const files = serverRow(view, 'files');
     expect(files.getByTestId('mcp-server-status').textContent).toBe('failed: spawn npx ENOENT');
     expect(files.getByText('server files')).toBeTruthy();
     expect(serverRow(view, 'off').getByTestId('mcp-server-status').dataset.status).toBe('disabled');
     expect((serverRow(view, 'off').getByTestId('mcp-server-enabled') as HTMLInputElement).checked).toBe(false);
+    expect(serverRow(view, 'off').getByTestId('mcp-server-disabled-note').textContent).toBe(
+      'Disabled: this command does not run until you enable it. A new server, or a changed command, arguments or environment, always waits for you here.Enable',
+    );
+    expect(serverRow(view, 'off').getByTestId('mcp-server-enable').getAttribute('aria-label')).toBe('Enable Off');
   });
 
-  it('adds a server with one argument per line and KEY=value variables, then lists its tools', async () => {
-    const added = mcpServerFixture({ status: 'stopped' });
+  it('adds a server with one argument per line and KEY=value variables, disabled until Enable, then lists its tools', async () => {
+    const added = mcpServerFixture({ enabled: false, status: 'disabled', envNames: ['API_TOKEN', 'MODE'] });
     const saveMcpServer = vi.fn<Api['saveMcpServer']>().mockResolvedValue([added]);
-    const listTools = vi.fn<Api['listTools']>().mockResolvedValueOnce(builtInTools).mockResolvedValue([...builtInTools, echoTool]);
-    const listMcpServers = vi.fn<Api['listMcpServers']>().mockResolvedValueOnce([]).mockResolvedValue([mcpServerFixture()]);
-    const view = await renderSettings({ saveMcpServer, listTools, listMcpServers });
+    const setMcpServerEnabled = vi.fn<Api['setMcpServerEnabled']>().mockResolvedValue([{ ...added, enabled: true, status: 'stopped' }]);
+    const listTools = vi.fn<Api['listTools']>().mockResolvedValue(builtInTools);
+    let servers: McpServerView[] = [];
+    const view = await renderSettings({ saveMcpServer, setMcpServerEnabled, listTools, listMcpServers: async () => servers });
+    servers = [added];
     fillForm(view, {
       label: ' Everything ',
       command: ' /usr/bin/node ',
@@ -148,12 +154,24 @@ describe('MCP servers', () => {
       command: '/usr/bin/node',
       args: ['/srv/my servers/everything/index.js', 'stdio'],
       env: { API_TOKEN: 'abc=def', MODE: 'fast' },
-      enabled: true,
     });
-    expect(serverRow(view, 'everything').getByTestId('mcp-server-status').textContent).toBe('running');
-    expect(view.getAllByTestId('tool-row').map((row) => row.dataset.toolName)).toContain('everything__echo');
     expect((view.getByTestId('mcp-label') as HTMLInputElement).value).toBe('');
     expect(view.queryByTestId('mcp-error')).toBeNull();
+    expect(view.getByRole('status').textContent).toBe(
+      'Added Everything. It is disabled until you check its command below and choose Enable; its tools then ask before they run until you choose otherwise.',
+    );
+    const row = serverRow(view, 'everything');
+    expect(row.getByTestId('mcp-server-status').textContent).toBe('disabled');
+    expect(view.getAllByTestId('tool-row').map((tool) => tool.dataset.toolName)).not.toContain('everything__echo');
+
+    servers = [mcpServerFixture({ envNames: ['API_TOKEN', 'MODE'] })];
+    listTools.mockResolvedValue([...builtInTools, echoTool]);
+    fireEvent.click(row.getByTestId('mcp-server-enable'));
+    await settle();
+    expect(setMcpServerEnabled).toHaveBeenCalledWith({ id: 'everything', enabled: true });
+    expect(serverRow(view, 'everything').getByTestId('mcp-server-status').textContent).toBe('running');
+    expect(serverRow(view, 'everything').queryByTestId('mcp-server-disabled-note')).toBeNull();
+    expect(view.getAllByTestId('tool-row').map((tool) => tool.dataset.toolName)).toContain('everything__echo');
   });
 
   it('reports a bad environment line without asking the host', async () => {
@@ -178,27 +196,20 @@ describe('MCP servers', () => {
     expect((view.getByTestId('mcp-command') as HTMLInputElement).value).toBe('npx -y server | tee log');
   });
 
-  it('disables a server by saving the same fields with enabled off, and removes one after confirming', async () => {
-    const server = mcpServerFixture({ env: { MODE: 'fast' } });
-    const saveMcpServer = vi.fn<Api['saveMcpServer']>().mockResolvedValue([{ ...server, enabled: false, status: 'disabled' }]);
+  it('disables a server through setMcpServerEnabled, and removes one after confirming', async () => {
+    const server = mcpServerFixture({ envNames: ['MODE'] });
+    const setMcpServerEnabled = vi.fn<Api['setMcpServerEnabled']>().mockResolvedValue([{ ...server, enabled: false, status: 'disabled' }]);
     const removeMcpServer = vi.fn<Api['removeMcpServer']>().mockResolvedValue([]);
     let servers: McpServerView[] = [server];
     const view = await renderSettings({
-      saveMcpServer,
+      setMcpServerEnabled,
       removeMcpServer,
       listMcpServers: async () => servers,
     });
     servers = [{ ...server, enabled: false, status: 'disabled' }];
     fireEvent.click(serverRow(view, 'everything').getByTestId('mcp-server-enabled'));
     await settle();
-    expect(saveMcpServer).toHaveBeenCalledWith({
-      id: 'everything',
-      label: 'Everything',
-      command: '/usr/bin/node',
-      args: ['/srv/everything/index.js', 'stdio'],
-      env: { MODE: 'fast' },
-      enabled: false,
-    });
+    expect(setMcpServerEnabled).toHaveBeenCalledWith({ id: 'everything', enabled: false });
     expect(serverRow(view, 'everything').getByTestId('mcp-server-status').textContent).toBe('disabled');
 
     const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
@@ -214,12 +225,8 @@ describe('MCP servers', () => {
 });
 
 describe('editing an MCP server', () => {
-  const storedSecrets = ['stored-token-4f9a', 'stored-mode-7c21', 'stored-legacy-0b3e'];
-  const server = mcpServerFixture({
-    enabled: false,
-    status: 'disabled',
-    env: { API_TOKEN: 'stored-token-4f9a', MODE: 'stored-mode-7c21', OLD: 'stored-legacy-0b3e' },
-  });
+  // The Api carries variable names only: the window never has a stored value to show or leak.
+  const server = mcpServerFixture({ enabled: false, status: 'disabled', envNames: ['API_TOKEN', 'MODE', 'OLD'] });
 
   function field(view: ReturnType<typeof render>, testId: string): HTMLInputElement | HTMLTextAreaElement {
     const element = view.getByTestId(testId);
@@ -227,12 +234,10 @@ describe('editing an MCP server', () => {
     return element;
   }
 
-  function expectNoStoredValueInTheDom(): void {
-    const fieldValues = [...document.querySelectorAll('input, textarea')].map((element) => (element as HTMLInputElement | HTMLTextAreaElement).value);
-    for (const secret of storedSecrets) {
-      expect(document.body.innerHTML).not.toContain(secret);
-      expect(fieldValues.join('\n')).not.toContain(secret);
-    }
+  function storedVariable(view: ReturnType<typeof render>, name: string) {
+    const found = view.getAllByTestId('mcp-edit-stored-variable').find((row) => row.dataset.name === name);
+    if (found === undefined) throw new Error(`no stored variable ${name}`);
+    return within(found);
   }
 
   async function openEdit(commands: Partial<Api> = {}) {
@@ -241,7 +246,7 @@ describe('editing an MCP server', () => {
     return view;
   }
 
-  it('turns the row into the form, filled with the label, command, one argument per line and variable names only', async () => {
+  it('turns the row into the form: label, command, one argument per line, and each variable by name with its value kept', async () => {
     const view = await openEdit();
     const row = serverRow(view, 'everything');
     expect(row.queryByTestId('mcp-server-enabled')).toBeNull();
@@ -249,25 +254,39 @@ describe('editing an MCP server', () => {
     expect(field(view, 'mcp-edit-label').value).toBe('Everything');
     expect(field(view, 'mcp-edit-command').value).toBe('/usr/bin/node');
     expect(field(view, 'mcp-edit-args').value).toBe('/srv/everything/index.js\nstdio');
-    expect(field(view, 'mcp-edit-env').value).toBe('API_TOKEN=\nMODE=\nOLD=');
-    expect(document.activeElement).toBe(view.getByTestId('mcp-edit-label'));
-    expect(view.getByTestId('mcp-edit-env').getAttribute('aria-describedby')).toBe('mcp-edit-everything-env-hint');
-    expect(document.getElementById('mcp-edit-everything-env-hint')?.textContent).toBe(
-      'One KEY=value per line. Values are never shown: each variable the server has is listed as NAME=, and leaving its value empty keeps the current value. Type a value to replace it, or delete the line to remove the variable.',
+    expect(
+      view.getAllByTestId('mcp-edit-variable-value').map((input) => {
+        const value = input as HTMLInputElement;
+        return [value.labels?.[0]?.textContent, value.type, value.placeholder, value.value];
+      }),
+    ).toEqual([
+      ['API_TOKEN', 'password', 'stored value kept', ''],
+      ['MODE', 'password', 'stored value kept', ''],
+      ['OLD', 'password', 'stored value kept', ''],
+    ]);
+    expect(document.getElementById('mcp-edit-everything-stored-env-hint')?.textContent).toBe(
+      'Stored values are never shown. Leave a field empty to keep its value, or type a new one to replace it.',
     );
+    expect(view.getByLabelText('Add variables')).toBe(view.getByTestId('mcp-edit-env'));
+    expect(field(view, 'mcp-edit-env').value).toBe('');
+    expect(document.activeElement).toBe(view.getByTestId('mcp-edit-label'));
     expect(field(view, 'mcp-label').value).toBe('');
-    expectNoStoredValueInTheDom();
   });
 
-  it('saves the same id and enabled state with the new fields, keeping, replacing, removing and adding variables', async () => {
-    const edited = { ...server, label: 'Everything (edited)', args: ['/srv/everything/index.js', 'stdio', '--verbose'] };
+  it('saves the same id with null for each kept value, a typed replacement, a removed variable left out and new ones added', async () => {
+    const edited = { ...server, label: 'Everything (edited)', args: ['/srv/everything/index.js', 'stdio', '--verbose'], envNames: ['API_TOKEN', 'MODE', 'NEW_FLAG'] };
     const saveMcpServer = vi.fn<Api['saveMcpServer']>().mockResolvedValue([edited]);
-    const listMcpServers = vi.fn<Api['listMcpServers']>().mockResolvedValueOnce([server]).mockResolvedValue([edited]);
-    const view = await openEdit({ saveMcpServer, listMcpServers });
+    let servers: McpServerView[] = [server];
+    const view = await openEdit({ saveMcpServer, listMcpServers: async () => servers });
+    servers = [edited];
     fireEvent.change(view.getByTestId('mcp-edit-label'), { target: { value: ' Everything (edited) ' } });
     fireEvent.change(view.getByTestId('mcp-edit-command'), { target: { value: ' /usr/local/bin/node ' } });
     fireEvent.change(view.getByTestId('mcp-edit-args'), { target: { value: '/srv/everything/index.js\n\nstdio\n--verbose\n' } });
-    fireEvent.change(view.getByTestId('mcp-edit-env'), { target: { value: 'API_TOKEN=\nMODE=slow=er\n\nNEW_FLAG=1\n' } });
+    fireEvent.change(storedVariable(view, 'MODE').getByTestId('mcp-edit-variable-value'), { target: { value: 'slow=er' } });
+    fireEvent.click(storedVariable(view, 'OLD').getByTestId('mcp-edit-variable-remove'));
+    expect((storedVariable(view, 'OLD').getByTestId('mcp-edit-variable-value') as HTMLInputElement).placeholder).toBe('will be removed');
+    expect(storedVariable(view, 'OLD').getByTestId('mcp-edit-variable-remove').getAttribute('aria-label')).toBe('Keep OLD');
+    fireEvent.change(view.getByTestId('mcp-edit-env'), { target: { value: 'NEW_FLAG=1\n' } });
     fireEvent.click(view.getByTestId('mcp-edit-save'));
     await settle();
     expect(saveMcpServer).toHaveBeenCalledTimes(1);
@@ -276,21 +295,20 @@ describe('editing an MCP server', () => {
       label: 'Everything (edited)',
       command: '/usr/local/bin/node',
       args: ['/srv/everything/index.js', 'stdio', '--verbose'],
-      env: { API_TOKEN: 'stored-token-4f9a', MODE: 'slow=er', NEW_FLAG: '1' },
-      enabled: false,
+      env: { API_TOKEN: null, MODE: 'slow=er', NEW_FLAG: '1' },
     });
     const row = serverRow(view, 'everything');
     expect(view.queryByTestId('mcp-edit-label')).toBeNull();
     expect(row.getByTestId('mcp-server-label').textContent).toBe('Everything (edited)');
     expect(row.getByText('--verbose')).toBeTruthy();
-    expectNoStoredValueInTheDom();
+    expect(row.getByTestId('mcp-server-enable')).toBeTruthy();
   });
 
   it('cancels with the button or Esc, restoring the row without saving, and opens again with the stored fields', async () => {
     const saveMcpServer = vi.fn<Api['saveMcpServer']>();
     const view = await openEdit({ saveMcpServer });
     fireEvent.change(view.getByTestId('mcp-edit-label'), { target: { value: 'Typed but cancelled' } });
-    fireEvent.change(view.getByTestId('mcp-edit-env'), { target: { value: 'API_TOKEN=typed' } });
+    fireEvent.change(storedVariable(view, 'API_TOKEN').getByTestId('mcp-edit-variable-value'), { target: { value: 'typed' } });
     fireEvent.click(view.getByTestId('mcp-edit-cancel'));
     expect(view.queryByTestId('mcp-edit-label')).toBeNull();
     expect(serverRow(view, 'everything').getByTestId('mcp-server-label').textContent).toBe('Everything');
@@ -298,7 +316,7 @@ describe('editing an MCP server', () => {
 
     fireEvent.click(serverRow(view, 'everything').getByTestId('mcp-server-edit'));
     expect(field(view, 'mcp-edit-label').value).toBe('Everything');
-    expect(field(view, 'mcp-edit-env').value).toBe('API_TOKEN=\nMODE=\nOLD=');
+    expect((storedVariable(view, 'API_TOKEN').getByTestId('mcp-edit-variable-value') as HTMLInputElement).value).toBe('');
     fireEvent.change(view.getByTestId('mcp-edit-command'), { target: { value: 'typed' } });
     const dialogEscape = vi.fn();
     window.addEventListener('keydown', dialogEscape);
@@ -319,29 +337,32 @@ describe('editing an MCP server', () => {
     const saveMcpServer = vi.fn<Api['saveMcpServer']>().mockRejectedValue(new ApiError('invalid-input', refusal));
     const view = await openEdit({ saveMcpServer });
     fireEvent.change(view.getByTestId('mcp-edit-command'), { target: { value: 'npx -y server | tee log' } });
-    fireEvent.change(view.getByTestId('mcp-edit-env'), { target: { value: 'API_TOKEN=\nMODE=typed-value' } });
+    fireEvent.change(storedVariable(view, 'MODE').getByTestId('mcp-edit-variable-value'), { target: { value: 'typed-value' } });
     fireEvent.click(view.getByTestId('mcp-edit-save'));
     await settle();
     expect(saveMcpServer).toHaveBeenCalledTimes(1);
     const row = serverRow(view, 'everything');
     expect(row.getByTestId('mcp-edit-error').textContent).toBe(refusal);
     expect(field(view, 'mcp-edit-command').value).toBe('npx -y server | tee log');
-    expect(field(view, 'mcp-edit-env').value).toBe('API_TOKEN=\nMODE=typed-value');
+    expect((storedVariable(view, 'MODE').getByTestId('mcp-edit-variable-value') as HTMLInputElement).value).toBe('typed-value');
     expect((view.getByTestId('mcp-edit-save') as HTMLButtonElement).disabled).toBe(false);
     expect(view.queryByTestId('mcp-error')).toBeNull();
-    expectNoStoredValueInTheDom();
   });
 
-  it('reports a bad environment line by its number without asking the host or echoing it', async () => {
+  it('reports a bad added line by its number, and a stored variable added again, without asking the host', async () => {
     const saveMcpServer = vi.fn<Api['saveMcpServer']>();
     const view = await openEdit({ saveMcpServer });
-    fireEvent.change(view.getByTestId('mcp-edit-env'), { target: { value: 'API_TOKEN=\npasted-secret-line' } });
+    fireEvent.change(view.getByTestId('mcp-edit-env'), { target: { value: 'NEW=1\npasted-secret-line' } });
     fireEvent.click(view.getByTestId('mcp-edit-save'));
     await settle();
+    const error = () => serverRow(view, 'everything').getByTestId('mcp-edit-error').textContent;
+    expect(error()).toBe('Environment line 2 has no “=”. Write each variable as KEY=value.');
+    expect(field(view, 'mcp-edit-env').value).toBe('NEW=1\npasted-secret-line');
+    fireEvent.change(view.getByTestId('mcp-edit-env'), { target: { value: 'MODE=again' } });
+    fireEvent.click(view.getByTestId('mcp-edit-save'));
+    await settle();
+    expect(error()).toBe('MODE is already set above: type its new value there.');
     expect(saveMcpServer).not.toHaveBeenCalled();
-    const error = serverRow(view, 'everything').getByTestId('mcp-edit-error');
-    expect(error.textContent).toBe('Environment line 2 has no “=”. Write each variable as KEY=value.');
-    expect(field(view, 'mcp-edit-env').value).toBe('API_TOKEN=\npasted-secret-line');
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { environmentNameLines, mergeEnvironmentLines, parseArgumentLines, parseEnvironmentLines } from './mcp-form';
+import { editedEnvironment, parseArgumentLines, parseEnvironmentLines, storedVariableEdits } from './mcp-form';
 
 describe('parseArgumentLines', () => {
   it('takes each line as one argument, spaces and quotes included, and skips blank lines', () => {
@@ -47,53 +47,33 @@ describe('parseEnvironmentLines', () => {
   });
 });
 
-describe('environmentNameLines', () => {
-  it('lists each stored variable as NAME= without its value', () => {
-    expect(environmentNameLines({ API_TOKEN: 'secret-token', MODE: 'fast' })).toBe('API_TOKEN=\nMODE=');
+describe('editedEnvironment', () => {
+  const stored = storedVariableEdits(['API_TOKEN', 'MODE', 'OLD']);
+
+  it('keeps every stored value the user left empty, as null', () => {
+    expect(editedEnvironment(stored, '')).toEqual({ ok: true, value: { API_TOKEN: null, MODE: null, OLD: null } });
   });
 
-  it('gives an empty field for a server without variables', () => {
-    expect(environmentNameLines({})).toBe('');
-  });
-});
-
-describe('mergeEnvironmentLines', () => {
-  const stored = { API_TOKEN: 'secret-token', MODE: 'fast', OLD: 'legacy' };
-
-  it('keeps the stored value of every NAME= line left empty', () => {
-    expect(mergeEnvironmentLines(environmentNameLines(stored), stored)).toEqual({ ok: true, value: stored });
-  });
-
-  it('replaces a value that is written out, keeping = inside it', () => {
-    expect(mergeEnvironmentLines('API_TOKEN=new=token\nMODE=\nOLD=', stored)).toEqual({
+  it('replaces a value that is typed, leaves a removed variable out, and adds new ones, empty or not', () => {
+    const edits = [
+      { name: 'API_TOKEN', replacement: 'new=token', removed: false },
+      { name: 'MODE', replacement: '', removed: false },
+      { name: 'OLD', replacement: 'ignored', removed: true },
+    ];
+    expect(editedEnvironment(edits, 'DEBUG=1\r\n\nEMPTY=\nOLD=again')).toEqual({
       ok: true,
-      value: { API_TOKEN: 'new=token', MODE: 'fast', OLD: 'legacy' },
-    });
-  });
-
-  it('removes a stored variable whose line is gone', () => {
-    expect(mergeEnvironmentLines('API_TOKEN=\n\nMODE=', stored)).toEqual({ ok: true, value: { API_TOKEN: 'secret-token', MODE: 'fast' } });
-    expect(mergeEnvironmentLines('', stored)).toEqual({ ok: true, value: {} });
-  });
-
-  it('adds a new variable, empty or not', () => {
-    expect(mergeEnvironmentLines('API_TOKEN=\r\nDEBUG=1\nEMPTY=', stored)).toEqual({
-      ok: true,
-      value: { API_TOKEN: 'secret-token', DEBUG: '1', EMPTY: '' },
+      value: { API_TOKEN: 'new=token', MODE: null, DEBUG: '1', EMPTY: '', OLD: 'again' },
     });
   });
 
   it('takes nothing from the prototype of the stored variables', () => {
-    expect(mergeEnvironmentLines('toString=\nconstructor=', {})).toEqual({ ok: true, value: { toString: '', constructor: '' } });
+    expect(editedEnvironment([], 'toString=\nconstructor=')).toEqual({ ok: true, value: { toString: '', constructor: '' } });
   });
 
-  it('reports a bad line by its number without echoing a value', () => {
-    const merged = mergeEnvironmentLines('API_TOKEN=\nMODE=\n\nsecret-pasted-value', stored);
-    expect(merged).toEqual({ ok: false, problem: 'Environment line 4 has no “=”. Write each variable as KEY=value.' });
+  it('reports a bad line by its number without echoing a value, and a stored variable added twice', () => {
+    const merged = editedEnvironment(stored, 'GOOD=1\n\nsecret-pasted-value');
+    expect(merged).toEqual({ ok: false, problem: 'Environment line 3 has no “=”. Write each variable as KEY=value.' });
     expect(JSON.stringify(merged)).not.toContain('secret');
-    expect(mergeEnvironmentLines('MODE=\nMODE=slow', stored)).toEqual({
-      ok: false,
-      problem: 'Environment line 2: MODE is already set on an earlier line.',
-    });
+    expect(editedEnvironment(stored, 'MODE=slow')).toEqual({ ok: false, problem: 'MODE is already set above: type its new value there.' });
   });
 });

@@ -43,25 +43,35 @@ export function parseEnvironmentLines(text: string): LinesParse<Record<string, s
   return { ok: true, value: environment };
 }
 
-/** The edit form's starting environment text: one `NAME=` line per stored variable, never its value. */
-export function environmentNameLines(stored: Readonly<Record<string, string>>): string {
-  return Object.keys(stored)
-    .map((name) => `${name}=`)
-    .join('\n');
+/** A variable the server already has, as the edit form holds it: its value is never known here. */
+export interface StoredVariableEdit {
+  readonly name: string;
+  /** What the user typed as a new value; empty keeps the stored value. */
+  readonly replacement: string;
+  readonly removed: boolean;
+}
+
+export function storedVariableEdits(names: readonly string[]): StoredVariableEdit[] {
+  return names.map((name) => ({ name, replacement: '', removed: false }));
 }
 
 /**
- * The edit form's environment, read as parseEnvironmentLines reads it: `NAME=` with nothing after the `=` keeps the
- * stored value of a variable the server already has, `NAME=value` sets the variable, and a stored variable without a
- * line is removed.
+ * The environment an edit saves, in saveMcpServer's terms: a stored variable left empty is `null` (keep the stored
+ * value), one given a new value carries it, a removed one is left out, and `additions` (KEY=value lines, read as
+ * parseEnvironmentLines reads them) adds new variables. A stored variable may be added again only after removing it.
  */
-export function mergeEnvironmentLines(text: string, stored: Readonly<Record<string, string>>): LinesParse<Record<string, string>> {
-  const parsed = parseEnvironmentLines(text);
+export function editedEnvironment(stored: readonly StoredVariableEdit[], additions: string): LinesParse<Record<string, string | null>> {
+  const parsed = parseEnvironmentLines(additions);
   if (!parsed.ok) return parsed;
-  const merged: Record<string, string> = {};
-  for (const [name, value] of Object.entries(parsed.value)) {
-    const storedValue = Object.hasOwn(stored, name) ? stored[name] : undefined;
-    merged[name] = value === '' && storedValue !== undefined ? storedValue : value;
+  const environment: Record<string, string | null> = {};
+  for (const variable of stored) {
+    if (!variable.removed) environment[variable.name] = variable.replacement === '' ? null : variable.replacement;
   }
-  return { ok: true, value: merged };
+  for (const [name, value] of Object.entries(parsed.value)) {
+    if (Object.hasOwn(environment, name)) {
+      return { ok: false, problem: `${name} is already set above: type its new value there.` };
+    }
+    environment[name] = value;
+  }
+  return { ok: true, value: environment };
 }

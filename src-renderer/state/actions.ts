@@ -287,6 +287,11 @@ export async function setKey(brain: BrainId, key: string | null): Promise<void> 
   setState(applySettings(await api().setKey({ brain, key })));
 }
 
+/** The user's answer to a key-host-unconfirmed refusal: the brain's key may go to its current base URL's host. */
+export async function confirmKeyHost(brain: BrainId): Promise<void> {
+  setState(applySettings(await api().confirmKeyHost({ brain })));
+}
+
 export async function exportConversation(conversationId: string, format: ExportFormat): Promise<ExportResult> {
   return api().exportConversation({ id: conversationId, format });
 }

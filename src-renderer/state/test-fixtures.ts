@@ -110,7 +110,7 @@ export function mcpServerFixture(overrides: Partial<McpServerView> = {}): McpSer
     label: 'Everything',
     command: '/usr/bin/node',
     args: ['/srv/everything/index.js', 'stdio'],
-    env: {},
+    envNames: [],
     enabled: true,
     origin: 'user',
     status: 'running',

@@ -9,7 +9,8 @@ export interface McpServerDraft {
   readonly label: string;
   readonly command: string;
   readonly args: readonly string[];
-  readonly env: Readonly<Record<string, string>>;
+  /** `null` keeps the value the main process has stored for that variable (the window never learns it). */
+  readonly env: Readonly<Record<string, string | null>>;
 }
 
 export function applyTools(tools: readonly ToolView[]): void {
@@ -63,21 +64,20 @@ async function afterServersChanged(mcpServers: readonly McpServerView[]): Promis
   await loadToolsThenServerStatuses().catch(() => undefined);
 }
 
+/** Saves a new server; the main process keeps it disabled until the user enables it. */
 export async function addMcpServer(draft: McpServerDraft): Promise<void> {
-  await afterServersChanged(await api().saveMcpServer({ ...draft, args: [...draft.args], env: { ...draft.env }, enabled: true }));
+  await afterServersChanged(await api().saveMcpServer({ ...draft, args: [...draft.args], env: { ...draft.env } }));
 }
 
-/** Replaces an existing server's fields, leaving it enabled or disabled as it is. */
+/** Replaces an existing server's fields. A change to what it runs leaves it disabled; a new label alone does not. */
 export async function updateMcpServer(server: McpServerView, draft: McpServerDraft): Promise<void> {
   const { label, command, args, env } = draft;
-  await afterServersChanged(
-    await api().saveMcpServer({ id: server.id, label, command, args: [...args], env: { ...env }, enabled: server.enabled }),
-  );
+  await afterServersChanged(await api().saveMcpServer({ id: server.id, label, command, args: [...args], env: { ...env } }));
 }
 
+/** The user's own toggle or Enable click: the only way a server starts running. */
 export async function setMcpServerEnabled(server: McpServerView, enabled: boolean): Promise<void> {
-  const { id, label, command, args, env } = server;
-  await afterServersChanged(await api().saveMcpServer({ id, label, command, args: [...args], env: { ...env }, enabled }));
+  await afterServersChanged(await api().setMcpServerEnabled({ id: server.id, enabled }));
 }
 
 export async function removeMcpServer(serverId: string): Promise<void> {

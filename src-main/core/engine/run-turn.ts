@@ -4,6 +4,7 @@
  */
 import {
   ApiError,
+  type ConnectionProblem,
   type ApiEvent,
   type InvocationStatus,
   type MessageView,
@@ -85,6 +86,8 @@ const KEYLESS_PLACEHOLDER = 'no-key-set';
 export interface BrainConnection {
   readonly baseUrl: string;
   readonly apiKey: string | null;
+  /** Set when nothing may be sent: the turn is refused with this code and message before any request. */
+  readonly problem?: ConnectionProblem | null;
 }
 
 export interface TurnEngineDependencies {
@@ -240,6 +243,7 @@ export class TurnEngine {
       throw new ApiError('brain-unavailable', `${info.label} cannot take turns in this version yet. Switch to ${available}.`);
     }
     const connection = this.deps.connectionFor(target.brain);
+    if (connection.problem) throw new ApiError(connection.problem.code, connection.problem.message);
     // The official endpoint needs a key; a custom base URL (a local proxy or server) may not.
     if (info.keyVariable !== null && !connection.apiKey && connection.baseUrl === info.defaultBaseUrl) {
       throw new ApiError(

@@ -10,9 +10,17 @@ export interface SettingValues {
   defaultBrain: BrainId;
   theme: Theme;
   baseUrls: Partial<Record<BrainId, string>>;
+  /**
+   * Per brain, the origin (`https://host:port`) the user confirmed its key may be sent to: by storing the key there or
+   * by answering a `key-host-unconfirmed` refusal. Origins only, never keys.
+   */
+  keyOrigins: Partial<Record<BrainId, string>>;
   /** Folders read_file and list_directory may read, as the user granted them. */
   grantedFolders: string[];
-  /** MCP servers: command and argument array, environment, enabled, and who added them. */
+  /**
+   * MCP servers: command and argument array, the names of their environment variables (values live in the secret
+   * store, see mcp-server-store.ts), enabled, and who added them.
+   */
   mcpServers: unknown[];
   /** Per tool (`server/tool` or a built-in's bare name): allow, ask or deny. */
   toolPolicies: Record<string, 'allow' | 'ask' | 'deny'>;

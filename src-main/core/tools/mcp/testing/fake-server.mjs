@@ -9,8 +9,9 @@
  *   --ignore-sigterm  ignore SIGTERM and stay alive after stdin closes (only SIGKILL ends it)
  *   --tool-name NAME  offer one more tool under NAME (answers like echo)
  *   --start-delay MS  wait this long before answering anything
+ *   --env-out FILE    write the environment this process sees, as JSON, to FILE at start
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -20,6 +21,9 @@ const valueOf = (flag) => {
   const index = argv.indexOf(flag);
   return index >= 0 ? argv[index + 1] : undefined;
 };
+
+const environmentOut = valueOf('--env-out');
+if (environmentOut) writeFileSync(environmentOut, JSON.stringify(process.env));
 
 const marker = valueOf('--marker');
 if (marker) appendFileSync(marker, `${process.pid}\n`);

@@ -1,0 +1,119 @@
+/**
+ * Secrets the main process keeps for itself (an MCP server's environment values): never in SQLite, never sent to the
+ * renderer, never in an export or a log line. One file in the data folder, `secrets.json`, owner-only (0600) from
+ * the moment it exists. Each value is sealed by the host that wrote it: the Electron shell encrypts with
+ * `safeStorage`; the web host and the command line, which have no keychain wired yet, store it as written
+ * (`plain`), relying on the file's mode.
+ */
+import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+
+export const SECRETS_FILE_NAME = 'secrets.json';
+
+/** Where a host keeps its secrets. Names are the caller's own namespace (e.g. `mcp-env/<server>/<VARIABLE>`). */
+export interface SecretStore {
+  /** The value, or null when there is none or this host cannot unseal it (another host's encryption). */
+  get(name: string): string | null;
+  /** Sets each named value; `null` removes it. One write for the whole batch. */
+  write(changes: Readonly<Record<string, string | null>>): void;
+}
+
+/** How a value is sealed at rest. `kind` is stored beside the value so a host knows which values it can open. */
+export interface SecretSealing {
+  readonly kind: string;
+  seal(value: string): string;
+  /** Throws when the value cannot be opened here. */
+  open(sealed: string): string;
+}
+
+/** Stored as written; the file's owner-only mode is the protection. */
+export const PLAIN_SEALING: SecretSealing = { kind: 'plain', seal: (value) => value, open: (sealed) => sealed };
+
+const secretsFileSchema = z.object({
+  version: z.literal(1),
+  secrets: z.record(z.string(), z.object({ sealing: z.string(), value: z.string() })),
+});
+type SecretsFile = z.infer<typeof secretsFileSchema>;
+
+export interface FileSecretStoreOptions {
+  /** How new values are sealed. */
+  readonly sealing: SecretSealing;
+  /** The sealings this host can also open (values another host wrote), besides its own. */
+  readonly alsoOpens?: readonly SecretSealing[];
+}
+
+export function createFileSecretStore(dataDir: string, options: FileSecretStoreOptions = { sealing: PLAIN_SEALING }): SecretStore {
+  const filePath = join(dataDir, SECRETS_FILE_NAME);
+  const openers = new Map([options.sealing, ...(options.alsoOpens ?? [])].map((sealing) => [sealing.kind, sealing]));
+  return {
+    get(name: string): string | null {
+      const secrets = readSecretsFile(filePath, 'leave-unreadable')?.secrets;
+      const entry = secrets && Object.hasOwn(secrets, name) ? secrets[name] : undefined;
+      const opener = entry ? openers.get(entry.sealing) : undefined;
+      if (!entry || !opener) return null;
+      try {
+        return opener.open(entry.value);
+      } catch {
+        // Sealed under another OS user or keyring: as if there were no value.
+        return null;
+      }
+    },
+
+    write(changes: Readonly<Record<string, string | null>>): void {
+      const names = Object.keys(changes);
+      if (names.length === 0) return;
+      const current = readSecretsFile(filePath, 'move-unreadable-aside') ?? { version: 1, secrets: {} };
+      const secrets: SecretsFile['secrets'] = { ...current.secrets };
+      for (const name of names) {
+        const value = changes[name];
+        if (value === null || value === undefined) delete secrets[name];
+        else secrets[name] = { sealing: options.sealing.kind, value: options.sealing.seal(value) };
+      }
+      writeSecretsFile(dataDir, filePath, { version: 1, secrets });
+    },
+  };
+}
+
+/**
+ * The parsed file, or null when there is none or it is unreadable. Before a write, an unreadable file is moved aside
+ * (kept, not deleted) so new values can still be saved.
+ */
+function readSecretsFile(filePath: string, unreadable: 'leave-unreadable' | 'move-unreadable-aside'): SecretsFile | null {
+  let text: string;
+  try {
+    text = readFileSync(filePath, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  try {
+    return secretsFileSchema.parse(JSON.parse(text));
+  } catch {
+    if (unreadable === 'leave-unreadable') return null;
+    const asidePath = `${filePath}.unreadable-${Date.now()}`;
+    renameSync(filePath, asidePath);
+    // The path only: the file's content may be secret.
+    console.warn(`Anybrain: ${filePath} was not a valid secrets file; it was moved to ${asidePath}.`);
+    return null;
+  }
+}
+
+/** The whole file through a temporary file and a rename: a crash leaves the old file or the new one, never half. */
+function writeSecretsFile(dataDir: string, filePath: string, contents: SecretsFile): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const temporaryPath = `${filePath}.${process.pid}.${Date.now()}.tmp`;
+  // Owner-only from creation on, so the values are never readable by other users, even for a moment.
+  const descriptor = openSync(temporaryPath, 'wx', 0o600);
+  try {
+    writeSync(descriptor, `${JSON.stringify(contents, null, 2)}\n`);
+    fsyncSync(descriptor);
+  } catch (error) {
+    closeSync(descriptor);
+    rmSync(temporaryPath, { force: true });
+    throw error;
+  }
+  closeSync(descriptor);
+  renameSync(temporaryPath, filePath);
+  if (process.platform !== 'win32') chmodSync(filePath, 0o600);
+}
