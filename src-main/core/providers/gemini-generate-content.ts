@@ -10,6 +10,7 @@ import { CLOSED_EARLY_MESSAGE, ProviderFailure, classifyProviderFailure, connect
 import { readServerSentEvents } from './sse';
 import { createModelAnnouncer, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, ProviderError, StreamPart } from './stream-parts';
+import { streamWatchFor } from './watched-fetch';
 
 export function streamGeminiGenerateContent(call: ProviderCall): AsyncIterable<StreamPart> {
   return mapGeminiChunks(sendGeminiRequest(call), { signal: call.signal });
@@ -39,7 +40,8 @@ async function* sendGeminiRequest(call: ProviderCall): AsyncIterable<unknown> {
     headers: { 'x-goog-api-key': call.apiKey },
     body,
     signal: call.signal,
-    describeHttpError: (status, bodyText) => errorFromGeminiBody(parseJsonOrNull(bodyText), status, bodyText),
+    watch: streamWatchFor(call),
+    describeHttpError: (status, bodyText, retryAfterSeconds) => errorFromGeminiBody(parseJsonOrNull(bodyText), status, bodyText, retryAfterSeconds),
   });
   for await (const event of readServerSentEvents(events)) {
     yield JSON.parse(event.data) as unknown;
@@ -47,10 +49,11 @@ async function* sendGeminiRequest(call: ProviderCall): AsyncIterable<unknown> {
 }
 
 /** Google's error shape, `{"error":{"code","message","status"}}`, as the HTTP body or as a streamed chunk. */
-export function errorFromGeminiBody(body: unknown, status: number | undefined, fallbackMessage: string): ProviderError {
+export function errorFromGeminiBody(body: unknown, status: number | undefined, fallbackMessage: string, retryAfterSeconds: number | null = null): ProviderError {
   const details = isRecord(body) ? recordField(body, 'error') : null;
   return classifyProviderFailure({
     ...(status === undefined ? {} : { status }),
+    retryAfterSeconds,
     type: details === null ? null : stringField(details, 'status'),
     message: (details === null ? null : stringField(details, 'message')) ?? fallbackMessage,
   });
