@@ -16,7 +16,7 @@ import {
   malformedStreamError,
   retryAfterSecondsFrom,
 } from './provider-errors';
-import { createModelAnnouncer, REQUEST_TIMEOUT_MS, truncate, type StreamMappingOptions } from './stream-mapping';
+import { createModelAnnouncer, REQUEST_TIMEOUT_MS, truncate, untilError, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, ProviderError, StreamPart } from './stream-parts';
 import { streamWatchFor, watchedFetch } from './watched-fetch';
 
@@ -146,14 +146,15 @@ export async function* mapAnthropicEvents(
             yield { type: 'error', error: malformedStreamError('a content delta for a block that never started') };
             return;
           }
-          yield* applyDelta(state, delta);
+          if (yield* untilError(applyDelta(state, delta))) return;
           break;
         }
         case 'content_block_stop': {
           const index = numberField(event, 'index') ?? -1;
           const state = blocks.get(index);
           blocks.delete(index);
-          if (state !== undefined) yield* finishBlock(state);
+          // A tool call whose input does not read ends the reply: the call cannot run.
+          if (state !== undefined && (yield* untilError(finishBlock(state)))) return;
           break;
         }
         case 'message_delta': {

@@ -59,8 +59,10 @@ export async function* mapOllamaChatLines(lines: AsyncIterable<unknown>, options
         if (content) yield { type: 'text-delta', text: content };
         for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
           const part = toolCallPart(call);
-          if (part.type === 'tool-call') sawToolCall = true;
           yield part;
+          // A call whose arguments do not read ends the reply: the call cannot run.
+          if (part.type === 'error') return;
+          sawToolCall = true;
         }
       }
       if (line.done === true) {
