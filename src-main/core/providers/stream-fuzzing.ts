@@ -3,7 +3,11 @@
  * frame-level mutations of them, and the invariants every run must keep. Test-only, like `testing.ts`.
  */
 import { readReference } from './testing';
-import type { WireId } from '../../../src-shared/brains';
+import { chatCompletionsWire } from '../../../e2e/fake-brains/chat-completions';
+import type { FakeWire } from '../../../e2e/fake-brains/fake-wire';
+import { openAiResponsesWire } from '../../../e2e/fake-brains/openai-responses';
+import { planReply } from '../../../e2e/fake-brains/script';
+import type { BrainId, WireId } from '../../../src-shared/brains';
 import { streamProvider } from './index';
 import type { ProviderCall, StreamPart } from './stream-parts';
 
@@ -163,10 +167,28 @@ const responsesSnapshots = snapshotStreams('recorded-streams', 'openai', 'Respon
 const GEMINI_AFC = 'AFC_Streaming_Tests_chat_stream_AFC_enabled_AFC_max_calls_exceeded_Google_AI_can_continue_after_max_calls_exceeded.json';
 const GEMINI_VERTEX = 'Chats_Tests_chats_function_calling_Vertex_AI_with_streaming_function_calling_arguments_stream.json';
 
+/**
+ * The recorded OpenAI-shaped streams hold no tool calls: the fake brains' scripted stream of two parallel calls, with
+ * arguments streamed in pieces, stands in for them (synthetic, built to each wire's documented event shapes).
+ */
+function scriptedToolCallStream(wire: FakeWire, brain: BrainId, body: Record<string, unknown>): string {
+  const plan = planReply({
+    label: 'Fuzz',
+    userText: 'Weather? [tool:get_weather {"city":"Paris","days":[1,2]}][tool:current_time]',
+    requestedModel: String(body.model),
+    declaredTools: ['get_weather', 'current_time'],
+  });
+  const context = { brain, plan, body, route: { streaming: true, pathModel: null }, sequence: 1, createdAt: 1_760_000_000, inputTokens: 10 };
+  return wire.streamEvents(context).map((event) => event.bytes).join('');
+}
+
 function recorded(name: string, text: string | undefined, framing: 'sse' | 'ndjson'): RecordedStream {
   if (text === undefined || text === '') throw new Error(`No recorded stream ${name}`);
   return { name, frames: framesOf(text, framing) };
 }
+
+const RESPONSES_BODY = { model: 'gpt-4o-2024-08-06', stream: true, store: false, input: [{ role: 'user', content: 'hi' }] };
+const CHAT_BODY = { model: 'gpt-4o-2024-08-06', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] };
 
 export const FUZZ_WIRES: readonly FuzzWire[] = [
   {
@@ -190,10 +212,11 @@ export const FUZZ_WIRES: readonly FuzzWire[] = [
     framing: 'sse',
     contentType: 'text/event-stream',
     basePath: '/v1',
-    body: { model: 'gpt-4o-2024-08-06', stream: true, store: false, input: [{ role: 'user', content: 'hi' }] },
+    body: RESPONSES_BODY,
     streams: [
       recorded('openai/standard text', responsesSnapshots.get('.stream() standard text works 1'), 'sse'),
       recorded('openai/reasoning', responsesSnapshots.get('.stream() reasoning works 1'), 'sse'),
+      recorded('fake brains/two tool calls', scriptedToolCallStream(openAiResponsesWire, 'codex', RESPONSES_BODY), 'sse'),
     ],
     endsReply: (frame) => /"type":"response\.(completed|incomplete|failed)"/.test(frame),
     errorFrame: sseFrame({ type: 'error', code: 'server_error', message: 'Busy', param: null, sequence_number: 999 }, 'error'),
@@ -206,10 +229,11 @@ export const FUZZ_WIRES: readonly FuzzWire[] = [
     framing: 'sse',
     contentType: 'text/event-stream',
     basePath: '/v1',
-    body: { model: 'gpt-4o-2024-08-06', stream: true, messages: [{ role: 'user', content: 'hi' }] },
+    body: CHAT_BODY,
     streams: [
       recorded('chat-completions/works', chatSnapshots.get('.stream() works 1'), 'sse'),
       recorded('chat-completions/refusal logprobs', chatSnapshots.get('.stream() emits refusal logprobs events 1'), 'sse'),
+      recorded('fake brains/two tool calls', scriptedToolCallStream(chatCompletionsWire, 'kimi', CHAT_BODY), 'sse'),
     ],
     // The SDK stops reading at [DONE]; the mapper finishes when the stream ends.
     endsReply: (frame) => frame.startsWith('data: [DONE]'),
