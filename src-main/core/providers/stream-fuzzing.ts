@@ -334,7 +334,20 @@ export interface FuzzCase {
   readonly expectation: Expectation;
 }
 
-export const MUTATIONS = ['chunks', 'truncate', 'reset', 'duplicate', 'reorder', 'invalid-json', 'flip-bytes', 'unknown-event', 'error-event', 'http-status', 'json-instead'] as const;
+export const MUTATIONS = [
+  'chunks',
+  'truncate',
+  'reset',
+  'duplicate',
+  'reorder',
+  'invalid-json',
+  'flip-bytes',
+  'retype-field',
+  'unknown-event',
+  'error-event',
+  'http-status',
+  'json-instead',
+] as const;
 export type Mutation = (typeof MUTATIONS)[number];
 
 const GARBAGE_PAYLOADS = ['{"broken', 'not json at all', '{"type":', '[1,2', '\u0000\u0001', '{"type":"message_delta","delta":'];
@@ -402,6 +415,12 @@ export function mutatedCase(fuzzWire: FuzzWire, stream: RecordedStream, mutation
       }
       return { description: `bytes ${offsets.join(', ')} replaced`, answer: streamAnswer(fuzzWire, deliver(bytes)), expectation: { kind: 'survive' } };
     }
+    case 'retype-field': {
+      const index = random.integer(frames.length);
+      const retyped = retypeOneField(frames[index] ?? '', fuzzWire.framing, random);
+      frames[index] = retyped.frame;
+      return { description: `frame ${index}: ${retyped.description}`, answer: streamAnswer(fuzzWire, deliver(reassemble(frames))), expectation: { kind: 'survive' } };
+    }
     case 'unknown-event': {
       const index = random.integer(frames.length + 1);
       frames.splice(index, 0, fuzzWire.unknownFrame);
@@ -419,7 +438,13 @@ export function mutatedCase(fuzzWire: FuzzWire, stream: RecordedStream, mutation
     case 'http-status': {
       const status = random.pick([429, 529, 503, 500, 502, 408, 400, 401, 413]);
       const wait = random.pick(['none', 'seconds', 'milliseconds', 'date'] as const);
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      // A gateway in front of the provider may answer with its own HTML page, or nothing at all.
+      const errorBody = random.pick([
+        { contentType: 'application/json', text: JSON.stringify(fuzzWire.errorBody(status)) },
+        { contentType: 'text/html', text: `<html><body><h1>${status}</h1>Bad gateway</body></html>` },
+        { contentType: 'application/json', text: '' },
+      ]);
+      const headers: Record<string, string> = { 'content-type': errorBody.contentType };
       let expectedWait: readonly number[] | null = null;
       if (wait === 'seconds') {
         const seconds = random.integer(120);
@@ -434,8 +459,8 @@ export function mutatedCase(fuzzWire: FuzzWire, stream: RecordedStream, mutation
         expectedWait = [59, 60];
       }
       return {
-        description: `HTTP ${status} with retry-after ${wait}`,
-        answer: { status, headers, chunks: [bytesOf(JSON.stringify(fuzzWire.errorBody(status)))] },
+        description: `HTTP ${status} (${errorBody.contentType}, ${errorBody.text.length} bytes) with retry-after ${wait}`,
+        answer: { status, headers, chunks: deliver(bytesOf(errorBody.text)) },
         expectation: { kind: 'only-error', status, retryAfterSeconds: expectedWait },
       };
     }
@@ -452,6 +477,48 @@ export function mutatedCase(fuzzWire: FuzzWire, stream: RecordedStream, mutation
       throw new Error(`Unknown mutation ${String(unknownMutation)}`);
     }
   }
+}
+
+const STRANGE_VALUES: readonly unknown[] = [null, 0, -1, 1e308, '', 'x', true, [], {}, [1, 'a'], { a: 1 }, '__proto__'];
+
+/** Replaces one value anywhere in the frame's JSON with a value of another type (a provider's schema drifting). */
+function retypeOneField(frame: string, framing: Framing, random: Random): { frame: string; description: string } {
+  const lineEnd = framing === 'ndjson' ? /\n$/ : /(\r?\n)+$/;
+  const terminator = lineEnd.exec(frame)?.[0] ?? '';
+  const body = frame.slice(0, frame.length - terminator.length);
+  const dataMatch = framing === 'ndjson' ? { prefix: '', json: body, suffix: '' } : splitDataLine(body);
+  if (dataMatch === null) return { frame, description: 'no JSON to retype' };
+  let value: unknown;
+  try {
+    value = JSON.parse(dataMatch.json);
+  } catch {
+    return { frame, description: 'no JSON to retype' };
+  }
+  const paths: (string | number)[][] = [];
+  const collectPaths = (node: unknown, path: (string | number)[]): void => {
+    paths.push(path);
+    if (Array.isArray(node)) node.forEach((item, itemIndex) => collectPaths(item, [...path, itemIndex]));
+    else if (typeof node === 'object' && node !== null) for (const [key, item] of Object.entries(node)) collectPaths(item, [...path, key]);
+  };
+  collectPaths(value, []);
+  const path = random.pick(paths.filter((candidate) => candidate.length > 0).concat(paths.length === 1 ? [[]] : []));
+  const replacement = random.pick(STRANGE_VALUES);
+  if (path.length === 0) value = replacement;
+  else {
+    let parent = value as Record<string | number, unknown>;
+    for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
+    parent[path.at(-1) ?? ''] = replacement;
+  }
+  const json = JSON.stringify(value) ?? 'null';
+  return { frame: `${dataMatch.prefix}${json}${dataMatch.suffix}${terminator}`, description: `${path.join('.') || '(root)'} set to ${JSON.stringify(replacement)}` };
+}
+
+/** The JSON of an SSE frame's one `data:` line, with what comes before and after it. */
+function splitDataLine(frame: string): { prefix: string; json: string; suffix: string } | null {
+  const match = /^data: ?(.*)$/m.exec(frame);
+  if (match === null) return null;
+  const start = match.index + match[0].length - (match[1] ?? '').length;
+  return { prefix: frame.slice(0, start), json: match[1] ?? '', suffix: frame.slice(start + (match[1] ?? '').length) };
 }
 
 /** Why a run broke its expectation, or null. */
