@@ -76,12 +76,24 @@ export function watchedFetch(watch: StreamWatch): typeof fetch {
     const controller = new AbortController();
     const callerSignal = init?.signal ?? null;
     const forwardAbort = (): void => controller.abort(callerSignal?.reason);
+    // The caller's signal may outlive this request (a turn's signal spans its tool rounds): let go of it once done.
+    const release = (): void => callerSignal?.removeEventListener('abort', forwardAbort);
     if (callerSignal?.aborted) forwardAbort();
     else callerSignal?.addEventListener('abort', forwardAbort, { once: true });
-    const response = await fetch(input, { ...init, signal: controller.signal });
-    if (!response.ok || response.body === null) return response;
-    const body = watchIdle(response.body, watch, () => controller.abort(new Error('stalled')));
-    const watched = isJsonAnswer(response) ? failWithJsonAnswer(body, watch) : body;
+    let response: Response;
+    try {
+      response = await fetch(input, { ...init, signal: controller.signal });
+    } catch (thrown) {
+      release();
+      throw thrown;
+    }
+    if (response.body === null) {
+      release();
+      return response;
+    }
+    // Error bodies are watched too: a gateway that stalls while sending its error page ends the same way.
+    const body = watchIdle(response.body, watch, () => controller.abort(new Error('stalled')), release);
+    const watched = response.ok && isJsonAnswer(response) ? failWithJsonAnswer(body, watch) : body;
     return new Response(watched, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }
@@ -95,7 +107,12 @@ function isJsonAnswer(response: Response): boolean {
  * Passes the body through, one chunk per read, and errors it with a `provider-stalled` failure when a read waits longer
  * than the idle limit. The clock runs only while the reader waits, so a slow consumer never counts as a stalled provider.
  */
-function watchIdle(body: ReadableStream<Uint8Array>, watch: StreamWatch, closeConnection: () => void): ReadableStream<Uint8Array> {
+function watchIdle(
+  body: ReadableStream<Uint8Array>,
+  watch: StreamWatch,
+  closeConnection: () => void,
+  onSettled: () => void,
+): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>(
     {
@@ -110,15 +127,24 @@ function watchIdle(body: ReadableStream<Uint8Array>, watch: StreamWatch, closeCo
             controller.error(new ProviderFailure(stalledError(watch)));
             closeConnection();
             reader.cancel().catch(() => undefined);
+            onSettled();
             return;
           }
-          if (result.done) controller.close();
-          else controller.enqueue(result.value);
+          if (result.done) {
+            controller.close();
+            onSettled();
+          } else controller.enqueue(result.value);
+        } catch (thrown) {
+          onSettled();
+          throw thrown;
         } finally {
           clearTimeout(timer);
         }
       },
-      cancel: (reason) => reader.cancel(reason),
+      cancel: (reason) => {
+        onSettled();
+        return reader.cancel(reason);
+      },
     },
     // Read only when asked, so the idle clock measures the provider, not a buffer filling ahead of the reader.
     { highWaterMark: 0 },
