@@ -465,10 +465,17 @@ export function mutatedCase(fuzzWire: FuzzWire, stream: RecordedStream, mutation
       };
     }
     case 'json-instead': {
-      const body = random.pick([JSON.stringify(fuzzWire.errorBody(500)), '{"id":"x","object":"response"}', '[]', '{"error":', '']);
+      const { contentType, body } = random.pick([
+        { contentType: 'application/json', body: JSON.stringify(fuzzWire.errorBody(500)) },
+        { contentType: 'application/json', body: '{"id":"x","object":"response"}' },
+        { contentType: 'application/json; charset=utf-8', body: '[]' },
+        { contentType: 'application/json', body: '{"error":' },
+        { contentType: 'application/json', body: '' },
+        { contentType: 'text/html', body: '<html><head><title>Sign in</title></head><body></body></html>' },
+      ]);
       return {
-        description: `HTTP 200 application/json instead of a stream: ${body}`,
-        answer: { status: 200, headers: { 'content-type': 'application/json' }, chunks: deliver(bytesOf(body)) },
+        description: `HTTP 200 ${contentType} instead of a stream: ${body}`,
+        answer: { status: 200, headers: { 'content-type': contentType }, chunks: deliver(bytesOf(body)) },
         expectation: { kind: 'only-error', code: 'not-a-stream' },
       };
     }

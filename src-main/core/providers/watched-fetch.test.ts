@@ -71,7 +71,7 @@ describe('watchedFetch', () => {
     expect(await readAll(response.body, 250)).toBe('one two three');
   });
 
-  it('names a JSON answer with HTTP 200 after reading it, and passes error statuses through untouched', async () => {
+  it('names a JSON answer or an HTML page with HTTP 200 after reading it, and passes error statuses through untouched', async () => {
     stubFetch({ contentType: 'application/json; charset=utf-8', chunks: ['{"error":{"message":"Upstream', ' timed out"}}'], ends: true });
     const answered = await watchedFetch(WATCH)('http://provider.invalid/v1/messages');
     const failure = await readAll(answered.body).catch((thrown: unknown) => thrown);
@@ -79,6 +79,15 @@ describe('watchedFetch', () => {
       code: 'not-a-stream',
       message: 'Claude answered with a JSON error instead of a stream (HTTP 200): Upstream timed out',
       retryable: true,
+    });
+
+    stubFetch({ contentType: 'text/html; charset=utf-8', chunks: ['<html><head><title>Hotel  Wi-Fi\n login</title></head>', '<body>Sign in</body></html>'], ends: true });
+    const portal = await watchedFetch(WATCH)('http://provider.invalid/v1/messages');
+    const portalFailure = await readAll(portal.body).catch((thrown: unknown) => thrown);
+    expect((portalFailure as ProviderFailure).providerError).toEqual({
+      code: 'not-a-stream',
+      message: 'Claude answered with an HTML page ("Hotel Wi-Fi login") instead of a stream (HTTP 200, text/html). A proxy, captive portal or wrong base URL may have answered.',
+      retryable: false,
     });
 
     stubFetch({ status: 429, contentType: 'application/json', chunks: ['{"error":"slow down"}'], ends: true });

@@ -67,9 +67,19 @@ export function notAStreamError(watch: StreamWatch, bodyText: string): ProviderE
 }
 
 /**
- * A `fetch` whose successful responses carry a watched body. Error statuses pass through untouched, so the SDKs and
- * `postForStream` read the provider's error body and `retry-after` as before.
+ * A `fetch` whose responses carry a watched body. Error statuses keep their status, headers and body text, so the SDKs
+ * and `postForStream` read the provider's error body and `retry-after` as before; only a stall there ends them early.
  */
+/** HTTP 200 with an HTML page where a stream was asked for: a captive portal, a proxy's login or error page. */
+export function htmlInsteadOfStreamError(watch: StreamWatch, bodyText: string): ProviderError {
+  const title = collapseSpace(/<title[^>]*>([^<]*)<\/title>/i.exec(bodyText)?.[1] ?? '');
+  return {
+    code: 'not-a-stream',
+    message: `${watch.label} answered with an HTML page${title === '' ? '' : ` ("${truncate(title, 100)}")`} instead of a stream (HTTP 200, text/html). A proxy, captive portal or wrong base URL may have answered.`,
+    retryable: false,
+  };
+}
+
 export function watchedFetch(watch: StreamWatch): typeof fetch {
   return async (input, init) => {
     // Our own controller, so a stall can close the socket whatever signal the caller passed.
@@ -93,14 +103,20 @@ export function watchedFetch(watch: StreamWatch): typeof fetch {
     }
     // Error bodies are watched too: a gateway that stalls while sending its error page ends the same way.
     const body = watchIdle(response.body, watch, () => controller.abort(new Error('stalled')), release);
-    const watched = response.ok && isJsonAnswer(response) ? failWithJsonAnswer(body, watch) : body;
+    const answerKind = response.ok ? notAStreamKind(response) : null;
+    const watched = answerKind === null ? body : failWithWholeAnswer(body, watch, answerKind);
     return new Response(watched, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }
 
-function isJsonAnswer(response: Response): boolean {
+/** What a successful answer is instead of a stream: JSON (a proxy, an error object) or HTML (a captive portal, a login page). */
+type NotAStreamKind = 'json' | 'html';
+
+function notAStreamKind(response: Response): NotAStreamKind | null {
   const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-  return mediaType === 'application/json' || mediaType.endsWith('+json');
+  if (mediaType === 'application/json' || mediaType.endsWith('+json')) return 'json';
+  if (mediaType === 'text/html') return 'html';
+  return null;
 }
 
 /**
@@ -151,8 +167,8 @@ function watchIdle(
   );
 }
 
-/** A body that reads the JSON answer (up to the limit) and then fails with what it said. */
-function failWithJsonAnswer(body: ReadableStream<Uint8Array>, watch: StreamWatch): ReadableStream<Uint8Array> {
+/** A body that reads the whole answer (up to the limit) and then fails with what it said. */
+function failWithWholeAnswer(body: ReadableStream<Uint8Array>, watch: StreamWatch, kind: NotAStreamKind): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -172,7 +188,8 @@ function failWithJsonAnswer(body: ReadableStream<Uint8Array>, watch: StreamWatch
         controller.error(thrown);
         return;
       }
-      controller.error(new ProviderFailure(notAStreamError(watch, text + decoder.decode())));
+      const bodyText = text + decoder.decode();
+      controller.error(new ProviderFailure(kind === 'json' ? notAStreamError(watch, bodyText) : htmlInsteadOfStreamError(watch, bodyText)));
     },
     cancel: (reason) => reader.cancel(reason),
   });
