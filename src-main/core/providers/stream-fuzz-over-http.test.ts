@@ -89,5 +89,5 @@ describe.each(FUZZ_WIRES)('$wire under fuzzed streams over a socket', (fuzzWire)
       if (problem !== null) failures.add(`socket case ${caseIndex} (${stream.name}, ${fuzzCase.description}): ${problem}`);
     }
     expect(failures.report(`${SOCKET_CASES_PER_WIRE} mutated runs over a socket`)).toBe('');
-  });
+  }, Math.max(20_000, SOCKET_CASES_PER_WIRE * 100));
 });

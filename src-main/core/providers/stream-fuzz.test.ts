@@ -34,6 +34,8 @@ const CASES_PER_WIRE = Number(process.env.STREAM_FUZZ_CASES ?? 1000);
 const FULL_RUN = process.env.STREAM_FUZZ_FULL === '1';
 /** A run through a Response body and an SDK costs one to three milliseconds here. */
 const SPLIT_RUNS_PER_WIRE = 1500;
+/** Room for the longer runs the variables above ask for, on a busy machine. */
+const RUN_TIMEOUT_MS = FULL_RUN ? 600_000 : Math.max(20_000, CASES_PER_WIRE * 15);
 
 // ---- the in-memory provider -------------------------------------------------------------------------------------
 
@@ -105,7 +107,7 @@ describe.each(FUZZ_WIRES)('$wire under fuzzed streams', (fuzzWire) => {
     }
     expect(failures.report(`${runs} split runs (every ${stride === 1 ? '' : `${stride}th `}byte)`)).toBe('');
     expect(unhandled).toEqual([]);
-  });
+  }, RUN_TIMEOUT_MS);
 
   it(`ends every one of ${CASES_PER_WIRE} mutated streams through the normal error path`, async () => {
     const failures = new FailureLog();
@@ -121,5 +123,5 @@ describe.each(FUZZ_WIRES)('$wire under fuzzed streams', (fuzzWire) => {
     }
     expect(failures.report(`${CASES_PER_WIRE} mutated runs`)).toBe('');
     expect(unhandled).toEqual([]);
-  });
+  }, RUN_TIMEOUT_MS);
 });
