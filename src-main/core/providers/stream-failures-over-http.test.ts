@@ -228,6 +228,14 @@ describe.each(WIRES)('$wire over HTTP when the provider misbehaves', (testCase) 
     expect(attempts).toBe(1);
   });
 
+  it('makes one attempt when the connection resets before any header', async () => {
+    handler = (request) => request.socket.destroy();
+    const parts = await run(testCase);
+    expect(parts).toHaveLength(1);
+    expect(parts[0]?.type === 'error' && parts[0].error).toMatchObject({ code: 'connection', retryable: true });
+    expect(attempts).toBe(1);
+  });
+
   it('makes one attempt at an overload answer, with or without retry-after', async () => {
     const overloadStatus = testCase.wire === 'anthropic-messages' ? 529 : 503;
     handler = answerJson(overloadStatus, testCase.overloadBody, { 'retry-after': '3' });
