@@ -1,21 +1,28 @@
 #!/usr/bin/env node
 /**
  * Runs Electronegativity on the Electron shell's sources (src-main/electron, tests excluded) and, when they exist,
- * the built main and preload bundles, and fails on any HIGH finding or any file it could not parse.
+ * the built main and preload bundles, and fails on any HIGH or MEDIUM finding that is not allowlisted with a reason
+ * (scripts/electronegativity-gate.js), on an allowlist entry that matches nothing, and on any file it could not parse.
  *
  * Electronegativity itself exits 0 whatever it finds, so its results are read here (through its programmatic
  * runner, which returns the same issues its CSV/SARIF report holds) and judged by this script. It only parses
  * .js/.ts/.html/.json, so bundles ending in .cjs/.mjs are copied under a .js name first.
  *
+ * Offline: the package reaches the network in two places, both cut here. Its runner fetches updated locale strings
+ * (locales/i18n.js), and the AvailableSecurityFixesGlobalCheck downloads Electron's release list; the check is
+ * excluded from the scan, and the package's `got` is replaced by a stub that refuses every request, so nothing
+ * leaves the machine whatever the package version does.
+ *
  * Usage: node scripts/electronegativity.js [--verbose] [--out DIR]
  *   --out DIR   where the electron-vite build is (default: out)
- * Exit 1 on a HIGH finding or a parse error.
+ * Exit 1 on a failing finding, an unused allowlist entry or a parse error.
  */
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ALLOWLIST, GATED_SEVERITIES, REMOTE_CHECKS, judgeFindings } from './electronegativity-gate.js';
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -23,36 +30,6 @@ const verbose = process.argv.includes('--verbose');
 const outFlag = process.argv.indexOf('--out');
 const buildDir = outFlag === -1 ? 'out' : process.argv[outFlag + 1];
 if (buildDir === undefined) throw new Error('--out needs a folder');
-
-// Reasons for the allowlist below.
-const BUILT_WINDOW_OPTIONS =
-  'new BrowserWindow(buildWindowOptions(...)): the checker only reads an object literal at the constructor call. ' +
-  'buildWindowOptions (window.ts) sets contextIsolation: true, sandbox: true, nodeIntegration: false, webviewTag: false, ' +
-  'and window.test.ts asserts those exact webPreferences.';
-const OPEN_EXTERNAL =
-  'openExternalIfHttps passes only URLs that new URL() parses with protocol exactly https: (window.test.ts covers ' +
-  'file:, http:, javascript:, smb:, data: and unparsable input).';
-const AUXCLICK =
-  'A middle-click opens a new window through setWindowOpenHandler, which denies every window (window.test.ts).';
-const CSP_ASSEMBLED =
-  'The policy is assembled from its directives at runtime, so the checker cannot parse it statically; window.test.ts ' +
-  'asserts the exact production policy.';
-
-const SHELL_AND_BUNDLE = ['src-main/electron/window.ts', 'out/main/index.js'];
-
-/**
- * Findings judged false positives, each with the reason. A finding matches by check id, file (sources by their
- * project path, bundles as out/main/… or out/preload/…) and the flagged source line, so a new finding of the same
- * kind elsewhere in the file still counts.
- * An entry that no longer matches anything is reported, so the list cannot silently rot.
- */
-const ALLOWLIST = [
-  { check: 'CONTEXT_ISOLATION_JS_CHECK', files: SHELL_AND_BUNDLE, line: /new BrowserWindow\(buildWindowOptions\(options\)\)/, reason: BUILT_WINDOW_OPTIONS },
-  { check: 'SANDBOX_JS_CHECK', files: SHELL_AND_BUNDLE, line: /new BrowserWindow\(buildWindowOptions\(options\)\)/, reason: BUILT_WINDOW_OPTIONS },
-  { check: 'AUXCLICK_JS_CHECK', files: SHELL_AND_BUNDLE, line: /new BrowserWindow\(buildWindowOptions\(options\)\)/, reason: AUXCLICK },
-  { check: 'OPEN_EXTERNAL_JS_CHECK', files: SHELL_AND_BUNDLE, line: /shell\.openExternal\(parsed\.href\)/, reason: OPEN_EXTERNAL },
-  { check: 'CSP_GLOBAL_CHECK', files: SHELL_AND_BUNDLE, line: /responseHeaders\[["']Content-Security-Policy["']\] = \[policy\]/, reason: CSP_ASSEMBLED },
-];
 
 /** What gets scanned: a label (how findings name the folder, whatever --out says), its path, and which files. */
 const TARGETS = [
@@ -105,7 +82,25 @@ function describeIssue(issue, file) {
   return `${issue.severity.name.padEnd(13)} ${issue.confidence.name.padEnd(9)} ${issue.id}${review}  ${where}`;
 }
 
+/**
+ * Puts a stub in the require cache where the package resolves `got`, its only HTTP client: every request is refused
+ * and recorded. Returns the list of refused URLs.
+ */
+function refuseNetworkAccess() {
+  const packageDir = dirname(require.resolve('@doyensec/electronegativity/package.json'));
+  const gotPath = require.resolve('got', { paths: [packageDir] });
+  const refused = [];
+  const refuse = (url) => {
+    refused.push(String(url));
+    return Promise.reject(new Error('The security gate runs offline: no network requests.'));
+  };
+  const got = Object.assign(refuse, { get: refuse, head: refuse, post: refuse, stream: refuse, extend: () => got });
+  require.cache[gotPath] = { id: gotPath, filename: gotPath, loaded: true, exports: Object.assign(got, { default: got }) };
+  return refused;
+}
+
 async function main() {
+  const refusedRequests = refuseNetworkAccess();
   const run = require('@doyensec/electronegativity');
   const stagingDir = mkdtempSync(join(tmpdir(), 'anybrain-electronegativity-'));
   let failed = false;
@@ -117,7 +112,8 @@ async function main() {
       output: undefined,
       isSarif: false,
       customScan: [],
-      excludeFromScan: [],
+      // The package compares names in lower case.
+      excludeFromScan: REMOTE_CHECKS.map((check) => check.toLowerCase()),
       severitySet: undefined,
       confidenceSet: undefined,
       isRelative: false,
@@ -135,32 +131,36 @@ async function main() {
       failed = true;
     }
 
-    const usedAllowances = new Set();
-    const high = [];
-    for (const issue of result.issues) {
-      const file = originalOf(issue.file);
-      const flaggedLine = sourceLine(issue.file, issue.location?.line);
-      const allowance = ALLOWLIST.find(
-        (entry) => entry.check === issue.id && entry.files.includes(file) && entry.line.test(flaggedLine),
-      );
-      if (allowance) {
-        usedAllowances.add(allowance);
-        console.log(`allowed       ${describeIssue(issue, file)}\n              reason: ${allowance.reason}`);
-        continue;
-      }
-      console.log(describeIssue(issue, file));
-      if (verbose) console.log(`              ${issue.description}`);
-      if (issue.severity.name === 'HIGH') high.push(issue);
+    const findings = result.issues.map((issue) => ({
+      check: issue.id,
+      severity: issue.severity.name,
+      file: originalOf(issue.file),
+      line: sourceLine(issue.file, issue.location?.line),
+      issue,
+    }));
+    const verdict = judgeFindings(findings);
+    for (const { finding, entry } of verdict.allowed) {
+      console.log(`allowed       ${describeIssue(finding.issue, finding.file)}\n              reason: ${entry.reason}`);
     }
-    for (const entry of ALLOWLIST) {
-      if (!usedAllowances.has(entry)) console.warn(`allowlist entry matched nothing: ${entry.check} in ${entry.files.join(', ')}`);
+    for (const finding of [...verdict.listed, ...verdict.failing]) {
+      console.log(`${verdict.failing.includes(finding) ? 'FAILS ' : ''}${describeIssue(finding.issue, finding.file)}`);
+      if (verbose) console.log(`              ${finding.issue.description}`);
     }
-
-    if (high.length > 0) {
-      console.error(`\n${high.length} HIGH finding(s): fix them or allowlist them in scripts/electronegativity.js with a reason.`);
+    for (const entry of verdict.unusedEntries) {
+      console.error(`allowlist entry matched nothing: ${entry.check} (${entry.severity}) in ${entry.files.join(', ')}: remove it or fix its pattern.`);
       failed = true;
     }
-    console.log(failed ? '\nElectronegativity: FAILED' : `\nElectronegativity: no HIGH findings, no parse errors (${result.issues.length} finding(s) listed above).`);
+    if (verdict.failing.length > 0) {
+      const gated = [...GATED_SEVERITIES].join(' or ');
+      console.error(`\n${verdict.failing.length} ${gated} finding(s): fix them or allowlist them in scripts/electronegativity-gate.js with a reason.`);
+      failed = true;
+    }
+    console.log(`offline: ${REMOTE_CHECKS.join(', ')} not run; ${refusedRequests.length} network request(s) refused${refusedRequests.length === 0 ? '' : ` (${refusedRequests.join(', ')})`}.`);
+    console.log(
+      failed
+        ? '\nElectronegativity: FAILED'
+        : `\nElectronegativity: no HIGH or MEDIUM findings outside the allowlist (${ALLOWLIST.length} entries), no parse errors (${result.issues.length} finding(s) listed above).`,
+    );
   } finally {
     rmSync(stagingDir, { recursive: true, force: true });
   }

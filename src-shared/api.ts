@@ -45,6 +45,8 @@ export interface TurnError {
   readonly retryable: boolean;
   /** The provider's HTTP status, where there was one. */
   readonly status?: number;
+  /** How long the provider asked to wait before a retry (`retry-after`), in seconds, where it said. */
+  readonly retryAfterSeconds?: number;
 }
 
 export interface Usage {

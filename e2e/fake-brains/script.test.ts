@@ -3,12 +3,15 @@ import { DEFAULT_DELAY_MS, SLOW_DELAY_MS, conversationTail, parseDirectives, pla
 
 describe('parseDirectives', () => {
   it('reads every directive anywhere in the text', () => {
-    expect(parseDirectives('a [slow] b [empty] [markdown] [error-midstream] [drop] [too-large] [model: m-1 ] [status:503] [reply:x\\ny]')).toEqual({
+    expect(parseDirectives('a [slow] b [empty] [markdown] [error-midstream] [drop] [stall] [json-instead] [retry-after:20] [too-large] [model: m-1 ] [status:503] [reply:x\\ny]')).toEqual({
       slow: true,
       empty: true,
       markdown: true,
       errorMidstream: true,
       drop: true,
+      stall: true,
+      jsonInstead: true,
+      retryAfterSeconds: 20,
       tooLarge: true,
       think: false,
       model: 'm-1',
@@ -44,6 +47,9 @@ describe('parseDirectives', () => {
       markdown: false,
       errorMidstream: false,
       drop: false,
+      stall: false,
+      jsonInstead: false,
+      retryAfterSeconds: null,
       tooLarge: false,
       think: false,
       model: null,
@@ -72,7 +78,11 @@ describe('planReply', () => {
   });
 
   it('plans failures: a status wins over too-large, a drop over a mid-stream error', () => {
-    expect(planReply({ label: 'Kimi', userText: '[too-large] [status:429]', requestedModel: 'k' }).failure).toEqual({ kind: 'status', status: 429 });
+    expect(planReply({ label: 'Kimi', userText: '[too-large] [status:429]', requestedModel: 'k' }).failure).toEqual({ kind: 'status', status: 429, retryAfterSeconds: null });
+    expect(planReply({ label: 'Kimi', userText: '[status:429] [retry-after:20]', requestedModel: 'k' }).failure).toEqual({ kind: 'status', status: 429, retryAfterSeconds: 20 });
+    expect(planReply({ label: 'Kimi', userText: '[json-instead]', requestedModel: 'k' }).failure).toEqual({ kind: 'json-instead' });
+    expect(planReply({ label: 'Kimi', userText: '[stall]', requestedModel: 'k' }).ending).toBe('stall');
+    expect(planReply({ label: 'Kimi', userText: '[stall] [drop]', requestedModel: 'k' }).ending).toBe('drop');
     expect(planReply({ label: 'Kimi', userText: '[too-large]', requestedModel: 'k' }).failure).toEqual({ kind: 'too-large' });
     expect(planReply({ label: 'Kimi', userText: '[reply:a b c] [drop] [error-midstream]', requestedModel: 'k' }).ending).toBe('drop');
   });

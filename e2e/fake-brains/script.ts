@@ -47,6 +47,12 @@ export interface Directives {
   readonly markdown: boolean;
   readonly errorMidstream: boolean;
   readonly drop: boolean;
+  /** `[stall]`: send half the reply, then nothing, with the connection left open. */
+  readonly stall: boolean;
+  /** `[json-instead]`: answer HTTP 200 with the whole reply as JSON although a stream was asked for. */
+  readonly jsonInstead: boolean;
+  /** `[retry-after:N]`: the `retry-after` seconds a `[status:…]` answer carries. */
+  readonly retryAfterSeconds: number | null;
   readonly tooLarge: boolean;
   readonly think: boolean;
   readonly model: string | null;
@@ -85,11 +91,15 @@ export interface ScriptedToolCall {
 }
 
 /** How the reply ends once its content has streamed (or part of it, for the failure endings). */
-export type ReplyEnding = 'complete' | 'error-midstream' | 'drop';
+export type ReplyEnding = 'complete' | 'error-midstream' | 'drop' | 'stall';
 
 export interface ReplyPlan {
   /** An HTTP error to answer instead of a stream. */
-  readonly failure: { readonly kind: 'status'; readonly status: number } | { readonly kind: 'too-large' } | null;
+  readonly failure:
+    | { readonly kind: 'status'; readonly status: number; readonly retryAfterSeconds: number | null }
+    | { readonly kind: 'too-large' }
+    | { readonly kind: 'json-instead' }
+    | null;
   /** Reasoning shown before the reply; empty when there is none. */
   readonly reasoning: string;
   readonly reasoningChunks: readonly string[];
@@ -120,6 +130,7 @@ export interface PlanInput {
 export function parseDirectives(userText: string): Directives {
   const flag = (name: string): boolean => userText.includes(`[${name}]`);
   const status = /\[status:(\d{3})\]/.exec(userText);
+  const retryAfter = /\[retry-after:(\d+)\]/.exec(userText);
   const model = /\[model:([^\]]+)\]/.exec(userText);
   const reply = /\[reply:([^\]]*)\]/.exec(userText);
   const { tools, unreadable } = parseToolDirectives(userText);
@@ -129,6 +140,9 @@ export function parseDirectives(userText: string): Directives {
     markdown: flag('markdown'),
     errorMidstream: flag('error-midstream'),
     drop: flag('drop'),
+    stall: flag('stall'),
+    jsonInstead: flag('json-instead'),
+    retryAfterSeconds: retryAfter?.[1] === undefined ? null : Number(retryAfter[1]),
     tooLarge: flag('too-large'),
     think: flag('think'),
     model: model?.[1]?.trim() || null,
@@ -227,7 +241,14 @@ export function planReply(input: PlanInput): ReplyPlan {
   const directives = parseDirectives(input.userText);
   const toolAnswers = input.toolAnswers ?? [];
   const reasoningSupport = input.reasoning ?? SHOWN_ON_REQUEST;
-  const failure = directives.status !== null ? { kind: 'status' as const, status: directives.status } : directives.tooLarge ? { kind: 'too-large' as const } : null;
+  const failure =
+    directives.status !== null
+      ? { kind: 'status' as const, status: directives.status, retryAfterSeconds: directives.retryAfterSeconds }
+      : directives.tooLarge
+        ? { kind: 'too-large' as const }
+        : directives.jsonInstead
+          ? { kind: 'json-instead' as const }
+          : null;
   const wantsCalls = toolAnswers.length === 0 && (directives.tools.length > 0 || directives.unreadableTool !== null);
   const refusal = wantsCalls ? callRefusal(directives, input.label, input.declaredTools ?? []) : null;
   const toolCalls = wantsCalls && refusal === null ? directives.tools.map(scriptedCall) : [];
@@ -236,7 +257,7 @@ export function planReply(input: PlanInput): ReplyPlan {
   const showsReasoning = (directives.think && reasoningSupport.shown) || (reasoningSupport.beforeToolCalls && toolCalls.length > 0);
   const reasoning = showsReasoning ? `Fake ${input.label} thinks about: ${input.userText.slice(0, REASONING_ECHO_LIMIT)}` : '';
   const reasoningChunks = splitIntoChunks(reasoning);
-  const ending: ReplyEnding = directives.drop ? 'drop' : directives.errorMidstream ? 'error-midstream' : 'complete';
+  const ending: ReplyEnding = directives.drop ? 'drop' : directives.errorMidstream ? 'error-midstream' : directives.stall ? 'stall' : 'complete';
   return {
     failure,
     reasoning,

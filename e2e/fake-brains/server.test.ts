@@ -8,7 +8,7 @@ import { MARKDOWN_REPLY, SLOW_CHUNK_COUNT } from './script';
 import { startFakeBrains, type FakeBrains } from './server';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const reference = (...segments: string[]): string => readFileSync(path.resolve(repoRoot, '../shared/reference', ...segments), 'utf8');
+const reference = (...segments: string[]): string => readFileSync(path.resolve(repoRoot, 'e2e/fixtures/reference', ...segments), 'utf8');
 
 /** 2026-01-01T00:00:00Z: `created` fields and `receivedAt` come from the clock. */
 const FIXED_NOW = new Date('2026-01-01T00:00:00.000Z');

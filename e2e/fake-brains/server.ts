@@ -182,11 +182,6 @@ export async function startFakeBrains(options: FakeBrainsOptions = {}): Promise<
       declaredTools: wire.declaredToolNames(body),
       reasoning: wire.reasoningSupport(body, route),
     });
-    if (plan.failure !== null) {
-      // A scripted failure is the test's request, not a broken rule: it is not a violation.
-      sendJson(response, plan.failure.kind === 'status' ? wire.statusError(plan.failure.status) : wire.tooLarge(), extraHeaders);
-      return;
-    }
     const context: ReplyContext = {
       brain,
       plan,
@@ -196,6 +191,27 @@ export async function startFakeBrains(options: FakeBrainsOptions = {}): Promise<
       createdAt: Math.floor(Date.now() / 1000),
       inputTokens: estimateTokens(body.messages ?? body.input ?? body.contents),
     };
+    // A scripted failure is the test's request, not a broken rule: it is not a violation.
+    switch (plan.failure?.kind) {
+      case undefined:
+        break;
+      case 'status': {
+        const { status, retryAfterSeconds } = plan.failure;
+        sendJson(response, wire.statusError(status), { ...extraHeaders, ...(retryAfterSeconds === null ? {} : { 'retry-after': String(retryAfterSeconds) }) });
+        return;
+      }
+      case 'too-large':
+        sendJson(response, wire.tooLarge(), extraHeaders);
+        return;
+      case 'json-instead':
+        // What a proxy that does not stream would pass on: the whole reply as one JSON body, with HTTP 200.
+        sendJson(response, { status: 200, body: wire.wholeReply(context) }, extraHeaders);
+        return;
+      default: {
+        const unknownFailure: never = plan.failure;
+        throw new Error(`Unknown failure ${JSON.stringify(unknownFailure)}`);
+      }
+    }
     if (!route.streaming) {
       sendJson(response, { status: 200, body: wire.wholeReply(context) }, extraHeaders);
       remember(wire, context);
@@ -280,6 +296,10 @@ async function streamReply(
       // Give the written text time to leave before the socket goes without the terminal event.
       await sleep(plan.delayMs);
       request.socket.destroy();
+      return false;
+    case 'stall':
+      // Nothing more, the connection left open, until the client gives up (or the server closes).
+      if (!response.destroyed) await new Promise<void>((resolve) => response.once('close', () => resolve()));
       return false;
     default: {
       const unknownEnding: never = plan.ending;

@@ -159,6 +159,20 @@ describe('TurnEngine', () => {
     expect(message).toMatchObject({ status: 'failed', text: 'Half a rep', error: { code: 'overloaded', retryable: true, status: 529 } });
   });
 
+  it('names the brain to the provider and keeps the text and the asked wait of a stalled or rate-limited stream', async () => {
+    const { scripted, engine } = setup();
+    const stalled = engine.send('c1', 'hi');
+    const stallMessage = 'Kimi stopped sending for 90 s; the reply so far is kept. Retry, or switch brain.';
+    scripted.push({ type: 'text-delta', text: 'So far' }, { type: 'error', error: { code: 'provider-stalled', message: stallMessage, retryable: true } }, 'end');
+    expect(await stalled.done).toMatchObject({ status: 'failed', text: 'So far', error: { code: 'provider-stalled', message: stallMessage, retryable: true } });
+    expect(scripted.calls[0]?.label).toBe('Kimi');
+
+    const limited = engine.send('c1', 'again');
+    const limitMessage = 'The provider is rate-limiting requests (HTTP 429); the provider asks to wait 20 s: Slow down';
+    scripted.push({ type: 'error', error: { code: 'rate-limited', message: limitMessage, status: 429, retryable: true, retryAfterSeconds: 20 } }, 'end');
+    expect((await limited.done).error).toEqual({ code: 'rate-limited', message: limitMessage, status: 429, retryable: true, retryAfterSeconds: 20 });
+  });
+
   it('flags a served model that differs from the requested one', async () => {
     const { scripted, engine } = setup();
     const started = engine.send('c1', 'hi');

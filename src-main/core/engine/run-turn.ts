@@ -135,7 +135,13 @@ function titleFrom(text: string): string {
 }
 
 function toTurnError(error: ProviderError): TurnError {
-  return { code: error.code, message: error.message, retryable: error.retryable, ...(error.status === undefined ? {} : { status: error.status }) };
+  return {
+    code: error.code,
+    message: error.message,
+    retryable: error.retryable,
+    ...(error.status === undefined ? {} : { status: error.status }),
+    ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
+  };
 }
 
 function addUsage(previous: Usage | null, next: Usage): Usage {
@@ -480,6 +486,8 @@ export class TurnEngine {
           apiKey: connection.apiKey ?? (BRAINS[target.brain].keyVariable === null ? null : KEYLESS_PLACEHOLDER),
           body,
           signal,
+          // Failure messages name the brain ("Claude stopped sending for 90 s…"), not the provider's host.
+          label: BRAINS[target.brain].label,
         };
         for await (const part of this.deps.stream(call)) {
           if (signal.aborted) break;

@@ -105,7 +105,7 @@ describe('mapAnthropicEvents on synthetic streams', () => {
     expect(parts[1]).toEqual({ type: 'tool-call', providerCallId: 'toolu_1', name: 'now', input: {} });
   });
 
-  it('reports tool input that is not JSON as malformed-stream and keeps going', async () => {
+  it('ends the reply with malformed-stream when tool input is not JSON: one terminal part, no finish after it', async () => {
     const events = [
       messageStart(),
       { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'search', input: {} } },
@@ -123,8 +123,6 @@ describe('mapAnthropicEvents on synthetic streams', () => {
           retryable: true,
         },
       },
-      { type: 'usage', usage: { inputTokens: 10, outputTokens: 5 } },
-      { type: 'finish', reason: 'tool-calls', rawReason: 'tool_use' },
     ]);
   });
 

@@ -14,9 +14,11 @@ import {
   errorFromThrown,
   hostOf,
   malformedStreamError,
+  retryAfterSecondsFrom,
 } from './provider-errors';
-import { createModelAnnouncer, REQUEST_TIMEOUT_MS, truncate, type StreamMappingOptions } from './stream-mapping';
+import { createModelAnnouncer, REQUEST_TIMEOUT_MS, truncate, untilError, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, ProviderError, StreamPart } from './stream-parts';
+import { streamWatchFor, watchedFetch } from './watched-fetch';
 
 export function streamAnthropicMessages(call: ProviderCall): AsyncIterable<StreamPart> {
   return mapAnthropicEvents(sendAnthropicRequest(call), { signal: call.signal });
@@ -38,6 +40,8 @@ async function* sendAnthropicRequest(call: ProviderCall): AsyncIterable<unknown>
     timeout: REQUEST_TIMEOUT_MS,
     // The SDK logs unparseable chunks verbatim; failures reach the person as error parts instead.
     logLevel: 'off',
+    // Gives up a stalled body and names a JSON answer where a stream was expected.
+    fetch: watchedFetch(streamWatchFor(call)),
   });
   let stream: AsyncIterable<unknown>;
   try {
@@ -65,7 +69,7 @@ function failureFromSdkError(thrown: unknown, baseUrl: string): unknown {
   if (thrown instanceof Anthropic.APIError) {
     // The SDK keeps the whole error body, `{type:"error", error:{type, message}}`, for HTTP errors and for an `error`
     // event that arrives after HTTP 200 alike.
-    return new ProviderFailure(errorFromAnthropicBody(thrown.error, thrown.status, thrown.message));
+    return new ProviderFailure(errorFromAnthropicBody(thrown.error, thrown.status, thrown.message, retryAfterSecondsFrom(thrown.headers)));
   }
   if (thrown instanceof Anthropic.AnthropicError) {
     return new ProviderFailure({ code: 'provider-error', message: `The request could not be sent: ${thrown.message}`, retryable: false });
@@ -74,10 +78,11 @@ function failureFromSdkError(thrown: unknown, baseUrl: string): unknown {
 }
 
 /** Reads Anthropic's error body shape, `{type:"error", error:{type, message}}`, as an HTTP body or an `error` event. */
-export function errorFromAnthropicBody(body: unknown, status: number | undefined, fallbackMessage: string): ProviderError {
+export function errorFromAnthropicBody(body: unknown, status: number | undefined, fallbackMessage: string, retryAfterSeconds: number | null = null): ProviderError {
   const details = isRecord(body) ? recordField(body, 'error') : null;
   return classifyProviderFailure({
     ...(status === undefined ? {} : { status }),
+    retryAfterSeconds,
     type: details === null ? null : stringField(details, 'type'),
     message: (details === null ? null : stringField(details, 'message')) ?? fallbackMessage,
   });
@@ -141,14 +146,15 @@ export async function* mapAnthropicEvents(
             yield { type: 'error', error: malformedStreamError('a content delta for a block that never started') };
             return;
           }
-          yield* applyDelta(state, delta);
+          if (yield* untilError(applyDelta(state, delta))) return;
           break;
         }
         case 'content_block_stop': {
           const index = numberField(event, 'index') ?? -1;
           const state = blocks.get(index);
           blocks.delete(index);
-          if (state !== undefined) yield* finishBlock(state);
+          // A tool call whose input does not read ends the reply: the call cannot run.
+          if (state !== undefined && (yield* untilError(finishBlock(state)))) return;
           break;
         }
         case 'message_delta': {

@@ -87,7 +87,7 @@ describe('mapChatCompletionChunks', () => {
     ]);
   });
 
-  it('reports arguments that are not a JSON object as malformed-stream, not a throw', async () => {
+  it('ends the reply with malformed-stream when arguments are not a JSON object: no throw, no finish after it', async () => {
     const chunks = [
       chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'search', arguments: '{"q": ' } }] }),
       chunk({}, 'tool_calls'),
@@ -98,7 +98,6 @@ describe('mapChatCompletionChunks', () => {
         type: 'error',
         error: { code: 'malformed-stream', message: 'The provider sent a reply that could not be read: the arguments of tool call "search" are not a JSON object: {"q": ', retryable: true },
       },
-      { type: 'finish', reason: 'tool-calls', rawReason: 'tool_calls' },
     ]);
   });
 

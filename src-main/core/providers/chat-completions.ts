@@ -7,7 +7,7 @@ import type { Usage } from '../../../src-shared/api';
 import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
 import { errorFromOpenAiErrorObject, sendWithOpenAiSdk } from './openai-sdk';
 import { CLOSED_EARLY_MESSAGE, connectionError, errorFromThrown, malformedStreamError } from './provider-errors';
-import { createModelAnnouncer, truncate, type StreamMappingOptions } from './stream-mapping';
+import { createModelAnnouncer, truncate, untilError, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, StreamPart } from './stream-parts';
 
 export function streamChatCompletions(call: ProviderCall): AsyncIterable<StreamPart> {
@@ -69,7 +69,8 @@ export async function* mapChatCompletionChunks(
         const finishReason = stringField(choice, 'finish_reason');
         if (finishReason !== null && rawFinishReason === null) {
           rawFinishReason = finishReason;
-          yield* completeToolCalls(toolCalls);
+          // A call whose arguments do not read ends the reply: the call cannot run.
+          if (yield* untilError(completeToolCalls(toolCalls))) return;
         }
       }
     }
@@ -121,7 +122,7 @@ function* completeToolCalls(toolCalls: Map<number, PendingToolCall>): Iterable<S
         type: 'error',
         error: malformedStreamError(`the arguments of tool call "${call.name}" are not a JSON object: ${truncate(call.arguments, 200)}`),
       };
-      continue;
+      return;
     }
     yield { type: 'tool-call', providerCallId: call.id === '' ? null : call.id, name: call.name, input };
   }

@@ -85,6 +85,26 @@ describe('mapGeminiChunks on synthetic streams', () => {
     ]);
   });
 
+  it('refuses a streamed argument path into __proto__, ending the reply, and leaves Object.prototype alone', async () => {
+    const call = (jsonPath: string): unknown =>
+      chunk([{ functionCall: { name: 'lookup', partialArgs: [{ jsonPath, stringValue: 'yes' }], willContinue: false } }], 'STOP');
+    for (const jsonPath of ['$.__proto__.polluted', '$.constructor.prototype.polluted', '$.a.__proto__']) {
+      expect(await collect(mapGeminiChunks(eventsFrom([call(jsonPath)])))).toEqual([
+        { type: 'response-model', model: 'gemini-3.1-pro-preview' },
+        { type: 'error', error: { code: 'malformed-stream', message: 'The provider sent a reply that could not be read: the arguments of tool call "lookup" could not be read', retryable: true } },
+      ]);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('keeps a __proto__ key in whole args as a plain key', async () => {
+    const args = JSON.parse('{"__proto__": {"polluted": true}, "city": "Paris"}') as Record<string, unknown>;
+    const parts = await collect(mapGeminiChunks(eventsFrom([chunk([{ functionCall: { name: 'weather', args } }], 'STOP')])));
+    const call = parts.find((part) => part.type === 'tool-call');
+    expect(call?.type === 'tool-call' && Object.keys(call.input)).toEqual(['__proto__', 'city']);
+    expect(call?.type === 'tool-call' && Object.getPrototypeOf(call.input)).toBe(Object.prototype);
+  });
+
   it('classifies Google error bodies', () => {
     expect(errorFromGeminiBody({ error: { code: 429, message: 'Resource has been exhausted (e.g. check quota).', status: 'RESOURCE_EXHAUSTED' } }, 429, '').code).toBe('rate-limited');
     expect(errorFromGeminiBody({ error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT' } }, 400, '').code).toBe('provider-error');

@@ -10,6 +10,7 @@ import { CLOSED_EARLY_MESSAGE, ProviderFailure, classifyProviderFailure, connect
 import { readServerSentEvents } from './sse';
 import { createModelAnnouncer, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, ProviderError, StreamPart } from './stream-parts';
+import { streamWatchFor } from './watched-fetch';
 
 export function streamGeminiGenerateContent(call: ProviderCall): AsyncIterable<StreamPart> {
   return mapGeminiChunks(sendGeminiRequest(call), { signal: call.signal });
@@ -39,7 +40,8 @@ async function* sendGeminiRequest(call: ProviderCall): AsyncIterable<unknown> {
     headers: { 'x-goog-api-key': call.apiKey },
     body,
     signal: call.signal,
-    describeHttpError: (status, bodyText) => errorFromGeminiBody(parseJsonOrNull(bodyText), status, bodyText),
+    watch: streamWatchFor(call),
+    describeHttpError: (status, bodyText, retryAfterSeconds) => errorFromGeminiBody(parseJsonOrNull(bodyText), status, bodyText, retryAfterSeconds),
   });
   for await (const event of readServerSentEvents(events)) {
     yield JSON.parse(event.data) as unknown;
@@ -47,10 +49,11 @@ async function* sendGeminiRequest(call: ProviderCall): AsyncIterable<unknown> {
 }
 
 /** Google's error shape, `{"error":{"code","message","status"}}`, as the HTTP body or as a streamed chunk. */
-export function errorFromGeminiBody(body: unknown, status: number | undefined, fallbackMessage: string): ProviderError {
+export function errorFromGeminiBody(body: unknown, status: number | undefined, fallbackMessage: string, retryAfterSeconds: number | null = null): ProviderError {
   const details = isRecord(body) ? recordField(body, 'error') : null;
   return classifyProviderFailure({
     ...(status === undefined ? {} : { status }),
+    retryAfterSeconds,
     type: details === null ? null : stringField(details, 'status'),
     message: (details === null ? null : stringField(details, 'message')) ?? fallbackMessage,
   });
@@ -98,9 +101,9 @@ export async function* mapGeminiChunks(chunks: AsyncIterable<unknown>, options: 
         }
         const merged = mergeCall(pendingCall, functionCall, stringField(part, 'thoughtSignature'));
         if (merged === null) {
+          // A call whose arguments do not read ends the reply: the call cannot run.
           yield { type: 'error', error: malformedStreamError(`the arguments of tool call "${stringField(functionCall, 'name') ?? ''}" could not be read`) };
-          pendingCall = null;
-          continue;
+          return;
         }
         if (functionCall.willContinue === true) {
           pendingCall = merged;
@@ -157,11 +160,12 @@ function toolCallPart(call: PendingCall): StreamPart {
 
 /** Folds one functionCall part into the call being assembled; null when its arguments cannot be read. */
 function mergeCall(pending: PendingCall | null, functionCall: JsonRecord, signature: string | null): PendingCall | null {
-  const args: Record<string, unknown> = { ...(pending?.args ?? {}) };
+  let args: Record<string, unknown> = { ...(pending?.args ?? {}) };
   const wholeArgs = functionCall.args;
   if (wholeArgs !== undefined) {
     if (!isRecord(wholeArgs)) return null;
-    Object.assign(args, wholeArgs);
+    // Spread defines own properties: a `__proto__` key in the provider's JSON stays a plain key.
+    args = { ...args, ...wholeArgs };
   }
   for (const partialArg of arrayField(functionCall, 'partialArgs') ?? []) {
     if (!isRecord(partialArg) || !applyPartialArg(args, partialArg)) return null;
@@ -175,14 +179,18 @@ function mergeCall(pending: PendingCall | null, functionCall: JsonRecord, signat
 }
 
 /** Applies one streamed argument (`{jsonPath: "$.a.b", stringValue|numberValue|boolValue|nullValue}`); plain member paths only. */
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
 function applyPartialArg(args: Record<string, unknown>, partialArg: JsonRecord): boolean {
   const path = stringField(partialArg, 'jsonPath') ?? '';
   if (!/^\$(\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(path)) return false;
   const keys = path.slice(2).split('.');
+  // The path comes from the network: `$.__proto__.x` must never reach Object.prototype.
+  if (keys.some((key) => UNSAFE_KEYS.has(key))) return false;
   const lastKey = keys.pop() ?? '';
   let target = args;
   for (const key of keys) {
-    const next = target[key];
+    const next = Object.hasOwn(target, key) ? target[key] : undefined;
     if (!isRecord(next)) target[key] = {};
     target = target[key] as Record<string, unknown>;
   }

@@ -2,9 +2,10 @@
  * Streaming POSTs over plain `fetch`, for the wires without an SDK here (ollama-chat, gemini-generate-content).
  * Failures before the body starts become `ProviderFailure`s, so the stream mappers report them as error parts.
  */
-import { ProviderFailure, connectionError, hostOf } from './provider-errors';
+import { ProviderFailure, connectionError, hostOf, retryAfterSecondsFrom } from './provider-errors';
 import { REQUEST_TIMEOUT_MS } from './stream-mapping';
 import type { ProviderError } from './stream-parts';
+import { watchedFetch, type StreamWatch } from './watched-fetch';
 
 export interface StreamingPost {
   readonly url: string;
@@ -13,8 +14,9 @@ export interface StreamingPost {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: unknown;
   readonly signal: AbortSignal;
-  /** Reads the provider's own error body for a non-2xx answer. */
-  readonly describeHttpError: (status: number, bodyText: string) => ProviderError;
+  readonly watch: StreamWatch;
+  /** Reads the provider's own error body for a non-2xx answer; `retryAfterSeconds` from its `retry-after` headers. */
+  readonly describeHttpError: (status: number, bodyText: string, retryAfterSeconds: number | null) => ProviderError;
 }
 
 export async function postForStream(request: StreamingPost): Promise<AsyncIterable<Uint8Array>> {
@@ -26,7 +28,7 @@ export async function postForStream(request: StreamingPost): Promise<AsyncIterab
   const timeout = setTimeout(() => controller.abort(new Error('timeout')), REQUEST_TIMEOUT_MS);
   let response: Response;
   try {
-    response = await fetch(request.url, {
+    response = await watchedFetch(request.watch)(request.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...request.headers },
       body: JSON.stringify(request.body),
@@ -42,7 +44,7 @@ export async function postForStream(request: StreamingPost): Promise<AsyncIterab
   }
   if (!response.ok) {
     const bodyText = await response.text().catch(() => '');
-    throw new ProviderFailure(request.describeHttpError(response.status, bodyText));
+    throw new ProviderFailure(request.describeHttpError(response.status, bodyText, retryAfterSecondsFrom(response.headers)));
   }
   if (response.body === null) throw new ProviderFailure(connectionError(`${hostOf(request.baseUrl)} answered without a body.`));
   return response.body;

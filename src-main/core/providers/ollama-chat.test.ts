@@ -35,6 +35,14 @@ describe('mapOllamaChatLines', () => {
     ]);
   });
 
+  it('ends the reply at a call whose arguments are not an object: one error, no finish after it', async () => {
+    const lines = [line({ tool_calls: [{ function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] }), doneLine('stop')];
+    expect(await collect(mapOllamaChatLines(eventsFrom(lines)))).toEqual([
+      { type: 'response-model', model: 'qwen3' },
+      { type: 'error', error: { code: 'malformed-stream', message: 'The provider sent a reply that could not be read: the arguments of tool call "get_weather" are not a JSON object', retryable: true } },
+    ]);
+  });
+
   it('reports an error line, a stream without done and a dropped socket', async () => {
     expect(await collect(mapOllamaChatLines(eventsFrom([{ error: 'model runner has unexpectedly stopped' }])))).toEqual([
       { type: 'error', error: { code: 'provider-error', message: 'The provider answered with an error during the reply: model runner has unexpectedly stopped', retryable: true } },

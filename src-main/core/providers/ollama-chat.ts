@@ -8,6 +8,7 @@ import { isRecord, numberField, recordField, stringField, type JsonRecord } from
 import { CLOSED_EARLY_MESSAGE, classifyProviderFailure, connectionError, errorFromThrown, malformedStreamError } from './provider-errors';
 import { createModelAnnouncer, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, ProviderError, StreamPart } from './stream-parts';
+import { streamWatchFor } from './watched-fetch';
 
 export function streamOllamaChat(call: ProviderCall): AsyncIterable<StreamPart> {
   return mapOllamaChatLines(sendOllamaRequest(call), { signal: call.signal });
@@ -21,16 +22,17 @@ async function* sendOllamaRequest(call: ProviderCall): AsyncIterable<unknown> {
     headers: call.apiKey === null ? {} : { authorization: `Bearer ${call.apiKey}` },
     body: call.body,
     signal: call.signal,
+    watch: streamWatchFor(call),
     describeHttpError: errorFromOllamaBody,
   });
   yield* readJsonLines(body);
 }
 
 /** Ollama answers errors as `{"error":"…"}`, as the HTTP body or as a line of the stream. */
-export function errorFromOllamaBody(status: number | undefined, bodyText: string): ProviderError {
+export function errorFromOllamaBody(status: number | undefined, bodyText: string, retryAfterSeconds: number | null = null): ProviderError {
   const parsed = parseJsonOrNull(bodyText);
   const message = isRecord(parsed) && typeof parsed.error === 'string' ? parsed.error : bodyText;
-  return classifyProviderFailure({ ...(status === undefined ? {} : { status }), message });
+  return classifyProviderFailure({ ...(status === undefined ? {} : { status }), message, retryAfterSeconds });
 }
 
 export async function* mapOllamaChatLines(lines: AsyncIterable<unknown>, options: StreamMappingOptions = {}): AsyncIterable<StreamPart> {
@@ -57,8 +59,10 @@ export async function* mapOllamaChatLines(lines: AsyncIterable<unknown>, options
         if (content) yield { type: 'text-delta', text: content };
         for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
           const part = toolCallPart(call);
-          if (part.type === 'tool-call') sawToolCall = true;
           yield part;
+          // A call whose arguments do not read ends the reply: the call cannot run.
+          if (part.type === 'error') return;
+          sawToolCall = true;
         }
       }
       if (line.done === true) {

@@ -93,6 +93,15 @@ describe('mapOpenAiResponsesEvents on synthetic streams', () => {
     ]);
   });
 
+  it('ends the reply at a call whose arguments do not read: one error, no finish after it', async () => {
+    const badCall = { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'search', arguments: '{"q": ' };
+    const events = [created('gpt-5.5'), { type: 'response.output_item.done', output_index: 0, item: badCall }, completed([badCall])];
+    expect(await collect(mapOpenAiResponsesEvents(eventsFrom(events)))).toEqual([
+      { type: 'response-model', model: 'gpt-5.5' },
+      { type: 'error', error: { code: 'malformed-stream', message: 'The provider sent a reply that could not be read: the arguments of tool call "search" are not a JSON object: {"q": ', retryable: true } },
+    ]);
+  });
+
   it('reports a stream without response.completed as a closed connection', async () => {
     const events = [created('gpt-5.5'), { type: 'response.output_text.delta', delta: 'Half' }];
     expect(await collect(mapOpenAiResponsesEvents(eventsFrom(events)))).toEqual([

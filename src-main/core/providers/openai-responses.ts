@@ -7,7 +7,7 @@ import type { Usage } from '../../../src-shared/api';
 import { sendWithOpenAiSdk } from './openai-sdk';
 import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
 import { CLOSED_EARLY_MESSAGE, classifyProviderFailure, connectionError, errorFromThrown, malformedStreamError } from './provider-errors';
-import { createModelAnnouncer, truncate, type StreamMappingOptions } from './stream-mapping';
+import { createModelAnnouncer, truncate, untilError, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, StreamPart } from './stream-parts';
 
 export function streamOpenAiResponses(call: ProviderCall): AsyncIterable<StreamPart> {
@@ -68,14 +68,15 @@ export async function* mapOpenAiResponsesEvents(
         }
         case 'response.output_item.done': {
           const item = recordField(event, 'item');
-          if (item !== null) yield* outputItem(item);
+          // A call whose arguments do not read ends the reply: the call cannot run.
+          if (item !== null && (yield* untilError(outputItem(item)))) return;
           break;
         }
         case 'response.completed':
         case 'response.incomplete': {
           // Some servers skip `output_item.done`; the final response lists every item, so nothing is lost.
           for (const item of (response === null ? null : arrayField(response, 'output')) ?? []) {
-            if (isRecord(item)) yield* outputItem(item);
+            if (isRecord(item) && (yield* untilError(outputItem(item)))) return;
           }
           if (response !== null) {
             const usage = usageFrom(recordField(response, 'usage'));

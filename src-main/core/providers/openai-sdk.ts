@@ -4,9 +4,10 @@
  */
 import OpenAI from 'openai';
 import { isRecord, stringField } from './json-fields';
-import { ProviderFailure, classifyProviderFailure, connectionError, hostOf } from './provider-errors';
+import { ProviderFailure, classifyProviderFailure, connectionError, hostOf, retryAfterSecondsFrom } from './provider-errors';
 import { REQUEST_TIMEOUT_MS } from './stream-mapping';
 import type { ProviderCall, ProviderError } from './stream-parts';
+import { streamWatchFor, watchedFetch } from './watched-fetch';
 
 export async function* sendWithOpenAiSdk(
   call: ProviderCall,
@@ -27,6 +28,8 @@ export async function* sendWithOpenAiSdk(
     timeout: REQUEST_TIMEOUT_MS,
     // The SDK logs unparseable chunks verbatim; failures reach the person as error parts instead.
     logLevel: 'off',
+    // Gives up a stalled body and names a JSON answer where a stream was expected.
+    fetch: watchedFetch(streamWatchFor(call)),
   });
   let stream: AsyncIterable<unknown>;
   try {
@@ -53,7 +56,7 @@ function failureFromOpenAiError(thrown: unknown, baseUrl: string): unknown {
   if (thrown instanceof OpenAI.APIError) {
     // The SDK keeps the inner `error` object of `{"error":{message,type,code}}`, from an HTTP error body or from a
     // `data: {"error":…}` line after HTTP 200 alike.
-    return new ProviderFailure(errorFromOpenAiErrorObject(thrown.error, thrown.status, thrown.message));
+    return new ProviderFailure(errorFromOpenAiErrorObject(thrown.error, thrown.status, thrown.message, retryAfterSecondsFrom(thrown.headers)));
   }
   if (thrown instanceof OpenAI.OpenAIError) {
     return new ProviderFailure({ code: 'provider-error', message: `The request could not be sent: ${thrown.message}`, retryable: false });
@@ -62,11 +65,17 @@ function failureFromOpenAiError(thrown: unknown, baseUrl: string): unknown {
 }
 
 /** Reads OpenAI's error object, `{message, type, param, code}` (the value of the body's `error` key). */
-export function errorFromOpenAiErrorObject(errorObject: unknown, status: number | undefined, fallbackMessage: string): ProviderError {
+export function errorFromOpenAiErrorObject(
+  errorObject: unknown,
+  status: number | undefined,
+  fallbackMessage: string,
+  retryAfterSeconds: number | null = null,
+): ProviderError {
   const details = isRecord(errorObject) ? errorObject : null;
   const code = details?.code;
   return classifyProviderFailure({
     ...(status === undefined ? {} : { status }),
+    retryAfterSeconds,
     type: details === null ? null : stringField(details, 'type'),
     code: typeof code === 'string' || typeof code === 'number' ? String(code) : null,
     message: (details === null ? null : stringField(details, 'message')) ?? fallbackMessage,

@@ -14,6 +14,8 @@ export interface ProviderFailureReport {
   readonly code?: string | null;
   /** The provider's own message, shown to the person. */
   readonly message: string;
+  /** How long the provider asked to wait (from `retryAfterSecondsFrom`), in seconds. */
+  readonly retryAfterSeconds?: number | null;
 }
 
 /** Thrown by a request function so the stream mapper can turn an SDK failure into an `error` part. */
@@ -45,33 +47,59 @@ export function classifyProviderFailure(report: ProviderFailureReport): Provider
   const { status, message } = report;
   const type = report.type ?? '';
   const code = report.code ?? '';
-  const where = status === undefined ? ' during the reply' : ` (HTTP ${status})`;
+  const retryAfterSeconds = report.retryAfterSeconds ?? null;
+  const waitNote = retryAfterSeconds === null ? '' : `; the provider asks to wait ${formatSeconds(retryAfterSeconds)} s`;
+  const where = (status === undefined ? ' during the reply' : ` (HTTP ${status})`) + waitNote;
   const providerText = message.trim() === '' ? 'no details given' : message.trim();
-  const withStatus = status === undefined ? {} : { status };
+  const extras = { ...(status === undefined ? {} : { status }), ...(retryAfterSeconds === null ? {} : { retryAfterSeconds }) };
 
   if (status === 401 || status === 403 || AUTH_TYPES.has(type)) {
-    return { code: 'auth', message: `The provider refused the API key${where}: ${providerText}`, ...withStatus, retryable: false };
+    return { code: 'auth', message: `The provider refused the API key${where}: ${providerText}`, ...extras, retryable: false };
   }
   const mentionsWindow = status !== 429 && CONTEXT_TOO_LARGE_PATTERN.test(message);
   if (status === 413 || type === 'request_too_large' || code === 'context_length_exceeded' || mentionsWindow) {
     return {
       code: 'context-too-large',
       message: `The conversation is too large for the model${where}: ${providerText}`,
-      ...withStatus,
+      ...extras,
       retryable: false,
     };
   }
   if (status === 402 || BILLING_MARKERS.has(type) || BILLING_MARKERS.has(code)) {
-    return { code: 'provider-error', message: `The provider refused the request for billing reasons${where}: ${providerText}`, ...withStatus, retryable: false };
+    return { code: 'provider-error', message: `The provider refused the request for billing reasons${where}: ${providerText}`, ...extras, retryable: false };
   }
   if (status === 529 || OVERLOAD_TYPES.has(type)) {
-    return { code: 'overloaded', message: `The provider is overloaded${where}: ${providerText}`, ...withStatus, retryable: true };
+    return { code: 'overloaded', message: `The provider is overloaded${where}: ${providerText}`, ...extras, retryable: true };
   }
   if (status === 429 || RATE_LIMIT_TYPES.has(type) || code === 'rate_limit_exceeded') {
-    return { code: 'rate-limited', message: `The provider is rate-limiting requests${where}: ${providerText}`, ...withStatus, retryable: true };
+    return { code: 'rate-limited', message: `The provider is rate-limiting requests${where}: ${providerText}`, ...extras, retryable: true };
   }
   const retryable = status === undefined || status >= 500 || status === 408 || status === 409;
-  return { code: 'provider-error', message: `The provider answered with an error${where}: ${providerText}`, ...withStatus, retryable };
+  return { code: 'provider-error', message: `The provider answered with an error${where}: ${providerText}`, ...extras, retryable };
+}
+
+/** Seconds as a person reads them: whole numbers as is, fractions to one decimal (`0.2`, `1.5`). */
+export function formatSeconds(seconds: number): string {
+  return Number.isInteger(seconds) ? String(seconds) : String(Math.round(seconds * 10) / 10);
+}
+
+/**
+ * How long a provider asks to wait before a retry, in seconds, or null when it does not say. OpenAI sends
+ * `retry-after-ms` beside `retry-after`; `retry-after` is either delta-seconds or an HTTP date
+ * (https://www.rfc-editor.org/rfc/rfc9110#field.retry-after).
+ */
+export function retryAfterSecondsFrom(headers: Pick<Headers, 'get'> | null | undefined, now: number = Date.now()): number | null {
+  if (headers === null || headers === undefined) return null;
+  const milliseconds = headers.get('retry-after-ms')?.trim() ?? '';
+  if (/^\d+(\.\d+)?$/.test(milliseconds)) return Number(milliseconds) / 1000;
+  const value = headers.get('retry-after')?.trim() ?? '';
+  if (value === '') return null;
+  if (/^\d+(\.\d+)?$/.test(value)) return Number(value);
+  // Date.parse reads "-3" as a year: an HTTP date always names its weekday and month.
+  if (!/[a-z]{3}/i.test(value)) return null;
+  const date = Date.parse(value);
+  if (Number.isNaN(date)) return null;
+  return Math.max(0, Math.ceil((date - now) / 1000));
 }
 
 export function connectionError(message: string): ProviderError {

@@ -231,3 +231,49 @@ describe('the other wires over HTTP', () => {
     expect(recorded?.headers['x-goog-api-key']).toBe('[redacted]');
   });
 });
+
+describe('stalls, JSON answers and requested waits, through the fake brains', () => {
+  const everyBrain = [
+    ...MAIN_WIRES,
+    { brain: 'codex', wire: 'openai-responses', label: 'Codex', body: (text: string) => ({ model: 'gpt-5.5-codex', stream: true, store: false, input: [{ role: 'user', content: text }] }) },
+    { brain: 'gemini', wire: 'gemini-generate-content', label: 'Gemini', body: (text: string) => ({ model: 'gemini-3.1-pro-preview', contents: [{ role: 'user', parts: [{ text }] }] }) },
+    { brain: 'ollama', wire: 'ollama-chat', label: 'Ollama', body: (text: string) => ({ model: 'qwen3', messages: [{ role: 'user', content: text }] }) },
+  ] as const;
+
+  const runWithLimit = (testCase: (typeof everyBrain)[number], text: string): Promise<StreamPart[]> =>
+    collect(
+      streamProvider({
+        wire: testCase.wire,
+        baseUrl: fake.baseUrlFor(testCase.brain),
+        apiKey: 'test-key-123',
+        body: testCase.body(text),
+        signal: new AbortController().signal,
+        label: testCase.label,
+        idleTimeoutMs: 200,
+      }),
+    );
+
+  it.each(everyBrain)('$brain: [stall] ends with provider-stalled after the text so far', async (testCase) => {
+    const parts = await runWithLimit(testCase, 'one two three four [stall]');
+    expect(textOf(parts)).toBe(`Fake ${testCase.label} reply to: one`);
+    expect(parts.at(-1)).toEqual({
+      type: 'error',
+      error: { code: 'provider-stalled', message: `${testCase.label} stopped sending for 0.2 s; the reply so far is kept. Retry, or switch brain.`, retryable: true },
+    });
+  });
+
+  it.each(everyBrain)('$brain: [json-instead] is named as not a stream', async (testCase) => {
+    const parts = await runWithLimit(testCase, 'hi [json-instead]');
+    expect(parts).toHaveLength(1);
+    expect(parts[0]?.type === 'error' && parts[0].error).toMatchObject({ code: 'not-a-stream', retryable: false });
+    expect(parts[0]?.type === 'error' && parts[0].error.message).toMatch(new RegExp(`^${testCase.label} answered with a JSON object \\(fields: .+\\) instead of a stream \\(HTTP 200, application/json\\)\\.`));
+  });
+
+  it.each(everyBrain)('$brain: [status:429] [retry-after:20] carries the wait', async (testCase) => {
+    const [part, ...rest] = await runWithLimit(testCase, 'hi [status:429] [retry-after:20]');
+    expect(rest).toEqual([]);
+    expect(part?.type === 'error' && part.error).toMatchObject({ code: 'rate-limited', status: 429, retryable: true, retryAfterSeconds: 20 });
+    expect(part?.type === 'error' && part.error.message).toMatch(/^The provider is rate-limiting requests \(HTTP 429\); the provider asks to wait 20 s: /);
+    expect(fake.requests()).toHaveLength(1);
+  });
+});

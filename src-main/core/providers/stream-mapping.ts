@@ -22,3 +22,15 @@ export function createModelAnnouncer(): (model: string | null) => StreamPart | n
     return { type: 'response-model', model };
   };
 }
+
+/**
+ * Yields the parts until and including the first `error`, and says whether there was one: an error ends the reply, so
+ * the mapper returns and nothing (no `finish`) follows it. Every turn ends with exactly one terminal part.
+ */
+export function* untilError(parts: Iterable<StreamPart>): Generator<StreamPart, boolean> {
+  for (const part of parts) {
+    yield part;
+    if (part.type === 'error') return true;
+  }
+  return false;
+}

@@ -20,7 +20,11 @@ export type ProviderErrorCode =
   /** The connection failed or dropped mid-stream. */
   | 'connection'
   /** The stream could not be parsed. */
-  | 'malformed-stream';
+  | 'malformed-stream'
+  /** The stream went quiet for longer than the wire's idle limit (STREAM_IDLE_TIMEOUT_MS). */
+  | 'provider-stalled'
+  /** HTTP 200 with a JSON body where a stream was expected: a proxy's page or an error object. */
+  | 'not-a-stream';
 
 export interface ProviderError {
   readonly code: ProviderErrorCode;
@@ -28,6 +32,8 @@ export interface ProviderError {
   readonly message: string;
   readonly status?: number;
   readonly retryable: boolean;
+  /** How long the provider asked to wait before a retry (`retry-after`, `retry-after-ms`), in seconds. */
+  readonly retryAfterSeconds?: number;
 }
 
 export type StreamPart =
@@ -55,4 +61,8 @@ export interface ProviderCall {
   /** The exact request body the replay converter built (includes `model` and `stream: true`). */
   readonly body: Record<string, unknown>;
   readonly signal: AbortSignal;
+  /** Who failure messages name (the brain's label, "Claude"); the base URL's host when absent. */
+  readonly label?: string;
+  /** How long the stream may send nothing before it is given up; `STREAM_IDLE_TIMEOUT_MS[wire]` when absent. */
+  readonly idleTimeoutMs?: number;
 }

@@ -6,9 +6,9 @@ import { parseServerSentEvents } from './sse';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-/** The shared reference folder sits beside the repository, on CI as well as here. */
+/** The recorded real streams, kept in the repository so a fresh clone has them (see their SOURCES.md). */
 export function referencePath(...segments: string[]): string {
-  return path.resolve(repoRoot, '../shared/reference', ...segments);
+  return path.resolve(repoRoot, 'e2e/fixtures/reference', ...segments);
 }
 
 export function readReference(...segments: string[]): string {
