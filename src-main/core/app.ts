@@ -2,7 +2,6 @@
  * openCore: the one place the store, the turn engine, settings and keys are put together behind the Api.
  */
 import { mkdirSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
   ApiError,
@@ -34,6 +33,7 @@ import {
 import { listInvocationsByMessage, toInvocationView } from './store/invocations';
 import { listMessagePage, markStreamingAsInterrupted, toMessageView } from './store/messages';
 import { openDatabase, type AppDatabase } from './store/open';
+import { holdOwnerLock, isStreamOwnerAlive } from './store/owner-lock';
 import { readSetting, writeSetting } from './store/settings';
 import { ConversationNotFoundError, exportConversation } from './transcripts/export';
 import { AppToolbox } from './toolbox';
@@ -63,26 +63,6 @@ export function connectionFor(
   const fromEnvironment = env[info.keyVariable];
   if (fromEnvironment) return { baseUrl, apiKey: fromEnvironment, keySource: 'environment', baseUrlOverride };
   return { baseUrl, apiKey: null, keySource: 'none', baseUrlOverride };
-}
-
-const STREAM_OWNER = `${process.pid}@${hostname()}`;
-
-/**
- * Whether the process that owns a streaming row still runs. The CLI and the app may share a data folder: opening it
- * must never mark another live process's reply as interrupted. A writer on another host cannot be checked: keep it.
- */
-export function isStreamOwnerAlive(owner: string): boolean {
-  const match = /^(\d+)@(.*)$/.exec(owner);
-  if (!match) return false;
-  const pid = Number(match[1]);
-  if (match[2] !== hostname()) return true;
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** An id for a new MCP server from its label: lower-case, dashes, unique. */
@@ -118,7 +98,10 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
   const db = openDatabase(join(options.dataDir, DATABASE_FILE), options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   const env = options.env ?? process.env;
   const keyStore = options.keyStore;
-  const recoveredInterrupted = markStreamingAsInterrupted(db, nowIso(), isStreamOwnerAlive);
+  const lockOptions = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
+  // Held before this process writes its first streaming row, released after its last (see store/owner-lock.ts).
+  const ownerLock = holdOwnerLock(options.dataDir, undefined, lockOptions);
+  const recoveredInterrupted = markStreamingAsInterrupted(db, nowIso(), (owner) => isStreamOwnerAlive(options.dataDir, owner, lockOptions));
   const listeners = new Set<(event: ApiEvent) => void>();
   const emit = (event: ApiEvent): void => {
     for (const listener of listeners) {
@@ -136,7 +119,7 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
     stream: options.stream ?? streamProvider,
     connectionFor: (brain) => connectionFor(db, brain, env, keyStore),
     toolbox,
-    streamOwner: STREAM_OWNER,
+    streamOwner: ownerLock.owner,
   });
   const mcpReady = toolbox.syncMcpServers();
 
@@ -387,6 +370,7 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
       await toolbox.dispose();
       listeners.clear();
       db.$client.close();
+      ownerLock.release();
     },
   };
 }
