@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -73,6 +74,20 @@ describe('owner locks', () => {
     second.release();
     expect(existsSync(first.path)).toBe(false);
     expect(probeOwnerLock(dataDir, '7@elsewhere-in-this-process')).toBe('gone');
+  });
+
+  it('sweep the files of owners that died without a streaming row when a process takes its own', () => {
+    const dataDir = tempDir();
+    const living = holdOwnerLock(dataDir, '9@living-in-this-process');
+    const stale = ownerLockPath(dataDir, '8@died-long-ago');
+    const leftBehind = new Database(stale);
+    leftBehind.exec('CREATE TABLE owner (pid INTEGER)');
+    leftBehind.close();
+    const mine = holdOwnerLock(dataDir, '10@starting-now');
+    expect(readdirSync(join(dataDir, 'locks')).sort()).toEqual(['10@starting-now.db', '9@living-in-this-process.db']);
+    mine.release();
+    living.release();
+    expect(readdirSync(join(dataDir, 'locks'))).toEqual([]);
   });
 
   it('judge owners: no lock file is gone, this process at start-up is a reused pid, another host is kept', () => {

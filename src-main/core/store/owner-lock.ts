@@ -12,7 +12,7 @@
  * after one write holds its lock until the connection closes, and another process probing it with `BEGIN IMMEDIATE`
  * gets SQLITE_BUSY while the owner lives.
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -63,18 +63,10 @@ export function holdOwnerLock(dataDir: string, owner: string = THIS_PROCESS_OWNE
     mkdirSync(join(dataDir, LOCKS_FOLDER), { recursive: true, mode: 0o700 });
     // A file left by a dead process of the same pid (pids are reused) is stale: start afresh.
     removeLockFiles(path);
-    const connection = new Database(path, { timeout: 0, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
-    try {
-      connection.pragma('locking_mode = EXCLUSIVE');
-      // In exclusive locking mode the first write takes the EXCLUSIVE lock and keeps it until the connection closes.
-      connection.exec('CREATE TABLE IF NOT EXISTS owner (pid INTEGER NOT NULL, host TEXT NOT NULL, since TEXT NOT NULL)');
-      connection.prepare('INSERT INTO owner (pid, host, since) VALUES (?, ?, ?)').run(process.pid, hostname(), new Date().toISOString());
-    } catch (error) {
-      connection.close();
-      throw error;
-    }
+    const connection = lockFile(path, options);
     held = { connection, holders: 0 };
     heldByPath.set(path, held);
+    sweepDeadOwnerLocks(dataDir, options);
   }
   held.holders += 1;
   const lock = held;
@@ -94,6 +86,36 @@ export function holdOwnerLock(dataDir: string, owner: string = THIS_PROCESS_OWNE
   };
 }
 
+/** How many times a new lock file is made when a sweeper removed the one just created (see probeLockFile). */
+const LOCK_ATTEMPTS = 5;
+/** A sweeper holds a lock file for the moment it takes to remove it. */
+const LOCK_WAIT_MS = 2_000;
+
+/**
+ * Creates the lock file and takes its lock. Another process starting at the same moment may probe the new file
+ * before its lock is taken, find it free and remove it; its removal happens while it holds the file's lock, so once
+ * the lock is ours, a file still at the path is ours. Otherwise the lock is on a removed file: start again.
+ */
+function lockFile(path: string, options: HoldOwnerLockOptions): Database.Database {
+  for (let attempt = 1; ; attempt += 1) {
+    const connection = new Database(path, { timeout: LOCK_WAIT_MS, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+    try {
+      connection.pragma('locking_mode = EXCLUSIVE');
+      // Its contents do not matter, so no journal file beside it.
+      connection.pragma('journal_mode = MEMORY');
+      // In exclusive locking mode the first write takes the EXCLUSIVE lock and keeps it until the connection closes.
+      connection.exec('CREATE TABLE IF NOT EXISTS owner (pid INTEGER NOT NULL, host TEXT NOT NULL, since TEXT NOT NULL)');
+      connection.prepare('INSERT INTO owner (pid, host, since) VALUES (?, ?, ?)').run(process.pid, hostname(), new Date().toISOString());
+    } catch (error) {
+      connection.close();
+      throw error;
+    }
+    if (existsSync(path)) return connection;
+    connection.close();
+    if (attempt === LOCK_ATTEMPTS) throw new Error(`Could not keep a lock file at ${path}: another process kept removing it.`);
+  }
+}
+
 export type OwnerState = 'alive' | 'gone';
 
 /**
@@ -102,7 +124,18 @@ export type OwnerState = 'alive' | 'gone';
  * is removed then. Never blocks.
  */
 export function probeOwnerLock(dataDir: string, owner: string, options: HoldOwnerLockOptions = {}): OwnerState {
-  const path = ownerLockPath(dataDir, owner);
+  return probeLockFile(ownerLockPath(dataDir, owner), options);
+}
+
+/** Removes the lock files of owners that died holding no streaming row, which no later start would probe. */
+function sweepDeadOwnerLocks(dataDir: string, options: HoldOwnerLockOptions): void {
+  const folder = join(dataDir, LOCKS_FOLDER);
+  for (const name of readdirSync(folder)) {
+    if (name.endsWith('.db')) probeLockFile(join(folder, name), options);
+  }
+}
+
+function probeLockFile(path: string, options: HoldOwnerLockOptions): OwnerState {
   if (heldByPath.has(path)) return 'alive';
   if (!existsSync(path)) return 'gone';
   let connection: Database.Database;
@@ -113,19 +146,22 @@ export function probeOwnerLock(dataDir: string, owner: string, options: HoldOwne
     if (!existsSync(path)) return 'gone';
     throw error;
   }
-  let state: OwnerState;
   try {
     connection.exec('BEGIN IMMEDIATE');
-    connection.exec('ROLLBACK');
-    state = 'gone';
   } catch (error) {
-    if ((error as { code?: unknown }).code !== 'SQLITE_BUSY') throw error;
-    state = 'alive';
-  } finally {
     connection.close();
+    if ((error as { code?: unknown }).code === 'SQLITE_BUSY') return 'alive';
+    throw error;
   }
-  if (state === 'gone') removeLockFiles(path);
-  return state;
+  // Removed while this probe holds the lock, so an owner that creates the file anew can tell (see lockFile).
+  try {
+    removeLockFiles(path);
+  } catch {
+    // Windows keeps an open file: the owner's next start or the next sweep removes it.
+  }
+  connection.exec('ROLLBACK');
+  connection.close();
+  return 'gone';
 }
 
 function removeLockFiles(path: string): void {
