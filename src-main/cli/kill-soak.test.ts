@@ -69,8 +69,30 @@ interface Snapshot {
   readonly invocations: ReadonlySet<string>;
 }
 
+/** A command line process the soak started, and how it ends it. */
+interface Started {
+  readonly pid: number;
+  stdout(): string;
+  stderr(): string;
+  /** Settles once the process is gone and everything it wrote has been read. */
+  readonly exited: Promise<number | null>;
+  hasExited(): boolean;
+  kill(): Promise<void>;
+}
+
+/** The one-letter state in /proc/<pid>/stat (`Z` for a zombie), or null where there is no /proc. */
+function processState(pid: number): string | null {
+  const statPath = `/proc/${pid}/stat`;
+  if (!existsSync(statPath)) return null;
+  const stat = readFileSync(statPath, 'utf8');
+  // The command name in parentheses may hold spaces: the state follows the last `)`.
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? null;
+}
+
 interface Figures {
   kills: number;
+  /** Killed web hosts that were still unreaped zombies (seen in /proc) when the next start recovered their replies. */
+  unreapedZombies: number;
   killsByPhase: Record<string, number>;
   finishedBeforeKill: number;
   rowsChecked: number;
@@ -158,7 +180,7 @@ describe(`kill soak (${KILLS} kills, seed ${SEED})`, () => {
     };
   }
 
-  function start(args: readonly string[]): { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<number | null> } {
+  function start(args: readonly string[]): Started {
     const child = spawn(process.execPath, [builtCli, ...args], { env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
     children.add(child);
     let stdout = '';
@@ -170,7 +192,60 @@ describe(`kill soak (${KILLS} kills, seed ${SEED})`, () => {
       children.delete(child);
       resolvePromise(code);
     }));
-    return { child, stdout: () => stdout, stderr: () => stderr, exited };
+    return {
+      pid: child.pid ?? -1,
+      stdout: () => stdout,
+      stderr: () => stderr,
+      exited,
+      hasExited: () => child.exitCode !== null || child.signalCode !== null,
+      kill: async () => {
+        child.kill('SIGKILL');
+        await exited;
+      },
+    };
+  }
+
+  /**
+   * Starts the command under a shell that then becomes `sleep`, which never waits for it: once killed, the process
+   * stays an unreaped zombie while the next start runs (Node reaps the children it spawns itself at once).
+   */
+  async function startUnreaped(args: readonly string[], figures: Figures): Promise<Started & { release(): void }> {
+    const wrapper = spawn('sh', ['-c', '"$0" "$@" & echo "unreaped-pid $!"; exec sleep 600', process.execPath, builtCli, ...args], {
+      env: environment,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.add(wrapper);
+    let stdout = '';
+    let stderr = '';
+    wrapper.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    wrapper.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const pidLine = /unreaped-pid (\d+)\n/;
+    while (!pidLine.test(stdout)) await sleep(10);
+    const pid = Number(pidLine.exec(stdout)?.[1]);
+    let resolveExited: (code: number | null) => void = () => undefined;
+    const exited = new Promise<number | null>((resolvePromise) => (resolveExited = resolvePromise));
+    return {
+      pid,
+      stdout: () => stdout.replace(pidLine, ''),
+      stderr: () => stderr,
+      exited,
+      hasExited: () => processState(pid) === 'Z',
+      kill: async () => {
+        process.kill(pid, 'SIGKILL');
+        if (processState(pid) === null) {
+          await sleep(200);
+        } else {
+          const deadline = Date.now() + 5_000;
+          while (processState(pid) !== 'Z' && Date.now() < deadline) await sleep(10);
+          if (processState(pid) === 'Z') figures.unreapedZombies += 1;
+        }
+        resolveExited(null);
+      },
+      release: () => {
+        wrapper.kill('SIGKILL');
+        children.delete(wrapper);
+      },
+    };
   }
 
   async function runToEnd(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -193,18 +268,17 @@ describe(`kill soak (${KILLS} kills, seed ${SEED})`, () => {
 
   /** Kills at `killAtMs` after the start, taking the committed rows just before; null when it finished first. */
   async function killAt(
-    started: ReturnType<typeof start>,
+    started: Started,
     killAtMs: number,
     startedAt: number,
     shownNow: () => string = started.stdout,
   ): Promise<{ before: Snapshot; stderrAtKill: string; shownAtKill: string } | null> {
     const exitedFirst = await Promise.race([started.exited.then(() => true), sleep(Math.max(0, startedAt + killAtMs - Date.now())).then(() => false)]);
-    if (exitedFirst || started.child.exitCode !== null) return null;
+    if (exitedFirst || started.hasExited()) return null;
     const before = snapshot();
     const stderrAtKill = started.stderr();
     const shownAtKill = shownNow();
-    started.child.kill('SIGKILL');
-    await started.exited;
+    await started.kill();
     return { before, stderrAtKill, shownAtKill };
   }
 
@@ -276,7 +350,7 @@ describe(`kill soak (${KILLS} kills, seed ${SEED})`, () => {
     const killed = await killAt(started, random() * REPLY_KILL_WINDOW_MS[withTool ? 'chat-tool' : 'chat'], startedAt);
     if (killed === null) return false;
     // The conversation id goes to stderr just before the turn is admitted.
-    const phase = `chat: ${replyPhase(killed.before, started.child.pid ?? -1, withTool, killed.stderrAtKill !== '', killed.shownAtKill)}`;
+    const phase = `chat: ${replyPhase(killed.before, started.pid, withTool, killed.stderrAtKill !== '', killed.shownAtKill)}`;
     figures.killsByPhase[phase] = (figures.killsByPhase[phase] ?? 0) + 1;
     const label = `kill ${figures.kills + 1} (${phase})`;
     const after = await checkAfterKill(figures, label, killed.before);
@@ -288,7 +362,16 @@ describe(`kill soak (${KILLS} kills, seed ${SEED})`, () => {
 
   async function serveRound(figures: Figures, round: number): Promise<boolean> {
     const withTool = round % 2 === 1;
-    const started = start(['serve', '--port', '0']);
+    const started = await startUnreaped(['serve', '--port', '0'], figures);
+    try {
+      return await driveWebTurn(figures, round, withTool, started);
+    } finally {
+      // Only now, after the next start has recovered its reply, may the zombie go.
+      started.release();
+    }
+  }
+
+  async function driveWebTurn(figures: Figures, round: number, withTool: boolean, started: Started): Promise<boolean> {
     const deadline = Date.now() + 20_000;
     let launchUrl: string | undefined;
     while (launchUrl === undefined && Date.now() < deadline) {
@@ -341,7 +424,7 @@ describe(`kill soak (${KILLS} kills, seed ${SEED})`, () => {
     await reading;
     if (killed === null) return false;
     const shown = shownSoFar();
-    const phase = `web host: ${replyPhase(killed.before, started.child.pid ?? -1, withTool, true, killed.shownAtKill)}`;
+    const phase = `web host: ${replyPhase(killed.before, started.pid, withTool, true, killed.shownAtKill)}`;
     figures.killsByPhase[phase] = (figures.killsByPhase[phase] ?? 0) + 1;
     const label = `kill ${figures.kills + 1} (${phase})`;
     const after = await checkAfterKill(figures, label, killed.before);
@@ -412,7 +495,7 @@ describe(`kill soak (${KILLS} kills, seed ${SEED})`, () => {
       exportTookMs = Date.now() - startedAt;
       expect(existsSync(exportFile)).toBe(true);
 
-      const figures: Figures = { kills: 0, killsByPhase: {}, finishedBeforeKill: 0, rowsChecked: 0, repliesCompared: 0, mostUnstoredWords: 0, losses: [] };
+      const figures: Figures = { kills: 0, unreapedZombies: 0, killsByPhase: {}, finishedBeforeKill: 0, rowsChecked: 0, repliesCompared: 0, mostUnstoredWords: 0, losses: [] };
       for (let round = 0; figures.kills < KILLS; round += 1) {
         const scenario = SCENARIOS[round % SCENARIOS.length] ?? 'chat';
         const wasKilled =
@@ -429,6 +512,7 @@ describe(`kill soak (${KILLS} kills, seed ${SEED})`, () => {
         [
           `Kill soak, seed ${SEED}: ${figures.kills} kills (import took ${importTookMs} ms and export ${exportTookMs} ms unkilled) (${figures.finishedBeforeKill} runs finished before their kill moment and do not count).`,
           ...Object.entries(figures.killsByPhase).sort(([left], [right]) => left.localeCompare(right)).map(([phase, count]) => `  ${phase}: ${count}`),
+          `Web host kills whose process was still an unreaped zombie (state Z in /proc) during the next start: ${figures.unreapedZombies}.`,
           `Row checks (every row of a read-only snapshot taken just before each kill, found again after it): ${figures.rowsChecked}.`,
           `Replies compared with what was shown: ${figures.repliesCompared}; most words shown but unstored: ${figures.mostUnstoredWords} ` +
             `(allowed ${MOST_UNSTORED_WORDS}: ${CHECKPOINT_INTERVAL_MS} ms + ${TIMER_MARGIN_MS} ms margin at one word per ${SLOW_DELAY_MS} ms, of ${SLOW_CHUNK_COUNT}).`,
