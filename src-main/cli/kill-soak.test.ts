@@ -3,11 +3,11 @@
  * call, an import and an export, against the fake brains. After every kill the next start must find the data whole:
  * `PRAGMA integrity_check` is `ok`, every row committed before the kill is still there, a reply keeps all but at most
  * one checkpoint interval (250 ms) of the text that was shown, no row stays `streaming`, an import is all or nothing,
- * and an export file is whole.
+ * and an export file is whole. A killed web host stays an unreaped zombie while the next start runs.
  *
- * `npm test` runs ANYBRAIN_SOAK_KILLS=10 (the default); `npm run test:soak` runs 100. ANYBRAIN_SOAK_SEED replays a run.
- * The command line is built from this checkout into out/kill-soak-cli first, because the unit stage of `npm test`
- * runs before `npm run build`.
+ * `npm test` runs ANYBRAIN_SOAK_KILLS=10 (the default); `npm run test:soak` runs 100. ANYBRAIN_SOAK_SEED replays the
+ * kill moments (process timing still varies). The command line is built from this checkout into out/kill-soak-cli-<pid>
+ * first, because the unit stage of `npm test` runs before `npm run build`. Compaction has no code yet: no phase.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
