@@ -13,3 +13,6 @@ CREATE TRIGGER `memories_fts_update` AFTER UPDATE OF `text` ON `memories` BEGIN
   INSERT INTO `memories_fts`(`memories_fts`, rowid, `text`) VALUES ('delete', old.rowid, old.`text`);
   INSERT INTO `memories_fts`(rowid, `text`) VALUES (new.rowid, new.`text`);
 END;
+--> statement-breakpoint
+-- Memories saved before this migration are indexed too: the triggers only see rows written after it.
+INSERT INTO `memories_fts`(`memories_fts`) VALUES ('rebuild');

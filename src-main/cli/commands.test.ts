@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { openCore, type OpenedCore } from '../core/app';
 import type { ProviderCall, StreamPart } from '../core/providers/stream-parts';
 import { listInvocationsByMessage } from '../core/store/invocations';
 import { everythingServer } from '../core/tools/mcp/testing/servers';
-import { chatCommand, type Output } from './commands';
+import { chatCommand, writeFileAtomically, type Output } from './commands';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -71,4 +71,18 @@ describe('anybrain chat and tools that ask first', () => {
       ['echo', 'ok', 'Echo: from the terminal'],
     ]);
   }, 60_000);
+});
+
+describe('writeFileAtomically', () => {
+  it('replaces the whole file and leaves no temporary file behind', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'anybrain-cli-write-'));
+    cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
+    const target = join(folder, 'chat.json');
+    writeFileAtomically(target, 'first');
+    writeFileAtomically(target, 'second, longer');
+    expect(readFileSync(target, 'utf8')).toBe('second, longer');
+    expect(readdirSync(folder)).toEqual(['chat.json']);
+    expect(() => writeFileAtomically(join(folder, 'missing', 'chat.json'), 'x')).toThrow(/ENOENT/);
+    expect(readdirSync(folder)).toEqual(['chat.json']);
+  });
 });

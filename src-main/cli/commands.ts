@@ -1,7 +1,7 @@
 /**
  * The `anybrain` commands as plain functions over an opened core, so tests call them without a process.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import type { ApiEvent, ApprovalView, CommandName, CommandOutput, ConversationView, ExportFormat, MessageView } from '../../src-shared/api';
 import { chipLabel } from '../../src-shared/receipt';
 import { ApiError } from '../../src-shared/api';
@@ -127,12 +127,27 @@ export async function exportCommand(
 ): Promise<number> {
   const exported = await call(core, 'exportConversation', { id: options.conversation, format: options.format as ExportFormat });
   if (options.out) {
-    writeFileSync(options.out, exported.content);
+    writeFileAtomically(options.out, exported.content);
     output.stderr(`Wrote ${options.out}\n`);
   } else {
     output.stdout(exported.content);
   }
   return 0;
+}
+
+/**
+ * Writes beside the target and renames over it: a process killed mid-write (or a full disk) leaves either the
+ * previous file or the whole new one, never half a transcript in its place.
+ */
+export function writeFileAtomically(path: string, content: string): void {
+  const temporaryPath = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporaryPath, content);
+    renameSync(temporaryPath, path);
+  } catch (error) {
+    rmSync(temporaryPath, { force: true });
+    throw error;
+  }
 }
 
 export function doctorCommand(core: OpenedCore, output: Output): number {

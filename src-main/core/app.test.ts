@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiEvent, ConversationView, SendResult } from '../../src-shared/api';
 import { transcriptSchema } from '../../src-shared/transcript';
-import { hostname } from 'node:os';
-import { isStreamOwnerAlive, openCore, type OpenedCore } from './app';
+import { openCore, type OpenedCore } from './app';
 import type { StreamPart } from './providers/stream-parts';
 import { insertMessage } from './store/messages';
 
@@ -123,22 +122,4 @@ describe('openCore dispatch', () => {
     const page = await value<{ messages: Array<{ status: string; text: string }> }>(second, 'listMessages', { conversationId: conversation.id });
     expect(page.messages).toMatchObject([{ status: 'interrupted', text: 'partial' }]);
   });
-
-  it('leaves a reply another live process is still writing alone', async () => {
-    const dataDir = tempDir();
-    const first = open(dataDir);
-    const conversation = await value<ConversationView>(first, 'createConversation', { brain: 'kimi' });
-    insertMessage(first.db, {
-      id: 'a', conversationId: conversation.id, seq: 0, turnId: 't', role: 'assistant', text: 'live', status: 'streaming',
-      streamOwner: `${process.ppid}@${hostname()}`, createdAt: 't',
-    });
-    first.db.$client.close();
-    cores.splice(cores.indexOf(first), 1);
-    const second = open(dataDir);
-    expect(second.recoveredInterrupted).toBe(0);
-    expect(isStreamOwnerAlive(`${process.ppid}@${hostname()}`)).toBe(true);
-    expect(isStreamOwnerAlive(`999999999@${hostname()}`)).toBe(false);
-    expect(isStreamOwnerAlive('garbage')).toBe(false);
-  });
 });
-

@@ -1,7 +1,6 @@
 /**
  * openCore: the one place the store, the turn engine, settings and keys are put together behind the Api.
  */
-import { hostname } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import {
   ApiError,
@@ -34,6 +33,7 @@ import {
 import { listInvocationsByMessage, toInvocationView } from './store/invocations';
 import { listMessagePage, markStreamingAsInterrupted, toMessageView } from './store/messages';
 import { openDatabase, type AppDatabase } from './store/open';
+import { holdOwnerLock, isStreamOwnerAlive } from './store/owner-lock';
 import { ensurePrivateFolder, tightenDatabaseFiles } from './store/permissions';
 import { readSetting, writeSetting } from './store/settings';
 import { ConversationNotFoundError, exportConversation } from './transcripts/export';
@@ -50,26 +50,6 @@ export const DATABASE_FILE = 'anybrain.db';
 type Handlers = { [Name in CommandName]: (input: ParsedCommandInput<Name>) => CommandOutput<Name> | Promise<CommandOutput<Name>> };
 
 export { connectionFor } from './brain-connection';
-
-const STREAM_OWNER = `${process.pid}@${hostname()}`;
-
-/**
- * Whether the process that owns a streaming row still runs. The CLI and the app may share a data folder: opening it
- * must never mark another live process's reply as interrupted. A writer on another host cannot be checked: keep it.
- */
-export function isStreamOwnerAlive(owner: string): boolean {
-  const match = /^(\d+)@(.*)$/.exec(owner);
-  if (!match) return false;
-  const pid = Number(match[1]);
-  if (match[2] !== hostname()) return true;
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** A message for errors that are not the user's doing, without leaking internals or keys. */
 function describeUnexpected(error: unknown): { code: string; message: string } {
@@ -98,7 +78,10 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
   tightenDatabaseFiles(databasePath);
   const env = options.env ?? process.env;
   const keyStore = options.keyStore;
-  const recoveredInterrupted = markStreamingAsInterrupted(db, nowIso(), isStreamOwnerAlive);
+  const lockOptions = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
+  // Held before this process writes its first streaming row, released after its last (see store/owner-lock.ts).
+  const ownerLock = holdOwnerLock(options.dataDir, undefined, lockOptions);
+  const recoveredInterrupted = markStreamingAsInterrupted(db, nowIso(), (owner) => isStreamOwnerAlive(options.dataDir, owner, lockOptions));
   const listeners = new Set<(event: ApiEvent) => void>();
   const emit = (event: ApiEvent): void => {
     for (const listener of listeners) {
@@ -124,7 +107,7 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
     stream: options.stream ?? streamProvider,
     connectionFor: (brain) => connectionFor(db, brain, env, keyStore),
     toolbox,
-    streamOwner: STREAM_OWNER,
+    streamOwner: ownerLock.owner,
   });
   const mcpReady = toolbox.syncMcpServers();
 
@@ -384,6 +367,7 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
       await toolbox.dispose();
       listeners.clear();
       db.$client.close();
+      ownerLock.release();
     },
   };
 }

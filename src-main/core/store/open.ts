@@ -1,6 +1,8 @@
 /**
  * Opening the store: WAL, foreign keys, durable commits, and all pending migrations in one transaction.
  */
+import { closeSync, openSync, readdirSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import * as schema from '../../../db/schema';
@@ -22,6 +24,27 @@ export class DatabaseFromFutureError extends Error {
     this.name = 'DatabaseFromFutureError';
   }
 }
+
+/** A migration failed: nothing was changed (one transaction), and a copy from before the attempt is named. */
+export class MigrationFailedError extends Error {
+  constructor(
+    readonly fromVersion: number,
+    readonly toVersion: number,
+    readonly path: string,
+    readonly backupPath: string | null,
+    override readonly cause: unknown,
+  ) {
+    super(
+      `Updating the data in ${path} from schema ${fromVersion} to ${toVersion} failed: ` +
+        `${cause instanceof Error ? cause.message : String(cause)}. Nothing was changed.` +
+        (backupPath === null ? '' : ` A copy taken just before the update is at ${backupPath}.`),
+    );
+    this.name = 'MigrationFailedError';
+  }
+}
+
+/** How many pre-migration copies stay in the data folder; older ones are removed when a new one is taken. */
+export const KEPT_MIGRATION_BACKUPS = 3;
 
 export interface OpenDatabaseOptions {
   /** A better-sqlite3 binary built for this runtime's ABI (the Electron shell's own build). */
@@ -55,12 +78,53 @@ export function migrate(sqlite: Database.Database, path: string, migrations: rea
   }
   const pending = migrations.slice(current);
   if (pending.length === 0) return;
-  sqlite.transaction(() => {
-    for (const migration of pending) {
-      for (const statement of migration.statements) sqlite.exec(statement);
-    }
-    sqlite.pragma(`user_version = ${known}`);
-  })();
+  // A brand-new file (schema 0) holds nothing worth a copy.
+  const backupPath = current > 0 && isFileDatabase(path) ? backupBeforeMigration(sqlite, path, current) : null;
+  try {
+    sqlite.transaction(() => {
+      for (const migration of pending) {
+        for (const statement of migration.statements) sqlite.exec(statement);
+      }
+      sqlite.pragma(`user_version = ${known}`);
+    })();
+  } catch (error) {
+    throw new MigrationFailedError(current, known, path, backupPath, error);
+  }
+}
+
+function isFileDatabase(path: string): boolean {
+  return path !== '' && path !== ':memory:' && !path.startsWith('file:');
+}
+
+/** `anybrain.db.backup-v3-2026-12-01T13-15-37-123Z`: the schema version the copy holds, then when it was taken. */
+export function migrationBackupName(databaseFile: string, version: number, takenAt: Date): string {
+  return `${databaseFile}.backup-v${version}-${takenAt.toISOString().replace(/:/g, '-').replace('.', '-')}`;
+}
+
+/**
+ * Copies the database, as one consistent snapshot (WAL included), before migrations change it. The copy is created
+ * empty with mode 0600 first: it holds every conversation, so it must never be readable by other users, not even for
+ * the moment between VACUUM INTO writing it and a chmod. Keeps the newest KEPT_MIGRATION_BACKUPS copies.
+ */
+export function backupBeforeMigration(sqlite: Database.Database, path: string, version: number, takenAt = new Date()): string {
+  const folder = dirname(path);
+  const databaseFile = basename(path);
+  const backupPath = join(folder, migrationBackupName(databaseFile, version, takenAt));
+  // VACUUM INTO writes only into a file that does not exist or is empty.
+  closeSync(openSync(backupPath, 'wx', 0o600));
+  try {
+    sqlite.prepare('VACUUM INTO ?').run(backupPath);
+  } catch (error) {
+    rmSync(backupPath, { force: true });
+    throw error;
+  }
+  const prefix = `${databaseFile}.backup-v`;
+  const takenTimes = (name: string) => name.slice(name.indexOf('-', prefix.length) + 1);
+  const backups = readdirSync(folder)
+    .filter((name) => name.startsWith(prefix))
+    .sort((left, right) => takenTimes(right).localeCompare(takenTimes(left)));
+  for (const stale of backups.slice(KEPT_MIGRATION_BACKUPS)) rmSync(join(folder, stale), { force: true });
+  return backupPath;
 }
 
 export function schemaVersion(db: AppDatabase): number {
