@@ -10,7 +10,7 @@
  * first, because the unit stage of `npm test` runs before `npm run build`. Compaction has no code yet: no phase.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
@@ -87,6 +87,14 @@ function processState(pid: number): string | null {
   const stat = readFileSync(statPath, 'utf8');
   // The command name in parentheses may hold spaces: the state follows the last `)`.
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? null;
+}
+
+/**
+ * Whether a killed process is wholly dead but unreaped. Its main thread shows `Z` while its other threads may still be
+ * exiting, and the last of them closes its files (and so its owner lock): wait until only the zombie main thread is left.
+ */
+function isUnreapedZombie(pid: number): boolean {
+  return processState(pid) === 'Z' && readdirSync(`/proc/${pid}/task`).length === 1;
 }
 
 interface Figures {
@@ -229,15 +237,15 @@ describe(`kill soak (${KILLS} kills, seed ${SEED})`, () => {
       stdout: () => stdout.replace(pidLine, ''),
       stderr: () => stderr,
       exited,
-      hasExited: () => processState(pid) === 'Z',
+      hasExited: () => isUnreapedZombie(pid),
       kill: async () => {
         process.kill(pid, 'SIGKILL');
         if (processState(pid) === null) {
           await sleep(200);
         } else {
           const deadline = Date.now() + 5_000;
-          while (processState(pid) !== 'Z' && Date.now() < deadline) await sleep(10);
-          if (processState(pid) === 'Z') figures.unreapedZombies += 1;
+          while (!isUnreapedZombie(pid) && Date.now() < deadline) await sleep(10);
+          if (isUnreapedZombie(pid)) figures.unreapedZombies += 1;
         }
         resolveExited(null);
       },

@@ -114,7 +114,9 @@ describe('owner locks', () => {
 
     process.kill(holder.pid, 'SIGKILL');
     if (processState(holder.pid) !== null) {
-      await until(() => processState(holder.pid) === 'Z', 5_000);
+      // The main thread shows `Z` while the process's other threads may still be exiting, and the files (and so the
+      // lock) are closed by the last of them: wait until only the zombie main thread is left.
+      await until(() => processState(holder.pid) === 'Z' && readdirSync(`/proc/${holder.pid}/task`).length === 1, 5_000);
       expect(processState(holder.pid)).toBe('Z');
     }
     // What a pid probe sees: the zombie still answers signal 0, so it would pass for alive.
