@@ -114,3 +114,58 @@ describe('MarkdownView rendering', () => {
     expect(container.querySelector('a')?.getAttribute('href')).toBe('https://example.com/docs');
   });
 });
+
+describe('MarkdownView with deeply nested replies', () => {
+  /** How many elements matching `selector` enclose the deepest one. */
+  function nestingDepth(container: HTMLElement, selector: string): number {
+    let deepest = 0;
+    for (const element of Array.from(container.querySelectorAll(selector))) {
+      let depth = 0;
+      for (let current: Element | null = element; current !== null; current = current.parentElement?.closest(selector) ?? null) depth += 1;
+      deepest = Math.max(deepest, depth);
+    }
+    return deepest;
+  }
+
+  it('renders 3,000 nested block quotes as 32 quotes holding the rest as text', () => {
+    const container = renderMarkdown(`${'>'.repeat(3000)} deep`);
+    expect(nestingDepth(container, 'blockquote')).toBe(32);
+    expect(container.textContent?.trim()).toBe(`${'>'.repeat(2968)} deep`);
+    expect(container.querySelector('[data-testid="markdown-fallback"]')).toBeNull();
+  });
+
+  it('renders 1,200 nested bullets as 32 lists holding the rest as text', () => {
+    const container = renderMarkdown(`${'- '.repeat(1200)}deep`);
+    expect(nestingDepth(container, 'ul')).toBe(32);
+    expect(container.textContent?.trim()).toBe(`${'- '.repeat(1168)}deep`);
+    expect(container.querySelector('[data-testid="markdown-fallback"]')).toBeNull();
+  });
+
+  it('renders 1,000 nested ordered items as 32 lists holding the rest as text', () => {
+    const container = renderMarkdown(`${'1. '.repeat(1000)}deep`);
+    expect(nestingDepth(container, 'ol')).toBe(32);
+    expect(container.textContent?.trim()).toBe(`${'1. '.repeat(968)}deep`);
+    expect(container.querySelector('[data-testid="markdown-fallback"]')).toBeNull();
+  });
+
+  it('keeps a reply formatted around a deeply nested block', () => {
+    const container = renderMarkdown(`**Before**\n\n${'> '.repeat(1500)}middle\n\n*After*`);
+    expect(container.querySelector('strong')?.textContent).toBe('Before');
+    expect(container.querySelector('em')?.textContent).toBe('After');
+    expect(nestingDepth(container, 'blockquote')).toBe(32);
+  });
+});
+
+describe('MarkdownView with huge tables', () => {
+  it('formats a 2,000-row, 300-column table up to its budget and shows the remaining rows as plain text', () => {
+    const header = `|${Array.from({ length: 300 }, (_, column) => ` h${column} |`).join('')}`;
+    const rows = Array.from({ length: 2000 }, (_, row) => `|${' x |'.repeat(299)} row${row} |`);
+    const container = renderMarkdown([header, `|${' - |'.repeat(300)}`, ...rows].join('\n'));
+    // 2,000 separators hold the header, the delimiter row and four rows of 301 separators each.
+    expect(container.querySelectorAll('table tbody tr')).toHaveLength(4);
+    expect(container.querySelectorAll('table thead th')).toHaveLength(300);
+    const plain = container.querySelector('[data-testid="markdown-over-budget"]');
+    expect(plain?.textContent?.split('\n')).toEqual(rows.slice(4));
+    expect(plain?.querySelector('*')).toBeNull();
+  });
+});
