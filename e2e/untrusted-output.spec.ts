@@ -9,7 +9,7 @@ import { expect, test, type APIRequestContext, type BrowserContext, type Page } 
 import type { MessageView } from '../src-shared/api';
 import type { TranscriptMessage, TranscriptV1 } from '../src-shared/transcript';
 import { auditRenderedMarkup } from './fixtures/untrusted-output/audit';
-import { isCompact, PAYLOAD_CATEGORIES, UNTRUSTED_PAYLOADS, type UntrustedPayload } from './fixtures/untrusted-output/payloads';
+import { ATTACKER_ORIGIN, isCompact, PAYLOAD_CATEGORIES, UNTRUSTED_PAYLOADS, type UntrustedPayload } from './fixtures/untrusted-output/payloads';
 import { command, newConversation, openApp, sendMessage } from './support/app';
 
 /** Payloads per imported history conversation: one page of messages each, so a few pages load while scrolling up. */
@@ -393,6 +393,12 @@ test('the untrusted output corpus runs nothing, fetches nothing and blanks nothi
     // (e) HTML export: every conversation above, loaded as a page, with and without its own CSP.
     // The context's page listener watches this page too.
     const exportPage = await context.newPage();
+    // The tripwires themselves work here: a handler that runs and an image that loads are both caught.
+    await exportPage.setContent(`<img src="${ATTACKER_ORIGIN}/control.png" onerror="__pwned(/control/)">`);
+    await expect.poll(() => [tripwires.executions.length, tripwires.offHostRequests.length]).toEqual([1, 1]);
+    expect([tripwires.executions[0], tripwires.offHostRequests[0]]).toEqual(['__TRIPWIRE__ __pwned /control/', `${ATTACKER_ORIGIN}/control.png`]);
+    tripwires.executions.length = 0;
+    tripwires.offHostRequests.length = 0;
     for (const conversationId of [...historyIds, toolConversation.id, streamConversation]) {
       const exported = await command(request, 'exportConversation', { id: conversationId, format: 'html' });
       const cspTag = /<meta http-equiv="Content-Security-Policy"[^>]*>/;
