@@ -1,9 +1,9 @@
 /**
  * The untrusted output corpus (e2e/fixtures/untrusted-output) in real Chromium, on every surface that shows model or
- * tool text: stored history, a streaming reply, conversation search results, tool chips and the HTML export. On each:
- * no script runs (a `window.__pwned` tripwire, dialogs, console), no request leaves for another host, nothing the
- * audit forbids ever enters the DOM (a mutation observer watches while replies stream), and the window keeps its
- * shell and every message.
+ * tool text: stored history, a streaming reply, conversation search results, tool chips (and the memories page) and
+ * the HTML export. On each: no script runs (a `window.__pwned` tripwire, dialogs, console), no request leaves for
+ * another host, nothing the audit forbids ever enters the DOM (a mutation observer watches while replies stream),
+ * and the window keeps its shell and every message.
  */
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import type { MessageView } from '../src-shared/api';
@@ -31,6 +31,7 @@ const UNTRUSTED_SURFACES = [
   '.receipt-chip-label',
   '[data-testid="conversation-title"]',
   '[data-testid="tool-activity"]',
+  '[data-testid="memory-text"]',
 ].join(', ');
 
 interface Tripwires {
@@ -368,6 +369,20 @@ test('the untrusted output corpus runs nothing, fetches nothing and blanks nothi
     expect(await audit(page)).toEqual([]);
     await expectWholeWindow(page);
     await expectNothingTripped(page, tripwires, 'live tool chips');
+
+    // The memories page lists the same payloads as text.
+    await page.getByTestId('open-memories').click();
+    const memoriesView = page.getByTestId('memories-view');
+    await memoriesView.getByTestId('memory-search').fill(MEMORY_MARKER);
+    await expect(memoriesView.getByTestId('memory-item')).toHaveCount(memoryPayloads.length);
+    const shownMemories = await memoriesView.getByTestId('memory-text').evaluateAll((elements) => elements.map((element) => [element.childElementCount, element.textContent]));
+    const storedMemories = await command(request, 'listMemories', { query: MEMORY_MARKER });
+    expect(shownMemories.sort()).toEqual(storedMemories.map((memory) => [0, memory.text]).sort());
+    expect(await audit(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await expect(memoriesView).toBeHidden();
+    await expectWholeWindow(page);
+    await expectNothingTripped(page, tripwires, 'memories page');
 
     // (c) Search: titles that are payloads, listed as plain text; hostile queries answered without breaking the list.
     await page.getByTestId('conversation-search').fill(TITLE_MARKER);
