@@ -12,6 +12,8 @@ import { MarkdownView } from './Markdown';
 
 /** Streamed one character at a time: the first few compact payloads of every category. */
 const STREAMED_PER_CATEGORY = 4;
+/** Deep-nesting payloads are kilobytes long: streamed in steps of this many characters. */
+const NESTING_STEP = 37;
 
 const tripwire = vi.fn<(marker: unknown) => void>();
 
@@ -74,4 +76,24 @@ describe('MarkdownView on the untrusted output corpus', () => {
     expect(failures).toEqual([]);
     expect(tripwire).not.toHaveBeenCalled();
   }, 180_000);
+
+  it('streams the deep-nesting payloads in small steps, capped and formatted at every step', () => {
+    const nesting = UNTRUSTED_PAYLOADS.filter((payload) => payload.category === 'deep-nesting' && isCompact(payload, 4000));
+    expect(nesting.length).toBeGreaterThanOrEqual(8);
+    const failures: string[] = [];
+    for (const payload of nesting) {
+      const view = render(<div data-testid="payload-root"><MarkdownView text="" /></div>);
+      for (let length = NESTING_STEP; length < payload.text.length + NESTING_STEP; length += NESTING_STEP) {
+        view.rerender(<div data-testid="payload-root"><MarkdownView text={payload.text.slice(0, length)} /></div>);
+        const problems = auditRenderedMarkup('[data-testid="payload-root"]');
+        if (view.queryByTestId('markdown-fallback') !== null) problems.push('fell back to plain text');
+        if (problems.length > 0) {
+          failures.push(`${payload.id} at ${length} characters: ${problems.join(', ')}`);
+          break;
+        }
+      }
+      view.unmount();
+    }
+    expect(failures).toEqual([]);
+  }, 120_000);
 });
