@@ -169,3 +169,25 @@ describe('MarkdownView with huge tables', () => {
     expect(plain?.querySelector('*')).toBeNull();
   });
 });
+
+describe('MarkdownView with deeply nested emphasis', () => {
+  it('formats emphasis up to the limit and shows deeper emphasis as the characters typed', () => {
+    const shallow = renderMarkdown(`${'*a '.repeat(64)}x${' b*'.repeat(64)}`);
+    expect(shallow.querySelectorAll('em')).toHaveLength(64);
+
+    const deep = `${'*a '.repeat(3000)}x${' b*'.repeat(3000)}`;
+    const container = renderMarkdown(`**Before**\n\n${deep}`);
+    expect(container.querySelector('strong')?.textContent).toBe('Before');
+    expect(container.querySelectorAll('em')).toHaveLength(0);
+    expect(container.querySelectorAll('p')[1]?.textContent).toBe(deep);
+    expect(container.querySelector('[data-testid="markdown-fallback"]')).toBeNull();
+  });
+
+  it('shows deeply nested strong and strikethrough as typed as well', () => {
+    for (const deep of [`${'**a '.repeat(1500)}x${' b**'.repeat(1500)}`, `${'~~a '.repeat(1500)}x${' b~~'.repeat(1500)}`]) {
+      const container = renderMarkdown(deep);
+      expect(container.querySelectorAll('strong, del')).toHaveLength(0);
+      expect(container.textContent).toBe(deep);
+    }
+  });
+});

@@ -3,14 +3,27 @@ import Markdown, { type Components, type ExtraProps, type Options, type UrlTrans
 import rehypeHighlight from 'rehype-highlight';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
+// remark-parse's types declare `micromarkExtensions` on unified's Data.
+import type {} from 'remark-parse';
+import type { Processor } from 'unified';
 import { RenderBoundary } from '../components/RenderBoundary';
 import { capNesting } from './cap-nesting';
 import { CodeBlock } from './CodeBlock';
 import { safeLinkUrl } from './safe-url';
+import { inlineNestingDepth, MAX_INLINE_DEPTH } from './inline-nesting';
 import { hasDefinitions, splitBlocks } from './split-blocks';
 import { withinTableBudget } from './table-budget';
 
 const remarkPlugins: Options['remarkPlugins'] = [remarkGfm];
+
+/** Turns off emphasis, strong and strikethrough (micromark's `attention` and GFM's `strikethrough` constructs). */
+function remarkWithoutEmphasis(this: Processor): void {
+  const data = this.data();
+  data.micromarkExtensions = [...(data.micromarkExtensions ?? []), { disable: { null: ['attention', 'strikethrough'] } }];
+}
+
+/** For a block whose emphasis nests too deep to render: its delimiters show as the characters typed. */
+const remarkPluginsWithoutEmphasis: Options['remarkPlugins'] = [remarkGfm, remarkWithoutEmphasis];
 // Sanitise first: highlighting then only adds its own spans to code that is already safe.
 const rehypePlugins: Options['rehypePlugins'] = [rehypeSanitize, [rehypeHighlight, { detect: false }]];
 
@@ -51,15 +64,17 @@ function PlainText({ text, testId }: { readonly text: string; readonly testId: s
 }
 
 /**
- * One parse of one piece of markdown; re-parses only when its source changes. Nesting is capped before parsing, and
- * should the parse or render still fail, the block shows its source as plain text instead.
+ * One parse of one piece of markdown; re-parses only when its source changes. Container nesting is capped before
+ * parsing, emphasis nested too deep is not parsed as emphasis, and should the parse or render still fail, the block
+ * shows its source as plain text instead.
  */
 export const MarkdownBlock = memo(function MarkdownBlock({ source }: { readonly source: string }) {
   const cappedSource = useMemo(() => capNesting(source), [source]);
+  const emphasisTooDeep = useMemo(() => inlineNestingDepth(cappedSource) > MAX_INLINE_DEPTH, [cappedSource]);
   return (
     <RenderBoundary resetKey={source} fallback={<PlainText text={source} testId="markdown-fallback" />}>
       <Markdown
-        remarkPlugins={remarkPlugins}
+        remarkPlugins={emphasisTooDeep ? remarkPluginsWithoutEmphasis : remarkPlugins}
         rehypePlugins={rehypePlugins}
         components={components}
         urlTransform={urlTransform}
