@@ -30,6 +30,7 @@ const UNTRUSTED_SURFACES = [
   '.invocation-facts dd',
   '.receipt-chip-label',
   '[data-testid="conversation-title"]',
+  '.conversation-heading',
   '[data-testid="tool-activity"]',
   '[data-testid="memory-text"]',
 ].join(', ');
@@ -394,8 +395,11 @@ test('the untrusted output corpus runs nothing, fetches nothing and blanks nothi
     expect(storedTitles).toHaveLength(titled.length);
     expect(shownTitles.map(([, text]) => text)).toEqual(storedTitles);
     expect(await audit(page)).toEqual([]);
-    const firstTitled = page.getByTestId('conversation-item').first();
-    await firstTitled.click();
+    // Opened, a payload title heads the conversation as text.
+    await page.getByTestId('conversation-item').first().click();
+    await expect(page.locator('.conversation-heading')).toHaveText(storedTitles[0] ?? '');
+    expect(await page.locator('.conversation-heading').evaluate((element) => element.childElementCount)).toBe(0);
+    expect(await audit(page)).toEqual([]);
     await expectWholeWindow(page);
     for (const query of ['<script>', 'javascript:', '%', '_', '"', "') OR 1=1 --", '*', '\u202E', '[', 'NEAR(', '\\']) {
       await page.getByTestId('conversation-search').fill(query);
