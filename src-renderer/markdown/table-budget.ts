@@ -21,7 +21,7 @@ function countSeparators(line: string): number {
 
 /**
  * Splits a block at the first line that would take its `|` count past `maxSeparators`. Every line is kept: the ones
- * before the cut parse as markdown, the rest are shown as they are. A fenced code block is never cut.
+ * before the cut parse as markdown, the rest are shown as they are. A block that opens a code fence is never cut.
  */
 export function withinTableBudget(block: string, maxSeparators: number = MAX_TABLE_CELL_SEPARATORS): BudgetedBlock {
   if (countSeparators(block) <= maxSeparators) return { markdown: block, plainText: null };
