@@ -50,6 +50,16 @@ describe('MarkdownView sanitising', () => {
     ]);
     expect(container.querySelector('.md-unlinked')?.textContent).toBe('rel');
   });
+
+  it('titles a link with its real destination, whatever its words or its own title claim', () => {
+    const container = renderMarkdown('[https://bank.example/login](https://attacker.example/x "https://bank.example/login")');
+    const link = container.querySelector('a');
+    expect([link?.textContent, link?.getAttribute('href'), link?.getAttribute('title')]).toEqual([
+      'https://bank.example/login',
+      'https://attacker.example/x',
+      'https://attacker.example/x',
+    ]);
+  });
 });
 
 describe('MarkdownView rendering', () => {

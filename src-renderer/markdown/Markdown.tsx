@@ -29,11 +29,15 @@ const rehypePlugins: Options['rehypePlugins'] = [rehypeSanitize, [rehypeHighligh
 
 const urlTransform: UrlTransform = (url, key) => (key === 'href' ? (safeLinkUrl(url) ?? '') : '');
 
+/**
+ * A link the user can open. Its tooltip is always the real destination, never the reply's own title: the words of a
+ * link can show another address, and the Electron window has no status bar to give the target away.
+ */
 function SafeLink({ href, children }: ComponentProps<'a'> & ExtraProps) {
   const url = href === undefined || href === '' ? null : safeLinkUrl(href);
   if (url === null) return <span className="md-unlinked">{children}</span>;
   return (
-    <a href={url} rel="noopener noreferrer" target="_blank">
+    <a href={url} rel="noopener noreferrer" target="_blank" title={url}>
       {children}
     </a>
   );
