@@ -40,6 +40,11 @@ describe('parseDirectives', () => {
     expect(parseDirectives('[tool:]').unreadableTool).toBe('[tool:]');
   });
 
+  it('decodes a base64 reply, which may hold brackets, newlines and any UTF-8 text', () => {
+    const reply = '[a](javascript:x) ]]\n\u202Eé 😀';
+    expect(parseDirectives(`say [reply-base64:${Buffer.from(reply, 'utf8').toString('base64')}] [reply:plain]`).reply).toBe(reply);
+  });
+
   it('finds none in plain text', () => {
     expect(parseDirectives('plain [words] here')).toEqual({
       slow: false,

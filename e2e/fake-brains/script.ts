@@ -57,6 +57,7 @@ export interface Directives {
   readonly think: boolean;
   readonly model: string | null;
   readonly status: number | null;
+  /** `[reply:text]` with `\\n` for newlines, or `[reply-base64:…]` with any UTF-8 text base64-encoded. */
   readonly reply: string | null;
   /** `[tool:NAME]` and `[tool:NAME {json}]`, in order: parallel calls of one reply. */
   readonly tools: readonly ToolDirective[];
@@ -133,6 +134,8 @@ export function parseDirectives(userText: string): Directives {
   const retryAfter = /\[retry-after:(\d+)\]/.exec(userText);
   const model = /\[model:([^\]]+)\]/.exec(userText);
   const reply = /\[reply:([^\]]*)\]/.exec(userText);
+  // Base64 carries any reply, brackets and newlines included, through a directive that ends at the first "]".
+  const encodedReply = /\[reply-base64:([A-Za-z0-9+/]*={0,2})\]/.exec(userText);
   const { tools, unreadable } = parseToolDirectives(userText);
   return {
     slow: flag('slow'),
@@ -147,7 +150,12 @@ export function parseDirectives(userText: string): Directives {
     think: flag('think'),
     model: model?.[1]?.trim() || null,
     status: status?.[1] === undefined ? null : Number(status[1]),
-    reply: reply?.[1] === undefined ? null : reply[1].replace(/\\n/g, '\n'),
+    reply:
+      encodedReply?.[1] !== undefined
+        ? Buffer.from(encodedReply[1], 'base64').toString('utf8')
+        : reply?.[1] === undefined
+          ? null
+          : reply[1].replace(/\\n/g, '\n'),
     tools,
     unreadableTool: unreadable,
   };

@@ -4,6 +4,7 @@ import { MarkdownView } from '../markdown/Markdown';
 import { retryTurn } from '../state/actions';
 import { useAppStore } from '../state/store';
 import { TurnApprovals } from './ApprovalPrompt';
+import { RenderBoundary } from './RenderBoundary';
 import { brainLabel } from './brain-options';
 import { usageSummary } from './format';
 import { RetryIcon, WarningIcon } from './icons';
@@ -132,10 +133,23 @@ function SystemLine({ message }: MessageProps) {
   );
 }
 
-/** One row of the message list, selected by id so a streamed delta re-renders only its own row. */
-export const MessageRow = memo(function MessageRow({ messageId }: { readonly messageId: string }) {
-  const message = useAppStore((state) => state.messagesById[messageId]);
-  if (message === undefined) return null;
+/** A row that could not render: its words as plain text, under the same row attributes, so the list stays whole. */
+function UnrenderableMessage({ message }: MessageProps) {
+  const text = useAppStore((state) => state.streamingText[message.id] ?? message.text);
+  return (
+    <article className={`message ${message.role} render-failed`} {...rowAttributes(message)} data-render-failed="true">
+      <div className="message-render-failed" role="note">
+        <WarningIcon />
+        This message could not be displayed formatted; here is its text.
+      </div>
+      <div className="message-plain-text" data-testid="message-text">
+        {text}
+      </div>
+    </article>
+  );
+}
+
+function MessageContent({ message }: MessageProps) {
   switch (message.role) {
     case 'assistant':
       return <AssistantMessage message={message} />;
@@ -148,4 +162,19 @@ export const MessageRow = memo(function MessageRow({ messageId }: { readonly mes
       return null;
     }
   }
+}
+
+/**
+ * One row of the message list, selected by id so a streamed delta re-renders only its own row. A row that fails to
+ * render shows its text plainly instead of taking the whole window down with it.
+ */
+export const MessageRow = memo(function MessageRow({ messageId }: { readonly messageId: string }) {
+  const message = useAppStore((state) => state.messagesById[messageId]);
+  const streamingText = useAppStore((state) => state.streamingText[messageId]);
+  if (message === undefined) return null;
+  return (
+    <RenderBoundary resetKey={streamingText ?? message} fallback={<UnrenderableMessage message={message} />}>
+      <MessageContent message={message} />
+    </RenderBoundary>
+  );
 });

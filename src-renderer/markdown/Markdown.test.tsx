@@ -50,6 +50,16 @@ describe('MarkdownView sanitising', () => {
     ]);
     expect(container.querySelector('.md-unlinked')?.textContent).toBe('rel');
   });
+
+  it('titles a link with its real destination, whatever its words or its own title claim', () => {
+    const container = renderMarkdown('[https://bank.example/login](https://attacker.example/x "https://bank.example/login")');
+    const link = container.querySelector('a');
+    expect([link?.textContent, link?.getAttribute('href'), link?.getAttribute('title')]).toEqual([
+      'https://bank.example/login',
+      'https://attacker.example/x',
+      'https://attacker.example/x',
+    ]);
+  });
 });
 
 describe('MarkdownView rendering', () => {
@@ -112,5 +122,82 @@ describe('MarkdownView rendering', () => {
   it('parses text with reference definitions whole, so references resolve', () => {
     const container = renderMarkdown('See [the docs][docs].\n\n[docs]: https://example.com/docs');
     expect(container.querySelector('a')?.getAttribute('href')).toBe('https://example.com/docs');
+  });
+});
+
+describe('MarkdownView with deeply nested replies', () => {
+  /** How many elements matching `selector` enclose the deepest one. */
+  function nestingDepth(container: HTMLElement, selector: string): number {
+    let deepest = 0;
+    for (const element of Array.from(container.querySelectorAll(selector))) {
+      let depth = 0;
+      for (let current: Element | null = element; current !== null; current = current.parentElement?.closest(selector) ?? null) depth += 1;
+      deepest = Math.max(deepest, depth);
+    }
+    return deepest;
+  }
+
+  it('renders 3,000 nested block quotes as 32 quotes holding the rest as text', () => {
+    const container = renderMarkdown(`${'>'.repeat(3000)} deep`);
+    expect(nestingDepth(container, 'blockquote')).toBe(32);
+    expect(container.textContent?.trim()).toBe(`${'>'.repeat(2968)} deep`);
+    expect(container.querySelector('[data-testid="markdown-fallback"]')).toBeNull();
+  });
+
+  it('renders 1,200 nested bullets as 32 lists holding the rest as text', () => {
+    const container = renderMarkdown(`${'- '.repeat(1200)}deep`);
+    expect(nestingDepth(container, 'ul')).toBe(32);
+    expect(container.textContent?.trim()).toBe(`${'- '.repeat(1168)}deep`);
+    expect(container.querySelector('[data-testid="markdown-fallback"]')).toBeNull();
+  });
+
+  it('renders 1,000 nested ordered items as 32 lists holding the rest as text', () => {
+    const container = renderMarkdown(`${'1. '.repeat(1000)}deep`);
+    expect(nestingDepth(container, 'ol')).toBe(32);
+    expect(container.textContent?.trim()).toBe(`${'1. '.repeat(968)}deep`);
+    expect(container.querySelector('[data-testid="markdown-fallback"]')).toBeNull();
+  });
+
+  it('keeps a reply formatted around a deeply nested block', () => {
+    const container = renderMarkdown(`**Before**\n\n${'> '.repeat(1500)}middle\n\n*After*`);
+    expect(container.querySelector('strong')?.textContent).toBe('Before');
+    expect(container.querySelector('em')?.textContent).toBe('After');
+    expect(nestingDepth(container, 'blockquote')).toBe(32);
+  });
+});
+
+describe('MarkdownView with huge tables', () => {
+  it('formats a 2,000-row, 300-column table up to its budget and shows the remaining rows as plain text', () => {
+    const header = `|${Array.from({ length: 300 }, (_, column) => ` h${column} |`).join('')}`;
+    const rows = Array.from({ length: 2000 }, (_, row) => `|${' x |'.repeat(299)} row${row} |`);
+    const container = renderMarkdown([header, `|${' - |'.repeat(300)}`, ...rows].join('\n'));
+    // 2,000 separators hold the header, the delimiter row and four rows of 301 separators each.
+    expect(container.querySelectorAll('table tbody tr')).toHaveLength(4);
+    expect(container.querySelectorAll('table thead th')).toHaveLength(300);
+    const plain = container.querySelector('[data-testid="markdown-over-budget"]');
+    expect(plain?.textContent?.split('\n')).toEqual(rows.slice(4));
+    expect(plain?.querySelector('*')).toBeNull();
+  });
+});
+
+describe('MarkdownView with deeply nested emphasis', () => {
+  it('formats emphasis up to the limit and shows deeper emphasis as the characters typed', () => {
+    const shallow = renderMarkdown(`${'*a '.repeat(64)}x${' b*'.repeat(64)}`);
+    expect(shallow.querySelectorAll('em')).toHaveLength(64);
+
+    const deep = `${'*a '.repeat(3000)}x${' b*'.repeat(3000)}`;
+    const container = renderMarkdown(`**Before**\n\n${deep}`);
+    expect(container.querySelector('strong')?.textContent).toBe('Before');
+    expect(container.querySelectorAll('em')).toHaveLength(0);
+    expect(container.querySelectorAll('p')[1]?.textContent).toBe(deep);
+    expect(container.querySelector('[data-testid="markdown-fallback"]')).toBeNull();
+  });
+
+  it('shows deeply nested strong and strikethrough as typed as well', () => {
+    for (const deep of [`${'**a '.repeat(1500)}x${' b**'.repeat(1500)}`, `${'~~a '.repeat(1500)}x${' b~~'.repeat(1500)}`]) {
+      const container = renderMarkdown(deep);
+      expect(container.querySelectorAll('strong, del')).toHaveLength(0);
+      expect(container.textContent).toBe(deep);
+    }
   });
 });

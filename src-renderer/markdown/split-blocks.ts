@@ -5,7 +5,7 @@ export interface SplitBlocks {
   readonly tail: string;
 }
 
-interface OpenFence {
+export interface OpenFence {
   readonly marker: '`' | '~';
   readonly length: number;
   readonly indent: number;
@@ -18,13 +18,13 @@ const BLANK = /^[ \t]*$/;
 /** The start of a streamed line that may still become "12. item". */
 const UNFINISHED_ORDERED_MARKER = /^\d{1,9}$/;
 
-function indentWidth(whitespace: string): number {
+export function indentWidth(whitespace: string): number {
   let width = 0;
   for (const character of whitespace) width += character === '\t' ? 4 - (width % 4) : 1;
   return width;
 }
 
-function fenceOpenedBy(line: string): OpenFence | null {
+export function fenceOpenedBy(line: string): OpenFence | null {
   const match = FENCE_OPENING.exec(line);
   if (match === null) return null;
   const [, indent = '', fence = '', info = ''] = match;
@@ -34,7 +34,7 @@ function fenceOpenedBy(line: string): OpenFence | null {
   return { marker, length: fence.length, indent: indentWidth(indent) };
 }
 
-function closesFence(line: string, fence: OpenFence): boolean {
+export function closesFence(line: string, fence: OpenFence): boolean {
   const match = FENCE_CLOSING.exec(line);
   if (match === null) return false;
   const [, indent = '', closing = ''] = match;

@@ -90,7 +90,10 @@ function speakerOf(message: TranscriptMessage): string {
   return model ? `${label} (${model})` : label;
 }
 
-/** A standalone page; every text is escaped, so model output cannot add markup or script. */
+/**
+ * A standalone page; every text is escaped, so model output cannot add markup or script. The CSP is the second
+ * line: `default-src` does not cover `base-uri` or `form-action`, so those are closed by name.
+ */
 function htmlOf(transcript: TranscriptV1): string {
   const rows = transcript.messages.map((message) => {
     if (message.role === 'system') {
@@ -100,7 +103,7 @@ function htmlOf(transcript: TranscriptV1): string {
     return `<section class="${message.role}"><h2>${escapeHtml(speakerOf(message))}${status}</h2><div class="text">${escapeHtml(message.text)}</div></section>`;
   });
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">
 <title>${escapeHtml(transcript.conversation.title)}</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f}h1{font-size:1.4rem}h2{font-size:.85rem;color:#555;margin:0 0 .25rem}section{margin:1.25rem 0;padding:.75rem 1rem;border-radius:10px}.user{background:#eef3ff}.assistant{background:#f6f6f6}.text{white-space:pre-wrap}.system{color:#666;font-style:italic;text-align:center}.status{color:#a33}</style>
 </head><body><h1>${escapeHtml(transcript.conversation.title)}</h1>
