@@ -4,7 +4,11 @@ import { bearerHeaderValue, tokenFromLaunchFragment } from '../../src-shared/web
 import type { RecordedRequest } from '../fake-brains/server';
 import { readE2eEnvironment } from './environment';
 
+/** Loads the window afresh, as opening the printed address does. */
 export async function openApp(page: Page): Promise<void> {
+  // The launch address differs from an open window's only after `#`, which a browser treats as a move within the
+  // same page: leave the page first so the window really loads again.
+  if (page.url() !== 'about:blank') await page.goto('about:blank');
   await page.goto(readE2eEnvironment().launchUrl);
   await expect(page.getByTestId('new-conversation').first()).toBeVisible();
 }
