@@ -34,6 +34,9 @@ export const MESSAGE_STATUSES = ['complete', 'streaming', 'stopped', 'interrupte
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export const THEMES = ['system', 'light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];
+/** What `repairTexts` fixes in stored replies: escaped quotes, or renderer chrome written into a reply's words. */
+export const REPAIR_KINDS = ['quote-escapes', 'chrome'] as const;
+export type RepairKind = (typeof REPAIR_KINDS)[number];
 
 /** What went wrong with a turn, shown under the reply it belongs to. */
 export interface TurnError {
@@ -250,10 +253,6 @@ export interface ApprovalView {
 
 export const EXPORT_FORMATS = ['json', 'md', 'html'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-
-/** What `repairTexts` fixes in stored replies: escaped quotes, or renderer chrome written into a reply's words. */
-export const REPAIR_KINDS = ['quote-escapes', 'chrome'] as const;
-export type RepairKind = (typeof REPAIR_KINDS)[number];
 
 /** The counts `anybrain doctor` prints: the database's own checks and the stored texts' health. */
 export interface DataHealthView {
