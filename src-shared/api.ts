@@ -34,6 +34,9 @@ export const MESSAGE_STATUSES = ['complete', 'streaming', 'stopped', 'interrupte
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export const THEMES = ['system', 'light', 'dark'] as const;
 export type Theme = (typeof THEMES)[number];
+/** What `repairTexts` fixes in stored replies: escaped quotes, or renderer chrome written into a reply's words. */
+export const REPAIR_KINDS = ['quote-escapes', 'chrome'] as const;
+export type RepairKind = (typeof REPAIR_KINDS)[number];
 
 /** What went wrong with a turn, shown under the reply it belongs to. */
 export interface TurnError {
@@ -251,6 +254,44 @@ export interface ApprovalView {
 export const EXPORT_FORMATS = ['json', 'md', 'html'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
+/** The counts `anybrain doctor` prints: the database's own checks and the stored texts' health. */
+export interface DataHealthView {
+  /** SQLite's `integrity_check`: `ok`, or the first problem it names. */
+  readonly integrity: string;
+  readonly foreignKeyProblems: number;
+  readonly interruptedReplies: number;
+  readonly failedReplies: number;
+  readonly stoppedReplies: number;
+  /** Replies found still streaming when this process opened the data folder, now marked interrupted. */
+  readonly interruptedAtThisStart: number;
+  readonly chromeRows: number;
+  readonly quoteEscapeRows: number;
+  /** Escaped quotes normalised so far, by turns and by repairs. */
+  readonly quoteEscapeNormalizations: number;
+}
+
+export interface RepairChangeView {
+  readonly conversationId: string;
+  readonly messageId: string;
+  readonly before: string;
+  readonly after: string;
+}
+
+export interface RepairResult {
+  /** Every text the repair changes (with `apply`) or would change (without). */
+  readonly changes: readonly RepairChangeView[];
+  /** How many texts were changed, or null for a dry run. */
+  readonly changed: number | null;
+}
+
+export interface RepairUndoResult {
+  /** The kind of the repair undone, or null when there was none to undo. */
+  readonly kind: RepairKind | null;
+  readonly restored: number;
+  /** Texts edited since the repair, left as they are. */
+  readonly skipped: number;
+}
+
 /** Input schemas: the single source of truth for what each command accepts. */
 export const commandSchemas = {
   listConversations: z.object({ query: z.string().max(500).optional() }).strict(),
@@ -349,6 +390,12 @@ export const commandSchemas = {
       message: z.string().max(1_000_000).optional(),
     })
     .strict(),
+  /** The data's health: integrity, unfinished replies, chrome and escaped quotes. Reads only. */
+  getDataHealth: z.object({}).strict(),
+  /** Fixes stored texts in one transaction when `apply` is true, logging each change so `undoRepair` restores it. */
+  repairTexts: z.object({ kind: z.enum(REPAIR_KINDS), apply: z.boolean().default(false) }).strict(),
+  /** Restores exactly the texts the last applied repair changed, except those edited since. */
+  undoRepair: z.object({}).strict(),
 } as const;
 
 export type CommandName = keyof typeof commandSchemas;
@@ -390,11 +437,19 @@ export interface CommandOutputs {
   setGrantedFolders: { folders: string[] };
   listApprovals: ApprovalView[];
   answerApproval: { answered: boolean };
+  getDataHealth: DataHealthView;
+  repairTexts: RepairResult;
+  undoRepair: RepairUndoResult;
 }
 
 export type CommandOutput<Name extends CommandName> = CommandOutputs[Name];
 
 export const COMMAND_NAMES = Object.keys(commandSchemas) as CommandName[];
+
+/** The main process's side of the Api: one handler per command, given the input its schema parsed. */
+export type CommandHandlers = {
+  readonly [Name in CommandName]: (input: ParsedCommandInput<Name>) => CommandOutput<Name> | Promise<CommandOutput<Name>>;
+};
 
 export function isCommandName(value: unknown): value is CommandName {
   return typeof value === 'string' && Object.prototype.hasOwnProperty.call(commandSchemas, value);

@@ -1,23 +1,24 @@
 /**
- * The `anybrain` commands as plain functions over an opened core, so tests call them without a process.
+ * The `anybrain` commands as plain functions over an opened core, so tests call them without a process. Each goes
+ * through the Api's validated `dispatch`, as the windows do: nothing here reads the database or the engine.
  */
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import type { ApiEvent, ApprovalView, CommandName, CommandOutput, ConversationView, ExportFormat, MessageView } from '../../src-shared/api';
-import { chipLabel } from '../../src-shared/receipt';
-import { ApiError } from '../../src-shared/api';
-import { BRAINS, isBrainId } from '../../src-shared/brains';
-import type { OpenedCore } from '../core/app';
-import { countMessagesByStatus } from '../core/store/messages';
-import { readCounters } from '../core/store/settings';
 import {
-  applyRepair,
-  measureTextHealth,
-  planRepair,
-  QUOTE_ESCAPE_COUNTER,
+  ApiError,
   REPAIR_KINDS,
-  undoLastRepair,
+  type ApiEvent,
+  type ApprovalView,
+  type CommandInput,
+  type CommandName,
+  type CommandOutput,
+  type ConversationView,
+  type ExportFormat,
+  type MessageView,
   type RepairKind,
-} from '../core/transcripts/repair';
+} from '../../src-shared/api';
+import { chipLabel } from '../../src-shared/receipt';
+import { BRAINS, isBrainId } from '../../src-shared/brains';
+import type { Core } from '../core/core-types';
 
 export interface Output {
   stdout(text: string): void;
@@ -25,13 +26,13 @@ export interface Output {
 }
 
 /** Runs one command through the same validated dispatch the windows use. */
-export async function call<Name extends CommandName>(core: OpenedCore, name: Name, input: unknown): Promise<CommandOutput<Name>> {
+export async function call<Name extends CommandName>(core: Core, name: Name, input: CommandInput<Name>): Promise<CommandOutput<Name>> {
   const result = await core.dispatch(name, input);
   if (!result.ok) throw new ApiError(result.error.code, result.error.message);
   return result.value as CommandOutput<Name>;
 }
 
-export async function listCommand(core: OpenedCore, output: Output, options: { json?: boolean }): Promise<number> {
+export async function listCommand(core: Core, output: Output, options: { json?: boolean }): Promise<number> {
   const conversations = await call(core, 'listConversations', {});
   if (options.json) {
     const rows = conversations.map((conversation) => ({
@@ -68,7 +69,7 @@ export interface ChatOptions {
   readonly interrupt?: AbortSignal;
 }
 
-export async function chatCommand(core: OpenedCore, output: Output, options: ChatOptions): Promise<number> {
+export async function chatCommand(core: Core, output: Output, options: ChatOptions): Promise<number> {
   if (!isBrainId(options.brain)) {
     throw new ApiError('invalid-input', `Unknown brain "${options.brain}". Choose one of: ${Object.keys(BRAINS).join(', ')}.`);
   }
@@ -121,7 +122,7 @@ export async function chatCommand(core: OpenedCore, output: Output, options: Cha
 }
 
 export async function exportCommand(
-  core: OpenedCore,
+  core: Core,
   output: Output,
   options: { conversation: string; format: string; out?: string },
 ): Promise<number> {
@@ -150,25 +151,22 @@ export function writeFileAtomically(path: string, content: string): void {
   }
 }
 
-export function doctorCommand(core: OpenedCore, output: Output): number {
-  const integrity = core.db.$client.pragma('integrity_check', { simple: true }) as string;
-  const foreignKeyProblems = (core.db.$client.pragma('foreign_key_check') as unknown[]).length;
-  const statuses = countMessagesByStatus(core.db);
-  const health = measureTextHealth(core.db);
-  const normalizations = readCounters(core.db)[QUOTE_ESCAPE_COUNTER] ?? 0;
+export async function doctorCommand(core: Core, output: Output): Promise<number> {
+  const health = await call(core, 'getDataHealth', {});
   const lines = [
     `data folder: ${core.dataDir}`,
-    `integrity: ${integrity}`,
-    `foreign key problems: ${foreignKeyProblems}`,
-    `interrupted replies: ${statuses.interrupted}${core.recoveredInterrupted ? ` (${core.recoveredInterrupted} found at this start)` : ''}`,
-    `failed replies: ${statuses.failed}`,
-    `stopped replies: ${statuses.stopped}`,
+    `integrity: ${health.integrity}`,
+    `foreign key problems: ${health.foreignKeyProblems}`,
+    `interrupted replies: ${health.interruptedReplies}${health.interruptedAtThisStart ? ` (${health.interruptedAtThisStart} found at this start)` : ''}`,
+    `failed replies: ${health.failedReplies}`,
+    `stopped replies: ${health.stoppedReplies}`,
     `chrome-bearing replies: ${health.chromeRows}`,
     `replies with escaped quotes: ${health.quoteEscapeRows}`,
-    `quote-escape normalizations so far: ${normalizations}`,
+    `quote-escape normalizations so far: ${health.quoteEscapeNormalizations}`,
   ];
   output.stdout(`${lines.join('\n')}\n`);
-  const problems = integrity !== 'ok' || foreignKeyProblems > 0 || statuses.interrupted > 0 || health.chromeRows > 0 || health.quoteEscapeRows > 0;
+  const problems =
+    health.integrity !== 'ok' || health.foreignKeyProblems > 0 || health.interruptedReplies > 0 || health.chromeRows > 0 || health.quoteEscapeRows > 0;
   if (problems) {
     output.stderr(
       'Problems found: see the counts above. Interrupted replies can be retried from the app; ' +
@@ -179,7 +177,7 @@ export function doctorCommand(core: OpenedCore, output: Output): number {
 }
 
 export async function requestCommand(
-  core: OpenedCore,
+  core: Core,
   output: Output,
   options: { conversation: string; brain: string; model?: string; message?: string },
 ): Promise<number> {
@@ -197,7 +195,7 @@ export async function requestCommand(
   return 0;
 }
 
-export async function importCommand(core: OpenedCore, output: Output, file: string): Promise<number> {
+export async function importCommand(core: Core, output: Output, file: string): Promise<number> {
   let content: string;
   try {
     content = readFileSync(file, 'utf8');
@@ -209,9 +207,9 @@ export async function importCommand(core: OpenedCore, output: Output, file: stri
   return 0;
 }
 
-export function repairCommand(core: OpenedCore, output: Output, options: { kind?: string; apply?: boolean; undo?: boolean }): number {
+export async function repairCommand(core: Core, output: Output, options: { kind?: string; apply?: boolean; undo?: boolean }): Promise<number> {
   if (options.undo) {
-    const undone = undoLastRepair(core.db);
+    const undone = await call(core, 'undoRepair', {});
     if (undone.kind === null) {
       output.stderr('There is no applied repair to undo.\n');
       return 0;
@@ -222,16 +220,15 @@ export function repairCommand(core: OpenedCore, output: Output, options: { kind?
   if (!isRepairKind(options.kind)) {
     throw new ApiError('invalid-input', `Say what to repair: ${REPAIR_KINDS.join(' or ')} (or --undo).`);
   }
-  const changes = planRepair(core.db, options.kind);
-  for (const change of changes) {
+  const repair = await call(core, 'repairTexts', { kind: options.kind, apply: options.apply === true });
+  for (const change of repair.changes) {
     output.stdout(`${change.conversationId} ${change.messageId}: ${JSON.stringify(change.before.slice(0, 80))} -> ${JSON.stringify(change.after.slice(0, 80))}\n`);
   }
-  if (!options.apply) {
-    output.stderr(`${changes.length} texts would change. Nothing was changed; add --apply to change them (anybrain repair --undo reverts).\n`);
+  if (repair.changed === null) {
+    output.stderr(`${repair.changes.length} texts would change. Nothing was changed; add --apply to change them (anybrain repair --undo reverts).\n`);
     return 0;
   }
-  const applied = applyRepair(core.db, options.kind, changes);
-  output.stderr(`${applied.changed} texts changed. \`anybrain repair --undo\` restores them exactly.\n`);
+  output.stderr(`${repair.changed} texts changed. \`anybrain repair --undo\` restores them exactly.\n`);
   return 0;
 }
 

@@ -8,7 +8,8 @@ import { createInterface } from 'node:readline/promises';
 import { ApiError, EXPORT_FORMATS, type ApprovalView } from '../../src-shared/api';
 import { chipLabel } from '../../src-shared/receipt';
 import { BRAIN_IDS } from '../../src-shared/brains';
-import { openCore, type OpenedCore } from '../core/app';
+import { openCore } from '../core/app';
+import type { Core } from '../core/core-types';
 import { DatabaseFromFutureError } from '../core/store/open';
 import { startWebHost } from '../web/server';
 import {
@@ -34,8 +35,8 @@ function parsePort(value: string): number {
   return port;
 }
 
-async function withCore(dataFlag: string | undefined, work: (core: OpenedCore) => Promise<number> | number): Promise<never> {
-  let core: OpenedCore | null = null;
+async function withCore(dataFlag: string | undefined, work: (core: Core) => Promise<number>): Promise<never> {
+  let core: Core | null = null;
   let code: number;
   try {
     core = openCore({ dataDir: resolveDataDir(dataFlag) });

@@ -8,7 +8,7 @@
  * and a changed command would otherwise run unseen. A label-only save keeps the server as it was.
  */
 import { z } from 'zod';
-import { ApiError } from '../../src-shared/api';
+import { ApiError, type McpServerView } from '../../src-shared/api';
 import type { SecretStore } from './secrets/secret-store';
 import type { AppDatabase } from './store/open';
 import { readSetting, writeSetting } from './store/settings';
@@ -59,6 +59,27 @@ export function uniqueServerId(label: string, existing: readonly { readonly id: 
   let candidate = base;
   for (let suffix = 2; existing.some((server) => server.id === candidate); suffix += 1) candidate = `${base}-${suffix}`;
   return candidate;
+}
+
+/**
+ * A server as the Api shows it, built from what is stored and never from a resolved config: the view carries variable
+ * names, not values. `running` is what the server's process last reported, if it was started.
+ */
+export function toMcpServerView(
+  server: StoredMcpServer,
+  running: { readonly status: McpServerView['status']; readonly lastError: string | null } | undefined,
+): McpServerView {
+  return {
+    id: server.id,
+    label: server.label,
+    command: server.command,
+    args: [...server.args],
+    envNames: [...server.envNames],
+    enabled: server.enabled,
+    origin: server.origin,
+    status: server.enabled ? (running?.status ?? 'stopped') : 'disabled',
+    error: running?.lastError ?? null,
+  };
 }
 
 function sameStrings(left: readonly string[], right: readonly string[]): boolean {

@@ -8,14 +8,15 @@
  * raw socket, and anything a handler throws answers 500.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
-import { extname, join, normalize, sep } from 'node:path';
 import { MAX_COMMAND_BODY_BYTES, WEB_COMMAND_PATH, WEB_EVENTS_PATH, type ApiEvent } from '../../src-shared/api';
 import { bearerHeaderValue, webLaunchUrl } from '../../src-shared/web-launch';
 import type { Core } from '../core/core-types';
+import { readBody } from './body';
+import { parseOriginFormTarget } from './request-target';
+import { answerClientError, errorEnvelope, JSON_TYPE, SECURITY_HEADERS, send } from './responses';
+import { serveStatic } from './static-files';
 
 export interface WebHostOptions {
   readonly core: Core;
@@ -43,30 +44,6 @@ const API_PATH = '/api';
 /** The query parameter earlier versions took the token in; refused now so an old address never authenticates. */
 const RETIRED_TOKEN_PARAMETER = 'token';
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json',
-};
-
-const SECURITY_HEADERS: Record<string, string> = {
-  'Content-Security-Policy':
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
-  'X-Frame-Options': 'DENY',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Resource-Policy': 'same-origin',
-};
-
-const JSON_TYPE = 'application/json';
-
 const MISSING_TOKEN_MESSAGE =
   'Open the address `anybrain serve` printed: it carries this launch\u2019s access token after `#token=`, and the page sends it as a bearer token.';
 const RETIRED_TOKEN_MESSAGE =
@@ -76,94 +53,6 @@ function sameSecret(given: string, expected: string): boolean {
   const givenBytes = Buffer.from(given);
   const expectedBytes = Buffer.from(expected);
   return givenBytes.length === expectedBytes.length && timingSafeEqual(givenBytes, expectedBytes);
-}
-
-function send(
-  response: ServerResponse,
-  status: number,
-  body: string,
-  contentType = 'text/plain; charset=utf-8',
-  extraHeaders: Record<string, string> = {},
-): void {
-  response.writeHead(status, {
-    ...SECURITY_HEADERS,
-    'Content-Type': contentType,
-    'Content-Length': String(Buffer.byteLength(body)),
-    'Cache-Control': 'no-store',
-    ...extraHeaders,
-  });
-  response.end(body);
-}
-
-function errorEnvelope(code: string, message: string): string {
-  return JSON.stringify({ ok: false, error: { code, message } });
-}
-
-/**
- * The path and query of an origin-form request target (`/path?query`). Absolute-form (`http://…`), `*` and anything
- * else are null: this host only ever serves its own pages, and `new URL` throws on some of them (`http://[`).
- */
-function parseOriginFormTarget(target: string | undefined): URL | null {
-  if (target === undefined || !target.startsWith('/')) return null;
-  try {
-    // Prefixing a fixed origin keeps `//name/…` a path instead of a host.
-    return new URL(`http://127.0.0.1${target}`);
-  } catch {
-    return null;
-  }
-}
-
-/** `decodeURIComponent` throws `URIError` on malformed percent-encoding (`%E0%A4%A`, overlong `%c0%ae`). */
-function decodePath(pathname: string): string | null {
-  try {
-    return decodeURIComponent(pathname);
-  } catch {
-    return null;
-  }
-}
-
-type BodyOutcome = { readonly kind: 'read'; readonly text: string } | { readonly kind: 'too-large' };
-
-function readBody(request: IncomingMessage, maxBytes: number): Promise<BodyOutcome> {
-  // Node has already checked that a Content-Length header is a plain decimal number.
-  const declaredLength = Number(request.headers['content-length'] ?? 0);
-  if (declaredLength > maxBytes) return Promise.resolve({ kind: 'too-large' });
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size <= maxBytes) {
-        chunks.push(chunk);
-        return;
-      }
-      // Stop reading but keep the socket: destroying it here would discard the 413 before the client reads it.
-      request.off('data', onData);
-      request.pause();
-      chunks.length = 0;
-      resolve({ kind: 'too-large' });
-    };
-    request.on('data', onData);
-    request.on('end', () => resolve({ kind: 'read', text: Buffer.concat(chunks).toString('utf8') }));
-    request.on('error', reject);
-  });
-}
-
-/** Answers a request Node's parser refused before any handler saw it, then closes that connection. */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const body = `${STATUS_CODES[status] ?? 'Bad Request'}: the request could not be read.\n`;
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}\r\n` +
-      'Content-Type: text/plain; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      'Connection: close\r\n\r\n' +
-      body,
-  );
 }
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
@@ -180,39 +69,6 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const hasBearerToken = (request: IncomingMessage): boolean => {
     const authorization = request.headers.authorization;
     return authorization !== undefined && sameSecret(authorization, expectedAuthorization);
-  };
-
-  const serveStatic = (pathname: string, response: ServerResponse): void => {
-    const decoded = decodePath(pathname);
-    if (decoded === null) {
-      send(response, 400, 'The address has malformed percent-encoding.');
-      return;
-    }
-    const relative = normalize(decoded).replace(/^([/\\])+/, '');
-    const candidate = join(staticDir, relative);
-    if ((!candidate.startsWith(staticDir + sep) && candidate !== staticDir) || candidate.includes('\0')) {
-      send(response, 404, 'Not found');
-      return;
-    }
-    const isFile = existsSync(candidate) && statSync(candidate).isFile();
-    // Unknown paths without an extension are the single-page app's own routes.
-    const file = isFile ? candidate : extname(relative) === '' ? join(staticDir, 'index.html') : null;
-    if (file === null || !existsSync(file)) {
-      send(
-        response,
-        404,
-        file === null ? 'Not found' : 'The window is not built yet. Run `npm run build`, then start `anybrain serve` again.',
-      );
-      return;
-    }
-    response.writeHead(200, {
-      ...SECURITY_HEADERS,
-      'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-      'Cache-Control': file.includes(`${sep}assets${sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-    });
-    createReadStream(file)
-      .on('error', () => response.destroy())
-      .pipe(response);
   };
 
   const handleCommand = async (name: string, request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -283,7 +139,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         return;
       }
       // The window's files hold no data: a page without the token can load, and asks for the printed address.
-      serveStatic(url.pathname, response);
+      serveStatic(staticDir, url.pathname, response);
       return;
     }
     if (!hasBearerToken(request)) {

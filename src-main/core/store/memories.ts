@@ -5,9 +5,15 @@
  */
 import { desc, eq, sql } from 'drizzle-orm';
 import { memories } from '../../../db/schema';
+import type { MemoryView } from '../../../src-shared/api';
 import type { AppDatabase } from './open';
 
 export type MemoryRow = typeof memories.$inferSelect;
+
+/** Field by field: a column added to the table does not reach the Api unless it is named here. */
+export function toMemoryView(row: MemoryRow): MemoryView {
+  return { id: row.id, text: row.text, createdAt: row.createdAt, updatedAt: row.updatedAt };
+}
 
 export interface NewMemory {
   readonly id: string;

@@ -4,6 +4,7 @@
  */
 import { and, desc, eq } from 'drizzle-orm';
 import { messages, repairChanges } from '../../../db/schema';
+import { REPAIR_KINDS, type RepairKind } from '../../../src-shared/api';
 import { newId, nowIso } from '../store/clock';
 import { estimateTokens } from '../context/token-estimate';
 import { inTransaction, type AppDatabase } from '../store/open';
@@ -11,8 +12,7 @@ import { incrementCounter } from '../store/settings';
 import { hasChrome, stripChrome } from './chrome';
 import { normalizeQuoteEscapes } from './quote-escapes';
 
-export const REPAIR_KINDS = ['quote-escapes', 'chrome'] as const;
-export type RepairKind = (typeof REPAIR_KINDS)[number];
+export { REPAIR_KINDS, type RepairKind };
 export const QUOTE_ESCAPE_COUNTER = 'quote_escape_normalizations';
 
 export interface RepairChange {

@@ -1,0 +1,58 @@
+/**
+ * Conversations: list, create, rename, delete, and the brain, model and reasoning level a conversation picks.
+ */
+import { ApiError, type ConversationView } from '../../../src-shared/api';
+import { newId, nowIso } from '../store/clock';
+import { DEFAULT_TITLE, deleteConversation, getConversation, insertConversation, listConversations, updateConversation } from '../store/conversations';
+import type { AppDatabase } from '../store/open';
+import type { CommandDependencies, HandlerGroup } from './handlers';
+
+/** The conversation, or the Api's not-found error a person can read. */
+export function requireConversation(db: AppDatabase, id: string): ConversationView {
+  const conversation = getConversation(db, id);
+  if (!conversation) throw new ApiError('not-found', 'That conversation no longer exists.');
+  return conversation;
+}
+
+export function conversationCommands({ db, emit, engine }: Pick<CommandDependencies, 'db' | 'emit' | 'engine'>) {
+  return {
+    listConversations: ({ query }) => listConversations(db, query),
+    createConversation: ({ title, brain, model }) => {
+      const conversation = insertConversation(db, {
+        id: newId(),
+        title: title?.trim() || DEFAULT_TITLE,
+        brain: brain ?? null,
+        model: brain && model ? model : null,
+        now: nowIso(),
+      });
+      emit({ type: 'conversation-updated', conversation });
+      return conversation;
+    },
+    renameConversation: ({ id, title }) => {
+      requireConversation(db, id);
+      const conversation = updateConversation(db, id, { title, updatedAt: nowIso() })!;
+      emit({ type: 'conversation-updated', conversation });
+      return conversation;
+    },
+    deleteConversation: async ({ id }) => {
+      if (engine.isRunning(id)) {
+        engine.stop(id);
+      }
+      const deleted = deleteConversation(db, id);
+      if (deleted) emit({ type: 'conversation-deleted', conversationId: id });
+      return { deleted };
+    },
+    getConversation: ({ id }) => requireConversation(db, id),
+    setConversationBrain: ({ id, brain, model, reasoningLevel }) => {
+      const current = requireConversation(db, id);
+      const conversation = updateConversation(db, id, {
+        brain,
+        // A model pick belongs to its brain: switching brain without naming a model goes back to that brain's default.
+        model: model === undefined ? (current.brain === brain ? current.model : null) : model,
+        reasoningLevel: reasoningLevel === undefined ? current.reasoningLevel : reasoningLevel,
+      })!;
+      emit({ type: 'conversation-updated', conversation });
+      return conversation;
+    },
+  } satisfies HandlerGroup;
+}

@@ -1,0 +1,36 @@
+/**
+ * The one entry every transport reaches (IPC, HTTP, the command line): validate with the command's zod schema, run its
+ * handler, and answer with an envelope that never throws.
+ */
+import { ApiError, commandSchemas, isCommandName, type CommandHandlers, type CommandResult } from '../../../src-shared/api';
+import { ConversationNotFoundError } from '../transcripts/export';
+
+/** A message for errors that are not the user's doing, without leaking internals or keys. */
+function describeUnexpected(error: unknown): { code: string; message: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'SQLITE_FULL') {
+    return { code: 'disk-full', message: 'The disk is full, so Anybrain could not save. Free some space and try again; nothing already saved was lost.' };
+  }
+  if (code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN') {
+    return { code: 'storage-unavailable', message: 'Anybrain cannot write to its data folder. Check that the folder exists and is writable.' };
+  }
+  if (error instanceof ConversationNotFoundError) return { code: 'not-found', message: error.message };
+  return { code: 'internal', message: `Something went wrong: ${error instanceof Error ? error.message : String(error)}` };
+}
+
+export async function dispatchCommand(handlers: CommandHandlers, name: string, rawInput: unknown): Promise<CommandResult<unknown>> {
+  if (!isCommandName(name)) return { ok: false, error: { code: 'unknown-command', message: `Unknown command ${JSON.stringify(name)}.` } };
+  const parsed = commandSchemas[name].safeParse(rawInput ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length ? issue.path.join('.') : 'input';
+    return { ok: false, error: { code: 'invalid-input', message: `Invalid ${name} input at ${where}: ${issue?.message ?? 'invalid'}` } };
+  }
+  try {
+    const handler = handlers[name] as (input: unknown) => unknown;
+    return { ok: true, value: await handler(parsed.data) };
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, error: { code: error.code, message: error.message } };
+    return { ok: false, error: describeUnexpected(error) };
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Settings: the default brain, the theme, and each brain's base URL and key. Keys are write-only: a view says where a
+ * key comes from, never what it is.
+ */
+import { ApiError, type SettingsView } from '../../../src-shared/api';
+import { AVAILABLE_BRAINS, BRAIN_IDS, BRAINS } from '../../../src-shared/brains';
+import { confirmKeyOrigin, connectionFor, forgetKeyOrigin } from '../brain-connection';
+import { readSetting, writeSetting } from '../store/settings';
+import type { CommandDependencies, HandlerGroup } from './handlers';
+
+type SettingsDependencies = Pick<CommandDependencies, 'db' | 'dataDir' | 'env' | 'keyStore'>;
+
+function settingsView({ db, dataDir, env, keyStore }: SettingsDependencies): SettingsView {
+  return {
+    defaultBrain: readSetting(db, 'defaultBrain') ?? 'claude',
+    theme: readSetting(db, 'theme') ?? 'system',
+    canStoreKeys: keyStore?.canStore ?? false,
+    dataDir,
+    brains: BRAIN_IDS.map((brain) => {
+      const info = BRAINS[brain];
+      const connection = connectionFor(db, brain, env, keyStore);
+      return {
+        brain,
+        label: info.label,
+        wire: info.wire,
+        defaultModel: info.defaultModel,
+        models: info.models,
+        baseUrl: connection.baseUrl,
+        baseUrlOverride: connection.baseUrlOverride,
+        keySource: connection.keySource,
+        connectionProblem: connection.problem ?? null,
+        available: AVAILABLE_BRAINS.includes(brain),
+      };
+    }),
+  };
+}
+
+export function settingsCommands(dependencies: SettingsDependencies) {
+  const { db, env, keyStore } = dependencies;
+  return {
+    getSettings: () => settingsView(dependencies),
+    setDefaultBrain: ({ brain }) => {
+      writeSetting(db, 'defaultBrain', brain);
+      return settingsView(dependencies);
+    },
+    setTheme: ({ theme }) => {
+      writeSetting(db, 'theme', theme);
+      return settingsView(dependencies);
+    },
+    setBaseUrl: ({ brain, baseUrl }) => {
+      const baseUrls = { ...(readSetting(db, 'baseUrls') ?? {}) };
+      if (baseUrl === null) delete baseUrls[brain];
+      else baseUrls[brain] = baseUrl.replace(/\/+$/, '');
+      writeSetting(db, 'baseUrls', baseUrls);
+      return settingsView(dependencies);
+    },
+    setKey: ({ brain, key }) => {
+      if (!keyStore?.canStore) {
+        const variable = BRAINS[brain].keyVariable;
+        throw new ApiError(
+          'keys-not-storable',
+          `Keys cannot be stored here. Set ${variable ?? 'the key variable'} in the environment before starting Anybrain.`,
+        );
+      }
+      keyStore.set(brain, key);
+      // A key typed in Settings is meant for the base URL shown beside it.
+      if (key === null) forgetKeyOrigin(db, brain);
+      else confirmKeyOrigin(db, brain, connectionFor(db, brain, env, keyStore).baseUrl);
+      return settingsView(dependencies);
+    },
+    confirmKeyHost: ({ brain }) => {
+      const connection = connectionFor(db, brain, env, keyStore);
+      if (connection.problem?.code === 'insecure-base-url') throw new ApiError('insecure-base-url', connection.problem.message);
+      confirmKeyOrigin(db, brain, connection.baseUrl);
+      return settingsView(dependencies);
+    },
+  } satisfies HandlerGroup;
+}

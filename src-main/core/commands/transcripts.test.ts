@@ -1,0 +1,77 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiError, type CommandInput, type CommandName, type CommandOutput } from '../../../src-shared/api';
+import { openCore, type OpenedCore } from '../app';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function open(): OpenedCore {
+  const dataDir = mkdtempSync(join(tmpdir(), 'anybrain-commands-'));
+  const core = openCore({ dataDir, env: {} });
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }), () => core.dispose());
+  return core;
+}
+
+async function call<Name extends CommandName>(core: OpenedCore, name: Name, input: CommandInput<Name>): Promise<CommandOutput<Name>> {
+  const result = await core.dispatch(name, input);
+  if (!result.ok) throw new ApiError(result.error.code, result.error.message);
+  return result.value as CommandOutput<Name>;
+}
+
+const ESCAPED_REPLY = 'She said \\"yes\\".';
+
+async function importLegacyReply(core: OpenedCore): Promise<string> {
+  const transcript = {
+    format: 'anybrain.transcript',
+    version: 1,
+    conversation: { id: 'legacy', title: 'Legacy', created_at: '2025-01-01T00:00:00.000Z' },
+    messages: [
+      { id: 'm1', turn_id: 't1', role: 'user', kind: 'chat', text: 'What did she say?' },
+      { id: 'm2', turn_id: 't1', role: 'assistant', kind: 'chat', status: 'complete', text: ESCAPED_REPLY },
+    ],
+  };
+  return (await call(core, 'importTranscript', { content: JSON.stringify(transcript) })).id;
+}
+
+describe('the data health and repair commands', () => {
+  it('count what doctor prints, over the Api', async () => {
+    const core = open();
+    await importLegacyReply(core);
+    expect(await call(core, 'getDataHealth', {})).toEqual({
+      integrity: 'ok',
+      foreignKeyProblems: 0,
+      interruptedReplies: 0,
+      failedReplies: 0,
+      stoppedReplies: 0,
+      interruptedAtThisStart: 0,
+      chromeRows: 0,
+      quoteEscapeRows: 1,
+      quoteEscapeNormalizations: 0,
+    });
+  });
+
+  it('show a repair without applying it, apply it, and undo it exactly', async () => {
+    const core = open();
+    const conversationId = await importLegacyReply(core);
+    const texts = async () => (await call(core, 'listMessages', { conversationId })).messages.map((message) => message.text);
+
+    const dryRun = await call(core, 'repairTexts', { kind: 'quote-escapes' });
+    expect(dryRun.changed).toBeNull();
+    expect(dryRun.changes.map(({ before, after }) => ({ before, after }))).toEqual([{ before: ESCAPED_REPLY, after: 'She said "yes".' }]);
+    expect(await texts()).toEqual(['What did she say?', ESCAPED_REPLY]);
+
+    expect((await call(core, 'repairTexts', { kind: 'quote-escapes', apply: true })).changed).toBe(1);
+    expect(await texts()).toEqual(['What did she say?', 'She said "yes".']);
+    expect((await call(core, 'getDataHealth', {})).quoteEscapeNormalizations).toBe(2);
+
+    expect(await call(core, 'undoRepair', {})).toEqual({ kind: 'quote-escapes', restored: 1, skipped: 0 });
+    expect(await texts()).toEqual(['What did she say?', ESCAPED_REPLY]);
+    expect(await call(core, 'undoRepair', {})).toEqual({ kind: null, restored: 0, skipped: 0 });
+    expect(await core.dispatch('repairTexts', { kind: 'everything' })).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * Transcripts and the health of stored texts: export, import, and what `anybrain doctor` and `repair` report and fix.
+ */
+import { ApiError } from '../../../src-shared/api';
+import { getConversation } from '../store/conversations';
+import { checkIntegrity } from '../store/integrity';
+import { countMessagesByStatus } from '../store/messages';
+import { readCounters } from '../store/settings';
+import { exportConversation } from '../transcripts/export';
+import { importTranscript, TranscriptImportError } from '../transcripts/import';
+import { applyRepair, measureTextHealth, planRepair, QUOTE_ESCAPE_COUNTER, undoLastRepair } from '../transcripts/repair';
+import type { CommandDependencies, HandlerGroup } from './handlers';
+
+export function transcriptCommands({ db, emit, recoveredInterrupted }: Pick<CommandDependencies, 'db' | 'emit' | 'recoveredInterrupted'>) {
+  return {
+    exportConversation: ({ id, format }) => exportConversation(db, id, format),
+    importTranscript: ({ content }) => {
+      let conversationId: string;
+      try {
+        conversationId = importTranscript(db, content);
+      } catch (error) {
+        if (error instanceof TranscriptImportError) throw new ApiError('invalid-transcript', error.message);
+        throw error;
+      }
+      const conversation = getConversation(db, conversationId)!;
+      emit({ type: 'conversation-updated', conversation });
+      return conversation;
+    },
+    getDataHealth: () => {
+      const { integrity, foreignKeyProblems } = checkIntegrity(db);
+      const statuses = countMessagesByStatus(db);
+      const health = measureTextHealth(db);
+      return {
+        integrity,
+        foreignKeyProblems,
+        interruptedReplies: statuses.interrupted,
+        failedReplies: statuses.failed,
+        stoppedReplies: statuses.stopped,
+        interruptedAtThisStart: recoveredInterrupted,
+        chromeRows: health.chromeRows,
+        quoteEscapeRows: health.quoteEscapeRows,
+        quoteEscapeNormalizations: readCounters(db)[QUOTE_ESCAPE_COUNTER] ?? 0,
+      };
+    },
+    repairTexts: ({ kind, apply }) => {
+      const changes = planRepair(db, kind);
+      const shown = changes.map(({ conversationId, messageId, before, after }) => ({ conversationId, messageId, before, after }));
+      if (!apply) return { changes: shown, changed: null };
+      return { changes: shown, changed: applyRepair(db, kind, changes).changed };
+    },
+    undoRepair: () => undoLastRepair(db),
+  } satisfies HandlerGroup;
+}
