@@ -19,7 +19,7 @@ import {
 import { AVAILABLE_BRAINS, BRAIN_IDS, BRAINS } from '../../src-shared/brains';
 import type { Core, CoreOptions } from './core-types';
 import { confirmKeyOrigin, connectionFor, forgetKeyOrigin } from './brain-connection';
-import { TurnEngine, type TurnEngineDependencies } from './engine/run-turn';
+import { TurnEngine, type TurnEngineDependencies } from './engine/turn-engine';
 import { streamProvider } from './providers';
 import { newId, nowIso } from './store/clock';
 import {
