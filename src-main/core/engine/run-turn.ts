@@ -6,7 +6,7 @@ import type { ApiEvent, MessageView } from '../../../src-shared/api';
 import { BRAINS } from '../../../src-shared/brains';
 import { buildReceipt } from '../../../src-shared/receipt';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
-import { replyReplayTurn } from '../replay/collect';
+import { replyReplayTurn, type ReplySource } from '../replay/collect';
 import type { ReplayTurn } from '../replay/types';
 import { nowIso } from '../store/clock';
 import { listInvocationsByMessage, type InvocationRow } from '../store/invocations';
@@ -41,11 +41,11 @@ export interface TurnRunDependencies {
 function liveTurn(turn: TurnContext, draft: ReplyDraft, calls: readonly InvocationRow[]): ReplayTurn | null {
   if (calls.length === 0) return null;
   const { brain, model } = turn.target;
-  const reply = { id: turn.assistantRow.id, kind: 'chat', text: draft.text, brain, modelRequested: model, reasoning: draftReasoning(draft, brain, model) } as const;
+  const reply: ReplySource = { id: turn.assistantRow.id, kind: 'chat', text: draft.text, brain, modelRequested: model, reasoning: draftReasoning(draft, brain, model) };
   return replyReplayTurn(reply, calls);
 }
 
-function providerCall(turn: TurnContext, body: Record<string, unknown>, signal: AbortSignal): ProviderCall {
+function providerCall(turn: TurnContext, body: ProviderCall['body'], signal: AbortSignal): ProviderCall {
   const info = BRAINS[turn.target.brain];
   return {
     wire: info.wire,
