@@ -3,7 +3,8 @@
  */
 import type Database from 'better-sqlite3';
 import { BRAINS, type BrainId, type WireId } from '../../src-shared/brains';
-import type { ResolvedTarget, TurnEngine } from '../../src-main/core/engine/run-turn';
+import type { ResolvedTarget } from '../../src-main/core/engine/resolve-target';
+import type { TurnEngine } from '../../src-main/core/engine/turn-engine';
 import { sentRequestBody } from '../../src-main/core/providers';
 import { listLiveMessages } from '../../src-main/core/store/messages';
 import type { AppDatabase } from '../../src-main/core/store/open';

@@ -14,7 +14,7 @@ import { settingsCommands } from './commands/settings';
 import { toolCommands } from './commands/tools';
 import { transcriptCommands } from './commands/transcripts';
 import type { Core, CoreOptions } from './core-types';
-import { TurnEngine, type TurnEngineDependencies } from './engine/run-turn';
+import { TurnEngine, type TurnEngineDependencies } from './engine/turn-engine';
 import { McpServerStore } from './mcp-server-store';
 import { streamProvider } from './providers';
 import { createFileSecretStore } from './secrets/secret-store';

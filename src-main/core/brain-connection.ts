@@ -11,7 +11,7 @@ import type { ConnectionProblem, SettingsView } from '../../src-shared/api';
 import { baseUrlProblem, hostOf, originOf } from '../../src-shared/base-url';
 import { BRAINS, type BrainId } from '../../src-shared/brains';
 import type { KeyStore } from './core-types';
-import type { BrainConnection } from './engine/run-turn';
+import type { BrainConnection } from './engine/admit';
 import type { AppDatabase } from './store/open';
 import { readSetting, writeSetting } from './store/settings';
 

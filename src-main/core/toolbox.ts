@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import type { ApiEvent } from '../../src-shared/api';
-import type { TurnToolbox } from './engine/run-turn';
+import type { TurnToolbox } from './engine/turn-toolbox';
 import { searchMemories } from './store/memories';
 import type { AppDatabase } from './store/open';
 import { readSetting } from './store/settings';

@@ -4,7 +4,7 @@
  */
 import type { ApiEvent, CommandHandlers } from '../../../src-shared/api';
 import type { KeyStore } from '../core-types';
-import type { TurnEngine } from '../engine/run-turn';
+import type { TurnEngine } from '../engine/turn-engine';
 import type { McpServerStore } from '../mcp-server-store';
 import type { AppDatabase } from '../store/open';
 import type { AppToolbox } from '../toolbox';

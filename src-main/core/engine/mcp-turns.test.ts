@@ -10,7 +10,8 @@ import { listInvocationsByMessage } from '../store/invocations';
 import { openTestDatabase } from '../store/test-database';
 import { McpManager } from '../tools/mcp';
 import { fakeServer, isAlive } from '../tools/mcp/testing/servers';
-import { clockOnlyToolbox, TurnEngine } from './run-turn';
+import { TurnEngine } from './turn-engine';
+import { clockOnlyToolbox } from './turn-toolbox';
 
 const managers: McpManager[] = [];
 afterEach(async () => {

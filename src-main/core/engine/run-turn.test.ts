@@ -5,12 +5,13 @@ import { insertConversation } from '../store/conversations';
 import { listAllMessages } from '../store/messages';
 import { readBrainState, readCounters } from '../store/settings';
 import { listInvocationsByMessage } from '../store/invocations';
-import { clockOnlyToolbox, MAX_TOOL_ROUNDS, type TurnToolbox } from './run-turn';
+import { MAX_TOOL_ROUNDS } from './run-turn';
+import { clockOnlyToolbox, type TurnToolbox } from './turn-toolbox';
 import { ApprovalGate, type ApprovalRequest, type ToolPolicy } from '../tools/approvals';
 import { createRunSkillTool, parseSkill, type Skill } from '../tools/skills';
 import { currentTimeTool } from '../tools/current-time';
 import { openTestDatabase } from '../store/test-database';
-import { TurnEngine } from './run-turn';
+import { TurnEngine } from './turn-engine';
 
 /** A provider stream the test feeds part by part. */
 class ScriptedStream {

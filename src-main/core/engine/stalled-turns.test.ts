@@ -11,7 +11,7 @@ import { streamProvider } from '../providers';
 import { insertConversation } from '../store/conversations';
 import { listAllMessages } from '../store/messages';
 import { openTestDatabase } from '../store/test-database';
-import { TurnEngine } from './run-turn';
+import { TurnEngine } from './turn-engine';
 
 let fake: FakeBrains;
 beforeAll(async () => {

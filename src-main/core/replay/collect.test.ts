@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { InvocationRow } from '../store/invocations';
 import type { MessageRow } from '../store/messages';
-import { collectReplayTurns } from './collect';
+import { collectReplayTurns, replyReplayTurn } from './collect';
 
 function row(overrides: Partial<MessageRow>): MessageRow {
   return {
@@ -28,6 +29,24 @@ describe('collectReplayTurns', () => {
         messageId: 'a4', role: 'assistant', kind: 'chat', text: 'answer', calls: [], brain: 'claude',
         reasoning: { brain: 'claude', model: 'm', text: 'r', opaque: { blocks: [] } },
       },
+    ]);
+  });
+
+  it('builds the reply being written and the stored reply alike: call ids count only the brain\u2019s own calls', () => {
+    const invocation = (overrides: Partial<InvocationRow>): InvocationRow => ({
+      id: 'i', turnId: 't', messageId: 'a1', seq: 0, kind: 'tool', server: null, tool: 'current_time', providerCallId: 'p', input: {},
+      output: 'now', status: 'ok', opaque: null, startedAt: 't', endedAt: 't', ...overrides,
+    });
+    const memory = invocation({ id: 'i0', seq: 0, kind: 'memory', tool: 'memory', providerCallId: null, output: 'a note' });
+    const first = invocation({ id: 'i1', seq: 1, providerCallId: 'p1' });
+    const second = invocation({ id: 'i2', seq: 2, kind: 'skill', tool: 'whales', providerCallId: 'p2', status: 'error' });
+    const reply = row({ id: 'a1', turnId: 't', role: 'assistant', brain: 'kimi', modelRequested: 'kimi-k2.6', text: 'Checked.' });
+    const [, stored] = collectReplayTurns([row({ id: 'u1', turnId: 't' }), reply], new Map([['a1', [memory, first, second]]]));
+    const live = replyReplayTurn({ id: 'a1', kind: 'chat', text: 'Checked.', brain: 'kimi', modelRequested: 'kimi-k2.6', reasoning: null }, [first, second]);
+    expect(live).toEqual(stored);
+    expect(live?.calls.map((call) => [call.callId, call.name, call.isError])).toEqual([
+      ['call_a1_0', 'current_time', false],
+      ['call_a1_1', 'run_skill', true],
     ]);
   });
 });

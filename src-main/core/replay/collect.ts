@@ -42,6 +42,7 @@ function contextByTurn(invocationsByMessage: ReadonlyMap<string, readonly Invoca
   return context;
 }
 
+/** A call's replay id is derived from its reply's id and its position among that reply's brain calls. */
 function toReplayCall(messageId: string, invocation: InvocationRow, position: number): ReplayCall {
   const input = invocation.input;
   return {
@@ -53,6 +54,29 @@ function toReplayCall(messageId: string, invocation: InvocationRow, position: nu
     isError: invocation.status !== 'ok',
     server: invocation.server,
     ...(invocation.opaque === null || invocation.opaque === undefined ? {} : { opaque: invocation.opaque }),
+  };
+}
+
+/** The stored facts of a reply that its replay turn shows. */
+export type ReplySource = Pick<MessageRow, 'id' | 'kind' | 'text' | 'brain' | 'modelRequested' | 'reasoning'>;
+
+/**
+ * A reply as one replay turn, for the history and for the reply being written alike: `brainCalls` are the calls the
+ * brain itself made in this reply, in call order. Null when there is nothing to replay.
+ */
+export function replyReplayTurn(reply: ReplySource, brainCalls: readonly InvocationRow[]): ReplayTurn | null {
+  const calls = brainCalls.map((invocation, position) => toReplayCall(reply.id, invocation, position));
+  if (reply.text.length === 0 && calls.length === 0) return null;
+  const reasoning = reply.reasoning as StoredReasoning | null;
+  return {
+    messageId: reply.id,
+    role: 'assistant',
+    kind: reply.kind,
+    text: reply.text,
+    calls,
+    ...(isBrainId(reply.brain) ? { brain: reply.brain } : {}),
+    ...(reply.modelRequested ? { model: reply.modelRequested } : {}),
+    ...(reasoning ? { reasoning } : {}),
   };
 }
 
@@ -76,21 +100,8 @@ export function collectReplayTurns(
         if (row.text.length > 0) turns.push({ messageId: row.id, role: 'system-line', kind: row.kind, text: row.text, calls: [] });
         break;
       case 'assistant': {
-        const calls = (invocationsByMessage.get(row.id) ?? [])
-          .filter(isBrainCall)
-          .map((invocation, position) => toReplayCall(row.id, invocation, position));
-        if (row.text.length === 0 && calls.length === 0) break;
-        const reasoning = row.reasoning as StoredReasoning | null;
-        turns.push({
-          messageId: row.id,
-          role: 'assistant',
-          kind: row.kind,
-          text: row.text,
-          calls,
-          ...(isBrainId(row.brain) ? { brain: row.brain } : {}),
-          ...(row.modelRequested ? { model: row.modelRequested } : {}),
-          ...(reasoning ? { reasoning } : {}),
-        });
+        const turn = replyReplayTurn(row, (invocationsByMessage.get(row.id) ?? []).filter(isBrainCall));
+        if (turn !== null) turns.push(turn);
         break;
       }
       default: {

@@ -37,12 +37,14 @@ export interface ReplayTurn {
   readonly brain?: BrainId;
   readonly model?: string;
   readonly reasoning?: ReplayReasoning;
-  /**
-   * The reply being written now, inside its tool loop: its text so far goes before its calls (the provider's own
-   * order), since a request may not end on an assistant's words.
-   */
-  readonly live?: boolean;
 }
+
+/**
+ * Where an assistant turn sits in a request: in the history, or live (the reply being written now, inside its tool
+ * loop). A live reply's text so far goes before its calls (the provider's own order), since a request may not end on
+ * an assistant's words.
+ */
+export type TurnPlacement = 'history' | 'live';
 
 export interface ToolDeclaration {
   readonly name: string;
@@ -56,7 +58,10 @@ export interface ReplayRequest {
   readonly model: string;
   readonly reasoningLevel: ReasoningLevel;
   readonly system: string;
+  /** The history, oldest first. */
   readonly turns: readonly ReplayTurn[];
+  /** The reply being written, once it has made calls: it follows the history. */
+  readonly live?: ReplayTurn;
   readonly tools: readonly ToolDeclaration[];
   readonly maxOutputTokens: number;
   /** Stable per conversation: lets a provider route every turn of it to the same prompt cache. */

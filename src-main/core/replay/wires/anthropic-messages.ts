@@ -3,7 +3,7 @@
  * https://docs.anthropic.com/en/api/messages
  */
 import { declaredName, sanitiseAnthropicId } from '../call-shaping';
-import type { ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, WireRequest } from '../types';
+import type { ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, TurnPlacement, WireRequest } from '../types';
 import { assistantParts, opaqueBlocks, ownReasoning, renderTurns } from './shared';
 
 type AnthropicBlock = Record<string, unknown>;
@@ -44,19 +44,20 @@ function toolResult(call: ReplayCall): AnthropicBlock {
   };
 }
 
-function assistantMessages(turn: ReplayTurn, request: ReplayRequest, warnings: ReplayWarning[]): AnthropicMessage[] {
+function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: ReplayRequest, warnings: ReplayWarning[]): AnthropicMessage[] {
+  const live = placement === 'live';
   const { native, recordLine } = assistantParts(turn, request, warnings);
   const thinking = thinkingBlocks(turn, request);
   const text: AnthropicBlock[] = turn.text.length > 0 ? [{ type: 'text', text: turn.text }] : [];
   const messages: AnthropicMessage[] = [];
   if (native.length > 0) {
     // A live reply keeps the provider's own order (words, then calls); a finished one replays its calls first.
-    const leading = turn.live ? text : [];
+    const leading = live ? text : [];
     messages.push({ role: 'assistant', content: [...thinking, ...leading, ...native.map((call) => toolUse(call, request))] });
     messages.push({ role: 'user', content: native.map(toolResult) });
   }
   if (recordLine !== null) messages.push({ role: 'user', content: [{ type: 'text', text: recordLine }] });
-  if (text.length > 0 && !(turn.live && native.length > 0)) {
+  if (text.length > 0 && !(live && native.length > 0)) {
     messages.push({ role: 'assistant', content: [...(native.length > 0 ? [] : thinking), ...text] });
   }
   return messages;
@@ -89,8 +90,8 @@ export function convertToAnthropicMessages(request: ReplayRequest): WireRequest 
   const messages: AnthropicMessage[] = [];
   const rendered = renderTurns<AnthropicMessage>(request.turns, {
     userText: (text) => ({ role: 'user', content: [{ type: 'text', text }] }),
-    assistant: (turn) => assistantMessages(turn, request, warnings),
-  });
+    assistant: (turn, placement) => assistantMessages(turn, placement, request, warnings),
+  }, request.live);
   for (const message of rendered) {
     const previous = messages.at(-1);
     // Anthropic requires alternating roles: adjacent same-role content merges into one message.

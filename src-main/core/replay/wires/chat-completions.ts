@@ -3,7 +3,7 @@
  * https://platform.openai.com/docs/api-reference/chat/create and Moonshot's Kimi guide.
  */
 import { declaredName } from '../call-shaping';
-import type { ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, WireRequest } from '../types';
+import type { ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, TurnPlacement, WireRequest } from '../types';
 import { answerText, assistantParts, functionToolDeclarations, renderTurns } from './shared';
 
 interface ChatToolCall {
@@ -41,7 +41,8 @@ function callIdFor(call: ReplayCall, turn: ReplayTurn, request: ReplayRequest): 
   return turn.brain === request.brain && call.providerCallId ? call.providerCallId : call.callId;
 }
 
-function assistantMessages(turn: ReplayTurn, request: ReplayRequest, warnings: ReplayWarning[]): ChatMessage[] {
+function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: ReplayRequest, warnings: ReplayWarning[]): ChatMessage[] {
+  const live = placement === 'live';
   const { native, recordLine } = assistantParts(turn, request, warnings);
   const reasoningText = ownReasoningText(turn, request);
   const messages: ChatMessage[] = [];
@@ -50,7 +51,7 @@ function assistantMessages(turn: ReplayTurn, request: ReplayRequest, warnings: R
     messages.push({
       role: 'assistant',
       // A live reply keeps its words with its calls; a finished one replays its calls first and its words after.
-      content: turn.live && turn.text.length > 0 ? turn.text : null,
+      content: live && turn.text.length > 0 ? turn.text : null,
       ...(reasoningContent === null ? {} : { reasoning_content: reasoningContent }),
       tool_calls: native.map((call) => ({
         id: callIdFor(call, turn, request),
@@ -61,7 +62,7 @@ function assistantMessages(turn: ReplayTurn, request: ReplayRequest, warnings: R
     for (const call of native) messages.push({ role: 'tool', tool_call_id: callIdFor(call, turn, request), content: answerText(call) });
   }
   if (recordLine !== null) messages.push({ role: 'user', content: recordLine });
-  if (turn.text.length > 0 && !(turn.live && native.length > 0)) {
+  if (turn.text.length > 0 && !(live && native.length > 0)) {
     const reasoningHere = native.length === 0 ? reasoningText : null;
     messages.push(reasoningHere === null ? { role: 'assistant', content: turn.text } : { role: 'assistant', content: turn.text, reasoning_content: reasoningHere });
   }
@@ -75,8 +76,8 @@ export function convertToChatCompletionsMessages(request: ReplayRequest): WireRe
     { role: 'system', content: request.system },
     ...renderTurns<ChatMessage>(request.turns, {
       userText: (text) => ({ role: 'user', content: text }),
-      assistant: (turn) => assistantMessages(turn, request, warnings),
-    }),
+      assistant: (turn, placement) => assistantMessages(turn, placement, request, warnings),
+    }, request.live),
   ];
   const body: Record<string, unknown> = { model: request.model, messages };
   if (request.tools.length > 0) body.tools = functionToolDeclarations(request.tools);

@@ -800,15 +800,15 @@ describe('cross-wire replay rules', () => {
   });
 
   it('keeps a live reply\u2019s words before its calls so the request never ends on the assistant', () => {
-    const live: ReplayTurn = { ...manyCallsTurn(1), text: 'Let me check.', live: true };
-    const turns: ReplayTurn[] = [{ messageId: 'u', role: 'user', kind: 'chat', text: 'time?', calls: [] }, live];
-    const anthropic = convertToAnthropicMessages(fixtureRequest({ turns })).body.messages as Array<{ role: string; content: Array<{ type: string }> }>;
+    const live: ReplayTurn = { ...manyCallsTurn(1), text: 'Let me check.' };
+    const turns: ReplayTurn[] = [{ messageId: 'u', role: 'user', kind: 'chat', text: 'time?', calls: [] }];
+    const anthropic = convertToAnthropicMessages(fixtureRequest({ turns, live })).body.messages as Array<{ role: string; content: Array<{ type: string }> }>;
     expect(anthropic.map((message) => [message.role, message.content.map((block) => block.type)])).toEqual([
       ['user', ['text']],
       ['assistant', ['text', 'tool_use']],
       ['user', ['tool_result']],
     ]);
-    const chat = convertToChatCompletionsMessages(fixtureRequest({ brain: 'kimi', model: 'kimi-k2.6', turns })).body.messages as Array<{ role: string }>;
+    const chat = convertToChatCompletionsMessages(fixtureRequest({ brain: 'kimi', model: 'kimi-k2.6', turns, live })).body.messages as Array<{ role: string }>;
     expect(chat.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool']);
   });
 

@@ -4,7 +4,7 @@
  * https://ai.google.dev/api/generate-content
  */
 import { declaredName } from '../call-shaping';
-import type { ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, WireRequest } from '../types';
+import type { ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, TurnPlacement, WireRequest } from '../types';
 import { assistantParts, opaqueBlocks, ownReasoning, renderTurns } from './shared';
 
 type GeminiPart = Record<string, unknown>;
@@ -51,16 +51,17 @@ function textPart(turn: ReplayTurn, request: ReplayRequest): GeminiPart {
   return signature === null ? { text: turn.text } : { text: turn.text, thoughtSignature: signature };
 }
 
-function modelContents(turn: ReplayTurn, request: ReplayRequest, warnings: ReplayWarning[]): GeminiContent[] {
+function modelContents(turn: ReplayTurn, placement: TurnPlacement, request: ReplayRequest, warnings: ReplayWarning[]): GeminiContent[] {
+  const live = placement === 'live';
   const { native, recordLine } = assistantParts(turn, request, warnings);
   const contents: GeminiContent[] = [];
   if (native.length > 0) {
-    const leading = turn.live && turn.text.length > 0 ? [{ text: turn.text }] : [];
+    const leading = live && turn.text.length > 0 ? [{ text: turn.text }] : [];
     contents.push({ role: 'model', parts: [...leading, ...functionCallParts(turn, native, request)] });
     contents.push({ role: 'user', parts: native.map((call) => functionResponsePart(call, request)) });
   }
   if (recordLine !== null) contents.push({ role: 'user', parts: [{ text: recordLine }] });
-  if (turn.text.length > 0 && !(turn.live && native.length > 0)) contents.push({ role: 'model', parts: [textPart(turn, request)] });
+  if (turn.text.length > 0 && !(live && native.length > 0)) contents.push({ role: 'model', parts: [textPart(turn, request)] });
   return contents;
 }
 
@@ -69,8 +70,8 @@ export function convertToGeminiContents(request: ReplayRequest): WireRequest {
   const contents: GeminiContent[] = [];
   const rendered = renderTurns<GeminiContent>(request.turns, {
     userText: (text) => ({ role: 'user', parts: [{ text }] }),
-    assistant: (turn) => modelContents(turn, request, warnings),
-  });
+    assistant: (turn, placement) => modelContents(turn, placement, request, warnings),
+  }, request.live);
   for (const content of rendered) {
     const previous = contents.at(-1);
     // Gemini roles are only user and model, alternating: adjacent same-role parts merge.

@@ -3,7 +3,7 @@
  * https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion
  */
 import { declaredName } from '../call-shaping';
-import type { ReplayRequest, ReplayTurn, ReplayWarning, WireRequest } from '../types';
+import type { ReplayRequest, ReplayTurn, ReplayWarning, TurnPlacement, WireRequest } from '../types';
 import { answerText, assistantParts, functionToolDeclarations, renderTurns } from './shared';
 
 type OllamaMessage = Record<string, unknown>;
@@ -15,21 +15,22 @@ function ownThinking(turn: ReplayTurn, request: ReplayRequest): string | null {
   return reasoning.text;
 }
 
-function assistantMessages(turn: ReplayTurn, request: ReplayRequest, warnings: ReplayWarning[]): OllamaMessage[] {
+function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: ReplayRequest, warnings: ReplayWarning[]): OllamaMessage[] {
+  const live = placement === 'live';
   const { native, recordLine } = assistantParts(turn, request, warnings);
   const thinking = ownThinking(turn, request);
   const messages: OllamaMessage[] = [];
   if (native.length > 0) {
     messages.push({
       role: 'assistant',
-      content: turn.live ? turn.text : '',
+      content: live ? turn.text : '',
       ...(thinking === null ? {} : { thinking }),
       tool_calls: native.map((call) => ({ function: { name: declaredName(call, request.tools), arguments: call.input } })),
     });
     for (const call of native) messages.push({ role: 'tool', content: answerText(call), tool_name: declaredName(call, request.tools) });
   }
   if (recordLine !== null) messages.push({ role: 'user', content: recordLine });
-  if (turn.text.length > 0 && !(turn.live && native.length > 0)) {
+  if (turn.text.length > 0 && !(live && native.length > 0)) {
     messages.push({ role: 'assistant', content: turn.text, ...(native.length === 0 && thinking !== null ? { thinking } : {}) });
   }
   return messages;
@@ -42,8 +43,8 @@ export function convertToOllamaMessages(request: ReplayRequest): WireRequest {
     { role: 'system', content: request.system },
     ...renderTurns<OllamaMessage>(request.turns, {
       userText: (text) => ({ role: 'user', content: text }),
-      assistant: (turn) => assistantMessages(turn, request, warnings),
-    }),
+      assistant: (turn, placement) => assistantMessages(turn, placement, request, warnings),
+    }, request.live),
   ];
   const body: Record<string, unknown> = { model: request.model, messages };
   if (request.tools.length > 0) body.tools = functionToolDeclarations(request.tools);

@@ -4,7 +4,7 @@
  * https://platform.openai.com/docs/api-reference/responses/create
  */
 import { declaredName, sanitiseResponsesCallId } from '../call-shaping';
-import type { ReplayRequest, ReplayTurn, ReplayWarning, WireRequest } from '../types';
+import type { ReplayRequest, ReplayTurn, ReplayWarning, TurnPlacement, WireRequest } from '../types';
 import { answerText, assistantParts, opaqueBlocks, ownReasoning, renderTurns } from './shared';
 
 type ResponsesItem = Record<string, unknown>;
@@ -20,11 +20,12 @@ function reasoningItems(turn: ReplayTurn, request: ReplayRequest): ResponsesItem
   );
 }
 
-function assistantItems(turn: ReplayTurn, request: ReplayRequest, warnings: ReplayWarning[]): ResponsesItem[] {
+function assistantItems(turn: ReplayTurn, placement: TurnPlacement, request: ReplayRequest, warnings: ReplayWarning[]): ResponsesItem[] {
+  const live = placement === 'live';
   const { native, recordLine } = assistantParts(turn, request, warnings);
   const items: ResponsesItem[] = [...reasoningItems(turn, request)];
   const words: ResponsesItem[] = turn.text.length > 0 ? [{ role: 'assistant', content: turn.text }] : [];
-  if (turn.live) items.push(...words);
+  if (live) items.push(...words);
   for (const call of native) {
     // No item `id`: ids must exist server-side unless store:false, and replayed calls never do.
     items.push({ type: 'function_call', call_id: sanitiseResponsesCallId(call.callId), name: declaredName(call, request.tools), arguments: JSON.stringify(call.input) });
@@ -33,7 +34,7 @@ function assistantItems(turn: ReplayTurn, request: ReplayRequest, warnings: Repl
     items.push({ type: 'function_call_output', call_id: sanitiseResponsesCallId(call.callId), output: answerText(call) });
   }
   if (recordLine !== null) items.push({ role: 'user', content: recordLine });
-  if (!turn.live) items.push(...words);
+  if (!live) items.push(...words);
   return items;
 }
 
@@ -41,8 +42,8 @@ export function convertToOpenAiResponsesInput(request: ReplayRequest): WireReque
   const warnings: ReplayWarning[] = [];
   const input = renderTurns<ResponsesItem>(request.turns, {
     userText: (text) => ({ role: 'user', content: text }),
-    assistant: (turn) => assistantItems(turn, request, warnings),
-  });
+    assistant: (turn, placement) => assistantItems(turn, placement, request, warnings),
+  }, request.live);
   const body: Record<string, unknown> = { model: request.model, instructions: request.system, input };
   if (request.tools.length > 0) {
     body.tools = request.tools.map((tool) => ({

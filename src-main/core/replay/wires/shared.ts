@@ -3,7 +3,7 @@
  * reasoning may go.
  */
 import { MAX_REPLAYED_CALLS, partitionCalls } from '../call-shaping';
-import { systemLineLabel, type ReplayCall, type ReplayRequest, type ReplayTurn, type ReplayWarning } from '../types';
+import { systemLineLabel, type ReplayCall, type ReplayRequest, type ReplayTurn, type ReplayWarning, type TurnPlacement } from '../types';
 
 export interface AssistantParts {
   readonly native: ReplayCall[];
@@ -48,11 +48,11 @@ export function answerText(call: ReplayCall): string {
 export interface TurnRenderers<Item> {
   /** A message on the user's side: the user's own words, or a labelled system line. */
   readonly userText: (text: string) => Item;
-  readonly assistant: (turn: ReplayTurn) => Item[];
+  readonly assistant: (turn: ReplayTurn, placement: TurnPlacement) => Item[];
 }
 
-/** Every wire walks the turns the same way; only the shape of each item differs. */
-export function renderTurns<Item>(turns: readonly ReplayTurn[], renderers: TurnRenderers<Item>): Item[] {
+/** Every wire walks the turns the same way, the live reply last; only the shape of each item differs. */
+export function renderTurns<Item>(turns: readonly ReplayTurn[], renderers: TurnRenderers<Item>, live?: ReplayTurn): Item[] {
   const items: Item[] = [];
   for (const turn of turns) {
     switch (turn.role) {
@@ -63,7 +63,7 @@ export function renderTurns<Item>(turns: readonly ReplayTurn[], renderers: TurnR
         items.push(renderers.userText(systemLineText(turn)));
         break;
       case 'assistant':
-        items.push(...renderers.assistant(turn));
+        items.push(...renderers.assistant(turn, 'history'));
         break;
       default: {
         const unreachable: never = turn.role;
@@ -71,6 +71,7 @@ export function renderTurns<Item>(turns: readonly ReplayTurn[], renderers: TurnR
       }
     }
   }
+  if (live !== undefined) items.push(...renderers.assistant(live, 'live'));
   return items;
 }
 

@@ -1,0 +1,85 @@
+/**
+ * Admission: the checks a turn must pass before anything is stored (a brain that can take turns, a connection that
+ * may be used, a key where the official endpoint needs one), then the turn's start stored in one transaction with the
+ * context the app brings to it. The turn id is minted here, once.
+ */
+import { ApiError, type ConnectionProblem } from '../../../src-shared/api';
+import { AVAILABLE_BRAINS, BRAINS, type BrainId } from '../../../src-shared/brains';
+import { newId, nowIso } from '../store/clock';
+import type { AppDatabase } from '../store/open';
+import { admitTurn, type AdmittedTurn, type TurnContextEntry } from '../store/turns';
+import { parseSkillCommand, skillContext } from '../tools/skills';
+import { resolveTarget, type ResolvedTarget } from './resolve-target';
+import type { TurnToolbox } from './turn-toolbox';
+
+/** How many memories a turn takes into its context, best matches first. */
+export const MEMORIES_PER_TURN = 4;
+
+export interface BrainConnection {
+  readonly baseUrl: string;
+  readonly apiKey: string | null;
+  /** Set when nothing may be sent: the turn is refused with this code and message before any request. */
+  readonly problem?: ConnectionProblem | null;
+}
+
+export interface AdmissionDependencies {
+  readonly db: AppDatabase;
+  readonly toolbox: TurnToolbox;
+  readonly connectionFor: (brain: BrainId) => BrainConnection;
+  readonly streamOwner: string | null;
+}
+
+/** An admitted turn: what it runs with and the rows its start stored. */
+export interface TurnContext extends AdmittedTurn {
+  readonly conversationId: string;
+  readonly turnId: string;
+  readonly target: ResolvedTarget;
+  readonly connection: BrainConnection;
+}
+
+function checkedConnection(target: ResolvedTarget, connectionFor: (brain: BrainId) => BrainConnection): BrainConnection {
+  const info = BRAINS[target.brain];
+  if (!AVAILABLE_BRAINS.includes(target.brain)) {
+    const available = AVAILABLE_BRAINS.map((brain) => BRAINS[brain].label).join(', ');
+    throw new ApiError('brain-unavailable', `${info.label} cannot take turns in this version yet. Switch to ${available}.`);
+  }
+  const connection = connectionFor(target.brain);
+  if (connection.problem) throw new ApiError(connection.problem.code, connection.problem.message);
+  // The official endpoint needs a key; a custom base URL (a local proxy or server) may not.
+  if (info.keyVariable !== null && !connection.apiKey && connection.baseUrl === info.defaultBaseUrl) {
+    throw new ApiError('missing-key', `No API key for ${info.label}. Add one in Settings, or set ${info.keyVariable} before starting Anybrain.`);
+  }
+  return connection;
+}
+
+/**
+ * What the app itself brings to a turn: a skill the user started with `/name`, and the memories that best match the
+ * message (or what follows the skill's name). Both become this turn's context on the user's message.
+ */
+function turnContext(toolbox: TurnToolbox, userText: string): TurnContextEntry[] {
+  const started = parseSkillCommand(userText, toolbox.skills());
+  const skill: TurnContextEntry[] = started
+    ? [{ kind: 'skill', tool: started.skill.name, input: { input: started.rest }, output: skillContext(started.skill, 'user') }]
+    : [];
+  const memories = toolbox
+    .recall(started ? started.rest : userText, MEMORIES_PER_TURN)
+    .map((memory): TurnContextEntry => ({ kind: 'memory', tool: 'memory', input: { memoryId: memory.id }, output: memory.text }));
+  return [...skill, ...memories];
+}
+
+/** Admits a turn: `userText` is the new message, or null to answer the last user message again. */
+export function admit(deps: AdmissionDependencies, conversationId: string, userText: string | null): TurnContext {
+  const target = resolveTarget(deps.db, conversationId);
+  const connection = checkedConnection(target, deps.connectionFor);
+  const turnId = newId();
+  const admitted = admitTurn(deps.db, {
+    conversationId,
+    turnId,
+    userText,
+    ...target,
+    streamOwner: deps.streamOwner,
+    context: userText === null ? [] : turnContext(deps.toolbox, userText),
+    now: nowIso(),
+  });
+  return { ...admitted, conversationId, turnId, target, connection };
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import type { StreamPart } from '../providers/stream-parts';
+import { afterToolRound, applyStreamPart, draftReasoning, EMPTY_DRAFT, failDraft, finalStatus, type ReplyDraft } from './reply-draft';
+
+const fold = (parts: readonly StreamPart[], from: ReplyDraft = EMPTY_DRAFT): ReplyDraft => parts.reduce(applyStreamPart, from);
+
+describe('applyStreamPart', () => {
+  it('gathers words, reasoning, calls, usage and the served model, leaving the draft it was given unchanged', () => {
+    const before = fold([{ type: 'text-delta', text: 'Hel' }]);
+    const after = fold(
+      [
+        { type: 'text-delta', text: 'lo' },
+        { type: 'reasoning-delta', text: 'Think.' },
+        { type: 'reasoning-opaque', opaque: { type: 'thinking', signature: 'c2ln' } },
+        { type: 'tool-call', providerCallId: 'call_1', name: 'current_time', input: {} },
+        { type: 'usage', usage: { inputTokens: 10 } },
+        { type: 'usage', usage: { outputTokens: 3 } },
+        { type: 'response-model', model: 'kimi-k2.6-0901' },
+        { type: 'finish', reason: 'tool-calls', rawReason: 'tool_calls' },
+      ],
+      before,
+    );
+    expect(before.text).toBe('Hel');
+    expect(after).toEqual({
+      text: 'Hello',
+      reasoningText: 'Think.',
+      reasoningBlocks: [{ type: 'thinking', signature: 'c2ln' }],
+      pendingCalls: [{ type: 'tool-call', providerCallId: 'call_1', name: 'current_time', input: {} }],
+      callsRun: 0,
+      servedModel: 'kimi-k2.6-0901',
+      usage: { inputTokens: 10, outputTokens: 3 },
+      error: null,
+      contextTooLarge: false,
+    });
+  });
+
+  it('records a cut-short reply as `length` unless an error came first, and a size refusal as too large', () => {
+    expect(fold([{ type: 'finish', reason: 'length', rawReason: 'length' }]).error?.code).toBe('length');
+    const refused = fold([
+      { type: 'error', error: { code: 'context-too-large', message: 'Too long.', retryable: false, status: 400 } },
+      { type: 'finish', reason: 'length', rawReason: 'length' },
+    ]);
+    expect(refused.error).toEqual({ code: 'context-too-large', message: 'Too long.', retryable: false, status: 400 });
+    expect(refused.contextTooLarge).toBe(true);
+  });
+
+  it('clears the pending calls after a round and counts them as run', () => {
+    const asked = fold([{ type: 'tool-call', providerCallId: null, name: 'current_time', input: {} }]);
+    expect(afterToolRound(asked, 1)).toMatchObject({ pendingCalls: [], callsRun: 1 });
+  });
+});
+
+describe('draftReasoning', () => {
+  it('is null without reasoning, and otherwise names the brain and model that produced it', () => {
+    expect(draftReasoning(EMPTY_DRAFT, 'claude', 'claude-sonnet-4-6')).toBeNull();
+    const draft = fold([{ type: 'reasoning-opaque', opaque: { type: 'redacted_thinking', data: 'x' } }]);
+    expect(draftReasoning(draft, 'claude', 'claude-sonnet-4-6')).toEqual({
+      brain: 'claude', model: 'claude-sonnet-4-6', text: '', opaque: { blocks: [{ type: 'redacted_thinking', data: 'x' }] },
+    });
+  });
+});
+
+describe('finalStatus', () => {
+  const words = fold([{ type: 'text-delta', text: 'Some words' }]);
+
+  it('completes a reply with words or calls, keeping a `length` error beside it', () => {
+    expect(finalStatus(words, null, 'Kimi')).toEqual({ status: 'complete', error: null });
+    expect(finalStatus(afterToolRound(EMPTY_DRAFT, 1), null, 'Kimi')).toEqual({ status: 'complete', error: null });
+    const cut = fold([{ type: 'finish', reason: 'length', rawReason: 'length' }], words);
+    expect(finalStatus(cut, null, 'Kimi')).toEqual({ status: 'complete', error: cut.error });
+  });
+
+  it('fails an empty reply, naming the brain, and a reply that ended in an error', () => {
+    expect(finalStatus(fold([{ type: 'text-delta', text: '  \n' }]), null, 'Kimi')).toEqual({
+      status: 'failed',
+      error: { code: 'empty-reply', message: 'Kimi sent back an empty reply. Retry, or switch brain.', retryable: true },
+    });
+    const error = { code: 'tool-rounds', message: 'Too many rounds.', retryable: false } as const;
+    expect(finalStatus(failDraft(words, error), null, 'Kimi')).toEqual({ status: 'failed', error });
+  });
+
+  it('keeps a stopped reply as stopped, even an empty one, and a shutdown as interrupted', () => {
+    expect(finalStatus(EMPTY_DRAFT, 'stop', 'Kimi')).toEqual({ status: 'stopped', error: null });
+    expect(finalStatus(words, 'shutdown', 'Kimi')).toEqual({
+      status: 'interrupted',
+      error: { code: 'interrupted', message: 'Anybrain closed while this reply was being written. Retry to get a full reply.', retryable: true },
+    });
+  });
+});

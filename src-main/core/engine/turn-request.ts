@@ -1,0 +1,47 @@
+/**
+ * A turn's request, built the same way for a preview, the first round and every tool round: live rows and their
+ * invocations → neutral replay turns → the wire's body, with the system prompt of this turn's target.
+ */
+import { BRAINS } from '../../../src-shared/brains';
+import { collectReplayTurns } from '../replay/collect';
+import { buildSystemPrompt } from '../replay/system-prompt';
+import type { ReplayTurn, WireRequest } from '../replay/types';
+import { buildWireRequest } from '../replay/wires';
+import { listInvocationsByMessage } from '../store/invocations';
+import type { MessageRow } from '../store/messages';
+import type { AppDatabase } from '../store/open';
+import { declarationsOf, type ToolDefinition } from '../tools/catalogue';
+import type { Skill } from '../tools/skills';
+import type { ResolvedTarget } from './resolve-target';
+
+export const MAX_OUTPUT_TOKENS = 32_000;
+
+export interface TurnRequest {
+  readonly conversationId: string;
+  readonly target: ResolvedTarget;
+  /** The live rows the history is built from, oldest first. */
+  readonly rows: readonly MessageRow[];
+  readonly tools: readonly ToolDefinition[];
+  readonly skills: readonly Skill[];
+  /** Turns after the stored history: the new user message a preview shows. */
+  readonly pending?: readonly ReplayTurn[];
+  /** The reply being written, once it has made calls. */
+  readonly live?: ReplayTurn | null;
+}
+
+export function buildTurnRequest(db: AppDatabase, request: TurnRequest): WireRequest {
+  const { target, rows } = request;
+  const invocations = listInvocationsByMessage(db, rows.filter((row) => row.role === 'assistant').map((row) => row.id));
+  const history = collectReplayTurns(rows, invocations);
+  return buildWireRequest(BRAINS[target.brain].wire, {
+    brain: target.brain,
+    model: target.model,
+    reasoningLevel: target.reasoningLevel,
+    system: buildSystemPrompt(target, request.skills),
+    turns: request.pending && request.pending.length > 0 ? [...history, ...request.pending] : history,
+    ...(request.live ? { live: request.live } : {}),
+    tools: declarationsOf(request.tools),
+    maxOutputTokens: MAX_OUTPUT_TOKENS,
+    cacheKey: `anybrain-${request.conversationId}`,
+  });
+}

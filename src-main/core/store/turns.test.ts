@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { getConversation, insertConversation } from './conversations';
+import { listInvocationsByMessage } from './invocations';
+import { getMessage, listAllMessages } from './messages';
+import { readBrainState, readCounters } from './settings';
+import { openTestDatabase } from './test-database';
+import { admitTurn, finishReply, titleFromMessage, type TurnAdmission } from './turns';
+
+const NOW = '2026-11-30T11:00:00.000Z';
+const LATER = '2026-11-30T11:00:05.000Z';
+
+function setup() {
+  const db = openTestDatabase();
+  insertConversation(db, { id: 'c1', title: 'New conversation', brain: 'kimi', model: null, now: '2026-01-01T00:00:00.000Z' });
+  return db;
+}
+
+const admission = (overrides: Partial<TurnAdmission> = {}): TurnAdmission => ({
+  conversationId: 'c1',
+  turnId: 't1',
+  userText: 'What is the time in Seoul?\nAnd tomorrow?',
+  brain: 'kimi',
+  model: 'kimi-k2.6',
+  reasoningLevel: 'high',
+  streamOwner: '42@host',
+  context: [
+    { kind: 'skill', tool: 'clock', input: { input: 'Seoul' }, output: 'Use the clock.' },
+    { kind: 'memory', tool: 'memory', input: { memoryId: 'm1' }, output: 'The user lives in Seoul.' },
+  ],
+  now: NOW,
+  ...overrides,
+});
+
+describe('admitTurn', () => {
+  it('stores the user row, the streaming reply and the context as its invocations, and titles a new conversation', () => {
+    const db = setup();
+    const admitted = admitTurn(db, admission());
+    expect(listAllMessages(db, 'c1').map((row) => [row.seq, row.role, row.status, row.turnId, row.text])).toEqual([
+      [0, 'user', 'complete', 't1', 'What is the time in Seoul?\nAnd tomorrow?'],
+      [1, 'assistant', 'streaming', 't1', ''],
+    ]);
+    expect(admitted.assistantRow).toMatchObject({ brain: 'kimi', modelRequested: 'kimi-k2.6', reasoningLevel: 'high', streamOwner: '42@host' });
+    expect(admitted.contextInvocations.map((row) => [row.seq, row.kind, row.tool, row.messageId, row.status])).toEqual([
+      [0, 'skill', 'clock', admitted.assistantRow.id, 'ok'],
+      [1, 'memory', 'memory', admitted.assistantRow.id, 'ok'],
+    ]);
+    expect(admitted.conversation).toMatchObject({ title: 'What is the time in Seoul?', updatedAt: NOW });
+  });
+
+  it('retries without a new user row or context, and keeps a title already given', () => {
+    const db = setup();
+    admitTurn(db, admission());
+    const retried = admitTurn(db, admission({ turnId: 't2', userText: null, now: LATER }));
+    expect(retried.userRow).toBeNull();
+    expect(retried.assistantRow.seq).toBe(2);
+    expect(retried.contextInvocations).toEqual([]);
+    expect(retried.conversation).toMatchObject({ title: 'What is the time in Seoul?', updatedAt: LATER });
+  });
+
+  it('refuses a retry with nothing to answer, and stores nothing', () => {
+    const db = setup();
+    expect(() => admitTurn(db, admission({ userText: null }))).toThrow('There is no message to answer again in this conversation.');
+    expect(listAllMessages(db, 'c1')).toEqual([]);
+  });
+});
+
+describe('finishReply', () => {
+  it('stores the final row, raises the counters, keeps the usage snapshot and the full flag, and touches the conversation', () => {
+    const db = setup();
+    const { assistantRow } = admitTurn(db, admission());
+    const reasoning = { brain: 'kimi', model: 'kimi-k2.6', text: 'Clock first.', opaque: { blocks: [] } } as const;
+    const finished = finishReply(db, {
+      conversationId: 'c1',
+      messageId: assistantRow.id,
+      brain: 'kimi',
+      message: { text: 'It is 8 pm.', status: 'complete', error: null, modelResponded: 'kimi-k2.6', reasoning, usage: { inputTokens: 12 }, now: LATER },
+      counts: { quote_escape_normalizations: 2, unused: 0 },
+      contextTooLarge: true,
+    });
+    expect(finished.row).toMatchObject({ text: 'It is 8 pm.', status: 'complete', streamOwner: null, reasoning, updatedAt: LATER });
+    expect(getMessage(db, assistantRow.id)).toEqual(finished.row);
+    expect(readCounters(db)).toEqual({ quote_escape_normalizations: 2 });
+    expect(readBrainState(db, 'c1', 'kimi')).toMatchObject({ usage: { inputTokens: 12 }, full: true });
+    expect(finished.conversation?.updatedAt).toBe(LATER);
+    expect(getConversation(db, 'c1')?.updatedAt).toBe(LATER);
+    expect(listInvocationsByMessage(db, [assistantRow.id]).get(assistantRow.id)).toHaveLength(2);
+  });
+
+  it('leaves the brain state alone when there is neither usage nor a size refusal', () => {
+    const db = setup();
+    const { assistantRow } = admitTurn(db, admission());
+    finishReply(db, {
+      conversationId: 'c1',
+      messageId: assistantRow.id,
+      brain: 'kimi',
+      message: { text: 'Partial', status: 'stopped', error: null, modelResponded: null, reasoning: null, usage: null, now: LATER },
+      counts: {},
+      contextTooLarge: false,
+    });
+    expect(readBrainState(db, 'c1', 'kimi')).toBeNull();
+  });
+});
+
+describe('titleFromMessage', () => {
+  it('takes the first line, collapsed and cut to 60 characters, or the default title for a blank one', () => {
+    expect(titleFromMessage('  Plan   the\ttrip\n details')).toBe('Plan the trip');
+    expect(titleFromMessage('x'.repeat(80))).toBe(`${'x'.repeat(59)}…`);
+    expect(titleFromMessage('   ')).toBe('New conversation');
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * A turn's two writes, each one transaction: admission (the user row, the streaming reply row, the context the app
+ * brought, the conversation's title and time) and finishing (the reply's final row, its counters, the brain's usage
+ * snapshot, the conversation's time). Between them the reply row is only checkpointed.
+ */
+import { ApiError, type ConversationView } from '../../../src-shared/api';
+import type { BrainId, ReasoningLevel } from '../../../src-shared/brains';
+import { newId } from './clock';
+import { DEFAULT_TITLE, getConversation, updateConversation } from './conversations';
+import { insertInvocation, type InvocationRow } from './invocations';
+import { finishMessage, insertMessage, listLiveMessages, nextSeq, type FinishedMessage, type MessageRow } from './messages';
+import { inTransaction, type AppDatabase } from './open';
+import { incrementCounter, saveBrainState } from './settings';
+
+const TITLE_LENGTH = 60;
+
+/** A new conversation's title: the first line of its first message, whitespace collapsed, cut to 60 characters. */
+export function titleFromMessage(text: string): string {
+  const firstLine = text.trim().split(/\r?\n/, 1)[0] ?? '';
+  const collapsed = firstLine.replace(/\s+/g, ' ');
+  return collapsed.length > TITLE_LENGTH ? `${collapsed.slice(0, TITLE_LENGTH - 1)}…` : collapsed || DEFAULT_TITLE;
+}
+
+/** Something the app itself brings to a turn: a skill the user started with `/name`, or a recalled memory. */
+export interface TurnContextEntry {
+  readonly kind: 'skill' | 'memory';
+  readonly tool: string;
+  readonly input: Record<string, unknown>;
+  readonly output: string;
+}
+
+export interface TurnAdmission {
+  readonly conversationId: string;
+  readonly turnId: string;
+  /** The user's new message, or null to answer the last user message again. */
+  readonly userText: string | null;
+  readonly brain: BrainId;
+  readonly model: string;
+  readonly reasoningLevel: ReasoningLevel;
+  /** Who writes the streaming reply (`pid@host`), so other processes leave it alone. */
+  readonly streamOwner: string | null;
+  /** Stored as invocations of the reply, in this order; ignored on a retry, which brings no new message. */
+  readonly context: readonly TurnContextEntry[];
+  readonly now: string;
+}
+
+export interface AdmittedTurn {
+  readonly userRow: MessageRow | null;
+  readonly assistantRow: MessageRow;
+  /** The conversation after its time (and, for a first message, its title) changed; null if it vanished. */
+  readonly conversation: ConversationView | null;
+  readonly contextInvocations: readonly InvocationRow[];
+}
+
+/** Stores the start of a turn in one transaction. A retry with no user message to answer is refused. */
+export function admitTurn(db: AppDatabase, admission: TurnAdmission): AdmittedTurn {
+  const { conversationId, turnId, userText, now } = admission;
+  return inTransaction(db, () => {
+    let seq = nextSeq(db, conversationId);
+    let userRow: MessageRow | null = null;
+    if (userText === null) {
+      if (!listLiveMessages(db, conversationId).some((row) => row.role === 'user')) {
+        throw new ApiError('nothing-to-retry', 'There is no message to answer again in this conversation.');
+      }
+    } else {
+      userRow = insertMessage(db, { id: newId(), conversationId, seq, turnId, role: 'user', text: userText, status: 'complete', createdAt: now });
+      seq += 1;
+    }
+    const assistantRow = insertMessage(db, {
+      id: newId(),
+      conversationId,
+      seq,
+      turnId,
+      role: 'assistant',
+      text: '',
+      status: 'streaming',
+      brain: admission.brain,
+      modelRequested: admission.model,
+      reasoningLevel: admission.reasoningLevel,
+      streamOwner: admission.streamOwner,
+      createdAt: now,
+    });
+    const context = userText === null ? [] : admission.context;
+    const contextInvocations = context.map((entry, seqOfCall) =>
+      insertInvocation(db, {
+        id: newId(), turnId, messageId: assistantRow.id, seq: seqOfCall, kind: entry.kind, server: null, tool: entry.tool, providerCallId: null,
+        input: entry.input, output: entry.output, status: 'ok', opaque: null, startedAt: now, endedAt: now,
+      }),
+    );
+    const changes: { updatedAt: string; title?: string } = { updatedAt: now };
+    if (userText !== null && getConversation(db, conversationId)?.title === DEFAULT_TITLE) changes.title = titleFromMessage(userText);
+    const conversation = updateConversation(db, conversationId, changes);
+    return { userRow, assistantRow, conversation, contextInvocations };
+  });
+}
+
+export interface ReplyOutcome {
+  readonly conversationId: string;
+  readonly messageId: string;
+  /** The brain that wrote the reply: its usage snapshot and `full` flag are the ones kept. */
+  readonly brain: BrainId;
+  readonly message: FinishedMessage;
+  /** Counters this reply raises, by name (e.g. quote-escape normalisations); zero counts are skipped. */
+  readonly counts: Readonly<Record<string, number>>;
+  /** The provider refused the request for its size: the next turn on this brain compacts first. */
+  readonly contextTooLarge: boolean;
+}
+
+export interface FinishedReply {
+  readonly row: MessageRow;
+  readonly conversation: ConversationView | null;
+}
+
+/** Stores the end of a reply in one transaction. */
+export function finishReply(db: AppDatabase, outcome: ReplyOutcome): FinishedReply {
+  const { conversationId, message } = outcome;
+  return inTransaction(db, () => {
+    for (const [name, count] of Object.entries(outcome.counts)) if (count > 0) incrementCounter(db, name, count);
+    const row = finishMessage(db, outcome.messageId, message);
+    if (message.usage !== null || outcome.contextTooLarge) {
+      saveBrainState(db, {
+        conversationId,
+        brain: outcome.brain,
+        ...(message.usage !== null ? { usage: message.usage } : {}),
+        ...(outcome.contextTooLarge ? { full: true } : {}),
+        now: message.now,
+      });
+    }
+    const conversation = updateConversation(db, conversationId, { updatedAt: message.now });
+    return { row, conversation };
+  });
+}
