@@ -16,7 +16,7 @@ import {
   type ToolView,
   type SettingsView,
 } from '../../src-shared/api';
-import { AVAILABLE_BRAINS, BRAIN_IDS, BRAINS } from '../../src-shared/brains';
+import { AVAILABLE_BRAINS, BRAIN_IDS, BRAINS, FALLBACK_BRAIN } from '../../src-shared/brains';
 import type { Core, CoreOptions } from './core-types';
 import { confirmKeyOrigin, connectionFor, forgetKeyOrigin } from './brain-connection';
 import { TurnEngine, type TurnEngineDependencies } from './engine/run-turn';
@@ -112,7 +112,7 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
   const mcpReady = toolbox.syncMcpServers();
 
   const settingsView = (): SettingsView => ({
-    defaultBrain: readSetting(db, 'defaultBrain') ?? 'claude',
+    defaultBrain: readSetting(db, 'defaultBrain') ?? FALLBACK_BRAIN,
     theme: readSetting(db, 'theme') ?? 'system',
     canStoreKeys: keyStore?.canStore ?? false,
     dataDir: options.dataDir,

@@ -13,7 +13,7 @@ import {
   type TurnError,
   type Usage,
 } from '../../../src-shared/api';
-import { AVAILABLE_BRAINS, BRAINS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
+import { AVAILABLE_BRAINS, BRAINS, FALLBACK_BRAIN, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
 import { buildReceipt } from '../../../src-shared/receipt';
 import { sentRequestBody } from '../providers';
 import type { ProviderCall, ProviderError, StreamPart } from '../providers/stream-parts';
@@ -25,7 +25,7 @@ import type { ReplayCall, ReplayTurn, WireRequest } from '../replay/types';
 import { insertInvocation, toInvocationView, type InvocationRow } from '../store/invocations';
 import type { ApprovalGate} from '../tools/approvals';
 import { type ToolPolicy } from '../tools/approvals';
-import { declarationsOf, type ToolDefinition, type ToolResult } from '../tools/catalogue';
+import { declarationsOf, findTool, type ToolDefinition, type ToolResult } from '../tools/catalogue';
 import { currentTimeTool } from '../tools/current-time';
 import { parseSkillCommand, RUN_SKILL_TOOL, skillContext, type Skill } from '../tools/skills';
 import { newId, nowIso } from '../store/clock';
@@ -76,9 +76,6 @@ export function clockOnlyToolbox(): TurnToolbox {
   };
 }
 
-function findTool(tools: readonly ToolDefinition[], name: string): ToolDefinition | undefined {
-  return tools.find((tool) => tool.name === name) ?? tools.find((tool) => bareToolName(tool.name) === bareToolName(name));
-}
 
 
 const KEYLESS_PLACEHOLDER = 'no-key-set';
@@ -163,7 +160,7 @@ export class TurnEngine {
   resolveTarget(conversationId: string): ResolvedTarget {
     const conversation = getConversation(this.deps.db, conversationId);
     if (!conversation) throw new ApiError('not-found', 'That conversation no longer exists.');
-    const brain = conversation.brain ?? readSetting(this.deps.db, 'defaultBrain') ?? 'claude';
+    const brain = conversation.brain ?? readSetting(this.deps.db, 'defaultBrain') ?? FALLBACK_BRAIN;
     const info = BRAINS[brain];
     const model = conversation.brain === brain && conversation.model ? conversation.model : info.defaultModel;
     const reasoningLevel = conversation.reasoningLevel ?? info.defaultReasoningLevel;

@@ -6,11 +6,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolResult } from '../catalogue';
+import type { McpServerStatus } from '../../../../src-shared/tool-rules';
 import type { McpServerConfig } from './config';
 import { serverEnvironment } from './environment';
 import { toToolResult } from './result';
 
-export type McpServerState = 'stopped' | 'starting' | 'running' | 'failed';
+/** A host's process: every server status but `disabled`, which only the manager's config can say. */
+export type McpServerState = Exclude<McpServerStatus, 'disabled'>;
 
 /** Something that holds a resource until its one owner disposes of it. */
 export interface AsyncDisposable {

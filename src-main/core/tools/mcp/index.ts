@@ -1,7 +1,6 @@
 /** MCP servers as tool sources: configuration, one host per server process, and the manager the app owns. */
 export {
   MCP_SERVER_ORIGINS,
-  SERVER_ID_PATTERN,
   addServerConfig,
   admitServer,
   commandProblem,
@@ -15,6 +14,6 @@ export {
 } from './config';
 export { serverEnvironment } from './environment';
 export { DEFAULT_HOST_OPTIONS, McpServerHost, type AsyncDisposable, type McpHostOptions, type McpServerState, type McpToolInfo } from './host';
-export { McpManager, type McpManagerOptions, type McpServerStatus } from './manager';
+export { McpManager, type McpManagerOptions, type McpServerReport } from './manager';
 export { toToolResult } from './result';
 export { NAMESPACE_SEPARATOR, WIRE_NAME_PATTERN, namespacedToolName, namespaceTools } from './tool-names';
