@@ -6,17 +6,8 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
 import type { Usage } from '../../../src-shared/api';
 import { isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
-import {
-  CLOSED_EARLY_MESSAGE,
-  ProviderFailure,
-  classifyProviderFailure,
-  connectionError,
-  errorFromThrown,
-  hostOf,
-  malformedStreamError,
-  retryAfterSecondsFrom,
-} from './provider-errors';
-import { createModelAnnouncer, REQUEST_TIMEOUT_MS, truncate, untilError, type StreamMappingOptions } from './stream-mapping';
+import { ProviderFailure, classifyProviderFailure, connectionError, hostOf, malformedStreamError, retryAfterSecondsFrom,  } from './provider-errors';
+import { createModelAnnouncer, REQUEST_TIMEOUT_MS, truncate, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, ProviderError, StreamPart } from './stream-parts';
 import { streamWatchFor, watchedFetch } from './watched-fetch';
 
@@ -99,95 +90,89 @@ type BlockState =
  * Maps Anthropic's raw stream events (parsed `data:` objects, `ping` included or not) to neutral parts. Failures thrown
  * by the event source end the mapping with one `error` part; a stream without `message_stop` is reported as cut off.
  */
-export async function* mapAnthropicEvents(
-  events: AsyncIterable<unknown>,
-  options: StreamMappingOptions = {},
-): AsyncIterable<StreamPart> {
+export function mapAnthropicEvents(events: AsyncIterable<unknown>, options: StreamMappingOptions = {}): AsyncIterable<StreamPart> {
+  return withStreamEnding(anthropicParts(events), options);
+}
+
+async function* anthropicParts(events: AsyncIterable<unknown>): AsyncGenerator<StreamPart, MappingEnd> {
   const blocks = new Map<number, BlockState>();
   const announceModel = createModelAnnouncer();
   let usage: Usage = {};
   let rawStopReason: string | null = null;
 
-  try {
-    for await (const event of events) {
-      if (!isRecord(event) || typeof event.type !== 'string') {
-        yield { type: 'error', error: malformedStreamError('an event without a type') };
-        return;
-      }
-      switch (event.type) {
-        case 'message_start': {
-          const message = recordField(event, 'message');
-          const model = message === null ? null : stringField(message, 'model');
-          const announced = announceModel(model);
-          if (announced) yield announced;
-          const startUsage = message === null ? null : recordField(message, 'usage');
-          if (startUsage !== null) usage = mergeUsage(usage, startUsage);
-          break;
-        }
-        case 'content_block_start': {
-          const index = numberField(event, 'index');
-          const block = recordField(event, 'content_block');
-          if (index === null || block === null) {
-            yield { type: 'error', error: malformedStreamError('a content block start without its block') };
-            return;
-          }
-          const state = blockStateFor(block);
-          blocks.set(index, state);
-          // A block may start with content already in it; the API sends it empty today.
-          const initialText = stringField(block, 'text');
-          if (state.kind === 'text' && initialText) yield { type: 'text-delta', text: initialText };
-          if (state.kind === 'thinking' && state.thinking !== '') yield { type: 'reasoning-delta', text: state.thinking };
-          break;
-        }
-        case 'content_block_delta': {
-          const state = blocks.get(numberField(event, 'index') ?? -1);
-          const delta = recordField(event, 'delta');
-          if (state === undefined || delta === null) {
-            yield { type: 'error', error: malformedStreamError('a content delta for a block that never started') };
-            return;
-          }
-          if (yield* untilError(applyDelta(state, delta))) return;
-          break;
-        }
-        case 'content_block_stop': {
-          const index = numberField(event, 'index') ?? -1;
-          const state = blocks.get(index);
-          blocks.delete(index);
-          // A tool call whose input does not read ends the reply: the call cannot run.
-          if (state !== undefined && (yield* untilError(finishBlock(state)))) return;
-          break;
-        }
-        case 'message_delta': {
-          const delta = recordField(event, 'delta');
-          const stopReason = delta === null ? null : stringField(delta, 'stop_reason');
-          if (stopReason !== null) rawStopReason = stopReason;
-          // message_delta usage is cumulative for the whole message.
-          const deltaUsage = recordField(event, 'usage');
-          if (deltaUsage !== null) usage = mergeUsage(usage, deltaUsage);
-          break;
-        }
-        case 'message_stop': {
-          if (Object.keys(usage).length > 0) yield { type: 'usage', usage };
-          yield { type: 'finish', reason: mapStopReason(rawStopReason), rawReason: rawStopReason };
-          return;
-        }
-        case 'error': {
-          // Anthropic can send an error event after HTTP 200 (an overload mid-reply): classify by payload, not status.
-          yield { type: 'error', error: errorFromAnthropicBody(event, undefined, 'The provider reported an error.') };
-          return;
-        }
-        default:
-          // `ping` keeps proxies from timing out; unknown event types carry nothing the neutral stream has a place for.
-          break;
-      }
+  for await (const event of events) {
+    if (!isRecord(event) || typeof event.type !== 'string') {
+      yield { type: 'error', error: malformedStreamError('an event without a type') };
+      return 'ended';
     }
-  } catch (thrown) {
-    if (options.signal?.aborted) return;
-    yield { type: 'error', error: errorFromThrown(thrown) };
-    return;
+    switch (event.type) {
+      case 'message_start': {
+        const message = recordField(event, 'message');
+        const model = message === null ? null : stringField(message, 'model');
+        const announced = announceModel(model);
+        if (announced) yield announced;
+        const startUsage = message === null ? null : recordField(message, 'usage');
+        if (startUsage !== null) usage = mergeUsage(usage, startUsage);
+        break;
+      }
+      case 'content_block_start': {
+        const index = numberField(event, 'index');
+        const block = recordField(event, 'content_block');
+        if (index === null || block === null) {
+          yield { type: 'error', error: malformedStreamError('a content block start without its block') };
+          return 'ended';
+        }
+        const state = blockStateFor(block);
+        blocks.set(index, state);
+        // A block may start with content already in it; the API sends it empty today.
+        const initialText = stringField(block, 'text');
+        if (state.kind === 'text' && initialText) yield { type: 'text-delta', text: initialText };
+        if (state.kind === 'thinking' && state.thinking !== '') yield { type: 'reasoning-delta', text: state.thinking };
+        break;
+      }
+      case 'content_block_delta': {
+        const state = blocks.get(numberField(event, 'index') ?? -1);
+        const delta = recordField(event, 'delta');
+        if (state === undefined || delta === null) {
+          yield { type: 'error', error: malformedStreamError('a content delta for a block that never started') };
+          return 'ended';
+        }
+        if (yield* untilError(applyDelta(state, delta))) return 'ended';
+        break;
+      }
+      case 'content_block_stop': {
+        const index = numberField(event, 'index') ?? -1;
+        const state = blocks.get(index);
+        blocks.delete(index);
+        // A tool call whose input does not read ends the reply: the call cannot run.
+        if (state !== undefined && (yield* untilError(finishBlock(state)))) return 'ended';
+        break;
+      }
+      case 'message_delta': {
+        const delta = recordField(event, 'delta');
+        const stopReason = delta === null ? null : stringField(delta, 'stop_reason');
+        if (stopReason !== null) rawStopReason = stopReason;
+        // message_delta usage is cumulative for the whole message.
+        const deltaUsage = recordField(event, 'usage');
+        if (deltaUsage !== null) usage = mergeUsage(usage, deltaUsage);
+        break;
+      }
+      case 'message_stop': {
+        if (Object.keys(usage).length > 0) yield { type: 'usage', usage };
+        yield { type: 'finish', reason: mapStopReason(rawStopReason), rawReason: rawStopReason };
+        return 'ended';
+      }
+      case 'error': {
+        // Anthropic can send an error event after HTTP 200 (an overload mid-reply): classify by payload, not status.
+        yield { type: 'error', error: errorFromAnthropicBody(event, undefined, 'The provider reported an error.') };
+        return 'ended';
+      }
+      default:
+        // `ping` keeps proxies from timing out; unknown event types carry nothing the neutral stream has a place for.
+        break;
+    }
   }
-  if (options.signal?.aborted) return;
-  yield { type: 'error', error: connectionError(CLOSED_EARLY_MESSAGE) };
+  return 'cut-off';
 }
 
 function blockStateFor(block: JsonRecord): BlockState {

@@ -1,4 +1,5 @@
 /** What every wire's pure stream mapper shares. */
+import { CLOSED_EARLY_MESSAGE, connectionError, errorFromThrown } from './provider-errors';
 import type { StreamPart } from './stream-parts';
 
 export interface StreamMappingOptions {
@@ -33,4 +34,32 @@ export function* untilError(parts: Iterable<StreamPart>): Generator<StreamPart, 
     if (part.type === 'error') return true;
   }
   return false;
+}
+
+/**
+ * How a wire's mapping loop ended: it yielded its own terminal part (`ended`), or its stream ran out, before the
+ * provider said the reply was over (`cut-off`) or after (`closing`: the parts that finish the reply).
+ */
+export type MappingEnd = 'ended' | 'cut-off' | { readonly closing: readonly StreamPart[] };
+
+/**
+ * The end every wire's stream shares, so each reply ends with exactly one terminal part: a throw from the event source
+ * (a dropped connection, an idle timeout) becomes one `error` part, a stream cut off before its end becomes a
+ * connection error, and an abort (Stop, shutdown) ends quietly: the engine records the stop itself.
+ */
+export async function* withStreamEnding(parts: AsyncGenerator<StreamPart, MappingEnd>, options: StreamMappingOptions): AsyncGenerator<StreamPart> {
+  let end: MappingEnd;
+  try {
+    end = yield* parts;
+  } catch (thrown) {
+    if (options.signal?.aborted) return;
+    yield { type: 'error', error: errorFromThrown(thrown) };
+    return;
+  }
+  if (end === 'ended' || options.signal?.aborted) return;
+  if (end === 'cut-off') {
+    yield { type: 'error', error: connectionError(CLOSED_EARLY_MESSAGE) };
+    return;
+  }
+  yield* end.closing;
 }
