@@ -14,7 +14,7 @@
  *   the manager maps it back to the tool's own name when the brain calls it.
  */
 import { createHash } from 'node:crypto';
-import { NAMESPACE_SEPARATOR } from '../../../../src-shared/tool-key';
+import { NAMESPACE_SEPARATOR, wireNameOf } from '../../../../src-shared/tool-key';
 import { MCP_SERVER_ID_PATTERN } from '../../../../src-shared/tool-rules';
 
 export { NAMESPACE_SEPARATOR };
@@ -40,7 +40,7 @@ export function namespacedToolName(serverId: string, toolName: string): string {
   if (!MCP_SERVER_ID_PATTERN.test(serverId)) throw new Error(`"${serverId}" is not a valid MCP server id.`);
   const room = MAX_WIRE_NAME_LENGTH - serverId.length - NAMESPACE_SEPARATOR.length;
   const part = sanitisedPart(toolName);
-  return `${serverId}${NAMESPACE_SEPARATOR}${part.length <= room ? part : withHash(toolName, room)}`;
+  return wireNameOf({ server: serverId, tool: part.length <= room ? part : withHash(toolName, room) });
 }
 
 /**
@@ -55,8 +55,8 @@ export function namespaceTools(serverId: string, toolNames: readonly string[]): 
   const byWireName = new Map<string, string>();
   toolNames.forEach((toolName, index) => {
     const candidate = first[index]!;
-    const isOwnName = candidate === `${serverId}${NAMESPACE_SEPARATOR}${toolName}`;
-    const wireName = (counts.get(candidate) ?? 0) > 1 && !isOwnName ? `${serverId}${NAMESPACE_SEPARATOR}${withHash(toolName, room)}` : candidate;
+    const isOwnName = candidate === wireNameOf({ server: serverId, tool: toolName });
+    const wireName = (counts.get(candidate) ?? 0) > 1 && !isOwnName ? wireNameOf({ server: serverId, tool: withHash(toolName, room) }) : candidate;
     if (!byWireName.has(wireName)) byWireName.set(wireName, toolName);
   });
   return byWireName;
