@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { declaredName, isDeclared, partitionCalls } from './call-shaping';
-import type { ReplayCall, ToolDeclaration } from './types';
+import { WIRE_IDS } from '../../../src-shared/brains';
+import type { ReplayCall, ReplayTurn, ToolDeclaration } from './types';
+import { buildWireRequest } from './wires';
+import { fixtureRequest } from './wires/replay-fixture';
 
 const schema = { type: 'object' };
 const builtInReadFile: ToolDeclaration = { name: 'read_file', description: 'Built-in', inputSchema: schema };
@@ -37,5 +40,19 @@ describe('replayed call names when a server tool shares its bare name with a bui
   it('takes the server from a namespaced name when the call does not record one', () => {
     expect(declaredName(call(undefined, 'files__read_file'), [builtInReadFile, serverReadFile])).toBe('files__read_file');
     expect(declaredName(call(undefined, 'read_file'), [serverReadFile, builtInReadFile])).toBe('read_file');
+  });
+});
+
+describe('every wire replays a server call under the server tool when the built-in of that name is offered too', () => {
+  const turns: ReplayTurn[] = [
+    { messageId: 'u1', role: 'user', kind: 'chat', text: 'Read a.txt.', calls: [] },
+    { messageId: '01FILES', role: 'assistant', kind: 'chat', text: 'Done.', calls: [call('files', 'read_file')], brain: 'claude', model: 'claude-sonnet-4-6' },
+    { messageId: 'u2', role: 'user', kind: 'chat', text: 'Thanks.', calls: [] },
+  ];
+  it.each(WIRE_IDS)('%s', (wire) => {
+    const { body } = buildWireRequest(wire, fixtureRequest({ turns, tools: [builtInReadFile, serverReadFile] }));
+    const messages = JSON.stringify((body as { messages?: unknown; input?: unknown; contents?: unknown }).messages ?? body.input ?? body.contents);
+    expect(messages).toContain('"files__read_file"');
+    expect(messages).not.toContain('"read_file"');
   });
 });
