@@ -7,7 +7,7 @@ import type { Usage } from '../../../src-shared/api';
 import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
 import { errorFromOpenAiErrorObject, sendWithOpenAiSdk } from './openai-sdk';
 import { malformedStreamError } from './provider-errors';
-import { createModelAnnouncer, truncate, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
+import { closingParts, createModelAnnouncer, truncate, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, StreamPart } from './stream-parts';
 
 export function streamChatCompletions(call: ProviderCall): AsyncIterable<StreamPart> {
@@ -75,7 +75,7 @@ async function* chatCompletionParts(chunks: AsyncIterable<unknown>): AsyncGenera
     }
   }
   if (rawFinishReason === null) return 'cut-off';
-  return { closing: [...(usage === null ? [] : [{ type: 'usage', usage } as const]), { type: 'finish', reason: mapFinishReason(rawFinishReason), rawReason: rawFinishReason }] };
+  return closingParts([], usage, mapFinishReason(rawFinishReason), rawFinishReason);
 }
 
 function* readDelta(delta: JsonRecord, toolCalls: Map<number, PendingToolCall>): Iterable<StreamPart> {

@@ -8,7 +8,7 @@ import { parseJsonOrNull, postForStream } from './http-stream';
 import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
 import { ProviderFailure, classifyProviderFailure, malformedStreamError } from './provider-errors';
 import { readServerSentEvents } from './sse';
-import { createModelAnnouncer, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
+import { closingParts, createModelAnnouncer, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, ProviderError, StreamPart } from './stream-parts';
 import { streamWatchFor } from './watched-fetch';
 
@@ -127,8 +127,7 @@ async function* geminiParts(chunks: AsyncIterable<unknown>): AsyncGenerator<Stre
   if (rawFinishReason === null) return 'cut-off';
   // A call still waiting for `willContinue` parts is complete once the reply finishes.
   const lastCall = pendingCall === null ? [] : [toolCallPart(pendingCall)];
-  const reason = mapGeminiFinishReason(rawFinishReason, sawToolCall || pendingCall !== null);
-  return { closing: [...lastCall, ...(usage === null ? [] : [{ type: 'usage', usage } as const]), { type: 'finish', reason, rawReason: rawFinishReason }] };
+  return closingParts(lastCall, usage, mapGeminiFinishReason(rawFinishReason, sawToolCall || pendingCall !== null), rawFinishReason);
 }
 
 function* contentParts(part: JsonRecord): Iterable<StreamPart> {

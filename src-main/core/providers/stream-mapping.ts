@@ -1,6 +1,7 @@
 /** What every wire's pure stream mapper shares. */
 import { CLOSED_EARLY_MESSAGE, connectionError, errorFromThrown } from './provider-errors';
-import type { StreamPart } from './stream-parts';
+import type { Usage } from '../../../src-shared/api';
+import type { FinishReason, StreamPart } from './stream-parts';
 
 export interface StreamMappingOptions {
   /** When this aborts, the mapping ends quietly instead of reporting the cut-off stream. */
@@ -41,6 +42,11 @@ export function* untilError(parts: Iterable<StreamPart>): Generator<StreamPart, 
  * provider said the reply was over (`cut-off`) or after (`closing`: the parts that finish the reply).
  */
 export type MappingEnd = 'ended' | 'cut-off' | { readonly closing: readonly StreamPart[] };
+
+/** A reply that ran to its end: the parts before `finish` (a call completed last), its usage when sent, then `finish`. */
+export function closingParts(before: readonly StreamPart[], usage: Usage | null, reason: FinishReason, rawReason: string): MappingEnd {
+  return { closing: [...before, ...(usage === null ? [] : [{ type: 'usage', usage } as const]), { type: 'finish', reason, rawReason }] };
+}
 
 /**
  * The end every wire's stream shares, so each reply ends with exactly one terminal part: a throw from the event source
