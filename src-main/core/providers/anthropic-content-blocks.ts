@@ -3,8 +3,7 @@
  * what its stop yields (https://docs.claude.com/en/docs/build-with-claude/streaming#content-block-delta-types).
  */
 import { isRecord, recordField, stringField, type JsonRecord } from './json-fields';
-import { malformedStreamError } from './provider-errors';
-import { truncate } from './stream-mapping';
+import { streamedToolCall } from './stream-mapping';
 import type { StreamPart } from './stream-parts';
 
 export type BlockState =
@@ -68,18 +67,9 @@ export function* finishBlock(state: BlockState): Iterable<StreamPart> {
     case 'redacted-thinking':
       yield { type: 'reasoning-opaque', opaque: state.block };
       return;
-    case 'tool-use': {
-      const input = parseToolInput(state);
-      if (input === null) {
-        yield {
-          type: 'error',
-          error: malformedStreamError(`the input of tool call "${state.name}" is not a JSON object: ${truncate(state.inputJson, 200)}`),
-        };
-        return;
-      }
-      yield { type: 'tool-call', providerCallId: state.id === '' ? null : state.id, name: state.name, input };
+    case 'tool-use':
+      yield streamedToolCall(state, parseToolInput(state), { name: 'input', text: state.inputJson });
       return;
-    }
     case 'text':
     case 'other':
       return;

@@ -7,7 +7,7 @@ import type { Usage } from '../../../src-shared/api';
 import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
 import { errorFromOpenAiErrorObject, sendWithOpenAiSdk } from './openai-sdk';
 import { malformedStreamError } from './provider-errors';
-import { closingParts, createModelAnnouncer, truncate, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
+import { closingParts, createModelAnnouncer, streamedToolCall, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, StreamPart } from './stream-parts';
 
 export function streamChatCompletions(call: ProviderCall): AsyncIterable<StreamPart> {
@@ -106,15 +106,9 @@ function* completeToolCalls(toolCalls: Map<number, PendingToolCall>): Iterable<S
   const ordered = [...toolCalls.entries()].sort(([left], [right]) => left - right);
   toolCalls.clear();
   for (const [, call] of ordered) {
-    const input = parseArguments(call.arguments);
-    if (input === null) {
-      yield {
-        type: 'error',
-        error: malformedStreamError(`the arguments of tool call "${call.name}" are not a JSON object: ${truncate(call.arguments, 200)}`),
-      };
-      return;
-    }
-    yield { type: 'tool-call', providerCallId: call.id === '' ? null : call.id, name: call.name, input };
+    const part = streamedToolCall(call, parseArguments(call.arguments), { name: 'arguments', text: call.arguments });
+    yield part;
+    if (part.type === 'error') return;
   }
 }
 

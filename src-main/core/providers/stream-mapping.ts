@@ -1,7 +1,7 @@
 /** What every wire's pure stream mapper shares. */
-import { CLOSED_EARLY_MESSAGE, connectionError, errorFromThrown } from './provider-errors';
 import type { Usage } from '../../../src-shared/api';
 import type { FinishReason, StreamPart } from './stream-parts';
+import { CLOSED_EARLY_MESSAGE, connectionError, errorFromThrown, malformedStreamError } from './provider-errors';
 
 export interface StreamMappingOptions {
   /** When this aborts, the mapping ends quietly instead of reporting the cut-off stream. */
@@ -23,6 +23,21 @@ export function createModelAnnouncer(): (model: string | null) => StreamPart | n
     announced = true;
     return { type: 'response-model', model };
   };
+}
+
+/**
+ * A call streamed in pieces, now whole: its tool-call part, or, when its input did not read as a JSON object, the
+ * error that ends the reply (the call cannot run). `field` is what the wire calls the input (`input`, `arguments`).
+ */
+export function streamedToolCall(
+  call: { readonly id: string; readonly name: string },
+  input: Record<string, unknown> | null,
+  field: { readonly name: string; readonly text: string },
+): StreamPart {
+  if (input === null) {
+    return { type: 'error', error: malformedStreamError(`the ${field.name} of tool call "${call.name}" ${field.name === 'input' ? 'is' : 'are'} not a JSON object: ${truncate(field.text, 200)}`) };
+  }
+  return { type: 'tool-call', providerCallId: call.id === '' ? null : call.id, name: call.name, input };
 }
 
 /**
