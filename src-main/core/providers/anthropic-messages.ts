@@ -103,8 +103,7 @@ async function* anthropicParts(events: AsyncIterable<unknown>): AsyncGenerator<S
       case 'message_start': {
         const message = recordField(event, 'message');
         const model = message === null ? null : stringField(message, 'model');
-        const announced = announceModel(model);
-        if (announced) yield announced;
+        yield* announceModel(model);
         const startUsage = message === null ? null : recordField(message, 'usage');
         if (startUsage !== null) usage = mergeUsage(usage, startUsage);
         break;

@@ -50,9 +50,7 @@ async function* chatCompletionParts(chunks: AsyncIterable<unknown>): AsyncGenera
       yield { type: 'error', error: errorFromOpenAiErrorObject(streamedError, undefined, 'The provider reported an error.') };
       return 'ended';
     }
-    const model = stringField(chunk, 'model');
-    const announced = announceModel(model);
-    if (announced) yield announced;
+    yield* announceModel(stringField(chunk, 'model'));
     // With stream_options.include_usage, OpenAI sends usage in a last chunk with empty `choices`.
     const chunkUsage = recordField(chunk, 'usage');
     if (chunkUsage !== null) usage = usageFrom(chunkUsage);

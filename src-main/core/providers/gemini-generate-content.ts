@@ -87,9 +87,7 @@ async function* geminiParts(chunks: AsyncIterable<unknown>): AsyncGenerator<Stre
       yield { type: 'error', error: errorFromGeminiBody(chunk, undefined, 'The provider reported an error.') };
       return 'ended';
     }
-    const model = stringField(chunk, 'modelVersion');
-    const announced = announceModel(model);
-    if (announced) yield announced;
+    yield* announceModel(stringField(chunk, 'modelVersion'));
     const usageMetadata = recordField(chunk, 'usageMetadata');
     if (usageMetadata !== null) usage = usageFrom(usageMetadata);
 

@@ -51,9 +51,7 @@ async function* ollamaParts(lines: AsyncIterable<unknown>): AsyncGenerator<Strea
       yield { type: 'error', error: errorFromOllamaBody(undefined, JSON.stringify(line)) };
       return 'ended';
     }
-    const model = stringField(line, 'model');
-    const announced = announceModel(model);
-    if (announced) yield announced;
+    yield* announceModel(stringField(line, 'model'));
     const message = recordField(line, 'message');
     if (message !== null) {
       const thinking = stringField(message, 'thinking');

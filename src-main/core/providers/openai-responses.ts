@@ -50,8 +50,7 @@ async function* responsesParts(events: AsyncIterable<unknown>): AsyncGenerator<S
     }
     const response = recordField(event, 'response');
     const model = response === null ? null : stringField(response, 'model');
-    const announced = announceModel(model);
-    if (announced) yield announced;
+    yield* announceModel(model);
     switch (event.type) {
       case 'response.output_text.delta':
       case 'response.refusal.delta': {

@@ -15,13 +15,13 @@ export function truncate(text: string, limit: number): string {
   return text.length <= limit ? text : `${text.slice(0, limit)}…`;
 }
 
-/** The served model is reported once, the first time a stream names it. */
-export function createModelAnnouncer(): (model: string | null) => StreamPart | null {
+/** The served model is reported once, the first time a stream names it: `yield*` what the announcer gives. */
+export function createModelAnnouncer(): (model: string | null) => readonly StreamPart[] {
   let announced = false;
   return (model) => {
-    if (announced || model === null || model === '') return null;
+    if (announced || model === null || model === '') return [];
     announced = true;
-    return { type: 'response-model', model };
+    return [{ type: 'response-model', model }];
   };
 }
 
