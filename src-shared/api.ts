@@ -9,6 +9,15 @@ import { z } from 'zod';
 import { BRAIN_IDS, REASONING_LEVELS, type BrainId, type ReasoningLevel, type WireId } from './brains';
 import { baseUrlProblem } from './base-url';
 import type { TurnReceipt } from './receipt';
+import {
+  ENVIRONMENT_NAME_PATTERN,
+  MCP_LABEL_MAX_LENGTH,
+  MCP_SERVER_ID_PATTERN,
+  MCP_SERVER_STATUSES,
+  TOOL_POLICY_VALUES,
+  type McpServerStatus,
+  type ToolPolicyValue,
+} from './tool-rules';
 
 const brainId = z.enum(BRAIN_IDS);
 const reasoningLevel = z.enum(REASONING_LEVELS);
@@ -207,8 +216,7 @@ export interface SkillsView {
   readonly problems: ReadonlyArray<{ readonly file: string; readonly problem: string }>;
 }
 
-export const TOOL_POLICY_VALUES = ['allow', 'ask', 'deny'] as const;
-export type ToolPolicyValue = (typeof TOOL_POLICY_VALUES)[number];
+export { TOOL_POLICY_VALUES, type ToolPolicyValue };
 
 export interface ToolView {
   /** The name declared to brains (`server__tool` for an MCP tool). */
@@ -221,8 +229,7 @@ export interface ToolView {
   readonly policy: ToolPolicyValue;
 }
 
-export const MCP_SERVER_STATUSES = ['stopped', 'starting', 'running', 'failed', 'disabled'] as const;
-export type McpServerStatus = (typeof MCP_SERVER_STATUSES)[number];
+export { MCP_SERVER_STATUSES, type McpServerStatus };
 
 export interface McpServerView {
   readonly id: string;
@@ -364,11 +371,11 @@ export const commandSchemas = {
    */
   saveMcpServer: z
     .object({
-      id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,30}$/, 'an id is lower-case letters, digits and -').optional(),
-      label: z.string().trim().min(1).max(100),
+      id: z.string().regex(MCP_SERVER_ID_PATTERN, 'an id is lower-case letters, digits and -').optional(),
+      label: z.string().trim().min(1).max(MCP_LABEL_MAX_LENGTH),
       command: z.string().trim().min(1).max(1000),
       args: z.array(z.string().max(4000)).max(100),
-      env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string().max(8000).nullable()).default({}),
+      env: z.record(z.string().regex(ENVIRONMENT_NAME_PATTERN), z.string().max(8000).nullable()).default({}),
       enabled: z.boolean().optional(),
     })
     .strict(),

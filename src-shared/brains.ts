@@ -6,6 +6,9 @@
 export const BRAIN_IDS = ['claude', 'codex', 'kimi', 'grok', 'glm', 'gemini', 'ollama'] as const;
 export type BrainId = (typeof BRAIN_IDS)[number];
 
+/** The brain a turn goes to when neither the conversation nor the settings pick one. */
+export const FALLBACK_BRAIN: BrainId = 'claude';
+
 export const WIRE_IDS = [
   'anthropic-messages',
   'openai-responses',

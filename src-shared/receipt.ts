@@ -2,6 +2,7 @@
  * The turn receipt: a pure function of one turn's invocation rows. Computed at read time, never stored in a message.
  */
 import type { InvocationKind, InvocationStatus } from './api';
+import { toolLabel } from './tool-key';
 
 export interface ReceiptInvocation {
   readonly id: string;
@@ -33,9 +34,9 @@ const NOUNS: Record<InvocationKind, [singular: string, plural: string]> = {
 };
 const ORDER: readonly InvocationKind[] = ['memory', 'tool', 'skill'];
 
+/** A chip's text: the tool's label (tool-key.ts), `server · tool` or the bare tool. */
 export function chipLabel(server: string | null, tool: string): string {
-  const bare = tool.trim() || 'unnamed tool';
-  return server && server.trim() ? `${server.trim()} · ${bare}` : bare;
+  return toolLabel({ server, tool });
 }
 
 export function buildReceipt(invocations: readonly ReceiptInvocation[]): TurnReceipt {

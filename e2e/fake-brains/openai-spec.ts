@@ -29,7 +29,7 @@ export interface OpenAiSpecValidator {
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-/** The shared reference folder sits beside the repository (see `src-main/core/providers/testing.ts`). */
+/** The shared reference folder sits beside the repository (see `src-main/core/providers/testing/recorded-streams.ts`). */
 export const DEFAULT_OPENAI_SPEC_PATH = path.resolve(here, '../../../shared/reference/specs/openai/openapi.yaml');
 
 const DOCUMENT_ID = 'openai-openapi.yaml';

@@ -1,5 +1,6 @@
 import { memo, useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import type { McpServerStatus, McpServerView } from '../../src-shared/api';
+import { MCP_LABEL_MAX_LENGTH } from '../../src-shared/tool-rules';
 import { errorText } from '../state/api-client';
 import { useAppStore } from '../state/store';
 import { addMcpServer, loadMcpServers, removeMcpServer, setMcpServerEnabled, updateMcpServer } from '../state/tool-actions';
@@ -182,7 +183,7 @@ function McpServerFields({
           id={`${idPrefix}-label`}
           type="text"
           data-testid={`${testIdPrefix}-label`}
-          maxLength={100}
+          maxLength={MCP_LABEL_MAX_LENGTH}
           placeholder="Files"
           autoFocus={autoFocus}
           value={values.label}

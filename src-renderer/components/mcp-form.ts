@@ -1,8 +1,7 @@
 /** What the MCP server forms' text fields mean: arguments one per line, environment variables as KEY=value lines. */
+import { ENVIRONMENT_NAME_PATTERN } from '../../src-shared/tool-rules';
 
 export type LinesParse<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: string };
-
-const ENVIRONMENT_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 function lines(text: string): string[] {
   return text.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
@@ -29,7 +28,7 @@ export function parseEnvironmentLines(text: string): LinesParse<Record<string, s
       return { ok: false, problem: `Environment line ${lineNumber} has no “=”. Write each variable as KEY=value.` };
     }
     const name = line.slice(0, separator).trim();
-    if (!ENVIRONMENT_NAME.test(name)) {
+    if (!ENVIRONMENT_NAME_PATTERN.test(name)) {
       return {
         ok: false,
         problem: `Environment line ${lineNumber}: “${name}” is not a variable name. Use letters, digits and _, not starting with a digit.`,

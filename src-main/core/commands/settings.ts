@@ -3,7 +3,7 @@
  * key comes from, never what it is.
  */
 import { ApiError, type SettingsView } from '../../../src-shared/api';
-import { AVAILABLE_BRAINS, BRAIN_IDS, BRAINS } from '../../../src-shared/brains';
+import { AVAILABLE_BRAINS, BRAIN_IDS, BRAINS, FALLBACK_BRAIN } from '../../../src-shared/brains';
 import { confirmKeyOrigin, connectionFor, forgetKeyOrigin } from '../brain-connection';
 import { readSetting, writeSetting } from '../store/settings';
 import type { CommandDependencies, HandlerGroup } from './handlers';
@@ -12,7 +12,7 @@ type SettingsDependencies = Pick<CommandDependencies, 'db' | 'dataDir' | 'env' |
 
 function settingsView({ db, dataDir, env, keyStore }: SettingsDependencies): SettingsView {
   return {
-    defaultBrain: readSetting(db, 'defaultBrain') ?? 'claude',
+    defaultBrain: readSetting(db, 'defaultBrain') ?? FALLBACK_BRAIN,
     theme: readSetting(db, 'theme') ?? 'system',
     canStoreKeys: keyStore?.canStore ?? false,
     dataDir,

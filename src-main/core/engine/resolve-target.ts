@@ -3,7 +3,7 @@
  * brains.ts.
  */
 import { ApiError } from '../../../src-shared/api';
-import { BRAINS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
+import { BRAINS, FALLBACK_BRAIN, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
 import { getConversation } from '../store/conversations';
 import type { AppDatabase } from '../store/open';
 import { readSetting } from '../store/settings';
@@ -17,7 +17,7 @@ export interface ResolvedTarget {
 export function resolveTarget(db: AppDatabase, conversationId: string): ResolvedTarget {
   const conversation = getConversation(db, conversationId);
   if (!conversation) throw new ApiError('not-found', 'That conversation no longer exists.');
-  const brain = conversation.brain ?? readSetting(db, 'defaultBrain') ?? 'claude';
+  const brain = conversation.brain ?? readSetting(db, 'defaultBrain') ?? FALLBACK_BRAIN;
   const info = BRAINS[brain];
   const model = conversation.brain === brain && conversation.model ? conversation.model : info.defaultModel;
   const reasoningLevel = conversation.reasoningLevel ?? info.defaultReasoningLevel;

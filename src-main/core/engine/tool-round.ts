@@ -7,7 +7,7 @@ import { bareToolName } from '../replay/call-shaping';
 import { newId, nowIso } from '../store/clock';
 import { insertInvocation, toInvocationView, type InvocationRow } from '../store/invocations';
 import type { AppDatabase } from '../store/open';
-import type { ToolDefinition, ToolResult } from '../tools/catalogue';
+import { findTool, type ToolDefinition, type ToolResult } from '../tools/catalogue';
 import { RUN_SKILL_TOOL } from '../tools/skills';
 import type { ToolCallPart } from './reply-draft';
 import type { TurnToolbox } from './turn-toolbox';
@@ -25,10 +25,6 @@ export interface ToolRound {
   /** The invocation seq of this round's first call: after the turn's context and the calls of earlier rounds. */
   readonly firstSeq: number;
   readonly signal: AbortSignal;
-}
-
-function findTool(tools: readonly ToolDefinition[], name: string): ToolDefinition | undefined {
-  return tools.find((tool) => tool.name === name) ?? tools.find((tool) => bareToolName(tool.name) === bareToolName(name));
 }
 
 type Decision = 'allow' | 'deny' | 'cancelled' | 'policy-deny';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { errorFromAnthropicBody, mapAnthropicEvents, mapStopReason, streamAnthropicMessages } from './anthropic-messages';
 import { CLOSED_EARLY_MESSAGE, ProviderFailure } from './provider-errors';
 import type { StreamPart } from './stream-parts';
-import { collect, eventsFrom, readReference, recordedSseEvents } from './testing';
+import { collect, eventsFrom, readReference, recordedSseEvents } from './testing/recorded-streams';
 
 const TOOL_USE_STREAM = ['recorded-streams', 'anthropic', 'tool_use_response.txt'];
 const REFUSAL_STREAM = ['recorded-streams', 'anthropic', 'stream-a-refusal.sse'];

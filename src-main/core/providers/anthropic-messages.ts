@@ -6,17 +6,9 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
 import type { Usage } from '../../../src-shared/api';
 import { isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
-import {
-  CLOSED_EARLY_MESSAGE,
-  ProviderFailure,
-  classifyProviderFailure,
-  connectionError,
-  errorFromThrown,
-  hostOf,
-  malformedStreamError,
-  retryAfterSecondsFrom,
-} from './provider-errors';
-import { createModelAnnouncer, REQUEST_TIMEOUT_MS, truncate, untilError, type StreamMappingOptions } from './stream-mapping';
+import { ProviderFailure, classifyProviderFailure, connectionError, hostOf, malformedStreamError, retryAfterSecondsFrom } from './provider-errors';
+import { applyDelta, blockStateFor, finishBlock, type BlockState } from './anthropic-content-blocks';
+import { createModelAnnouncer, REQUEST_TIMEOUT_MS, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, ProviderError, StreamPart } from './stream-parts';
 import { streamWatchFor, watchedFetch } from './watched-fetch';
 
@@ -88,196 +80,92 @@ export function errorFromAnthropicBody(body: unknown, status: number | undefined
   });
 }
 
-type BlockState =
-  | { readonly kind: 'text' }
-  | { readonly kind: 'thinking'; readonly start: JsonRecord; thinking: string; signature: string }
-  | { readonly kind: 'redacted-thinking'; readonly block: JsonRecord }
-  | { readonly kind: 'tool-use'; readonly start: JsonRecord; readonly id: string; readonly name: string; inputJson: string }
-  | { readonly kind: 'other' };
-
 /**
  * Maps Anthropic's raw stream events (parsed `data:` objects, `ping` included or not) to neutral parts. Failures thrown
  * by the event source end the mapping with one `error` part; a stream without `message_stop` is reported as cut off.
  */
-export async function* mapAnthropicEvents(
-  events: AsyncIterable<unknown>,
-  options: StreamMappingOptions = {},
-): AsyncIterable<StreamPart> {
+export function mapAnthropicEvents(events: AsyncIterable<unknown>, options: StreamMappingOptions = {}): AsyncIterable<StreamPart> {
+  return withStreamEnding(anthropicParts(events), options);
+}
+
+async function* anthropicParts(events: AsyncIterable<unknown>): AsyncGenerator<StreamPart, MappingEnd> {
   const blocks = new Map<number, BlockState>();
   const announceModel = createModelAnnouncer();
   let usage: Usage = {};
   let rawStopReason: string | null = null;
 
-  try {
-    for await (const event of events) {
-      if (!isRecord(event) || typeof event.type !== 'string') {
-        yield { type: 'error', error: malformedStreamError('an event without a type') };
-        return;
+  for await (const event of events) {
+    if (!isRecord(event) || typeof event.type !== 'string') {
+      yield { type: 'error', error: malformedStreamError('an event without a type') };
+      return 'ended';
+    }
+    switch (event.type) {
+      case 'message_start': {
+        const message = recordField(event, 'message');
+        const model = message === null ? null : stringField(message, 'model');
+        yield* announceModel(model);
+        const startUsage = message === null ? null : recordField(message, 'usage');
+        if (startUsage !== null) usage = mergeUsage(usage, startUsage);
+        break;
       }
-      switch (event.type) {
-        case 'message_start': {
-          const message = recordField(event, 'message');
-          const model = message === null ? null : stringField(message, 'model');
-          const announced = announceModel(model);
-          if (announced) yield announced;
-          const startUsage = message === null ? null : recordField(message, 'usage');
-          if (startUsage !== null) usage = mergeUsage(usage, startUsage);
-          break;
+      case 'content_block_start': {
+        const index = numberField(event, 'index');
+        const block = recordField(event, 'content_block');
+        if (index === null || block === null) {
+          yield { type: 'error', error: malformedStreamError('a content block start without its block') };
+          return 'ended';
         }
-        case 'content_block_start': {
-          const index = numberField(event, 'index');
-          const block = recordField(event, 'content_block');
-          if (index === null || block === null) {
-            yield { type: 'error', error: malformedStreamError('a content block start without its block') };
-            return;
-          }
-          const state = blockStateFor(block);
-          blocks.set(index, state);
-          // A block may start with content already in it; the API sends it empty today.
-          const initialText = stringField(block, 'text');
-          if (state.kind === 'text' && initialText) yield { type: 'text-delta', text: initialText };
-          if (state.kind === 'thinking' && state.thinking !== '') yield { type: 'reasoning-delta', text: state.thinking };
-          break;
-        }
-        case 'content_block_delta': {
-          const state = blocks.get(numberField(event, 'index') ?? -1);
-          const delta = recordField(event, 'delta');
-          if (state === undefined || delta === null) {
-            yield { type: 'error', error: malformedStreamError('a content delta for a block that never started') };
-            return;
-          }
-          if (yield* untilError(applyDelta(state, delta))) return;
-          break;
-        }
-        case 'content_block_stop': {
-          const index = numberField(event, 'index') ?? -1;
-          const state = blocks.get(index);
-          blocks.delete(index);
-          // A tool call whose input does not read ends the reply: the call cannot run.
-          if (state !== undefined && (yield* untilError(finishBlock(state)))) return;
-          break;
-        }
-        case 'message_delta': {
-          const delta = recordField(event, 'delta');
-          const stopReason = delta === null ? null : stringField(delta, 'stop_reason');
-          if (stopReason !== null) rawStopReason = stopReason;
-          // message_delta usage is cumulative for the whole message.
-          const deltaUsage = recordField(event, 'usage');
-          if (deltaUsage !== null) usage = mergeUsage(usage, deltaUsage);
-          break;
-        }
-        case 'message_stop': {
-          if (Object.keys(usage).length > 0) yield { type: 'usage', usage };
-          yield { type: 'finish', reason: mapStopReason(rawStopReason), rawReason: rawStopReason };
-          return;
-        }
-        case 'error': {
-          // Anthropic can send an error event after HTTP 200 (an overload mid-reply): classify by payload, not status.
-          yield { type: 'error', error: errorFromAnthropicBody(event, undefined, 'The provider reported an error.') };
-          return;
-        }
-        default:
-          // `ping` keeps proxies from timing out; unknown event types carry nothing the neutral stream has a place for.
-          break;
+        const state = blockStateFor(block);
+        blocks.set(index, state);
+        // A block may start with content already in it; the API sends it empty today.
+        const initialText = stringField(block, 'text');
+        if (state.kind === 'text' && initialText) yield { type: 'text-delta', text: initialText };
+        if (state.kind === 'thinking' && state.thinking !== '') yield { type: 'reasoning-delta', text: state.thinking };
+        break;
       }
-    }
-  } catch (thrown) {
-    if (options.signal?.aborted) return;
-    yield { type: 'error', error: errorFromThrown(thrown) };
-    return;
-  }
-  if (options.signal?.aborted) return;
-  yield { type: 'error', error: connectionError(CLOSED_EARLY_MESSAGE) };
-}
-
-function blockStateFor(block: JsonRecord): BlockState {
-  switch (block.type) {
-    case 'text':
-      return { kind: 'text' };
-    case 'thinking':
-      return { kind: 'thinking', start: block, thinking: stringField(block, 'thinking') ?? '', signature: stringField(block, 'signature') ?? '' };
-    case 'redacted_thinking':
-      return { kind: 'redacted-thinking', block };
-    case 'tool_use':
-      return { kind: 'tool-use', start: block, id: stringField(block, 'id') ?? '', name: stringField(block, 'name') ?? '', inputJson: '' };
-    default:
-      // Server tool blocks (web search, code execution) run on Anthropic's side and need no client action.
-      return { kind: 'other' };
-  }
-}
-
-function* applyDelta(state: BlockState, delta: JsonRecord): Iterable<StreamPart> {
-  switch (delta.type) {
-    case 'text_delta': {
-      const text = stringField(delta, 'text');
-      if (state.kind === 'text' && text) yield { type: 'text-delta', text };
-      return;
-    }
-    case 'thinking_delta': {
-      const text = stringField(delta, 'thinking');
-      if (state.kind === 'thinking' && text) {
-        state.thinking += text;
-        yield { type: 'reasoning-delta', text };
+      case 'content_block_delta': {
+        const state = blocks.get(numberField(event, 'index') ?? -1);
+        const delta = recordField(event, 'delta');
+        if (state === undefined || delta === null) {
+          yield { type: 'error', error: malformedStreamError('a content delta for a block that never started') };
+          return 'ended';
+        }
+        if (yield* untilError(applyDelta(state, delta))) return 'ended';
+        break;
       }
-      return;
-    }
-    case 'signature_delta': {
-      if (state.kind === 'thinking') state.signature += stringField(delta, 'signature') ?? '';
-      return;
-    }
-    case 'input_json_delta': {
-      if (state.kind === 'tool-use') state.inputJson += stringField(delta, 'partial_json') ?? '';
-      return;
-    }
-    default:
-      // citations_delta and unknown delta types: nothing the neutral stream carries.
-      return;
-  }
-}
-
-function* finishBlock(state: BlockState): Iterable<StreamPart> {
-  switch (state.kind) {
-    case 'thinking':
-      // Replayed verbatim to the same model: the signature must match the thinking text exactly.
-      yield { type: 'reasoning-opaque', opaque: { ...state.start, thinking: state.thinking, signature: state.signature } };
-      return;
-    case 'redacted-thinking':
-      yield { type: 'reasoning-opaque', opaque: state.block };
-      return;
-    case 'tool-use': {
-      const input = parseToolInput(state);
-      if (input === null) {
-        yield {
-          type: 'error',
-          error: malformedStreamError(`the input of tool call "${state.name}" is not a JSON object: ${truncate(state.inputJson, 200)}`),
-        };
-        return;
+      case 'content_block_stop': {
+        const index = numberField(event, 'index') ?? -1;
+        const state = blocks.get(index);
+        blocks.delete(index);
+        // A tool call whose input does not read ends the reply: the call cannot run.
+        if (state !== undefined && (yield* untilError(finishBlock(state)))) return 'ended';
+        break;
       }
-      yield { type: 'tool-call', providerCallId: state.id === '' ? null : state.id, name: state.name, input };
-      return;
+      case 'message_delta': {
+        const delta = recordField(event, 'delta');
+        const stopReason = delta === null ? null : stringField(delta, 'stop_reason');
+        if (stopReason !== null) rawStopReason = stopReason;
+        // message_delta usage is cumulative for the whole message.
+        const deltaUsage = recordField(event, 'usage');
+        if (deltaUsage !== null) usage = mergeUsage(usage, deltaUsage);
+        break;
+      }
+      case 'message_stop': {
+        if (Object.keys(usage).length > 0) yield { type: 'usage', usage };
+        yield { type: 'finish', reason: mapStopReason(rawStopReason), rawReason: rawStopReason };
+        return 'ended';
+      }
+      case 'error': {
+        // Anthropic can send an error event after HTTP 200 (an overload mid-reply): classify by payload, not status.
+        yield { type: 'error', error: errorFromAnthropicBody(event, undefined, 'The provider reported an error.') };
+        return 'ended';
+      }
+      default:
+        // `ping` keeps proxies from timing out; unknown event types carry nothing the neutral stream has a place for.
+        break;
     }
-    case 'text':
-    case 'other':
-      return;
-    default: {
-      const unhandled: never = state;
-      throw new Error(`Unhandled block state ${JSON.stringify(unhandled)}`);
-    }
   }
-}
-
-function parseToolInput(state: Extract<BlockState, { kind: 'tool-use' }>): Record<string, unknown> | null {
-  // A tool without parameters streams no input_json_delta (or only an empty one): the start block's `input` stands.
-  if (state.inputJson.trim() === '') {
-    const startInput = recordField(state.start, 'input');
-    return startInput ?? {};
-  }
-  try {
-    const parsed: unknown = JSON.parse(state.inputJson);
-    return isRecord(parsed) ? parsed : null;
-  } catch {
-    return null;
-  }
+  return 'cut-off';
 }
 
 function mergeUsage(current: Usage, wireUsage: JsonRecord): Usage {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mapChatCompletionChunks, mapFinishReason } from './chat-completions';
 import { errorFromOpenAiErrorObject } from './openai-sdk';
 import { CLOSED_EARLY_MESSAGE } from './provider-errors';
-import { collect, eventsFrom } from './testing';
+import { collect, eventsFrom } from './testing/recorded-streams';
 
 /** A chunk as OpenAI and Moonshot stream it; only `choices` and `usage` vary between chunks of one reply. */
 function chunk(delta: Record<string, unknown>, finishReason: string | null = null, model = 'kimi-k2.6'): unknown {

@@ -6,8 +6,8 @@ import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/
 import type { Usage } from '../../../src-shared/api';
 import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
 import { errorFromOpenAiErrorObject, sendWithOpenAiSdk } from './openai-sdk';
-import { CLOSED_EARLY_MESSAGE, connectionError, errorFromThrown, malformedStreamError } from './provider-errors';
-import { createModelAnnouncer, truncate, untilError, type StreamMappingOptions } from './stream-mapping';
+import { malformedStreamError } from './provider-errors';
+import { closingParts, createModelAnnouncer, streamedToolCall, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, StreamPart } from './stream-parts';
 
 export function streamChatCompletions(call: ProviderCall): AsyncIterable<StreamPart> {
@@ -30,62 +30,50 @@ interface PendingToolCall {
  * Maps parsed `chat.completion.chunk` objects to neutral parts. A chunk `{error:{…}}` (sent after HTTP 200) ends the
  * mapping with an error part; a stream that ends before any `finish_reason` is reported as cut off.
  */
-export async function* mapChatCompletionChunks(
-  chunks: AsyncIterable<unknown>,
-  options: StreamMappingOptions = {},
-): AsyncIterable<StreamPart> {
+export function mapChatCompletionChunks(chunks: AsyncIterable<unknown>, options: StreamMappingOptions = {}): AsyncIterable<StreamPart> {
+  return withStreamEnding(chatCompletionParts(chunks), options);
+}
+
+async function* chatCompletionParts(chunks: AsyncIterable<unknown>): AsyncGenerator<StreamPart, MappingEnd> {
   const toolCalls = new Map<number, PendingToolCall>();
   const announceModel = createModelAnnouncer();
   let usage: Usage | null = null;
   let rawFinishReason: string | null = null;
 
-  try {
-    for await (const chunk of chunks) {
-      if (!isRecord(chunk)) {
-        yield { type: 'error', error: malformedStreamError('a chunk that is not a JSON object') };
-        return;
-      }
-      const streamedError = chunk.error;
-      if (streamedError !== undefined && streamedError !== null) {
-        yield { type: 'error', error: errorFromOpenAiErrorObject(streamedError, undefined, 'The provider reported an error.') };
-        return;
-      }
-      const model = stringField(chunk, 'model');
-      const announced = announceModel(model);
-      if (announced) yield announced;
-      // With stream_options.include_usage, OpenAI sends usage in a last chunk with empty `choices`.
-      const chunkUsage = recordField(chunk, 'usage');
-      if (chunkUsage !== null) usage = usageFrom(chunkUsage);
+  for await (const chunk of chunks) {
+    if (!isRecord(chunk)) {
+      yield { type: 'error', error: malformedStreamError('a chunk that is not a JSON object') };
+      return 'ended';
+    }
+    const streamedError = chunk.error;
+    if (streamedError !== undefined && streamedError !== null) {
+      yield { type: 'error', error: errorFromOpenAiErrorObject(streamedError, undefined, 'The provider reported an error.') };
+      return 'ended';
+    }
+    yield* announceModel(stringField(chunk, 'model'));
+    // With stream_options.include_usage, OpenAI sends usage in a last chunk with empty `choices`.
+    const chunkUsage = recordField(chunk, 'usage');
+    if (chunkUsage !== null) usage = usageFrom(chunkUsage);
 
-      for (const choice of arrayField(chunk, 'choices') ?? []) {
-        // Only `n: 1` is requested: other choices would interleave their pieces with the first one's.
-        if (!isRecord(choice) || (numberField(choice, 'index') ?? 0) !== 0) continue;
-        // Moonshot puts usage on the choice of the chunk that carries finish_reason.
-        const choiceUsage = recordField(choice, 'usage');
-        if (choiceUsage !== null) usage = usageFrom(choiceUsage);
-        const delta = recordField(choice, 'delta');
-        if (delta !== null) yield* readDelta(delta, toolCalls);
+    for (const choice of arrayField(chunk, 'choices') ?? []) {
+      // Only `n: 1` is requested: other choices would interleave their pieces with the first one's.
+      if (!isRecord(choice) || (numberField(choice, 'index') ?? 0) !== 0) continue;
+      // Moonshot puts usage on the choice of the chunk that carries finish_reason.
+      const choiceUsage = recordField(choice, 'usage');
+      if (choiceUsage !== null) usage = usageFrom(choiceUsage);
+      const delta = recordField(choice, 'delta');
+      if (delta !== null) yield* readDelta(delta, toolCalls);
 
-        const finishReason = stringField(choice, 'finish_reason');
-        if (finishReason !== null && rawFinishReason === null) {
-          rawFinishReason = finishReason;
-          // A call whose arguments do not read ends the reply: the call cannot run.
-          if (yield* untilError(completeToolCalls(toolCalls))) return;
-        }
+      const finishReason = stringField(choice, 'finish_reason');
+      if (finishReason !== null && rawFinishReason === null) {
+        rawFinishReason = finishReason;
+        // A call whose arguments do not read ends the reply: the call cannot run.
+        if (yield* untilError(completeToolCalls(toolCalls))) return 'ended';
       }
     }
-  } catch (thrown) {
-    if (options.signal?.aborted) return;
-    yield { type: 'error', error: errorFromThrown(thrown) };
-    return;
   }
-  if (options.signal?.aborted) return;
-  if (rawFinishReason === null) {
-    yield { type: 'error', error: connectionError(CLOSED_EARLY_MESSAGE) };
-    return;
-  }
-  if (usage !== null) yield { type: 'usage', usage };
-  yield { type: 'finish', reason: mapFinishReason(rawFinishReason), rawReason: rawFinishReason };
+  if (rawFinishReason === null) return 'cut-off';
+  return closingParts([], usage, mapFinishReason(rawFinishReason), rawFinishReason);
 }
 
 function* readDelta(delta: JsonRecord, toolCalls: Map<number, PendingToolCall>): Iterable<StreamPart> {
@@ -116,15 +104,9 @@ function* completeToolCalls(toolCalls: Map<number, PendingToolCall>): Iterable<S
   const ordered = [...toolCalls.entries()].sort(([left], [right]) => left - right);
   toolCalls.clear();
   for (const [, call] of ordered) {
-    const input = parseArguments(call.arguments);
-    if (input === null) {
-      yield {
-        type: 'error',
-        error: malformedStreamError(`the arguments of tool call "${call.name}" are not a JSON object: ${truncate(call.arguments, 200)}`),
-      };
-      return;
-    }
-    yield { type: 'tool-call', providerCallId: call.id === '' ? null : call.id, name: call.name, input };
+    const part = streamedToolCall(call, parseArguments(call.arguments), { name: 'arguments', text: call.arguments });
+    yield part;
+    if (part.type === 'error') return;
   }
 }
 

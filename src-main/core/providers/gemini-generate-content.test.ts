@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { errorFromGeminiBody, mapGeminiChunks, mapGeminiFinishReason } from './gemini-generate-content';
 import { CLOSED_EARLY_MESSAGE } from './provider-errors';
 import type { StreamPart } from './stream-parts';
-import { collect, eventsFrom, readReference } from './testing';
+import { collect, eventsFrom, readReference } from './testing/recorded-streams';
 
 interface Recording {
   readonly interactions: readonly { readonly response: { readonly bodySegments: readonly unknown[] } }[];

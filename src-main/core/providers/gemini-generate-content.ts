@@ -6,9 +6,9 @@
 import type { Usage } from '../../../src-shared/api';
 import { parseJsonOrNull, postForStream } from './http-stream';
 import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
-import { CLOSED_EARLY_MESSAGE, ProviderFailure, classifyProviderFailure, connectionError, errorFromThrown, malformedStreamError } from './provider-errors';
+import { ProviderFailure, classifyProviderFailure, malformedStreamError } from './provider-errors';
 import { readServerSentEvents } from './sse';
-import { createModelAnnouncer, type StreamMappingOptions } from './stream-mapping';
+import { closingParts, createModelAnnouncer, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, ProviderError, StreamPart } from './stream-parts';
 import { streamWatchFor } from './watched-fetch';
 
@@ -66,7 +66,11 @@ interface PendingCall {
   readonly signature: string | null;
 }
 
-export async function* mapGeminiChunks(chunks: AsyncIterable<unknown>, options: StreamMappingOptions = {}): AsyncIterable<StreamPart> {
+export function mapGeminiChunks(chunks: AsyncIterable<unknown>, options: StreamMappingOptions = {}): AsyncIterable<StreamPart> {
+  return withStreamEnding(geminiParts(chunks), options);
+}
+
+async function* geminiParts(chunks: AsyncIterable<unknown>): AsyncGenerator<StreamPart, MappingEnd> {
   const announceModel = createModelAnnouncer();
   let sawToolCall = false;
   let usage: Usage | null = null;
@@ -74,69 +78,54 @@ export async function* mapGeminiChunks(chunks: AsyncIterable<unknown>, options: 
   // Vertex can stream one call's arguments over several parts (`willContinue`); the Gemini API sends each call whole.
   let pendingCall: PendingCall | null = null;
 
-  try {
-    for await (const chunk of chunks) {
-      if (!isRecord(chunk)) {
-        yield { type: 'error', error: malformedStreamError('a chunk that is not a JSON object') };
-        return;
-      }
-      if (isRecord(chunk.error)) {
-        yield { type: 'error', error: errorFromGeminiBody(chunk, undefined, 'The provider reported an error.') };
-        return;
-      }
-      const model = stringField(chunk, 'modelVersion');
-      const announced = announceModel(model);
-      if (announced) yield announced;
-      const usageMetadata = recordField(chunk, 'usageMetadata');
-      if (usageMetadata !== null) usage = usageFrom(usageMetadata);
-
-      const candidate = (arrayField(chunk, 'candidates') ?? []).find(isRecord);
-      const content = candidate === undefined ? null : recordField(candidate, 'content');
-      for (const part of (content === null ? null : arrayField(content, 'parts')) ?? []) {
-        if (!isRecord(part)) continue;
-        const functionCall = recordField(part, 'functionCall');
-        if (functionCall === null) {
-          yield* contentParts(part);
-          continue;
-        }
-        const merged = mergeCall(pendingCall, functionCall, stringField(part, 'thoughtSignature'));
-        if (merged === null) {
-          // A call whose arguments do not read ends the reply: the call cannot run.
-          yield { type: 'error', error: malformedStreamError(`the arguments of tool call "${stringField(functionCall, 'name') ?? ''}" could not be read`) };
-          return;
-        }
-        if (functionCall.willContinue === true) {
-          pendingCall = merged;
-          continue;
-        }
-        pendingCall = null;
-        sawToolCall = true;
-        yield toolCallPart(merged);
-      }
-      const finishReason = candidate === undefined ? null : stringField(candidate, 'finishReason');
-      // A blocked prompt comes back without candidates, only `promptFeedback.blockReason`.
-      const feedback = recordField(chunk, 'promptFeedback');
-      const blockReason = feedback === null ? null : stringField(feedback, 'blockReason');
-      if (finishReason !== null || (candidate === undefined && blockReason !== null)) {
-        rawFinishReason = finishReason ?? blockReason;
-      }
+  for await (const chunk of chunks) {
+    if (!isRecord(chunk)) {
+      yield { type: 'error', error: malformedStreamError('a chunk that is not a JSON object') };
+      return 'ended';
     }
-  } catch (thrown) {
-    if (options.signal?.aborted) return;
-    yield { type: 'error', error: errorFromThrown(thrown) };
-    return;
+    if (isRecord(chunk.error)) {
+      yield { type: 'error', error: errorFromGeminiBody(chunk, undefined, 'The provider reported an error.') };
+      return 'ended';
+    }
+    yield* announceModel(stringField(chunk, 'modelVersion'));
+    const usageMetadata = recordField(chunk, 'usageMetadata');
+    if (usageMetadata !== null) usage = usageFrom(usageMetadata);
+
+    const candidate = (arrayField(chunk, 'candidates') ?? []).find(isRecord);
+    const content = candidate === undefined ? null : recordField(candidate, 'content');
+    for (const part of (content === null ? null : arrayField(content, 'parts')) ?? []) {
+      if (!isRecord(part)) continue;
+      const functionCall = recordField(part, 'functionCall');
+      if (functionCall === null) {
+        yield* contentParts(part);
+        continue;
+      }
+      const merged = mergeCall(pendingCall, functionCall, stringField(part, 'thoughtSignature'));
+      if (merged === null) {
+        // A call whose arguments do not read ends the reply: the call cannot run.
+        yield { type: 'error', error: malformedStreamError(`the arguments of tool call "${stringField(functionCall, 'name') ?? ''}" could not be read`) };
+        return 'ended';
+      }
+      if (functionCall.willContinue === true) {
+        pendingCall = merged;
+        continue;
+      }
+      pendingCall = null;
+      sawToolCall = true;
+      yield toolCallPart(merged);
+    }
+    const finishReason = candidate === undefined ? null : stringField(candidate, 'finishReason');
+    // A blocked prompt comes back without candidates, only `promptFeedback.blockReason`.
+    const feedback = recordField(chunk, 'promptFeedback');
+    const blockReason = feedback === null ? null : stringField(feedback, 'blockReason');
+    if (finishReason !== null || (candidate === undefined && blockReason !== null)) {
+      rawFinishReason = finishReason ?? blockReason;
+    }
   }
-  if (options.signal?.aborted) return;
-  if (rawFinishReason === null) {
-    yield { type: 'error', error: connectionError(CLOSED_EARLY_MESSAGE) };
-    return;
-  }
-  if (pendingCall !== null) {
-    sawToolCall = true;
-    yield toolCallPart(pendingCall);
-  }
-  if (usage !== null) yield { type: 'usage', usage };
-  yield { type: 'finish', reason: mapGeminiFinishReason(rawFinishReason, sawToolCall), rawReason: rawFinishReason };
+  if (rawFinishReason === null) return 'cut-off';
+  // A call still waiting for `willContinue` parts is complete once the reply finishes.
+  const lastCall = pendingCall === null ? [] : [toolCallPart(pendingCall)];
+  return closingParts(lastCall, usage, mapGeminiFinishReason(rawFinishReason, sawToolCall || pendingCall !== null), rawFinishReason);
 }
 
 function* contentParts(part: JsonRecord): Iterable<StreamPart> {

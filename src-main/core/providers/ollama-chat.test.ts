@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mapOllamaChatLines } from './ollama-chat';
 import { CLOSED_EARLY_MESSAGE } from './provider-errors';
-import { collect, eventsFrom } from './testing';
+import { collect, eventsFrom } from './testing/recorded-streams';
 
 const line = (message: Record<string, unknown>, extra: Record<string, unknown> = {}): unknown => ({
   model: 'qwen3',

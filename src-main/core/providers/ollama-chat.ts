@@ -5,8 +5,8 @@
 import type { Usage } from '../../../src-shared/api';
 import { postForStream, parseJsonOrNull, readJsonLines } from './http-stream';
 import { isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
-import { CLOSED_EARLY_MESSAGE, classifyProviderFailure, connectionError, errorFromThrown, malformedStreamError } from './provider-errors';
-import { createModelAnnouncer, type StreamMappingOptions } from './stream-mapping';
+import { classifyProviderFailure, malformedStreamError } from './provider-errors';
+import { createModelAnnouncer, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, ProviderError, StreamPart } from './stream-parts';
 import { streamWatchFor } from './watched-fetch';
 
@@ -35,50 +35,45 @@ export function errorFromOllamaBody(status: number | undefined, bodyText: string
   return classifyProviderFailure({ ...(status === undefined ? {} : { status }), message, retryAfterSeconds });
 }
 
-export async function* mapOllamaChatLines(lines: AsyncIterable<unknown>, options: StreamMappingOptions = {}): AsyncIterable<StreamPart> {
+export function mapOllamaChatLines(lines: AsyncIterable<unknown>, options: StreamMappingOptions = {}): AsyncIterable<StreamPart> {
+  return withStreamEnding(ollamaParts(lines), options);
+}
+
+async function* ollamaParts(lines: AsyncIterable<unknown>): AsyncGenerator<StreamPart, MappingEnd> {
   const announceModel = createModelAnnouncer();
   let sawToolCall = false;
-  try {
-    for await (const line of lines) {
-      if (!isRecord(line)) {
-        yield { type: 'error', error: malformedStreamError('a line that is not a JSON object') };
-        return;
-      }
-      if (typeof line.error === 'string') {
-        yield { type: 'error', error: errorFromOllamaBody(undefined, JSON.stringify(line)) };
-        return;
-      }
-      const model = stringField(line, 'model');
-      const announced = announceModel(model);
-      if (announced) yield announced;
-      const message = recordField(line, 'message');
-      if (message !== null) {
-        const thinking = stringField(message, 'thinking');
-        if (thinking) yield { type: 'reasoning-delta', text: thinking };
-        const content = stringField(message, 'content');
-        if (content) yield { type: 'text-delta', text: content };
-        for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
-          const part = toolCallPart(call);
-          yield part;
-          // A call whose arguments do not read ends the reply: the call cannot run.
-          if (part.type === 'error') return;
-          sawToolCall = true;
-        }
-      }
-      if (line.done === true) {
-        yield { type: 'usage', usage: usageFrom(line) };
-        const rawReason = stringField(line, 'done_reason');
-        yield { type: 'finish', reason: mapDoneReason(rawReason, sawToolCall), rawReason };
-        return;
+  for await (const line of lines) {
+    if (!isRecord(line)) {
+      yield { type: 'error', error: malformedStreamError('a line that is not a JSON object') };
+      return 'ended';
+    }
+    if (typeof line.error === 'string') {
+      yield { type: 'error', error: errorFromOllamaBody(undefined, JSON.stringify(line)) };
+      return 'ended';
+    }
+    yield* announceModel(stringField(line, 'model'));
+    const message = recordField(line, 'message');
+    if (message !== null) {
+      const thinking = stringField(message, 'thinking');
+      if (thinking) yield { type: 'reasoning-delta', text: thinking };
+      const content = stringField(message, 'content');
+      if (content) yield { type: 'text-delta', text: content };
+      for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
+        const part = toolCallPart(call);
+        yield part;
+        // A call whose arguments do not read ends the reply: the call cannot run.
+        if (part.type === 'error') return 'ended';
+        sawToolCall = true;
       }
     }
-  } catch (thrown) {
-    if (options.signal?.aborted) return;
-    yield { type: 'error', error: errorFromThrown(thrown) };
-    return;
+    if (line.done === true) {
+      yield { type: 'usage', usage: usageFrom(line) };
+      const rawReason = stringField(line, 'done_reason');
+      yield { type: 'finish', reason: mapDoneReason(rawReason, sawToolCall), rawReason };
+      return 'ended';
+    }
   }
-  if (options.signal?.aborted) return;
-  yield { type: 'error', error: connectionError(CLOSED_EARLY_MESSAGE) };
+  return 'cut-off';
 }
 
 function toolCallPart(call: unknown): StreamPart {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mapOpenAiResponsesEvents, mapResponseFinish } from './openai-responses';
 import { CLOSED_EARLY_MESSAGE } from './provider-errors';
 import { parseServerSentEvents } from './sse';
-import { collect, eventsFrom, readReference } from './testing';
+import { collect, eventsFrom, readReference } from './testing/recorded-streams';
 
 /** The raw SSE texts stored in openai-node's Jest snapshot, keyed by snapshot name. */
 function recordedResponseStreams(): Map<string, unknown[]> {

@@ -6,8 +6,8 @@ import type { ResponseCreateParamsStreaming } from 'openai/resources/responses/r
 import type { Usage } from '../../../src-shared/api';
 import { sendWithOpenAiSdk } from './openai-sdk';
 import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
-import { CLOSED_EARLY_MESSAGE, classifyProviderFailure, connectionError, errorFromThrown, malformedStreamError } from './provider-errors';
-import { createModelAnnouncer, truncate, untilError, type StreamMappingOptions } from './stream-mapping';
+import { classifyProviderFailure, malformedStreamError } from './provider-errors';
+import { createModelAnnouncer, truncate, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, StreamPart } from './stream-parts';
 
 export function streamOpenAiResponses(call: ProviderCall): AsyncIterable<StreamPart> {
@@ -21,10 +21,11 @@ export function streamOpenAiResponses(call: ProviderCall): AsyncIterable<StreamP
  * Maps parsed Responses stream events to neutral parts. `response.completed` and `response.incomplete` finish the
  * reply; `response.failed` and `error` end it with an error part; anything else ending the stream is reported as cut off.
  */
-export async function* mapOpenAiResponsesEvents(
-  events: AsyncIterable<unknown>,
-  options: StreamMappingOptions = {},
-): AsyncIterable<StreamPart> {
+export function mapOpenAiResponsesEvents(events: AsyncIterable<unknown>, options: StreamMappingOptions = {}): AsyncIterable<StreamPart> {
+  return withStreamEnding(responsesParts(events), options);
+}
+
+async function* responsesParts(events: AsyncIterable<unknown>): AsyncGenerator<StreamPart, MappingEnd> {
   const announceModel = createModelAnnouncer();
   let sawToolCall = false;
   const emittedItemIds = new Set<string>();
@@ -42,81 +43,73 @@ export async function* mapOpenAiResponsesEvents(
     }
   }
 
-  try {
-    for await (const event of events) {
-      if (!isRecord(event) || typeof event.type !== 'string') {
-        yield { type: 'error', error: malformedStreamError('an event without a type') };
-        return;
-      }
-      const response = recordField(event, 'response');
-      const model = response === null ? null : stringField(response, 'model');
-      const announced = announceModel(model);
-      if (announced) yield announced;
-      switch (event.type) {
-        case 'response.output_text.delta':
-        case 'response.refusal.delta': {
-          const text = stringField(event, 'delta');
-          if (text) yield { type: 'text-delta', text };
-          break;
-        }
-        // OpenAI streams reasoning summaries; open-weight models served on this wire stream the reasoning text itself.
-        case 'response.reasoning_summary_text.delta':
-        case 'response.reasoning_text.delta': {
-          const text = stringField(event, 'delta');
-          if (text) yield { type: 'reasoning-delta', text };
-          break;
-        }
-        case 'response.output_item.done': {
-          const item = recordField(event, 'item');
-          // A call whose arguments do not read ends the reply: the call cannot run.
-          if (item !== null && (yield* untilError(outputItem(item)))) return;
-          break;
-        }
-        case 'response.completed':
-        case 'response.incomplete': {
-          // Some servers skip `output_item.done`; the final response lists every item, so nothing is lost.
-          for (const item of (response === null ? null : arrayField(response, 'output')) ?? []) {
-            if (isRecord(item) && (yield* untilError(outputItem(item)))) return;
-          }
-          if (response !== null) {
-            const usage = usageFrom(recordField(response, 'usage'));
-            if (usage !== null) yield { type: 'usage', usage };
-          }
-          const details = response === null ? null : recordField(response, 'incomplete_details');
-          const rawReason = (details === null ? null : stringField(details, 'reason')) ?? (response === null ? null : stringField(response, 'status'));
-          yield { type: 'finish', reason: mapResponseFinish(rawReason, sawToolCall), rawReason };
-          return;
-        }
-        case 'response.failed': {
-          const failure = response === null ? null : recordField(response, 'error');
-          yield {
-            type: 'error',
-            error: classifyProviderFailure({
-              type: failure === null ? null : stringField(failure, 'code'),
-              message: (failure === null ? null : stringField(failure, 'message')) ?? 'The response failed.',
-            }),
-          };
-          return;
-        }
-        case 'error': {
-          yield {
-            type: 'error',
-            error: classifyProviderFailure({ type: stringField(event, 'code'), code: stringField(event, 'code'), message: stringField(event, 'message') ?? 'The provider reported an error.' }),
-          };
-          return;
-        }
-        default:
-          // created/in_progress, item and part bookkeeping, argument deltas (the complete call arrives in output_item.done).
-          break;
-      }
+  for await (const event of events) {
+    if (!isRecord(event) || typeof event.type !== 'string') {
+      yield { type: 'error', error: malformedStreamError('an event without a type') };
+      return 'ended';
     }
-  } catch (thrown) {
-    if (options.signal?.aborted) return;
-    yield { type: 'error', error: errorFromThrown(thrown) };
-    return;
+    const response = recordField(event, 'response');
+    const model = response === null ? null : stringField(response, 'model');
+    yield* announceModel(model);
+    switch (event.type) {
+      case 'response.output_text.delta':
+      case 'response.refusal.delta': {
+        const text = stringField(event, 'delta');
+        if (text) yield { type: 'text-delta', text };
+        break;
+      }
+      // OpenAI streams reasoning summaries; open-weight models served on this wire stream the reasoning text itself.
+      case 'response.reasoning_summary_text.delta':
+      case 'response.reasoning_text.delta': {
+        const text = stringField(event, 'delta');
+        if (text) yield { type: 'reasoning-delta', text };
+        break;
+      }
+      case 'response.output_item.done': {
+        const item = recordField(event, 'item');
+        // A call whose arguments do not read ends the reply: the call cannot run.
+        if (item !== null && (yield* untilError(outputItem(item)))) return 'ended';
+        break;
+      }
+      case 'response.completed':
+      case 'response.incomplete': {
+        // Some servers skip `output_item.done`; the final response lists every item, so nothing is lost.
+        for (const item of (response === null ? null : arrayField(response, 'output')) ?? []) {
+          if (isRecord(item) && (yield* untilError(outputItem(item)))) return 'ended';
+        }
+        if (response !== null) {
+          const usage = usageFrom(recordField(response, 'usage'));
+          if (usage !== null) yield { type: 'usage', usage };
+        }
+        const details = response === null ? null : recordField(response, 'incomplete_details');
+        const rawReason = (details === null ? null : stringField(details, 'reason')) ?? (response === null ? null : stringField(response, 'status'));
+        yield { type: 'finish', reason: mapResponseFinish(rawReason, sawToolCall), rawReason };
+        return 'ended';
+      }
+      case 'response.failed': {
+        const failure = response === null ? null : recordField(response, 'error');
+        yield {
+          type: 'error',
+          error: classifyProviderFailure({
+            type: failure === null ? null : stringField(failure, 'code'),
+            message: (failure === null ? null : stringField(failure, 'message')) ?? 'The response failed.',
+          }),
+        };
+        return 'ended';
+      }
+      case 'error': {
+        yield {
+          type: 'error',
+          error: classifyProviderFailure({ type: stringField(event, 'code'), code: stringField(event, 'code'), message: stringField(event, 'message') ?? 'The provider reported an error.' }),
+        };
+        return 'ended';
+      }
+      default:
+        // created/in_progress, item and part bookkeeping, argument deltas (the complete call arrives in output_item.done).
+        break;
+    }
   }
-  if (options.signal?.aborted) return;
-  yield { type: 'error', error: connectionError(CLOSED_EARLY_MESSAGE) };
+  return 'cut-off';
 }
 
 function functionCallPart(item: JsonRecord): StreamPart {

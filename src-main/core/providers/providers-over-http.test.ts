@@ -7,7 +7,7 @@ import type { BrainId, WireId } from '../../../src-shared/brains';
 import { streamProvider } from './index';
 import { CLOSED_EARLY_MESSAGE } from './provider-errors';
 import type { StreamPart } from './stream-parts';
-import { collect } from './testing';
+import { collect } from './testing/recorded-streams';
 
 let fake: FakeBrains;
 beforeAll(async () => {

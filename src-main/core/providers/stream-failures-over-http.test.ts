@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { WireId } from '../../../src-shared/brains';
 import { streamProvider } from './index';
 import type { StreamPart } from './stream-parts';
-import { collect } from './testing';
+import { collect } from './testing/recorded-streams';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 

@@ -22,7 +22,7 @@ import {
   type FuzzWire,
   type RunResult,
   type ServedAnswer,
-} from './stream-fuzzing';
+} from './testing/stream-fuzzing';
 
 const SOCKET_CASES_PER_WIRE = Number(process.env.STREAM_FUZZ_SOCKET_CASES ?? 40);
 

@@ -28,7 +28,7 @@ import {
   type FuzzWire,
   type RunResult,
   type ServedAnswer,
-} from './stream-fuzzing';
+} from './testing/stream-fuzzing';
 
 const CASES_PER_WIRE = Number(process.env.STREAM_FUZZ_CASES ?? 1000);
 const FULL_RUN = process.env.STREAM_FUZZ_FULL === '1';

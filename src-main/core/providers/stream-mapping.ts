@@ -1,5 +1,7 @@
 /** What every wire's pure stream mapper shares. */
-import type { StreamPart } from './stream-parts';
+import type { Usage } from '../../../src-shared/api';
+import type { FinishReason, StreamPart } from './stream-parts';
+import { CLOSED_EARLY_MESSAGE, connectionError, errorFromThrown, malformedStreamError } from './provider-errors';
 
 export interface StreamMappingOptions {
   /** When this aborts, the mapping ends quietly instead of reporting the cut-off stream. */
@@ -13,14 +15,29 @@ export function truncate(text: string, limit: number): string {
   return text.length <= limit ? text : `${text.slice(0, limit)}…`;
 }
 
-/** The served model is reported once, the first time a stream names it. */
-export function createModelAnnouncer(): (model: string | null) => StreamPart | null {
+/** The served model is reported once, the first time a stream names it: `yield*` what the announcer gives. */
+export function createModelAnnouncer(): (model: string | null) => readonly StreamPart[] {
   let announced = false;
   return (model) => {
-    if (announced || model === null || model === '') return null;
+    if (announced || model === null || model === '') return [];
     announced = true;
-    return { type: 'response-model', model };
+    return [{ type: 'response-model', model }];
   };
+}
+
+/**
+ * A call streamed in pieces, now whole: its tool-call part, or, when its input did not read as a JSON object, the
+ * error that ends the reply (the call cannot run). `field` is what the wire calls the input (`input`, `arguments`).
+ */
+export function streamedToolCall(
+  call: { readonly id: string; readonly name: string },
+  input: Record<string, unknown> | null,
+  field: { readonly name: string; readonly text: string },
+): StreamPart {
+  if (input === null) {
+    return { type: 'error', error: malformedStreamError(`the ${field.name} of tool call "${call.name}" ${field.name === 'input' ? 'is' : 'are'} not a JSON object: ${truncate(field.text, 200)}`) };
+  }
+  return { type: 'tool-call', providerCallId: call.id === '' ? null : call.id, name: call.name, input };
 }
 
 /**
@@ -33,4 +50,37 @@ export function* untilError(parts: Iterable<StreamPart>): Generator<StreamPart, 
     if (part.type === 'error') return true;
   }
   return false;
+}
+
+/**
+ * How a wire's mapping loop ended: it yielded its own terminal part (`ended`), or its stream ran out, before the
+ * provider said the reply was over (`cut-off`) or after (`closing`: the parts that finish the reply).
+ */
+export type MappingEnd = 'ended' | 'cut-off' | { readonly closing: readonly StreamPart[] };
+
+/** A reply that ran to its end: the parts before `finish` (a call completed last), its usage when sent, then `finish`. */
+export function closingParts(before: readonly StreamPart[], usage: Usage | null, reason: FinishReason, rawReason: string): MappingEnd {
+  return { closing: [...before, ...(usage === null ? [] : [{ type: 'usage', usage } as const]), { type: 'finish', reason, rawReason }] };
+}
+
+/**
+ * The end every wire's stream shares, so each reply ends with exactly one terminal part: a throw from the event source
+ * (a dropped connection, an idle timeout) becomes one `error` part, a stream cut off before its end becomes a
+ * connection error, and an abort (Stop, shutdown) ends quietly: the engine records the stop itself.
+ */
+export async function* withStreamEnding(parts: AsyncGenerator<StreamPart, MappingEnd>, options: StreamMappingOptions): AsyncGenerator<StreamPart> {
+  let end: MappingEnd;
+  try {
+    end = yield* parts;
+  } catch (thrown) {
+    if (options.signal?.aborted) return;
+    yield { type: 'error', error: errorFromThrown(thrown) };
+    return;
+  }
+  if (end === 'ended' || options.signal?.aborted) return;
+  if (end === 'cut-off') {
+    yield { type: 'error', error: connectionError(CLOSED_EARLY_MESSAGE) };
+    return;
+  }
+  yield* end.closing;
 }

@@ -1,6 +1,7 @@
 /**
  * Shared rules for replaying calls, used by every wire converter: how many, how long, which id, which name.
  */
+import { bareToolName, sameToolKey, toolKeyOfWireName, type ToolKey } from '../../../src-shared/tool-key';
 import type { ReplayCall, ReplayTurn, ToolDeclaration } from './types';
 
 /** A reply replays at most its last 12 calls. */
@@ -96,23 +97,31 @@ export function sanitiseResponsesCallId(id: string): string {
   return id.length <= 64 ? id : id.slice(0, 64);
 }
 
+export { bareToolName };
+
 /**
- * The bare tool name a stored or namespaced name stands for: `mcp__server__tool` and `server__tool` both map to
- * `tool`. Built-in names (`current_time`, `memory_search`) have no namespace and map to themselves.
+ * The tool a call was made to: its recorded server when known (a built-in's is null), else the server its name
+ * carries. A call that ran on server `files` is (files, read_file) even though its stored name is the bare `read_file`.
  */
-export function bareToolName(name: string): string {
-  const parts = name.split('__');
-  return parts.length >= 2 ? parts[parts.length - 1]! : name;
+function callKey(call: ReplayCall): ToolKey {
+  const named = toolKeyOfWireName(call.name);
+  return call.server === undefined ? named : { server: call.server, tool: named.tool };
 }
 
-/** Whether a call can replay natively: a tool of that name is declared this turn. */
+/** The declaration of the same tool (same server, same bare name) this turn, if it is offered. */
+function declarationFor(call: ReplayCall, tools: readonly ToolDeclaration[]): ToolDeclaration | undefined {
+  const key = callKey(call);
+  return tools.find((tool) => sameToolKey(toolKeyOfWireName(tool.name), key));
+}
+
+/** Whether a call can replay natively: the same tool is declared this turn. */
 export function isDeclared(call: ReplayCall, tools: readonly ToolDeclaration[]): boolean {
-  return tools.some((tool) => bareToolName(tool.name) === bareToolName(call.name));
+  return declarationFor(call, tools) !== undefined;
 }
 
-/** The declared wire name for a call's tool (the same bare name, as this turn declares it). */
+/** The declared wire name for a call's tool (the same tool, as this turn declares it). */
 export function declaredName(call: ReplayCall, tools: readonly ToolDeclaration[]): string {
-  return tools.find((tool) => bareToolName(tool.name) === bareToolName(call.name))?.name ?? call.name;
+  return declarationFor(call, tools)?.name ?? call.name;
 }
 
 /**

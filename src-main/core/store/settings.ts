@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Theme } from '../../../src-shared/api';
 import type { BrainId } from '../../../src-shared/brains';
+import type { ToolPolicyValue } from '../../../src-shared/tool-rules';
 import { brainState, counters, settings } from '../../../db/schema';
 import type { Usage } from '../../../src-shared/api';
 import type { AppDatabase } from './open';
@@ -23,7 +24,7 @@ export interface SettingValues {
    */
   mcpServers: unknown[];
   /** Per tool (`server/tool` or a built-in's bare name): allow, ask or deny. */
-  toolPolicies: Record<string, 'allow' | 'ask' | 'deny'>;
+  toolPolicies: Record<string, ToolPolicyValue>;
 }
 
 export type SettingKey = keyof SettingValues;

@@ -2,12 +2,14 @@
  * The approval policy: every tool is allowed, asked about, or denied. "Ask" shows the call and waits for the person;
  * Stop cancels every pending question of its turn.
  */
-export const TOOL_POLICIES = ['allow', 'ask', 'deny'] as const;
-export type ToolPolicy = (typeof TOOL_POLICIES)[number];
+import { policyKeyOf } from '../../../src-shared/tool-key';
+import type { ToolPolicyValue } from '../../../src-shared/tool-rules';
 
-/** The key a policy is stored under: `server/tool`, or the bare tool for a built-in. */
+export type ToolPolicy = ToolPolicyValue;
+
+/** The key a policy is stored under (tool-key.ts): `server/tool`, or the bare tool for a built-in. */
 export function policyKey(server: string | null, tool: string): string {
-  return server ? `${server}/${tool}` : tool;
+  return policyKeyOf({ server, tool });
 }
 
 /** Built-in tools run unless the user says otherwise; a tool from an MCP server asks first. */

@@ -2,6 +2,7 @@
  * The tool catalogue: one definition per tool (name, description, JSON schema), declared once and rendered by each
  * wire in its own declaration shape.
  */
+import { bareToolName, sameToolKey, toolKeyOfWireName, type ToolKey } from '../../../src-shared/tool-key';
 import type { ToolDeclaration } from '../replay/types';
 
 export interface ToolResult {
@@ -23,4 +24,19 @@ export interface ToolDefinition extends ToolDeclaration {
 /** What brains are told about tools: the definitions without their executors. */
 export function declarationsOf(tools: readonly ToolDefinition[]): ToolDeclaration[] {
   return tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+}
+
+/** The one name of an offered tool: its server and the bare name it is declared under. */
+export function toolKeyOf(tool: ToolDefinition): ToolKey {
+  return { server: tool.server, tool: bareToolName(tool.name) };
+}
+
+/**
+ * The offered tool a brain's call names: the one declared under that exact wire name, else the same tool spelled
+ * with more namespace (`mcp__files__read_file`). Never a tool of another server, or the built-in, that shares the
+ * bare name: `read_file` is the built-in and `files__read_file` is server-filesystem's.
+ */
+export function findTool(tools: readonly ToolDefinition[], wireName: string): ToolDefinition | undefined {
+  const key = toolKeyOfWireName(wireName);
+  return tools.find((tool) => tool.name === wireName) ?? tools.find((tool) => sameToolKey(toolKeyOf(tool), key));
 }

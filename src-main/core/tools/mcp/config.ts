@@ -4,6 +4,7 @@
  * interpreted by a shell.
  */
 import { z } from 'zod';
+import { ENVIRONMENT_NAME_PATTERN, MCP_LABEL_MAX_LENGTH, MCP_SERVER_ID_PATTERN } from '../../../../src-shared/tool-rules';
 
 export const MCP_SERVER_ORIGINS = ['user', 'import'] as const;
 /** `user`: added by the user's own click in the app. `import`: any other path (a config file, a transcript, …). */
@@ -22,13 +23,10 @@ export interface McpServerConfig {
   readonly origin: McpServerOrigin;
 }
 
-export const SERVER_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,30}$/;
-const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Operators that only mean something to a shell; no program path needs them. */
 const SHELL_OPERATORS = /[|;<>`\n\r]|&&|\$\(|\$\{/;
 /** Characters a shell would expand or interpret; a sign the text was written for a shell. */
 const SHELL_METACHARACTERS = /[|&;<>$`"'*?[\]#!{}]/;
-const MAX_LABEL_LENGTH = 80;
 
 /**
  * Whether a command with no arguments is a whole command line (`npx -y @scope/server /tmp`) rather than a program
@@ -66,18 +64,18 @@ export function commandProblem(command: string, args: readonly string[]): string
 }
 
 const envSchema = z.record(
-  z.string().regex(ENV_NAME_PATTERN, 'Environment variable names use letters, digits and _, and do not start with a digit.'),
+  z.string().regex(ENVIRONMENT_NAME_PATTERN, 'Environment variable names use letters, digits and _, and do not start with a digit.'),
   z.string().refine((value) => !value.includes('\0'), 'An environment value contains a NUL character.'),
 );
 
 export const mcpServerConfigSchema = z
   .object({
-    id: z.string().regex(SERVER_ID_PATTERN, 'The id is 1 to 31 lowercase letters, digits or -, starting with a letter or digit.'),
+    id: z.string().regex(MCP_SERVER_ID_PATTERN, 'The id is 1 to 31 lowercase letters, digits or -, starting with a letter or digit.'),
     label: z
       .string()
       .trim()
       .min(1, 'The label is empty.')
-      .max(MAX_LABEL_LENGTH, `The label is longer than ${MAX_LABEL_LENGTH} characters.`),
+      .max(MCP_LABEL_MAX_LENGTH, `The label is longer than ${MCP_LABEL_MAX_LENGTH} characters.`),
     command: z.string(),
     args: z.array(z.string()),
     env: envSchema,

@@ -2,87 +2,28 @@
  * One MCP server process over stdio: started on first use, restarted after a crash (within a budget), stopped for good
  * by `dispose()`. Every call resolves: a crash, a timeout or a shutdown becomes an error result, never a hang.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerStatus } from '../../../../src-shared/tool-rules';
 import type { ToolResult } from '../catalogue';
 import type { McpServerConfig } from './config';
-import { serverEnvironment } from './environment';
+import { DEFAULT_HOST_OPTIONS, type McpHostOptions, type McpToolInfo } from './host-options';
 import { toToolResult } from './result';
+import { createSession, endReason, terminateSession, untilClosed, type Session } from './session';
+import { ShutDownError, sleep, unlessAborted } from './waiting';
 
-export type McpServerState = 'stopped' | 'starting' | 'running' | 'failed';
+export { DEFAULT_HOST_OPTIONS, type McpHostOptions, type McpToolInfo };
+
+/** A host's process: every server status but `disabled`, which only the manager's config can say. */
+export type McpServerState = Exclude<McpServerStatus, 'disabled'>;
 
 /** Something that holds a resource until its one owner disposes of it. */
 export interface AsyncDisposable {
   dispose(): Promise<void>;
 }
 
-export interface McpToolInfo {
-  /** The tool's own name, as the server declares it. */
-  readonly name: string;
-  readonly description: string;
-  readonly inputSchema: Record<string, unknown>;
-}
-
-export interface McpHostOptions {
-  /** How long one tool call may take before it is cancelled. */
-  readonly toolTimeoutMs: number;
-  /** How long the process may take to spawn and answer `initialize`. */
-  readonly startTimeoutMs: number;
-  /** Restarts allowed within a minute after crashes or failed starts; past that the server is reported failing. */
-  readonly maxRestartsPerMinute: number;
-  /** Wait before the first restart; it doubles for each further restart within the minute. */
-  readonly restartBackoffMs: number;
-  /** After closing the server's stdin (the MCP way to ask it to exit), how long to wait before SIGTERM. */
-  readonly closeGraceMs: number;
-  /** After SIGTERM, how long to wait before SIGKILL. */
-  readonly killGraceMs: number;
-  /** The server's working directory; the app's when unset. */
-  readonly cwd?: string;
-  /** The environment the minimal server environment is drawn from (PATH, HOME). */
-  readonly parentEnvironment?: NodeJS.ProcessEnv;
-  readonly clientInfo: { readonly name: string; readonly version: string };
-}
-
-export const DEFAULT_HOST_OPTIONS: McpHostOptions = {
-  toolTimeoutMs: 30_000,
-  startTimeoutMs: 30_000,
-  maxRestartsPerMinute: 3,
-  restartBackoffMs: 250,
-  closeGraceMs: 1_000,
-  killGraceMs: 2_000,
-  clientInfo: { name: 'anybrain', version: '0.1.0' },
-};
-
 const RESTART_WINDOW_MS = 60_000;
 const MAX_BACKOFF_MS = 5_000;
-const STDERR_TAIL_CHARS = 4_000;
 const MAX_TOOL_PAGES = 100;
-
-/** The stdio transport, remembering the pid it spawned: the SDK forgets it as soon as it starts closing. */
-class TrackedStdioTransport extends StdioClientTransport {
-  spawnedPid: number | null = null;
-
-  override async start(): Promise<void> {
-    await super.start();
-    this.spawnedPid = this.pid;
-  }
-}
-
-/** One spawned process and its client. */
-interface Session {
-  readonly client: Client;
-  readonly transport: TrackedStdioTransport;
-  /** Resolves when the process has exited and its pipes are closed. */
-  readonly closed: Promise<void>;
-  isClosed: boolean;
-  /** The host asked it to close (shutdown, failed start), so its end is no crash. */
-  closeRequested: boolean;
-  tools: Promise<McpToolInfo[]> | null;
-  stderrTail: string;
-}
-
-class ShutDownError extends Error {}
 
 function seconds(milliseconds: number): string {
   return `${Math.round(milliseconds / 100) / 10} s`;
@@ -94,77 +35,6 @@ function messageOf(error: unknown): string {
 
 function errorCode(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
-}
-
-/** Resolves true when the promise settles within the time, false otherwise; never leaves a timer behind. */
-async function settlesWithin(promise: Promise<unknown>, milliseconds: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), milliseconds);
-  });
-  try {
-    return await Promise.race([promise.then(() => true, () => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Waits, or rejects as soon as the signal aborts. */
-function sleep(milliseconds: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new ShutDownError());
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new ShutDownError());
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, milliseconds);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** The promise, abandoned (not cancelled) when the caller's signal aborts. */
-function unlessAborted<Value>(promise: Promise<Value>, signal: AbortSignal | undefined): Promise<Value> {
-  if (!signal) return promise;
-  return new Promise<Value>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error('The call was cancelled.'));
-    // Handlers go on first, so an abandoned promise never rejects unhandled.
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-function sendSignal(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(pid, signal);
-  } catch {
-    // Already gone.
-  }
-}
-
-type Outcome<Value> = { readonly kind: 'value'; readonly value: Value } | { readonly kind: 'error'; readonly error: unknown } | { readonly kind: 'closed' };
-
-/** Settles with the promise, or as `closed` when the process ends first, so nothing waits on a dead server. */
-function untilClosed<Value>(session: Session, promise: Promise<Value>): Promise<Outcome<Value>> {
-  return Promise.race([
-    promise.then(
-      (value): Outcome<Value> => ({ kind: 'value', value }),
-      (error: unknown): Outcome<Value> => ({ kind: 'error', error }),
-    ),
-    session.closed.then((): Outcome<Value> => ({ kind: 'closed' })),
-  ]);
 }
 
 export class McpServerHost implements AsyncDisposable {
@@ -234,7 +104,7 @@ export class McpServerHost implements AsyncDisposable {
     if (signal?.aborted) return cancelled;
     if (outcome.kind === 'closed' || session.isClosed) {
       if (session.closeRequested) return { output: `The MCP server "${this.label}" was shut down during the call.`, isError: true };
-      return { output: `The MCP server "${this.label}" stopped during the call: ${this.endReason(session)}`, isError: true };
+      return { output: `The MCP server "${this.label}" stopped during the call: ${endReason(session)}`, isError: true };
     }
     const { error } = outcome;
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
@@ -250,7 +120,7 @@ export class McpServerHost implements AsyncDisposable {
       await this.starting?.catch(() => undefined);
       const session = this.session;
       this.session = null;
-      if (session) await this.terminate(session);
+      if (session) await terminateSession(session, this.options);
       this.state = 'stopped';
     })();
     return this.disposing;
@@ -307,13 +177,13 @@ export class McpServerHost implements AsyncDisposable {
       this.state = 'stopped';
       throw error instanceof ShutDownError ? new Error(`The MCP server "${this.label}" is shut down.`) : error;
     }
-    const session = this.createSession();
+    const session = createSession(this.config, this.options, (closed) => this.onSessionClosed(closed));
     try {
       await session.client.connect(session.transport, { timeout: this.options.startTimeoutMs, signal: this.shutdown.signal });
     } catch (error) {
       // Described before terminating: terminating closes the session, which would read as an exit.
       const failure = this.startFailure(error, session);
-      await this.terminate(session);
+      await terminateSession(session, this.options);
       if (this.shutdown.signal.aborted) {
         this.state = 'stopped';
         throw new Error(`The MCP server "${this.label}" is shut down.`);
@@ -323,7 +193,7 @@ export class McpServerHost implements AsyncDisposable {
       throw new Error(failure);
     }
     if (this.shutdown.signal.aborted) {
-      await this.terminate(session);
+      await terminateSession(session, this.options);
       this.state = 'stopped';
       throw new Error(`The MCP server "${this.label}" is shut down.`);
     }
@@ -334,55 +204,12 @@ export class McpServerHost implements AsyncDisposable {
     return session;
   }
 
-  private createSession(): Session {
-    const { config, options } = this;
-    const transport = new TrackedStdioTransport({
-      command: config.command,
-      args: [...config.args],
-      env: serverEnvironment(config.env, options.parentEnvironment),
-      // Piped, not inherited: a server's log lines stay out of the app's output and explain its failures.
-      stderr: 'pipe',
-      ...(options.cwd ? { cwd: options.cwd } : {}),
-    });
-    let markClosed = () => {};
-    const session: Session = {
-      client: new Client({ name: options.clientInfo.name, version: options.clientInfo.version }, { capabilities: {} }),
-      transport,
-      closed: new Promise<void>((resolve) => {
-        markClosed = resolve;
-      }),
-      isClosed: false,
-      closeRequested: false,
-      tools: null,
-      stderrTail: '',
-    };
-    transport.stderr?.on('data', (chunk: Buffer | string) => {
-      session.stderrTail = (session.stderrTail + chunk.toString()).slice(-STDERR_TAIL_CHARS);
-    });
-    // Set before connecting: the client chains its own close handling after this one.
-    transport.onclose = () => {
-      session.isClosed = true;
-      markClosed();
-      this.onSessionClosed(session);
-    };
-    session.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      session.tools = null;
-    });
-    return session;
-  }
-
   private onSessionClosed(session: Session): void {
     if (session !== this.session) return;
     this.session = null;
     this.state = 'stopped';
     if (session.closeRequested || this.shutdown.signal.aborted) return;
-    this.recordAbnormalEnd(`The MCP server "${this.label}" stopped unexpectedly: ${this.endReason(session)}`);
-  }
-
-  private endReason(session: Session): string {
-    const lines = session.stderrTail.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
-    const tail = lines.slice(-3).join(' | ').slice(-500);
-    return tail === '' ? 'the process exited.' : `the process exited. Its last output: ${tail}`;
+    this.recordAbnormalEnd(`The MCP server "${this.label}" stopped unexpectedly: ${endReason(session)}`);
   }
 
   private startFailure(error: unknown, session: Session): string {
@@ -394,7 +221,7 @@ export class McpServerHost implements AsyncDisposable {
       return `The MCP server "${label}" did not finish starting within ${seconds(this.options.startTimeoutMs)}.`;
     }
     if (session.isClosed || (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)) {
-      return `The MCP server "${label}" exited while starting: ${this.endReason(session)}`;
+      return `The MCP server "${label}" exited while starting: ${endReason(session)}`;
     }
     return `The MCP server "${label}" could not start: ${messageOf(error)}`;
   }
@@ -404,7 +231,7 @@ export class McpServerHost implements AsyncDisposable {
     let cursor: string | undefined;
     for (let page = 0; page < MAX_TOOL_PAGES; page += 1) {
       const outcome = await untilClosed(session, session.client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: this.options.toolTimeoutMs }));
-      if (outcome.kind === 'closed') throw new Error(`The MCP server "${this.label}" stopped while listing its tools: ${this.endReason(session)}`);
+      if (outcome.kind === 'closed') throw new Error(`The MCP server "${this.label}" stopped while listing its tools: ${endReason(session)}`);
       if (outcome.kind === 'error') throw new Error(`The MCP server "${this.label}" could not list its tools: ${messageOf(outcome.error)}`);
       for (const tool of outcome.value.tools) {
         tools.push({ name: tool.name, description: tool.description ?? tool.title ?? '', inputSchema: tool.inputSchema });
@@ -415,22 +242,5 @@ export class McpServerHost implements AsyncDisposable {
     return tools;
   }
 
-  /** Makes sure the session's process is gone: stdin closed, then SIGTERM, then SIGKILL, each after its grace. */
-  private async terminate(session: Session): Promise<void> {
-    session.closeRequested = true;
-    // Closing the client ends the server's stdin; the SDK escalates on its own, slower schedule too.
-    const closing = session.client.close().catch(() => undefined);
-    const pid = session.transport.spawnedPid;
-    if (pid !== null && !session.isClosed) {
-      const { closeGraceMs, killGraceMs } = this.options;
-      if (!(await settlesWithin(session.closed, closeGraceMs))) {
-        sendSignal(pid, 'SIGTERM');
-        if (!(await settlesWithin(session.closed, killGraceMs))) {
-          sendSignal(pid, 'SIGKILL');
-          await settlesWithin(session.closed, killGraceMs);
-        }
-      }
-    }
-    await settlesWithin(closing, this.options.killGraceMs);
-  }
+
 }

@@ -1,7 +1,6 @@
 /** MCP servers as tool sources: configuration, one host per server process, and the manager the app owns. */
 export {
   MCP_SERVER_ORIGINS,
-  SERVER_ID_PATTERN,
   addServerConfig,
   admitServer,
   commandProblem,
@@ -14,7 +13,8 @@ export {
   type McpServerOrigin,
 } from './config';
 export { serverEnvironment } from './environment';
-export { DEFAULT_HOST_OPTIONS, McpServerHost, type AsyncDisposable, type McpHostOptions, type McpServerState, type McpToolInfo } from './host';
-export { McpManager, type McpManagerOptions, type McpServerStatus } from './manager';
+export { McpServerHost, type AsyncDisposable, type McpServerState } from './host';
+export { DEFAULT_HOST_OPTIONS, type McpHostOptions, type McpToolInfo } from './host-options';
+export { McpManager, type McpManagerOptions, type McpServerReport } from './manager';
 export { toToolResult } from './result';
 export { NAMESPACE_SEPARATOR, WIRE_NAME_PATTERN, namespacedToolName, namespaceTools } from './tool-names';

@@ -7,7 +7,8 @@ import { parseServerConfigs, type McpServerConfig } from './config';
 import { McpServerHost, type AsyncDisposable, type McpHostOptions, type McpServerState } from './host';
 import { namespaceTools } from './tool-names';
 
-export interface McpServerStatus {
+/** One server as the manager sees it: its config's name and switch, and how its process is doing. */
+export interface McpServerReport {
   readonly id: string;
   readonly label: string;
   readonly enabled: boolean;
@@ -73,7 +74,7 @@ export class McpManager implements AsyncDisposable {
     return this.hosts.get(serverId);
   }
 
-  statuses(): McpServerStatus[] {
+  statuses(): McpServerReport[] {
     return this.configs.map((config) => {
       const host = this.hosts.get(config.id);
       return {

@@ -2,7 +2,7 @@
  * Wire names for MCP tools. A brain sees `<serverId>__<toolName>`, within the names every wire accepts
  * (Anthropic and OpenAI: `^[a-zA-Z0-9_-]{1,64}$`).
  *
- * The mapping, and why `bareToolName` (replay/call-shaping.ts: the text after the last `__`) gives back the tool's
+ * The mapping, and why `bareToolName` (src-shared/tool-key.ts: the text after the last `__`) gives back the tool's
  * own name:
  * - A server id is a slug of lowercase letters, digits and `-` (at most 31 characters), so it never contains `_`
  *   and the first `__` in a wire name ends it.
@@ -14,9 +14,10 @@
  *   the manager maps it back to the tool's own name when the brain calls it.
  */
 import { createHash } from 'node:crypto';
-import { SERVER_ID_PATTERN } from './config';
+import { NAMESPACE_SEPARATOR, wireNameOf } from '../../../../src-shared/tool-key';
+import { MCP_SERVER_ID_PATTERN } from '../../../../src-shared/tool-rules';
 
-export const NAMESPACE_SEPARATOR = '__';
+export { NAMESPACE_SEPARATOR };
 export const MAX_WIRE_NAME_LENGTH = 64;
 export const WIRE_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 const HASH_SUFFIX_LENGTH = 7;
@@ -36,10 +37,10 @@ function withHash(toolName: string, room: number): string {
 
 /** The wire name of one tool taken alone (no collision handling): `<serverId>__<part>`. */
 export function namespacedToolName(serverId: string, toolName: string): string {
-  if (!SERVER_ID_PATTERN.test(serverId)) throw new Error(`"${serverId}" is not a valid MCP server id.`);
+  if (!MCP_SERVER_ID_PATTERN.test(serverId)) throw new Error(`"${serverId}" is not a valid MCP server id.`);
   const room = MAX_WIRE_NAME_LENGTH - serverId.length - NAMESPACE_SEPARATOR.length;
   const part = sanitisedPart(toolName);
-  return `${serverId}${NAMESPACE_SEPARATOR}${part.length <= room ? part : withHash(toolName, room)}`;
+  return wireNameOf({ server: serverId, tool: part.length <= room ? part : withHash(toolName, room) });
 }
 
 /**
@@ -54,8 +55,8 @@ export function namespaceTools(serverId: string, toolNames: readonly string[]): 
   const byWireName = new Map<string, string>();
   toolNames.forEach((toolName, index) => {
     const candidate = first[index]!;
-    const isOwnName = candidate === `${serverId}${NAMESPACE_SEPARATOR}${toolName}`;
-    const wireName = (counts.get(candidate) ?? 0) > 1 && !isOwnName ? `${serverId}${NAMESPACE_SEPARATOR}${withHash(toolName, room)}` : candidate;
+    const isOwnName = candidate === wireNameOf({ server: serverId, tool: toolName });
+    const wireName = (counts.get(candidate) ?? 0) > 1 && !isOwnName ? wireNameOf({ server: serverId, tool: withHash(toolName, room) }) : candidate;
     if (!byWireName.has(wireName)) byWireName.set(wireName, toolName);
   });
   return byWireName;

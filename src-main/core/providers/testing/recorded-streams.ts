@@ -1,10 +1,10 @@
-/** Helpers for the adapter tests: feeding events to the pure mappers and reading the recorded real streams. */
+/** Test support for the adapter tests: feeding events to the pure mappers and reading the recorded real streams. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseServerSentEvents } from './sse';
+import { parseServerSentEvents } from '../sse';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 /** The recorded real streams, kept in the repository so a fresh clone has them (see their SOURCES.md). */
 export function referencePath(...segments: string[]): string {

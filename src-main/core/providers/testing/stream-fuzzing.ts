@@ -1,15 +1,15 @@
 /**
  * Support for the stream fuzzer: a seeded PRNG, the recorded real streams as the bytes each wire sends, byte-level and
- * frame-level mutations of them, and the invariants every run must keep. Test-only, like `testing.ts`.
+ * frame-level mutations of them, and the invariants every run must keep. Test support: only tests import `testing/`.
  */
-import { readReference } from './testing';
-import { chatCompletionsWire } from '../../../e2e/fake-brains/chat-completions';
-import type { FakeWire } from '../../../e2e/fake-brains/fake-wire';
-import { openAiResponsesWire } from '../../../e2e/fake-brains/openai-responses';
-import { planReply } from '../../../e2e/fake-brains/script';
-import type { BrainId, WireId } from '../../../src-shared/brains';
-import { streamProvider } from './index';
-import type { ProviderCall, StreamPart } from './stream-parts';
+import { readReference } from './recorded-streams';
+import { chatCompletionsWire } from '../../../../e2e/fake-brains/chat-completions';
+import type { FakeWire } from '../../../../e2e/fake-brains/fake-wire';
+import { openAiResponsesWire } from '../../../../e2e/fake-brains/openai-responses';
+import { planReply } from '../../../../e2e/fake-brains/script';
+import type { BrainId, WireId } from '../../../../src-shared/brains';
+import { streamProvider } from '../index';
+import type { ProviderCall, StreamPart } from '../stream-parts';
 
 export const BASE_SEED = Number(process.env.STREAM_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 /** Failures listed in full; the rest are counted. */
