@@ -3,6 +3,7 @@ import { errorText } from '../state/api-client';
 import { addMemory, closeMemories, loadMemories } from '../state/memory-actions';
 import { useAppStore } from '../state/store';
 import { Dialog } from './Dialog';
+import { FieldError } from './FieldError';
 import { SearchIcon } from './icons';
 import { MAX_MEMORY_LENGTH, isSubmitKey } from './memory-input';
 import { MemoryItem } from './MemoryItem';
@@ -60,11 +61,7 @@ function NewMemoryForm() {
           Add
         </button>
       </div>
-      {error === null ? null : (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FieldError error={error} />
     </form>
   );
 }

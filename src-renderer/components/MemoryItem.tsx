@@ -2,6 +2,7 @@ import { memo, useRef, useState, type KeyboardEvent } from 'react';
 import type { MemoryView } from '../../src-shared/api';
 import { errorText } from '../state/api-client';
 import { deleteMemory, updateMemory } from '../state/memory-actions';
+import { FieldError } from './FieldError';
 import { shortTimestamp } from './format';
 import { PencilIcon, TrashIcon } from './icons';
 import { MAX_MEMORY_LENGTH, isSubmitKey } from './memory-input';
@@ -75,11 +76,7 @@ function MemoryEditor({ memory, onDone }: MemoryEditorProps) {
           Save
         </button>
       </div>
-      {error === null ? null : (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FieldError error={error} />
     </div>
   );
 }
@@ -147,11 +144,7 @@ export const MemoryItem = memo(function MemoryItem({ memory }: { readonly memory
           </div>
         </>
       )}
-      {error === null ? null : (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FieldError error={error} />
     </li>
   );
 });
