@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { BrainSettingsView } from '../../src-shared/api';
 import { hostOf } from '../../src-shared/base-url';
 import { BRAINS } from '../../src-shared/brains';
-import { confirmKeyHost, setBaseUrl, setKey } from '../state/actions';
+import { confirmKeyHost, setBaseUrl, setKey } from '../state/settings-actions';
 import { errorText } from '../state/api-client';
 
 type Feedback = { readonly kind: 'error' | 'done'; readonly text: string } | null;

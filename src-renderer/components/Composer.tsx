@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { CONNECTION_PROBLEM_CODES } from '../../src-shared/api';
-import { openSettings, sendMessage, stopTurn, updateDraft } from '../state/actions';
+import { openSettings } from '../state/settings-actions';
+import { sendMessage, stopTurn, updateDraft } from '../state/turn-actions';
 import { errorText } from '../state/api-client';
 import { selectConversationBrain } from '../state/selectors';
 import { useAppStore } from '../state/store';

@@ -1,14 +1,9 @@
 import { memo, useMemo, useState, type KeyboardEvent } from 'react';
 import { EXPORT_FORMATS, type ExportFormat } from '../../src-shared/api';
 import { BRAINS, REASONING_LEVELS, isBrainId, type BrainId, type ReasoningLevel } from '../../src-shared/brains';
-import {
-  exportConversation,
-  openRequestPreview,
-  setConversationBrain,
-  setConversationReasoning,
-  showNotice,
-  switchConversationBrain,
-} from '../state/actions';
+import { exportConversation, showNotice } from '../state/conversation-actions';
+import { openRequestPreview } from '../state/turn-actions';
+import { setConversationBrain, setConversationReasoning, switchConversationBrain } from '../state/brain-actions';
 import { errorText } from '../state/api-client';
 import { selectConversationBrain } from '../state/selectors';
 import { useAppStore } from '../state/store';

@@ -1,5 +1,5 @@
 import { memo, useRef, useState, type KeyboardEvent } from 'react';
-import { deleteConversation, openConversation, renameConversation } from '../state/actions';
+import { deleteConversation, openConversation, renameConversation } from '../state/conversation-actions';
 import { errorText } from '../state/api-client';
 import { selectConversationApprovalCount } from '../state/approvals-slice';
 import { useAppStore } from '../state/store';

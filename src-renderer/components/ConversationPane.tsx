@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { stopTurn } from '../state/actions';
+import { stopTurn } from '../state/turn-actions';
 import { selectDialogOpen } from '../state/selectors';
 import { useAppStore } from '../state/store';
 import { UnplacedApprovals } from './ApprovalPrompt';

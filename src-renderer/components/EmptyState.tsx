@@ -1,4 +1,4 @@
-import { createConversation } from '../state/actions';
+import { createConversation } from '../state/conversation-actions';
 import { PlusIcon } from './icons';
 
 export function EmptyState() {

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { errorText } from '../state/api-client';
 import { useAppStore } from '../state/store';
 import { addGrantedFolder, loadGrantedFolders, removeGrantedFolder } from '../state/tool-actions';
 import { SectionLoadError } from './SectionLoadError';
+import { useBusyChange } from './useBusyChange';
 import { useSectionLoad } from './useSectionLoad';
 
 /** `/home/…`, `C:\…` or `\\server\share`: the host resolves it, but a relative path is refused before asking. */
@@ -38,22 +38,7 @@ export function GrantedFoldersSettings() {
   const folders = useAppStore((state) => state.grantedFolders);
   const load = useSectionLoad(loadGrantedFolders);
   const [path, setPath] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const run = async (change: () => Promise<void>): Promise<boolean> => {
-    setBusy(true);
-    setError(null);
-    try {
-      await change();
-      return true;
-    } catch (caught) {
-      setError(errorText(caught));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, setError, run } = useBusyChange();
 
   const onSubmit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();

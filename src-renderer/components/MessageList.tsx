@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { loadOlderMessages, openConversation } from '../state/actions';
+import { loadOlderMessages, openConversation } from '../state/conversation-actions';
 import { useAppStore } from '../state/store';
 import { ArrowDownIcon } from './icons';
 import { MessageRow } from './MessageRow';

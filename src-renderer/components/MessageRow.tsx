@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import type { MessageView } from '../../src-shared/api';
 import { MarkdownView } from '../markdown/Markdown';
-import { retryTurn } from '../state/actions';
+import { retryTurn } from '../state/turn-actions';
 import { useAppStore } from '../state/store';
 import { TurnApprovals } from './ApprovalPrompt';
 import { RenderBoundary } from './RenderBoundary';

@@ -1,4 +1,4 @@
-import { showNotice } from '../state/actions';
+import { showNotice } from '../state/conversation-actions';
 import { useAppStore } from '../state/store';
 import { CloseIcon } from './icons';
 

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { RequestPreview } from '../../src-shared/api';
-import { closeRequestPreview, previewNextRequest } from '../state/actions';
+import { closeRequestPreview, previewNextRequest } from '../state/turn-actions';
 import { errorText } from '../state/api-client';
 import { selectConversationBrain } from '../state/selectors';
 import { useAppStore } from '../state/store';

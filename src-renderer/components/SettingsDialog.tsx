@@ -1,7 +1,7 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { THEMES, type Theme } from '../../src-shared/api';
 import { isBrainId } from '../../src-shared/brains';
-import { closeSettings, setDefaultBrain, setTheme, showSettingsTab } from '../state/actions';
+import { closeSettings, setDefaultBrain, setTheme, showSettingsTab } from '../state/settings-actions';
 import { errorText } from '../state/api-client';
 import { SETTINGS_TABS, type SettingsTab } from '../state/settings-slice';
 import { useAppStore } from '../state/store';

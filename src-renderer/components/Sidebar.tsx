@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
-import { createConversation, importTranscript, loadConversations, openSettings } from '../state/actions';
+import { createConversation, importTranscript, loadConversations } from '../state/conversation-actions';
+import { openSettings } from '../state/settings-actions';
 import { errorText } from '../state/api-client';
 import { openMemories } from '../state/memory-actions';
 import { useAppStore } from '../state/store';

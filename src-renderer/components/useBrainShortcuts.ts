@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { switchConversationBrain, switchToNextBrain } from '../state/actions';
+import { switchConversationBrain, switchToNextBrain } from '../state/brain-actions';
 import { useAppStore } from '../state/store';
 import { brainShortcutOf, isApplePlatform } from './brain-shortcuts';
 

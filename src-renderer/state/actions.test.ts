@@ -6,17 +6,11 @@ import {
   createConversation,
   importTranscript,
   loadOlderMessages,
-  nextBrain,
   openConversation,
-  openRequestPreview,
-  previewNextRequest,
   resync,
-  sendMessage,
-  setConversationReasoning,
-  switchConversationBrain,
-  switchToNextBrain,
-  updateDraft,
-} from './actions';
+} from './conversation-actions';
+import { nextBrain, setConversationReasoning, switchConversationBrain, switchToNextBrain } from './brain-actions';
+import { openRequestPreview, previewNextRequest, sendMessage, updateDraft } from './turn-actions';
 import { installApi } from './api-client';
 import { resetAppStore, useAppStore } from './store';
 import { conversationFixture, fakeApi, invocationFixture, messageFixture, replyFixture } from './test-fixtures';

@@ -1,6 +1,7 @@
 import { conversationIdFromHash, writeConversationHash } from '../routing/hash-route';
 import type { Connection } from '../transport/connection';
-import { closeConversation, loadConversations, loadSettings, openConversation, resync, scheduleResync } from './actions';
+import { closeConversation, loadConversations, openConversation, resync, scheduleResync } from './conversation-actions';
+import { loadSettings } from './settings-actions';
 import { installApi } from './api-client';
 import { loadApprovals } from './approval-actions';
 import { handleApiEvent } from './events';

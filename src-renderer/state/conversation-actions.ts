@@ -1,15 +1,11 @@
-import { BRAIN_IDS, type BrainId, type ReasoningLevel } from '../../src-shared/brains';
-import type { ConversationView, ExportFormat, ExportResult, RequestPreview, SendResult, Theme } from '../../src-shared/api';
+import type { ConversationView, ExportFormat, ExportResult } from '../../src-shared/api';
 import { writeConversationHash } from '../routing/hash-route';
 import { api, errorText } from './api-client';
 import { loadApprovals } from './approval-actions';
 import { removeConversation, replaceConversationList, upsertConversation } from './conversations-slice';
 import { applyOlderPage, applyOpeningPage, applyResyncPage, openConversationState } from './messages-slice';
-import { selectConversationBrain } from './selectors';
-import { applySettings, type SettingsTab } from './settings-slice';
 import { useAppStore } from './store';
-import { reconcileActiveTurn, setPendingSend, startTurn } from './turns-slice';
-import { setDraft } from './ui-slice';
+import { reconcileActiveTurn } from './turns-slice';
 
 /** Messages fetched per page. */
 export const PAGE_SIZE = 50;
@@ -33,15 +29,6 @@ export async function loadConversations(query: string = getState().conversationQ
     setState((state) => replaceConversationList(state, query, conversations));
   } catch (error) {
     if (request === conversationListRequest) showNotice(`Could not load conversations: ${errorText(error)}`);
-  }
-}
-
-export async function loadSettings(): Promise<void> {
-  try {
-    const settings = await api().getSettings({});
-    setState(applySettings(settings));
-  } catch (error) {
-    showNotice(`Could not load settings: ${errorText(error)}`);
   }
 }
 
@@ -167,147 +154,8 @@ export async function deleteConversation(conversationId: string): Promise<void> 
   }
 }
 
-/** What a brain change may also set; an absent field keeps the conversation's current pick. */
-export interface BrainChoice {
-  /** A model id, or null for the brain's default. */
-  readonly model?: string | null;
-  /** A reasoning level, or null for the brain's default. */
-  readonly reasoningLevel?: ReasoningLevel | null;
-}
-
-export async function setConversationBrain(conversationId: string, brain: BrainId, choice: BrainChoice = {}): Promise<void> {
-  try {
-    const conversation = await api().setConversationBrain({ id: conversationId, brain, ...choice });
-    setState((state) => upsertConversation(state, conversation));
-  } catch (error) {
-    showNotice(`Could not change the brain: ${errorText(error)}`);
-  }
-}
-
-/** Hands the conversation's next turn to `brain`, on that brain's default model (a model id belongs to one brain). */
-export async function switchConversationBrain(conversationId: string, brain: BrainId): Promise<void> {
-  if (getState().conversationsById[conversationId]?.brain === brain) return;
-  await setConversationBrain(conversationId, brain, { model: null });
-}
-
-/** The brain after the current one in table order, wrapping around. */
-export function nextBrain(current: BrainId): BrainId {
-  return BRAIN_IDS[(BRAIN_IDS.indexOf(current) + 1) % BRAIN_IDS.length] ?? BRAIN_IDS[0];
-}
-
-export async function switchToNextBrain(conversationId: string): Promise<void> {
-  const current = selectConversationBrain(getState(), conversationId);
-  await setConversationBrain(conversationId, nextBrain(current), { model: null });
-}
-
-/** `null` goes back to the brain's default level. */
-export async function setConversationReasoning(conversationId: string, reasoningLevel: ReasoningLevel | null): Promise<void> {
-  const brain = selectConversationBrain(getState(), conversationId);
-  await setConversationBrain(conversationId, brain, { reasoningLevel });
-}
-
-export function updateDraft(conversationId: string, text: string): void {
-  setState((state) => setDraft(state, conversationId, text));
-}
-
-async function runTurnCommand(conversationId: string, command: () => Promise<SendResult>): Promise<SendResult> {
-  setState((state) => setPendingSend(state, conversationId, true));
-  try {
-    const result = await command();
-    setState((state) =>
-      startTurn(state, conversationId, { turnId: result.turnId, assistantMessageId: result.assistantMessageId }),
-    );
-    return result;
-  } finally {
-    setState((state) => setPendingSend(state, conversationId, false));
-  }
-}
-
-/** Throws the Api's refusal, for the composer to show while it keeps the typed text. */
-export async function sendMessage(conversationId: string, text: string): Promise<SendResult> {
-  const result = await runTurnCommand(conversationId, () => api().send({ conversationId, text }));
-  // Text typed after pressing Enter is kept.
-  if ((getState().drafts[conversationId] ?? '') === text) updateDraft(conversationId, '');
-  return result;
-}
-
-export async function retryTurn(conversationId: string): Promise<void> {
-  try {
-    await runTurnCommand(conversationId, () => api().retry({ conversationId }));
-  } catch (error) {
-    showNotice(`Could not retry: ${errorText(error)}`);
-  }
-}
-
-export async function stopTurn(conversationId: string): Promise<void> {
-  try {
-    await api().stop({ conversationId });
-  } catch (error) {
-    showNotice(`Could not stop the reply: ${errorText(error)}`);
-  }
-}
-
-export function openSettings(tab: SettingsTab = 'general'): void {
-  setState({ settingsOpen: true, settingsTab: tab });
-  void loadSettings();
-}
-
-export function showSettingsTab(tab: SettingsTab): void {
-  setState({ settingsTab: tab });
-}
-
-export function closeSettings(): void {
-  setState({ settingsOpen: false });
-}
-
-export async function setTheme(theme: Theme): Promise<void> {
-  const previous = getState().themePreference;
-  setState({ themePreference: theme });
-  try {
-    setState(applySettings(await api().setTheme({ theme })));
-  } catch (error) {
-    setState({ themePreference: previous });
-    showNotice(`Could not save the theme: ${errorText(error)}`);
-  }
-}
-
-/** Settings commands throw the Api's error, for the dialog to show beside the field. */
-export async function setDefaultBrain(brain: BrainId): Promise<void> {
-  setState(applySettings(await api().setDefaultBrain({ brain })));
-}
-
-/** Returns the base URL in use afterwards. */
-export async function setBaseUrl(brain: BrainId, baseUrl: string | null): Promise<string | null> {
-  const settings = await api().setBaseUrl({ brain, baseUrl });
-  setState(applySettings(settings));
-  return settings.brains.find((entry) => entry.brain === brain)?.baseUrl ?? null;
-}
-
-export async function setKey(brain: BrainId, key: string | null): Promise<void> {
-  setState(applySettings(await api().setKey({ brain, key })));
-}
-
-/** The user's answer to a key-host-unconfirmed refusal: the brain's key may go to its current base URL's host. */
-export async function confirmKeyHost(brain: BrainId): Promise<void> {
-  setState(applySettings(await api().confirmKeyHost({ brain })));
-}
-
 export async function exportConversation(conversationId: string, format: ExportFormat): Promise<ExportResult> {
   return api().exportConversation({ id: conversationId, format });
-}
-
-export function openRequestPreview(): void {
-  setState({ requestPreviewOpen: true });
-}
-
-export function closeRequestPreview(): void {
-  setState({ requestPreviewOpen: false });
-}
-
-/** The request the next turn would send, with the composer's draft as its new message when there is one. */
-export async function previewNextRequest(conversationId: string): Promise<RequestPreview> {
-  const draft = getState().drafts[conversationId] ?? '';
-  return api().previewRequest(draft.trim() === '' ? { conversationId } : { conversationId, message: draft });
 }
 
 /** Imports a transcript v1 document and opens it. Throws the Api's refusal, which names the first bad path. */

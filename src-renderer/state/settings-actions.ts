@@ -1,0 +1,62 @@
+import type { BrainId } from '../../src-shared/brains';
+import type { Theme } from '../../src-shared/api';
+import { api, errorText } from './api-client';
+import { showNotice } from './conversation-actions';
+import { applySettings, type SettingsTab } from './settings-slice';
+import { useAppStore } from './store';
+
+const { getState, setState } = useAppStore;
+
+export async function loadSettings(): Promise<void> {
+  try {
+    const settings = await api().getSettings({});
+    setState(applySettings(settings));
+  } catch (error) {
+    showNotice(`Could not load settings: ${errorText(error)}`);
+  }
+}
+
+export function openSettings(tab: SettingsTab = 'general'): void {
+  setState({ settingsOpen: true, settingsTab: tab });
+  void loadSettings();
+}
+
+export function showSettingsTab(tab: SettingsTab): void {
+  setState({ settingsTab: tab });
+}
+
+export function closeSettings(): void {
+  setState({ settingsOpen: false });
+}
+
+export async function setTheme(theme: Theme): Promise<void> {
+  const previous = getState().themePreference;
+  setState({ themePreference: theme });
+  try {
+    setState(applySettings(await api().setTheme({ theme })));
+  } catch (error) {
+    setState({ themePreference: previous });
+    showNotice(`Could not save the theme: ${errorText(error)}`);
+  }
+}
+
+/** Settings commands throw the Api's error, for the dialog to show beside the field. */
+export async function setDefaultBrain(brain: BrainId): Promise<void> {
+  setState(applySettings(await api().setDefaultBrain({ brain })));
+}
+
+/** Returns the base URL in use afterwards. */
+export async function setBaseUrl(brain: BrainId, baseUrl: string | null): Promise<string | null> {
+  const settings = await api().setBaseUrl({ brain, baseUrl });
+  setState(applySettings(settings));
+  return settings.brains.find((entry) => entry.brain === brain)?.baseUrl ?? null;
+}
+
+export async function setKey(brain: BrainId, key: string | null): Promise<void> {
+  setState(applySettings(await api().setKey({ brain, key })));
+}
+
+/** The user's answer to a key-host-unconfirmed refusal: the brain's key may go to its current base URL's host. */
+export async function confirmKeyHost(brain: BrainId): Promise<void> {
+  setState(applySettings(await api().confirmKeyHost({ brain })));
+}

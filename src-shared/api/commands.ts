@@ -1,0 +1,205 @@
+/**
+ * (contract) The commands: their zod input schemas (validated at the entry of the main process) and what each answers.
+ */
+import { z } from 'zod';
+import { BRAIN_IDS, REASONING_LEVELS } from '../brains';
+import { baseUrlProblem } from '../base-url';
+import { ENVIRONMENT_NAME_PATTERN, MCP_LABEL_MAX_LENGTH, MCP_SERVER_ID_PATTERN, TOOL_POLICY_VALUES } from '../tool-rules';
+import {
+  EXPORT_FORMATS,
+  REPAIR_KINDS,
+  THEMES,
+  type ApprovalView,
+  type ConversationView,
+  type DataHealthView,
+  type ExportResult,
+  type McpServerView,
+  type MemoryView,
+  type MessagePage,
+  type RepairResult,
+  type RepairUndoResult,
+  type RequestPreview,
+  type SendResult,
+  type SettingsView,
+  type SkillsView,
+  type ToolView,
+} from './views';
+
+const brainId = z.enum(BRAIN_IDS);
+const reasoningLevel = z.enum(REASONING_LEVELS);
+const entityId = z.string().min(1).max(64);
+
+/** The longest transcript `importTranscript` takes, in UTF-16 code units (what zod's string `max` counts). */
+export const MAX_IMPORT_CONTENT_LENGTH = 200_000_000;
+
+/**
+ * The largest command body the web host reads, in bytes: the longest import once written as JSON in UTF-8, plus room
+ * for the envelope. JSON-escaped UTF-8 takes at most two bytes per code unit for ASCII (quotes, backslashes and newlines
+ * escape to two), Latin, Greek, Cyrillic, Arabic, Hebrew and emoji; text mostly in three-byte scripts (CJK) meets this
+ * limit before the import limit and is refused with 413 naming it. Any body within it decodes to a string shorter than
+ * V8's longest (2^29 - 24 code units), so reading it never throws.
+ */
+export const MAX_COMMAND_BODY_BYTES = 2 * MAX_IMPORT_CONTENT_LENGTH + 1024 * 1024;
+
+/** Input schemas: the single source of truth for what each command accepts. */
+export const commandSchemas = {
+  listConversations: z.object({ query: z.string().max(500).optional() }).strict(),
+  createConversation: z
+    .object({ title: z.string().max(500).optional(), brain: brainId.optional(), model: z.string().max(200).optional() })
+    .strict(),
+  renameConversation: z.object({ id: entityId, title: z.string().trim().min(1).max(500) }).strict(),
+  deleteConversation: z.object({ id: entityId }).strict(),
+  getConversation: z.object({ id: entityId }).strict(),
+  setConversationBrain: z
+    .object({
+      id: entityId,
+      brain: brainId,
+      model: z.string().trim().min(1).max(200).nullable().optional(),
+      reasoningLevel: reasoningLevel.nullable().optional(),
+    })
+    .strict(),
+  /** A page of messages: the newest `limit` when `beforeSeq` is absent, else the `limit` before it. */
+  listMessages: z
+    .object({
+      conversationId: entityId,
+      beforeSeq: z.number().int().nonnegative().optional(),
+      limit: z.number().int().min(1).max(500).default(100),
+    })
+    .strict(),
+  send: z.object({ conversationId: entityId, text: z.string().min(1).max(1_000_000) }).strict(),
+  /** Runs the last user message again after a failed, stopped or interrupted reply. */
+  retry: z.object({ conversationId: entityId }).strict(),
+  stop: z.object({ conversationId: entityId }).strict(),
+  getSettings: z.object({}).strict(),
+  setDefaultBrain: z.object({ brain: brainId }).strict(),
+  setTheme: z.object({ theme: z.enum(THEMES) }).strict(),
+  setBaseUrl: z
+    .object({
+      brain: brainId,
+      baseUrl: z
+        .string()
+        .trim()
+        .url()
+        .superRefine((value, context) => {
+          const problem = baseUrlProblem(value);
+          if (problem !== null) context.addIssue({ code: 'custom', message: problem });
+        })
+        .nullable(),
+    })
+    .strict(),
+  /**
+   * The user's answer to a `key-host-unconfirmed` refusal: the brain's key may go to the host of its current base URL.
+   * Only origins are stored, never keys.
+   */
+  confirmKeyHost: z.object({ brain: brainId }).strict(),
+  /** Write-only: a key goes in, and never comes out through the Api. `null` removes it. */
+  setKey: z.object({ brain: brainId, key: z.string().trim().min(1).max(4096).nullable() }).strict(),
+  exportConversation: z.object({ id: entityId, format: z.enum(EXPORT_FORMATS) }).strict(),
+  listMemories: z.object({ query: z.string().max(2000).optional(), limit: z.number().int().min(1).max(500).default(200) }).strict(),
+  addMemory: z.object({ text: z.string().trim().min(1).max(4000) }).strict(),
+  updateMemory: z.object({ id: entityId, text: z.string().trim().min(1).max(4000) }).strict(),
+  deleteMemory: z.object({ id: entityId }).strict(),
+  listSkills: z.object({}).strict(),
+  listTools: z.object({}).strict(),
+  setToolPolicy: z
+    .object({ server: z.string().max(64).nullable(), tool: z.string().min(1).max(128), policy: z.enum(TOOL_POLICY_VALUES) })
+    .strict(),
+  listMcpServers: z.object({}).strict(),
+  /**
+   * Adds (no id) or replaces an MCP server: a command and its arguments, never a shell string. An `env` value of
+   * `null` keeps the value stored for that variable; a variable left out is removed. A new server, or one whose
+   * command, arguments or environment change, is saved disabled: only setMcpServerEnabled turns a server on.
+   * `enabled` is kept for older callers: `false` turns the server off, and nothing here turns one on.
+   */
+  saveMcpServer: z
+    .object({
+      id: z.string().regex(MCP_SERVER_ID_PATTERN, 'an id is lower-case letters, digits and -').optional(),
+      label: z.string().trim().min(1).max(MCP_LABEL_MAX_LENGTH),
+      command: z.string().trim().min(1).max(1000),
+      args: z.array(z.string().max(4000)).max(100),
+      env: z.record(z.string().regex(ENVIRONMENT_NAME_PATTERN), z.string().max(8000).nullable()).default({}),
+      enabled: z.boolean().optional(),
+    })
+    .strict(),
+  /** The user's own toggle in Settings: the one command that starts a server's program running. */
+  setMcpServerEnabled: z.object({ id: z.string().min(1).max(64), enabled: z.boolean() }).strict(),
+  removeMcpServer: z.object({ id: z.string().min(1).max(64) }).strict(),
+  getGrantedFolders: z.object({}).strict(),
+  setGrantedFolders: z.object({ folders: z.array(z.string().trim().min(1).max(4096)).max(100) }).strict(),
+  listApprovals: z.object({}).strict(),
+  answerApproval: z.object({ approvalId: entityId, decision: z.enum(['allow', 'deny']) }).strict(),
+  /** Imports a transcript v1 document as a new conversation; a malformed one is refused whole. */
+  importTranscript: z.object({ content: z.string().min(1).max(MAX_IMPORT_CONTENT_LENGTH) }).strict(),
+  /** The exact request the next turn would send (with `message` as the new user message), without sending anything. */
+  previewRequest: z
+    .object({
+      conversationId: entityId,
+      brain: brainId.optional(),
+      model: z.string().trim().min(1).max(200).optional(),
+      message: z.string().max(1_000_000).optional(),
+    })
+    .strict(),
+  /** The data's health: integrity, unfinished replies, chrome and escaped quotes. Reads only. */
+  getDataHealth: z.object({}).strict(),
+  /** Fixes stored texts in one transaction when `apply` is true, logging each change so `undoRepair` restores it. */
+  repairTexts: z.object({ kind: z.enum(REPAIR_KINDS), apply: z.boolean().default(false) }).strict(),
+  /** Restores exactly the texts the last applied repair changed, except those edited since. */
+  undoRepair: z.object({}).strict(),
+} as const;
+
+export type CommandName = keyof typeof commandSchemas;
+export type CommandInput<Name extends CommandName> = z.input<(typeof commandSchemas)[Name]>;
+export type ParsedCommandInput<Name extends CommandName> = z.output<(typeof commandSchemas)[Name]>;
+
+export interface CommandOutputs {
+  listConversations: ConversationView[];
+  createConversation: ConversationView;
+  renameConversation: ConversationView;
+  deleteConversation: { deleted: boolean };
+  getConversation: ConversationView;
+  setConversationBrain: ConversationView;
+  listMessages: MessagePage;
+  send: SendResult;
+  retry: SendResult;
+  stop: { stopped: boolean };
+  getSettings: SettingsView;
+  setDefaultBrain: SettingsView;
+  setTheme: SettingsView;
+  setBaseUrl: SettingsView;
+  setKey: SettingsView;
+  confirmKeyHost: SettingsView;
+  exportConversation: ExportResult;
+  previewRequest: RequestPreview;
+  importTranscript: ConversationView;
+  listMemories: MemoryView[];
+  addMemory: MemoryView;
+  updateMemory: MemoryView;
+  deleteMemory: { deleted: boolean };
+  listSkills: SkillsView;
+  listTools: ToolView[];
+  setToolPolicy: ToolView[];
+  listMcpServers: McpServerView[];
+  saveMcpServer: McpServerView[];
+  setMcpServerEnabled: McpServerView[];
+  removeMcpServer: McpServerView[];
+  getGrantedFolders: { folders: string[] };
+  setGrantedFolders: { folders: string[] };
+  listApprovals: ApprovalView[];
+  answerApproval: { answered: boolean };
+  getDataHealth: DataHealthView;
+  repairTexts: RepairResult;
+  undoRepair: RepairUndoResult;
+}
+
+export type CommandOutput<Name extends CommandName> = CommandOutputs[Name];
+
+export const COMMAND_NAMES = Object.keys(commandSchemas) as CommandName[];
+
+/** The main process's side of the Api: one handler per command, given the input its schema parsed. */
+export type CommandHandlers = {
+  readonly [Name in CommandName]: (input: ParsedCommandInput<Name>) => CommandOutput<Name> | Promise<CommandOutput<Name>>;
+};
+
+export function isCommandName(value: unknown): value is CommandName {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(commandSchemas, value);
+}

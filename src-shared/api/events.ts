@@ -1,0 +1,56 @@
+/** (contract) The events the main process pushes to every subscriber. */
+import type { TurnReceipt } from '../receipt';
+import type { ApprovalView, ConversationView, InvocationView, MessageView } from './views';
+
+/** Events pushed from the main process. */
+export type ApiEvent =
+  | {
+      readonly type: 'turn-started';
+      readonly conversationId: string;
+      readonly turnId: string;
+      readonly userMessage: MessageView | null;
+      readonly assistantMessage: MessageView;
+    }
+  | {
+      /** Text appended to a streaming reply. Deltas are coalesced to at most one per frame. */
+      readonly type: 'message-delta';
+      readonly conversationId: string;
+      readonly turnId: string;
+      readonly messageId: string;
+      readonly textDelta: string;
+    }
+  | {
+      readonly type: 'tool-call-started';
+      readonly conversationId: string;
+      readonly turnId: string;
+      readonly messageId: string;
+      readonly tool: string;
+      readonly server: string | null;
+      readonly input: unknown;
+    }
+  | { readonly type: 'tool-call-finished'; readonly conversationId: string; readonly invocation: InvocationView }
+  | {
+      /** A tool whose policy is "ask" waits for the person: show the call and answer with answerApproval. */
+      readonly type: 'approval-requested';
+      readonly approval: ApprovalView;
+    }
+  | {
+      readonly type: 'approval-resolved';
+      readonly approvalId: string;
+      readonly conversationId: string;
+      readonly outcome: 'allow' | 'deny' | 'cancelled';
+    }
+  | {
+      /** Sent just before turn-done: the receipt of the turn, built from its invocation rows. */
+      readonly type: 'turn-receipt';
+      readonly conversationId: string;
+      readonly turnId: string;
+      readonly messageId: string;
+      readonly receipt: TurnReceipt;
+    }
+  | { readonly type: 'turn-done'; readonly conversationId: string; readonly turnId: string; readonly message: MessageView }
+  | { readonly type: 'turn-failed'; readonly conversationId: string; readonly turnId: string; readonly message: MessageView }
+  | { readonly type: 'conversation-updated'; readonly conversation: ConversationView }
+  | { readonly type: 'conversation-deleted'; readonly conversationId: string };
+
+export type ApiEventType = ApiEvent['type'];

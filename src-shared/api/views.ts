@@ -1,0 +1,267 @@
+/** (contract) The shapes commands answer with and events carry: plain readonly data, no behaviour. */
+import type { BrainId, ReasoningLevel, WireId } from '../brains';
+import { MCP_SERVER_STATUSES, TOOL_POLICY_VALUES, type McpServerStatus, type ToolPolicyValue } from '../tool-rules';
+
+export const MESSAGE_ROLES = ['user', 'assistant', 'system'] as const;
+export type MessageRole = (typeof MESSAGE_ROLES)[number];
+export const MESSAGE_KINDS = ['chat', 'notice', 'summary'] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+export const MESSAGE_STATUSES = ['complete', 'streaming', 'stopped', 'interrupted', 'failed'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+export const THEMES = ['system', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
+/** What `repairTexts` fixes in stored replies: escaped quotes, or renderer chrome written into a reply's words. */
+export const REPAIR_KINDS = ['quote-escapes', 'chrome'] as const;
+export type RepairKind = (typeof REPAIR_KINDS)[number];
+
+/** What went wrong with a turn, shown under the reply it belongs to. */
+export interface TurnError {
+  /** Stable machine code: `provider-error`, `empty-reply`, `missing-key`, `connection`, `interrupted`, … */
+  readonly code: string;
+  /** One sentence a person can act on. */
+  readonly message: string;
+  /** Whether a retry of the same turn can succeed. */
+  readonly retryable: boolean;
+  /** The provider's HTTP status, where there was one. */
+  readonly status?: number;
+  /** How long the provider asked to wait before a retry (`retry-after`), in seconds, where it said. */
+  readonly retryAfterSeconds?: number;
+}
+
+export interface Usage {
+  readonly inputTokens?: number;
+  readonly outputTokens?: number;
+  readonly cacheReadTokens?: number;
+  readonly cacheWriteTokens?: number;
+  readonly reasoningTokens?: number;
+}
+
+export interface ConversationView {
+  readonly id: string;
+  readonly title: string;
+  readonly brain: BrainId | null;
+  readonly model: string | null;
+  readonly reasoningLevel: ReasoningLevel | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly archived: boolean;
+}
+
+export interface MessageView {
+  readonly id: string;
+  readonly conversationId: string;
+  readonly seq: number;
+  readonly turnId: string;
+  readonly role: MessageRole;
+  readonly kind: MessageKind;
+  readonly text: string;
+  readonly status: MessageStatus;
+  readonly error: TurnError | null;
+  readonly brain: BrainId | null;
+  readonly modelRequested: string | null;
+  readonly modelResponded: string | null;
+  /** True when the provider served a different model than the one requested: the renderer shows a warning. */
+  readonly modelMismatch: boolean;
+  readonly reasoningLevel: ReasoningLevel | null;
+  readonly usage: Usage | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export const INVOCATION_KINDS = ['tool', 'memory', 'skill'] as const;
+export type InvocationKind = (typeof INVOCATION_KINDS)[number];
+export const INVOCATION_STATUSES = ['ok', 'error', 'denied', 'cancelled'] as const;
+export type InvocationStatus = (typeof INVOCATION_STATUSES)[number];
+
+/** One tool, memory or skill use of a turn, as stored in `tool_invocations`. */
+export interface InvocationView {
+  readonly id: string;
+  readonly turnId: string;
+  readonly messageId: string;
+  readonly seq: number;
+  readonly kind: InvocationKind;
+  /** The MCP server, or null for a built-in tool. */
+  readonly server: string | null;
+  /** The bare tool name. */
+  readonly tool: string;
+  readonly input: unknown;
+  readonly output: string | null;
+  readonly status: InvocationStatus;
+  readonly startedAt: string;
+  readonly endedAt: string | null;
+}
+
+export interface MessagePage {
+  /** Oldest first. */
+  readonly messages: readonly MessageView[];
+  /** The tool, memory and skill uses of these messages, by message then order: receipts are built from them. */
+  readonly invocations: readonly InvocationView[];
+  /** True when older messages exist before the first one returned. */
+  readonly hasOlder: boolean;
+}
+
+export interface BrainSettingsView {
+  readonly brain: BrainId;
+  readonly label: string;
+  readonly wire: WireId;
+  readonly defaultModel: string;
+  readonly models: readonly string[];
+  /** The base URL in use: settings, else `ANYBRAIN_<BRAIN>_BASE_URL`, else the brain's default. */
+  readonly baseUrl: string;
+  /** The base URL saved in settings, or null when none is. */
+  readonly baseUrlOverride: string | null;
+  /** Keys are write-only: the renderer only ever learns whether one is present and from where. */
+  readonly keySource: 'stored' | 'environment' | 'none' | 'not-needed';
+  /**
+   * Why the next turn on this brain would be refused before anything is sent, or null. `key-host-unconfirmed`: the
+   * key would go to a host it was not confirmed for (answer with confirmKeyHost); `insecure-base-url`: the base URL
+   * is http:// to another computer.
+   */
+  readonly connectionProblem: ConnectionProblem | null;
+  /** False when this build cannot run a turn on the brain yet. */
+  readonly available: boolean;
+}
+
+export const CONNECTION_PROBLEM_CODES = ['key-host-unconfirmed', 'insecure-base-url'] as const;
+
+export interface ConnectionProblem {
+  readonly code: (typeof CONNECTION_PROBLEM_CODES)[number];
+  /** One sentence a person can act on; the same text a refused turn shows. */
+  readonly message: string;
+}
+
+export interface SettingsView {
+  readonly defaultBrain: BrainId;
+  readonly theme: Theme;
+  readonly brains: readonly BrainSettingsView[];
+  /** Whether keys can be stored here (Electron with a real keyring); elsewhere keys come from the environment. */
+  readonly canStoreKeys: boolean;
+  readonly dataDir: string;
+}
+
+export interface SendResult {
+  readonly turnId: string;
+  readonly userMessageId: string;
+  readonly assistantMessageId: string;
+}
+
+export interface ExportResult {
+  readonly filename: string;
+  readonly mimeType: string;
+  readonly content: string;
+}
+
+export interface RequestPreview {
+  readonly brain: BrainId;
+  readonly model: string;
+  readonly reasoningLevel: ReasoningLevel;
+  readonly wire: WireId;
+  /** The request body exactly as it would be sent: the same bytes `anybrain request` prints. */
+  readonly body: string;
+  /** What the replay could only express lossily (calls left out, tools no longer offered). */
+  readonly warnings: readonly string[];
+}
+
+export interface MemoryView {
+  readonly id: string;
+  readonly text: string;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface SkillView {
+  readonly name: string;
+  readonly description: string;
+  readonly file: string;
+}
+
+export interface SkillsView {
+  /** The folder skills are read from: the data folder's `skills/`. */
+  readonly folder: string;
+  readonly skills: readonly SkillView[];
+  /** Files that could not be read as skills, with the reason. */
+  readonly problems: ReadonlyArray<{ readonly file: string; readonly problem: string }>;
+}
+
+export { TOOL_POLICY_VALUES, type ToolPolicyValue };
+
+export interface ToolView {
+  /** The name declared to brains (`server__tool` for an MCP tool). */
+  readonly name: string;
+  /** The bare tool name. */
+  readonly tool: string;
+  /** The MCP server id, or null for a built-in tool. */
+  readonly server: string | null;
+  readonly description: string;
+  readonly policy: ToolPolicyValue;
+}
+
+export { MCP_SERVER_STATUSES, type McpServerStatus };
+
+export interface McpServerView {
+  readonly id: string;
+  readonly label: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  /**
+   * The names of the environment variables the server starts with. Their values stay in the main process (its secret
+   * store): they never cross the Api, so an edit sends `null` for a value it keeps.
+   */
+  readonly envNames: readonly string[];
+  /** A server added, or changed in what it runs, is disabled until the user enables it (setMcpServerEnabled). */
+  readonly enabled: boolean;
+  /** `user` when added by the user's own action; anything else starts disabled. */
+  readonly origin: 'user' | 'import';
+  readonly status: McpServerStatus;
+  readonly error: string | null;
+}
+
+export interface ApprovalView {
+  readonly approvalId: string;
+  readonly conversationId: string;
+  readonly turnId: string;
+  readonly server: string | null;
+  readonly tool: string;
+  readonly input: unknown;
+}
+
+export const EXPORT_FORMATS = ['json', 'md', 'html'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** The counts `anybrain doctor` prints: the database's own checks and the stored texts' health. */
+export interface DataHealthView {
+  /** SQLite's `integrity_check`: `ok`, or the first problem it names. */
+  readonly integrity: string;
+  readonly foreignKeyProblems: number;
+  readonly interruptedReplies: number;
+  readonly failedReplies: number;
+  readonly stoppedReplies: number;
+  /** Replies found still streaming when this process opened the data folder, now marked interrupted. */
+  readonly interruptedAtThisStart: number;
+  readonly chromeRows: number;
+  readonly quoteEscapeRows: number;
+  /** Escaped quotes normalised so far, by turns and by repairs. */
+  readonly quoteEscapeNormalizations: number;
+}
+
+export interface RepairChangeView {
+  readonly conversationId: string;
+  readonly messageId: string;
+  readonly before: string;
+  readonly after: string;
+}
+
+export interface RepairResult {
+  /** Every text the repair changes (with `apply`) or would change (without). */
+  readonly changes: readonly RepairChangeView[];
+  /** How many texts were changed, or null for a dry run. */
+  readonly changed: number | null;
+}
+
+export interface RepairUndoResult {
+  /** The kind of the repair undone, or null when there was none to undo. */
+  readonly kind: RepairKind | null;
+  readonly restored: number;
+  /** Texts edited since the repair, left as they are. */
+  readonly skipped: number;
+}
