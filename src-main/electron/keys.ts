@@ -2,13 +2,13 @@
  * API keys at rest: encrypted with Electron `safeStorage` (the OS keychain, DPAPI or a Linux secret service) and kept
  * base64 in `<dataDir>/keys.json`, never in the database and never in a log line.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { safeStorage } from 'electron';
 import { z } from 'zod';
 import type { BrainId } from '../../src-shared/brains';
 import { BRAINS } from '../../src-shared/brains';
 import type { KeyStore } from '../core/core-types';
+import { readPrivateJsonFile, writePrivateJsonFile } from '../core/secrets/private-json-file';
 
 export const KEYS_FILE_NAME = 'keys.json';
 
@@ -39,7 +39,7 @@ export function createSafeStorageKeyStore(dataDir: string, platform: NodeJS.Plat
     },
 
     get(brain: BrainId): string | null {
-      const keys = readKeysFile(filePath, 'leave-unreadable')?.keys;
+      const keys = readPrivateJsonFile(filePath, keysFileSchema, 'leave-unreadable', 'keys file')?.keys;
       const encoded = keys && Object.hasOwn(keys, brain) ? keys[brain] : undefined;
       if (encoded === undefined) return null;
       try {
@@ -57,7 +57,7 @@ export function createSafeStorageKeyStore(dataDir: string, platform: NodeJS.Plat
         const instead = variable === null ? 'This brain needs no key.' : `Set ${variable} in the environment instead.`;
         throw new Error(`Anybrain cannot store the ${BRAINS[brain].label} key securely: ${refusal}. ${instead}`);
       }
-      const current = readKeysFile(filePath, 'move-unreadable-aside') ?? { version: 1, keys: {} };
+      const current = readPrivateJsonFile(filePath, keysFileSchema, 'move-unreadable-aside', 'keys file') ?? { version: 1, keys: {} };
       const keys: Record<string, string> = { ...current.keys };
       if (key === null) {
         if (!Object.hasOwn(keys, brain)) return;
@@ -65,48 +65,7 @@ export function createSafeStorageKeyStore(dataDir: string, platform: NodeJS.Plat
       } else {
         keys[brain] = safeStorage.encryptString(key).toString('base64');
       }
-      writeKeysFile(dataDir, filePath, { version: 1, keys });
+      writePrivateJsonFile(dataDir, filePath, { version: 1, keys } satisfies KeysFile);
     },
   };
-}
-
-/**
- * The parsed file, or null when there is none or it is unreadable. Before a write, an unreadable file is moved aside
- * (kept, not deleted) so a new key can still be saved.
- */
-function readKeysFile(filePath: string, unreadable: 'leave-unreadable' | 'move-unreadable-aside'): KeysFile | null {
-  let text: string;
-  try {
-    text = readFileSync(filePath, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  try {
-    return keysFileSchema.parse(JSON.parse(text));
-  } catch {
-    if (unreadable === 'leave-unreadable') return null;
-    const asidePath = `${filePath}.unreadable-${Date.now()}`;
-    renameSync(filePath, asidePath);
-    console.warn(`Anybrain: ${filePath} was not a valid keys file; it was moved to ${asidePath}.`);
-    return null;
-  }
-}
-
-/** Writes the whole file through a temporary file and a rename, so a crash leaves either the old file or the new one. */
-function writeKeysFile(dataDir: string, filePath: string, contents: KeysFile): void {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const temporaryPath = `${filePath}.${process.pid}.${Date.now()}.tmp`;
-  // Owner-only from creation on: the ciphertext is not readable by other users even for a moment.
-  const descriptor = openSync(temporaryPath, 'wx', 0o600);
-  try {
-    writeSync(descriptor, `${JSON.stringify(contents, null, 2)}\n`);
-    fsyncSync(descriptor);
-  } catch (error) {
-    closeSync(descriptor);
-    rmSync(temporaryPath, { force: true });
-    throw error;
-  }
-  closeSync(descriptor);
-  renameSync(temporaryPath, filePath);
 }

@@ -5,9 +5,9 @@
  * `safeStorage`; the web host and the command line, which have no keychain wired yet, store it as written
  * (`plain`), relying on the file's mode.
  */
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { readPrivateJsonFile, writePrivateJsonFile } from './private-json-file';
 
 export const SECRETS_FILE_NAME = 'secrets.json';
 
@@ -48,7 +48,7 @@ export function createFileSecretStore(dataDir: string, options: FileSecretStoreO
   const openers = new Map([options.sealing, ...(options.alsoOpens ?? [])].map((sealing) => [sealing.kind, sealing]));
   return {
     get(name: string): string | null {
-      const secrets = readSecretsFile(filePath, 'leave-unreadable')?.secrets;
+      const secrets = readPrivateJsonFile(filePath, secretsFileSchema, 'leave-unreadable', 'secrets file')?.secrets;
       const entry = secrets && Object.hasOwn(secrets, name) ? secrets[name] : undefined;
       const opener = entry ? openers.get(entry.sealing) : undefined;
       if (!entry || !opener) return null;
@@ -63,57 +63,14 @@ export function createFileSecretStore(dataDir: string, options: FileSecretStoreO
     write(changes: Readonly<Record<string, string | null>>): void {
       const names = Object.keys(changes);
       if (names.length === 0) return;
-      const current = readSecretsFile(filePath, 'move-unreadable-aside') ?? { version: 1, secrets: {} };
+      const current = readPrivateJsonFile(filePath, secretsFileSchema, 'move-unreadable-aside', 'secrets file') ?? { version: 1, secrets: {} };
       const secrets: SecretsFile['secrets'] = { ...current.secrets };
       for (const name of names) {
         const value = changes[name];
         if (value === null || value === undefined) delete secrets[name];
         else secrets[name] = { sealing: options.sealing.kind, value: options.sealing.seal(value) };
       }
-      writeSecretsFile(dataDir, filePath, { version: 1, secrets });
+      writePrivateJsonFile(dataDir, filePath, { version: 1, secrets } satisfies SecretsFile);
     },
   };
-}
-
-/**
- * The parsed file, or null when there is none or it is unreadable. Before a write, an unreadable file is moved aside
- * (kept, not deleted) so new values can still be saved.
- */
-function readSecretsFile(filePath: string, unreadable: 'leave-unreadable' | 'move-unreadable-aside'): SecretsFile | null {
-  let text: string;
-  try {
-    text = readFileSync(filePath, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
-  try {
-    return secretsFileSchema.parse(JSON.parse(text));
-  } catch {
-    if (unreadable === 'leave-unreadable') return null;
-    const asidePath = `${filePath}.unreadable-${Date.now()}`;
-    renameSync(filePath, asidePath);
-    // The path only: the file's content may be secret.
-    console.warn(`Anybrain: ${filePath} was not a valid secrets file; it was moved to ${asidePath}.`);
-    return null;
-  }
-}
-
-/** The whole file through a temporary file and a rename: a crash leaves the old file or the new one, never half. */
-function writeSecretsFile(dataDir: string, filePath: string, contents: SecretsFile): void {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const temporaryPath = `${filePath}.${process.pid}.${Date.now()}.tmp`;
-  // Owner-only from creation on, so the values are never readable by other users, even for a moment.
-  const descriptor = openSync(temporaryPath, 'wx', 0o600);
-  try {
-    writeSync(descriptor, `${JSON.stringify(contents, null, 2)}\n`);
-    fsyncSync(descriptor);
-  } catch (error) {
-    closeSync(descriptor);
-    rmSync(temporaryPath, { force: true });
-    throw error;
-  }
-  closeSync(descriptor);
-  renameSync(temporaryPath, filePath);
-  if (process.platform !== 'win32') chmodSync(filePath, 0o600);
 }
