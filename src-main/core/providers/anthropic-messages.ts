@@ -6,11 +6,11 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
 import type { Usage } from '../../../src-shared/api';
 import { isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
-import { ProviderFailure, classifyProviderFailure, connectionError, hostOf, malformedStreamError, retryAfterSecondsFrom } from './provider-errors';
+import { ProviderFailure, classifyProviderFailure, malformedStreamError } from './provider-errors';
+import { failureFromSdkError, sdkClientOptions, streamThroughSdk, type SdkErrorClasses } from './sdk-stream';
 import { applyDelta, blockStateFor, finishBlock, type BlockState } from './anthropic-content-blocks';
-import { createModelAnnouncer, REQUEST_TIMEOUT_MS, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
+import { createModelAnnouncer, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, ProviderError, StreamPart } from './stream-parts';
-import { streamWatchFor, watchedFetch } from './watched-fetch';
 
 export function streamAnthropicMessages(call: ProviderCall): AsyncIterable<StreamPart> {
   return mapAnthropicEvents(sendAnthropicRequest(call), { signal: call.signal });
@@ -23,51 +23,26 @@ async function* sendAnthropicRequest(call: ProviderCall): AsyncIterable<unknown>
     throw new ProviderFailure({ code: 'auth', message: 'No API key is set for this brain.', retryable: false });
   }
   const client = new Anthropic({
-    baseURL: call.baseUrl,
+    ...sdkClientOptions(call),
     apiKey: call.apiKey,
     // Without an explicit null the SDK reads ANTHROPIC_AUTH_TOKEN, which would send one brain's token to another.
     authToken: null,
-    // The app shows the failure and offers Retry; silent SDK retries would hide it and double the wait.
-    maxRetries: 0,
-    timeout: REQUEST_TIMEOUT_MS,
-    // The SDK logs unparseable chunks verbatim; failures reach the person as error parts instead.
-    logLevel: 'off',
-    // Gives up a stalled body and names a JSON answer where a stream was expected.
-    fetch: watchedFetch(streamWatchFor(call)),
   });
-  let stream: AsyncIterable<unknown>;
-  try {
-    // The replay layer built the complete body, `stream: true` included: it goes out as is.
-    stream = await client.messages.create(call.body as unknown as MessageCreateParamsStreaming, { signal: call.signal });
-  } catch (thrown) {
-    throw failureFromSdkError(thrown, call.baseUrl);
-  }
-  try {
-    yield* stream;
-  } catch (thrown) {
-    throw failureFromSdkError(thrown, call.baseUrl);
-  }
+  // The replay layer built the complete body, `stream: true` included: it goes out as is.
+  yield* streamThroughSdk(
+    () => client.messages.create(call.body as unknown as MessageCreateParamsStreaming, { signal: call.signal }),
+    (thrown) => failureFromSdkError(thrown, call.baseUrl, ANTHROPIC_ERRORS, errorFromAnthropicBody),
+  );
 }
 
-function failureFromSdkError(thrown: unknown, baseUrl: string): unknown {
-  if (thrown instanceof Anthropic.APIUserAbortError) return thrown;
-  if (thrown instanceof Anthropic.APIConnectionTimeoutError) {
-    return new ProviderFailure(connectionError(`${hostOf(baseUrl)} did not answer in time.`));
-  }
-  if (thrown instanceof Anthropic.APIConnectionError) {
-    const cause = thrown.cause instanceof Error ? `: ${thrown.cause.message}` : '';
-    return new ProviderFailure(connectionError(`Could not connect to ${hostOf(baseUrl)}${cause}.`));
-  }
-  if (thrown instanceof Anthropic.APIError) {
-    // The SDK keeps the whole error body, `{type:"error", error:{type, message}}`, for HTTP errors and for an `error`
-    // event that arrives after HTTP 200 alike.
-    return new ProviderFailure(errorFromAnthropicBody(thrown.error, thrown.status, thrown.message, retryAfterSecondsFrom(thrown.headers)));
-  }
-  if (thrown instanceof Anthropic.AnthropicError) {
-    return new ProviderFailure({ code: 'provider-error', message: `The request could not be sent: ${thrown.message}`, retryable: false });
-  }
-  return thrown;
-}
+/** The SDK keeps the whole error body, `{type:"error", error:{type, message}}`, as the APIError's `error`. */
+const ANTHROPIC_ERRORS: SdkErrorClasses = {
+  APIUserAbortError: Anthropic.APIUserAbortError,
+  APIConnectionTimeoutError: Anthropic.APIConnectionTimeoutError,
+  APIConnectionError: Anthropic.APIConnectionError,
+  APIError: Anthropic.APIError,
+  base: Anthropic.AnthropicError,
+};
 
 /** Reads Anthropic's error body shape, `{type:"error", error:{type, message}}`, as an HTTP body or an `error` event. */
 export function errorFromAnthropicBody(body: unknown, status: number | undefined, fallbackMessage: string, retryAfterSeconds: number | null = null): ProviderError {
