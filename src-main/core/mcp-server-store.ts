@@ -14,16 +14,8 @@ import type { AppDatabase } from './store/open';
 import { readSetting, writeSetting } from './store/settings';
 import { admitServer, commandProblem, MCP_SERVER_ORIGINS, parseServerConfig, parseServerConfigs, type McpServerConfig } from './tools/mcp';
 
-export interface StoredMcpServer {
-  readonly id: string;
-  readonly label: string;
-  readonly command: string;
-  readonly args: readonly string[];
-  /** The variables the server is started with; their values live in the secret store. */
-  readonly envNames: readonly string[];
-  readonly enabled: boolean;
-  readonly origin: McpServerConfig['origin'];
-}
+/** A server as stored: its view without the running state. The values of `envNames` live in the secret store. */
+export type StoredMcpServer = Omit<McpServerView, 'status' | 'error'>;
 
 /** A save from the Api: an environment value of `null` keeps the value stored for that variable. */
 export interface McpServerSave {

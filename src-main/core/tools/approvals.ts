@@ -2,6 +2,7 @@
  * The approval policy: every tool is allowed, asked about, or denied. "Ask" shows the call and waits for the person;
  * Stop cancels every pending question of its turn.
  */
+import type { ApprovalView } from '../../../src-shared/api';
 import { policyKeyOf } from '../../../src-shared/tool-key';
 import type { ToolPolicyValue } from '../../../src-shared/tool-rules';
 
@@ -17,14 +18,8 @@ export function defaultPolicy(server: string | null): ToolPolicy {
   return server === null ? 'allow' : 'ask';
 }
 
-export interface ApprovalRequest {
-  readonly approvalId: string;
-  readonly conversationId: string;
-  readonly turnId: string;
-  readonly server: string | null;
-  readonly tool: string;
-  readonly input: unknown;
-}
+/** A pending question is exactly what the window is shown of it. */
+export type ApprovalRequest = ApprovalView;
 
 export type ApprovalOutcome = 'allow' | 'deny' | 'cancelled';
 
