@@ -8,6 +8,25 @@ const nodeBuiltins = { group: ['node:*', 'fs', 'path', 'os', 'child_process', 'h
 const electron = { group: ['electron', 'electron/*'], message: 'Only src-main/electron may import electron.' };
 const mainFromOutside = { group: ['**/src-main/**', '../src-main', '../../src-main'], message: 'Only src-shared is shared between processes.' };
 const rendererFromOutside = { group: ['**/src-renderer/**'], message: 'The main process never imports the renderer.' };
+const sqlOutsideStore = {
+  group: ['drizzle-orm', 'drizzle-orm/*', 'better-sqlite3', '**/db/schema'],
+  message: 'SQL lives in src-main/core/store: call (or add) a store function taking db.',
+};
+/**
+ * Modules under tools/ that do no I/O (no node:, no yaml, no store), so the replay may import them. A module added
+ * here gets the `ioFromPureToolModule` restrictions below.
+ */
+const PURE_TOOL_MODULES = ['run-skill-tool'];
+const toolsWithIo = {
+  group: ['**/tools/**', ...PURE_TOOL_MODULES.map((name) => `!**/tools/${name}`)],
+  message: 'The replay is pure: it imports only tools/ modules listed in PURE_TOOL_MODULES (eslint.config.js).',
+};
+const replayFromTools = { group: ['**/replay/**', '**/replay'], message: 'Tools know nothing of the replay: the engine joins them.' };
+const ioFromPureToolModule = {
+  group: ['yaml', '@modelcontextprotocol/*', '**/store/**', '**/store', './*', '../*', ...PURE_TOOL_MODULES.map((name) => `!./${name}`)],
+  message: 'A pure tool module imports no I/O and no other tools module.',
+};
+const tests = ['**/*.test.ts', '**/*.test.tsx', '**/testing.ts', '**/testing/**', '**/test-database.ts', '**/*.fixture.ts', '**/replay-fixture.ts'];
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'db/migrations/**'] },
@@ -32,14 +51,35 @@ export default tseslint.config(
   },
   {
     files: ['src-main/core/**', 'src-main/web/**', 'src-main/cli/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [electron, rendererFromOutside, sqlOutsideStore] }] },
+  },
+  {
+    // Tests and test helpers seed and inspect the database directly, and may reach across layers to set a scene.
+    files: ['src-main/core', 'src-main/web', 'src-main/cli'].flatMap((folder) => tests.map((pattern) => `${folder}/${pattern}`)),
     rules: { 'no-restricted-imports': ['error', { patterns: [electron, rendererFromOutside] }] },
+  },
+  {
+    files: ['src-main/core/replay/**'],
+    ignores: tests,
+    rules: { 'no-restricted-imports': ['error', { patterns: [electron, rendererFromOutside, sqlOutsideStore, toolsWithIo] }] },
+  },
+  {
+    files: ['src-main/core/tools/**'],
+    ignores: tests,
+    rules: { 'no-restricted-imports': ['error', { patterns: [electron, rendererFromOutside, sqlOutsideStore, replayFromTools] }] },
+  },
+  {
+    files: PURE_TOOL_MODULES.map((name) => `src-main/core/tools/${name}.ts`),
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [nodeBuiltins, electron, rendererFromOutside, sqlOutsideStore, replayFromTools, ioFromPureToolModule] }],
+    },
   },
   {
     files: ['src-main/core/replay/wires/**'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [nodeBuiltins, electron, rendererFromOutside, { group: ['**/store/**', '**/store', '**/providers/**', '**/engine/**', '**/tools/**'], message: 'Converters are pure: neutral types in, wire JSON out.' }] },
+        { patterns: [nodeBuiltins, electron, rendererFromOutside, sqlOutsideStore, { group: ['**/store/**', '**/store', '**/providers/**', '**/engine/**', '**/tools/**'], message: 'Converters are pure: neutral types in, wire JSON out.' }] },
       ],
     },
   },

@@ -6,7 +6,7 @@
 import { isBrainId } from '../../../src-shared/brains';
 import type { InvocationRow } from '../store/invocations';
 import type { MessageRow, StoredReasoning } from '../store/messages';
-import { RUN_SKILL_TOOL } from '../tools/skills';
+import { RUN_SKILL_TOOL } from '../tools/run-skill-tool';
 import { deriveCallId } from './call-shaping';
 import type { ReplayCall, ReplayTurn } from './types';
 

@@ -73,8 +73,12 @@ export interface ReplayWarning {
   readonly message: string;
 }
 
-export interface WireRequest {
-  readonly body: Record<string, unknown>;
+/**
+ * A converter's output. Each converter types `body` as its wire's request (`wires/<wire>-types.ts`); past the
+ * dispatcher in `wires/index.ts` it is the JSON object the provider sends.
+ */
+export interface WireRequest<Body extends object = Record<string, unknown>> {
+  readonly body: Body;
   readonly warnings: readonly ReplayWarning[];
 }
 

@@ -177,7 +177,7 @@ export function parseJsonColumn(value: unknown): unknown {
  * each row as an array of the table's columns in schema order, and `rowFrom` builds the row in one object literal,
  * the same row drizzle's `select()` returns. `rowFrom` is checked against the schema when the module loads, so a column
  * added to the table without it fails at once instead of shifting values into the wrong fields. `clauses` follows
- * `FROM table`.
+ * `FROM table`. Measured against drizzle's own mapping in bench/RESULTS.md (2026-12-01): it still pays for itself.
  */
 export function handMappedQuery<Row extends object>(
   table: SQLiteTable,

@@ -3,7 +3,13 @@
  * wire in its own declaration shape.
  */
 import { bareToolName, sameToolKey, toolKeyOfWireName, type ToolKey } from '../../../src-shared/tool-key';
-import type { ToolDeclaration } from '../replay/types';
+
+/** What a brain is told about a tool. */
+export interface ToolDescription {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: Record<string, unknown>;
+}
 
 export interface ToolResult {
   readonly output: string;
@@ -15,14 +21,14 @@ export interface ToolContext {
   readonly now: () => Date;
 }
 
-export interface ToolDefinition extends ToolDeclaration {
+export interface ToolDefinition extends ToolDescription {
   /** The MCP server the tool belongs to, or null for a built-in tool. */
   readonly server: string | null;
   execute(input: Record<string, unknown>, context: ToolContext): Promise<ToolResult>;
 }
 
 /** What brains are told about tools: the definitions without their executors. */
-export function declarationsOf(tools: readonly ToolDefinition[]): ToolDeclaration[] {
+export function declarationsOf(tools: readonly ToolDefinition[]): ToolDescription[] {
   return tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
 }
 

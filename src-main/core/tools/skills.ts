@@ -6,6 +6,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { ToolDefinition } from './catalogue';
+import { RUN_SKILL_TOOL } from './run-skill-tool';
+
+export { RUN_SKILL_TOOL };
 
 export interface Skill {
   readonly name: string;
@@ -20,7 +23,6 @@ export interface SkillProblem {
 }
 
 export const SKILL_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
-export const RUN_SKILL_TOOL = 'run_skill';
 const MAX_SKILL_BYTES = 64 * 1024;
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/;
 

@@ -2,12 +2,11 @@
  * Transcript export: words and structured rows only. Keys never appear; reasoning keeps its opaque carriers so an
  * import can replay them to the brain that made them.
  */
-import { inArray } from 'drizzle-orm';
 import type { ExportFormat, ExportResult } from '../../../src-shared/api';
 import { BRAINS, isBrainId } from '../../../src-shared/brains';
 import { TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION, type TranscriptMessage, type TranscriptV1 } from '../../../src-shared/transcript';
-import { toolInvocations } from '../../../db/schema';
 import { getConversation } from '../store/conversations';
+import { listInvocationsByMessage } from '../store/invocations';
 import { listAllMessages, type StoredReasoning } from '../store/messages';
 import type { AppDatabase } from '../store/open';
 
@@ -22,15 +21,7 @@ export function buildTranscript(db: AppDatabase, conversationId: string): Transc
   const conversation = getConversation(db, conversationId);
   if (!conversation) throw new ConversationNotFoundError(conversationId);
   const rows = listAllMessages(db, conversationId);
-  // Two queries beat a JOIN that degrades with length.
-  const invocations = rows.length
-    ? db
-        .select()
-        .from(toolInvocations)
-        .where(inArray(toolInvocations.messageId, rows.map((row) => row.id)))
-        .orderBy(toolInvocations.messageId, toolInvocations.seq)
-        .all()
-    : [];
+  const invocations = listInvocationsByMessage(db, rows.map((row) => row.id));
   const messages: TranscriptMessage[] = rows.map((row) => {
     const base = { id: row.id, turn_id: row.turnId, role: row.role, kind: row.kind, text: row.text, created_at: row.createdAt };
     if (row.role !== 'assistant') return base;
@@ -43,18 +34,16 @@ export function buildTranscript(db: AppDatabase, conversationId: string): Transc
       model_responded: row.modelResponded,
       reasoning_level: row.reasoningLevel,
       ...(reasoning ? { reasoning: { brain: reasoning.brain, model: reasoning.model, text: reasoning.text, opaque: reasoning.opaque } } : {}),
-      tool_invocations: invocations
-        .filter((invocation) => invocation.messageId === row.id)
-        .map((invocation) => ({
-          id: invocation.id,
-          kind: invocation.kind,
-          server: invocation.server,
-          tool: invocation.tool,
-          provider_call_id: invocation.providerCallId,
-          input: invocation.input ?? {},
-          output: invocation.output,
-          status: invocation.status,
-        })),
+      tool_invocations: (invocations.get(row.id) ?? []).map((invocation) => ({
+        id: invocation.id,
+        kind: invocation.kind,
+        server: invocation.server,
+        tool: invocation.tool,
+        provider_call_id: invocation.providerCallId,
+        input: invocation.input ?? {},
+        output: invocation.output,
+        status: invocation.status,
+      })),
     };
   });
   return {

@@ -4,19 +4,15 @@
  */
 import { declaredName, sanitiseAnthropicId } from '../call-shaping';
 import type { ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, TurnPlacement, WireRequest } from '../types';
-import { assistantParts, opaqueBlocks, ownReasoning, renderTurns } from './shared';
-
-type AnthropicBlock = Record<string, unknown>;
-interface AnthropicMessage {
-  role: 'user' | 'assistant';
-  content: AnthropicBlock[];
-}
+import type { TextBlockParam, ToolResultBlockParam, ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { AnthropicMessage, AnthropicMessagesBody, AnthropicThinkingBlock, AnthropicTool } from './anthropic-messages-types';
+import { assistantParts, opaqueBlocks, renderTurns, replayableReasoning } from './shared';
 
 /** Thinking budgets per reasoning level. Anthropic requires max_tokens to exceed budget_tokens. */
 const THINKING_BUDGET = { low: 2048, medium: 8192, high: 24576 } as const;
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
-function isThinkingBlock(value: unknown): boolean {
+function isThinkingBlock(value: unknown): value is AnthropicThinkingBlock {
   if (typeof value !== 'object' || value === null) return false;
   const type = (value as { type?: unknown }).type;
   return type === 'thinking' || type === 'redacted_thinking';
@@ -26,16 +22,16 @@ function isThinkingBlock(value: unknown): boolean {
  * Thinking blocks go back verbatim, and only to the model that signed them: any other model answers
  * "Invalid `signature` in `thinking` block".
  */
-function thinkingBlocks(turn: ReplayTurn, request: ReplayRequest): AnthropicBlock[] {
-  return opaqueBlocks(ownReasoning(turn, request)).filter(isThinkingBlock) as AnthropicBlock[];
+function thinkingBlocks(turn: ReplayTurn, request: ReplayRequest): AnthropicThinkingBlock[] {
+  return opaqueBlocks(replayableReasoning('anthropic-messages', turn, request)).filter(isThinkingBlock);
 }
 
-function toolUse(call: ReplayCall, request: ReplayRequest): AnthropicBlock {
+function toolUse(call: ReplayCall, request: ReplayRequest): ToolUseBlockParam {
   // Anthropic rejects tool_use ids outside ^[a-zA-Z0-9_-]+$; derived ids are used for every brain's calls.
   return { type: 'tool_use', id: sanitiseAnthropicId(call.callId), name: declaredName(call, request.tools), input: call.input };
 }
 
-function toolResult(call: ReplayCall): AnthropicBlock {
+function toolResult(call: ReplayCall): ToolResultBlockParam {
   return {
     type: 'tool_result',
     tool_use_id: sanitiseAnthropicId(call.callId),
@@ -48,7 +44,7 @@ function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: 
   const live = placement === 'live';
   const { native, recordLine } = assistantParts(turn, request, warnings);
   const thinking = thinkingBlocks(turn, request);
-  const text: AnthropicBlock[] = turn.text.length > 0 ? [{ type: 'text', text: turn.text }] : [];
+  const text: TextBlockParam[] = turn.text.length > 0 ? [{ type: 'text', text: turn.text }] : [];
   const messages: AnthropicMessage[] = [];
   if (native.length > 0) {
     // A live reply keeps the provider's own order (words, then calls); a finished one replays its calls first.
@@ -61,6 +57,11 @@ function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: 
     messages.push({ role: 'assistant', content: [...(native.length > 0 ? [] : thinking), ...text] });
   }
   return messages;
+}
+
+/** Tool input schemas are JSON Schema objects (`type: "object"`), which the SDK types only at their top level. */
+function jsonSchemaObject(schema: Record<string, unknown>): AnthropicTool['input_schema'] {
+  return schema as AnthropicTool['input_schema'];
 }
 
 function isToolResultMessage(message: AnthropicMessage): boolean {
@@ -85,7 +86,7 @@ function placeCacheBreakpoints(messages: AnthropicMessage[]): void {
   }
 }
 
-export function convertToAnthropicMessages(request: ReplayRequest): WireRequest {
+export function convertToAnthropicMessages(request: ReplayRequest): WireRequest<AnthropicMessagesBody> {
   const warnings: ReplayWarning[] = [];
   const messages: AnthropicMessage[] = [];
   const rendered = renderTurns<AnthropicMessage>(request.turns, {
@@ -106,18 +107,16 @@ export function convertToAnthropicMessages(request: ReplayRequest): WireRequest 
   }
   placeCacheBreakpoints(messages);
 
-  const body: Record<string, unknown> = {
+  const body: AnthropicMessagesBody = {
     model: request.model,
     max_tokens: request.maxOutputTokens,
     system: [{ type: 'text', text: request.system, cache_control: EPHEMERAL }],
+    ...(request.tools.length > 0
+      ? { tools: request.tools.map((tool): AnthropicTool => ({ name: tool.name, description: tool.description, input_schema: jsonSchemaObject(tool.inputSchema) })) }
+      : {}),
+    messages,
+    ...(request.reasoningLevel === 'off' ? {} : { thinking: { type: 'enabled', budget_tokens: THINKING_BUDGET[request.reasoningLevel] } }),
+    stream: true,
   };
-  if (request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.inputSchema }));
-  }
-  body.messages = messages;
-  if (request.reasoningLevel !== 'off') {
-    body.thinking = { type: 'enabled', budget_tokens: THINKING_BUDGET[request.reasoningLevel] };
-  }
-  body.stream = true;
   return { body, warnings };
 }

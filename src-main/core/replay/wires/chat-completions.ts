@@ -4,19 +4,8 @@
  */
 import { declaredName } from '../call-shaping';
 import type { ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, TurnPlacement, WireRequest } from '../types';
-import { answerText, assistantParts, functionToolDeclarations, renderTurns } from './shared';
-
-interface ChatToolCall {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
-}
-
-type ChatMessage =
-  | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string | null; reasoning_content?: string; tool_calls?: ChatToolCall[] }
-  | { role: 'tool'; tool_call_id: string; content: string };
+import type { ChatCompletionsBody, ChatMessage } from './chat-completions-types';
+import { answerText, assistantParts, functionToolDeclarations, renderTurns, replayableReasoning } from './shared';
 
 /**
  * Kimi with thinking on rejects an assistant message with tool_calls that lacks reasoning_content ("thinking is
@@ -31,9 +20,7 @@ function thinkingOn(request: ReplayRequest): boolean {
 
 /** Kimi's own reasoning text goes back to Kimi; nobody else's. */
 function ownReasoningText(turn: ReplayTurn, request: ReplayRequest): string | null {
-  const reasoning = turn.reasoning;
-  if (!reasoning || !thinkingOn(request) || reasoning.brain !== request.brain) return null;
-  return reasoning.text.length > 0 ? reasoning.text : null;
+  return replayableReasoning('chat-completions', turn, request)?.text ?? null;
 }
 
 /** Kimi's own call ids (`functions.NAME:IDX`) go back to Kimi unchanged; every other call gets its derived id. */
@@ -69,7 +56,7 @@ function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: 
   return messages;
 }
 
-export function convertToChatCompletionsMessages(request: ReplayRequest): WireRequest {
+export function convertToChatCompletionsMessages(request: ReplayRequest): WireRequest<ChatCompletionsBody> {
   const warnings: ReplayWarning[] = [];
   // An array literal, not push(...): spreading 100,000 messages as call arguments exceeds V8's argument limit.
   const messages: ChatMessage[] = [
@@ -79,13 +66,14 @@ export function convertToChatCompletionsMessages(request: ReplayRequest): WireRe
       assistant: (turn, placement) => assistantMessages(turn, placement, request, warnings),
     }, request.live),
   ];
-  const body: Record<string, unknown> = { model: request.model, messages };
-  if (request.tools.length > 0) body.tools = functionToolDeclarations(request.tools);
-  // Kimi K2.5 and K2.6 think unless told not to; K2.6 keeps earlier turns' reasoning only with keep: "all".
-  body.thinking = thinkingOn(request)
-    ? { type: 'enabled', ...(request.model.startsWith('kimi-k2.6') ? { keep: 'all' } : {}) }
-    : { type: 'disabled' };
-  body.stream = true;
-  body.stream_options = { include_usage: true };
+  const body: ChatCompletionsBody = {
+    model: request.model,
+    messages,
+    ...(request.tools.length > 0 ? { tools: functionToolDeclarations(request.tools) } : {}),
+    // Kimi K2.5 and K2.6 think unless told not to; K2.6 keeps earlier turns' reasoning only with keep: "all".
+    thinking: thinkingOn(request) ? { type: 'enabled', ...(request.model.startsWith('kimi-k2.6') ? { keep: 'all' } : {}) } : { type: 'disabled' },
+    stream: true,
+    stream_options: { include_usage: true },
+  };
   return { body, warnings };
 }

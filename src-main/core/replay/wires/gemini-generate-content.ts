@@ -1,17 +1,18 @@
 /**
- * Neutral replay → Gemini generateContent request body (gemini). The model and the streaming switch travel in the
- * URL (`models/MODEL:streamGenerateContent?alt=sse`); the adapter takes them out of this body before sending.
+ * Neutral replay → Gemini generateContent request (gemini): the body, with the model and the streaming switch the
+ * adapter moves into the URL (see `GeminiReplayRequest`).
  * https://ai.google.dev/api/generate-content
  */
 import { declaredName } from '../call-shaping';
 import type { ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, TurnPlacement, WireRequest } from '../types';
-import { assistantParts, opaqueBlocks, ownReasoning, renderTurns } from './shared';
-
-type GeminiPart = Record<string, unknown>;
-interface GeminiContent {
-  role: 'user' | 'model';
-  parts: GeminiPart[];
-}
+import type {
+  GeminiContent,
+  GeminiFunctionCallPart,
+  GeminiFunctionResponsePart,
+  GeminiReplayRequest,
+  GeminiTextPart,
+} from './gemini-generate-content-types';
+import { assistantParts, opaqueBlocks, renderTurns, replayableReasoning } from './shared';
 
 /** Gemini's documented stand-in for calls it did not sign itself (another brain's, or older than signatures). */
 export const DUMMY_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
@@ -28,10 +29,10 @@ function isOwn(turn: ReplayTurn, request: ReplayRequest): boolean {
   return turn.brain === request.brain && turn.model === request.model;
 }
 
-function functionCallParts(turn: ReplayTurn, calls: readonly ReplayCall[], request: ReplayRequest): GeminiPart[] {
+function functionCallParts(turn: ReplayTurn, calls: readonly ReplayCall[], request: ReplayRequest): GeminiFunctionCallPart[] {
   const own = isOwn(turn, request);
   return calls.map((call, index) => {
-    const part: GeminiPart = { functionCall: { name: declaredName(call, request.tools), args: call.input } };
+    const part: GeminiFunctionCallPart = { functionCall: { name: declaredName(call, request.tools), args: call.input } };
     const signature = own ? signatureOf(call.opaque) : null;
     // Gemini 3 rejects a model turn whose first functionCall part has no thought_signature.
     if (signature !== null) part.thoughtSignature = signature;
@@ -40,14 +41,14 @@ function functionCallParts(turn: ReplayTurn, calls: readonly ReplayCall[], reque
   });
 }
 
-function functionResponsePart(call: ReplayCall, request: ReplayRequest): GeminiPart {
+function functionResponsePart(call: ReplayCall, request: ReplayRequest): GeminiFunctionResponsePart {
   return {
     functionResponse: { name: declaredName(call, request.tools), response: call.isError ? { error: call.answer } : { output: call.answer } },
   };
 }
 
-function textPart(turn: ReplayTurn, request: ReplayRequest): GeminiPart {
-  const signature = opaqueBlocks(ownReasoning(turn, request)).map(signatureOf).find((value) => value !== null) ?? null;
+function textPart(turn: ReplayTurn, request: ReplayRequest): GeminiTextPart {
+  const signature = opaqueBlocks(replayableReasoning('gemini-generate-content', turn, request)).map(signatureOf).find((value) => value !== null) ?? null;
   return signature === null ? { text: turn.text } : { text: turn.text, thoughtSignature: signature };
 }
 
@@ -65,7 +66,7 @@ function modelContents(turn: ReplayTurn, placement: TurnPlacement, request: Repl
   return contents;
 }
 
-export function convertToGeminiContents(request: ReplayRequest): WireRequest {
+export function convertToGeminiContents(request: ReplayRequest): WireRequest<GeminiReplayRequest> {
   const warnings: ReplayWarning[] = [];
   const contents: GeminiContent[] = [];
   const rendered = renderTurns<GeminiContent>(request.turns, {
@@ -78,28 +79,30 @@ export function convertToGeminiContents(request: ReplayRequest): WireRequest {
     if (previous && previous.role === content.role) previous.parts.push(...content.parts);
     else contents.push(content);
   }
-  const body: Record<string, unknown> = {
+  const body: GeminiReplayRequest = {
     model: request.model,
     systemInstruction: { parts: [{ text: request.system }] },
     contents,
+    ...(request.tools.length > 0
+      ? {
+          tools: [
+            {
+              functionDeclarations: request.tools.map((tool) => ({
+                name: tool.name,
+                description: tool.description,
+                parametersJsonSchema: tool.inputSchema,
+              })),
+            },
+          ],
+        }
+      : {}),
+    generationConfig: {
+      maxOutputTokens: request.maxOutputTokens,
+      ...(request.reasoningLevel === 'off'
+        ? {}
+        : { thinkingConfig: { includeThoughts: true, thinkingBudget: THINKING_BUDGET[request.reasoningLevel] } }),
+    },
+    stream: true,
   };
-  if (request.tools.length > 0) {
-    body.tools = [
-      {
-        functionDeclarations: request.tools.map((tool) => ({
-          name: tool.name,
-          description: tool.description,
-          parametersJsonSchema: tool.inputSchema,
-        })),
-      },
-    ];
-  }
-  body.generationConfig = {
-    maxOutputTokens: request.maxOutputTokens,
-    ...(request.reasoningLevel === 'off'
-      ? {}
-      : { thinkingConfig: { includeThoughts: true, thinkingBudget: THINKING_BUDGET[request.reasoningLevel] } }),
-  };
-  body.stream = true;
   return { body, warnings };
 }

@@ -4,15 +4,12 @@
  */
 import { declaredName } from '../call-shaping';
 import type { ReplayRequest, ReplayTurn, ReplayWarning, TurnPlacement, WireRequest } from '../types';
-import { answerText, assistantParts, functionToolDeclarations, renderTurns } from './shared';
-
-type OllamaMessage = Record<string, unknown>;
+import type { OllamaChatBody, OllamaMessage } from './ollama-chat-types';
+import { answerText, assistantParts, functionToolDeclarations, renderTurns, replayableReasoning } from './shared';
 
 /** Ollama's own thinking goes back with its calls; no other brain's. */
 function ownThinking(turn: ReplayTurn, request: ReplayRequest): string | null {
-  const reasoning = turn.reasoning;
-  if (!reasoning || reasoning.brain !== request.brain || reasoning.text.length === 0) return null;
-  return reasoning.text;
+  return replayableReasoning('ollama-chat', turn, request)?.text ?? null;
 }
 
 function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: ReplayRequest, warnings: ReplayWarning[]): OllamaMessage[] {
@@ -36,7 +33,7 @@ function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: 
   return messages;
 }
 
-export function convertToOllamaMessages(request: ReplayRequest): WireRequest {
+export function convertToOllamaMessages(request: ReplayRequest): WireRequest<OllamaChatBody> {
   const warnings: ReplayWarning[] = [];
   // An array literal, not push(...): spreading 100,000 messages as call arguments exceeds V8's argument limit.
   const messages: OllamaMessage[] = [
@@ -46,9 +43,12 @@ export function convertToOllamaMessages(request: ReplayRequest): WireRequest {
       assistant: (turn, placement) => assistantMessages(turn, placement, request, warnings),
     }, request.live),
   ];
-  const body: Record<string, unknown> = { model: request.model, messages };
-  if (request.tools.length > 0) body.tools = functionToolDeclarations(request.tools);
-  if (request.reasoningLevel !== 'off') body.think = request.reasoningLevel;
-  body.stream = true;
+  const body: OllamaChatBody = {
+    model: request.model,
+    messages,
+    ...(request.tools.length > 0 ? { tools: functionToolDeclarations(request.tools) } : {}),
+    ...(request.reasoningLevel === 'off' ? {} : { think: request.reasoningLevel }),
+    stream: true,
+  };
   return { body, warnings };
 }

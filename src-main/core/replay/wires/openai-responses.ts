@@ -5,19 +5,21 @@
  */
 import { declaredName, sanitiseResponsesCallId } from '../call-shaping';
 import type { ReplayRequest, ReplayTurn, ReplayWarning, TurnPlacement, WireRequest } from '../types';
-import { answerText, assistantParts, opaqueBlocks, ownReasoning, renderTurns } from './shared';
-
-type ResponsesItem = Record<string, unknown>;
+import type { OpenAiResponsesBody, ResponsesItem, ResponsesReasoningItem } from './openai-responses-types';
+import { answerText, assistantParts, opaqueBlocks, renderTurns, replayableReasoning } from './shared';
 
 /**
  * Reasoning items replay only to the same provider and model, and only with encrypted_content: with store:false the
  * provider cannot look an item up by id.
  */
-function reasoningItems(turn: ReplayTurn, request: ReplayRequest): ResponsesItem[] {
-  return opaqueBlocks(ownReasoning(turn, request)).filter(
-    (block): block is ResponsesItem =>
-      typeof block === 'object' && block !== null && (block as ResponsesItem).type === 'reasoning' && typeof (block as ResponsesItem).encrypted_content === 'string',
-  );
+function reasoningItems(turn: ReplayTurn, request: ReplayRequest): ResponsesReasoningItem[] {
+  return opaqueBlocks(replayableReasoning('openai-responses', turn, request)).filter(isEncryptedReasoningItem);
+}
+
+function isEncryptedReasoningItem(block: unknown): block is ResponsesReasoningItem {
+  if (typeof block !== 'object' || block === null) return false;
+  const { type, encrypted_content: encryptedContent } = block as { type?: unknown; encrypted_content?: unknown };
+  return type === 'reasoning' && typeof encryptedContent === 'string';
 }
 
 function assistantItems(turn: ReplayTurn, placement: TurnPlacement, request: ReplayRequest, warnings: ReplayWarning[]): ResponsesItem[] {
@@ -38,27 +40,33 @@ function assistantItems(turn: ReplayTurn, placement: TurnPlacement, request: Rep
   return items;
 }
 
-export function convertToOpenAiResponsesInput(request: ReplayRequest): WireRequest {
+export function convertToOpenAiResponsesInput(request: ReplayRequest): WireRequest<OpenAiResponsesBody> {
   const warnings: ReplayWarning[] = [];
   const input = renderTurns<ResponsesItem>(request.turns, {
     userText: (text) => ({ role: 'user', content: text }),
     assistant: (turn, placement) => assistantItems(turn, placement, request, warnings),
   }, request.live);
-  const body: Record<string, unknown> = { model: request.model, instructions: request.system, input };
-  if (request.tools.length > 0) {
-    body.tools = request.tools.map((tool) => ({
-      type: 'function',
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.inputSchema,
-      strict: false,
-    }));
-  }
-  if (request.reasoningLevel !== 'off') body.reasoning = { effort: request.reasoningLevel, summary: 'auto' };
-  body.max_output_tokens = request.maxOutputTokens;
-  body.store = false;
-  body.include = ['reasoning.encrypted_content'];
-  body.prompt_cache_key = request.cacheKey;
-  body.stream = true;
+  const body: OpenAiResponsesBody = {
+    model: request.model,
+    instructions: request.system,
+    input,
+    ...(request.tools.length > 0
+      ? {
+          tools: request.tools.map((tool) => ({
+            type: 'function' as const,
+            name: tool.name,
+            description: tool.description,
+            parameters: tool.inputSchema,
+            strict: false as const,
+          })),
+        }
+      : {}),
+    ...(request.reasoningLevel === 'off' ? {} : { reasoning: { effort: request.reasoningLevel, summary: 'auto' as const } }),
+    max_output_tokens: request.maxOutputTokens,
+    store: false,
+    include: ['reasoning.encrypted_content'],
+    prompt_cache_key: request.cacheKey,
+    stream: true,
+  };
   return { body, warnings };
 }

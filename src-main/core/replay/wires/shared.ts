@@ -2,8 +2,10 @@
  * Pieces every converter shares: how an assistant turn splits into native calls and labelled records, and where
  * reasoning may go.
  */
+import type { WireId } from '../../../../src-shared/brains';
 import { MAX_REPLAYED_CALLS, partitionCalls } from '../call-shaping';
-import { systemLineLabel, type ReplayCall, type ReplayRequest, type ReplayTurn, type ReplayWarning, type TurnPlacement } from '../types';
+import { systemLineLabel, type ReplayCall, type ReplayReasoning, type ReplayRequest, type ReplayTurn, type ReplayWarning, type TurnPlacement } from '../types';
+import type { FunctionToolDeclaration } from './chat-completions-types';
 
 export interface AssistantParts {
   readonly native: ReplayCall[];
@@ -28,11 +30,36 @@ export function systemLineText(turn: ReplayTurn): string {
   return `${systemLineLabel(turn.kind)}\n${turn.text}`;
 }
 
-/** Reasoning the same brain and model produced: the only reasoning a signature-checking provider may see. */
-export function ownReasoning(turn: ReplayTurn, request: ReplayRequest): ReplayTurn['reasoning'] | undefined {
+/** Whose reasoning a wire may be sent: never another brain's, and per wire only under the conditions below. */
+export interface ReasoningReplayRule {
+  /**
+   * Only the very model that wrote it (the provider checks a signature or decrypts an item per model), or any model
+   * of the same brain (plain text the brain reads back).
+   */
+  readonly sameModel: boolean;
+  /** Only while this turn's reasoning level is not `off`. */
+  readonly onlyWhileReasoning: boolean;
+  /** What replays: the provider's opaque carriers (signatures, encrypted items), or the readable text. */
+  readonly carries: 'opaque' | 'text';
+}
+
+export const REASONING_REPLAY: Readonly<Record<WireId, ReasoningReplayRule>> = {
+  'anthropic-messages': { sameModel: true, onlyWhileReasoning: true, carries: 'opaque' },
+  'openai-responses': { sameModel: true, onlyWhileReasoning: true, carries: 'opaque' },
+  'gemini-generate-content': { sameModel: true, onlyWhileReasoning: true, carries: 'opaque' },
+  'chat-completions': { sameModel: false, onlyWhileReasoning: true, carries: 'text' },
+  'ollama-chat': { sameModel: false, onlyWhileReasoning: false, carries: 'text' },
+};
+
+/** A turn's reasoning if `wire`'s rule lets this request see it; another brain's reasoning never replays. */
+export function replayableReasoning(wire: WireId, turn: ReplayTurn, request: ReplayRequest): ReplayReasoning | undefined {
   const reasoning = turn.reasoning;
-  if (!reasoning || request.reasoningLevel === 'off') return undefined;
-  return reasoning.brain === request.brain && reasoning.model === request.model ? reasoning : undefined;
+  const rule = REASONING_REPLAY[wire];
+  if (!reasoning || reasoning.brain !== request.brain) return undefined;
+  if (rule.sameModel && reasoning.model !== request.model) return undefined;
+  if (rule.onlyWhileReasoning && request.reasoningLevel === 'off') return undefined;
+  if (rule.carries === 'text' && reasoning.text.length === 0) return undefined;
+  return reasoning;
 }
 
 export function opaqueBlocks(reasoning: ReplayTurn['reasoning'] | undefined): unknown[] {
@@ -76,8 +103,8 @@ export function renderTurns<Item>(turns: readonly ReplayTurn[], renderers: TurnR
 }
 
 /** The `{type: "function", function: {…}}` tool declaration Chat Completions uses, and Ollama's /api/chat copies. */
-export function functionToolDeclarations(tools: ReplayRequest['tools']): Array<Record<string, unknown>> {
-  return tools.map((tool) => ({
+export function functionToolDeclarations(tools: ReplayRequest['tools']): FunctionToolDeclaration[] {
+  return tools.map((tool): FunctionToolDeclaration => ({
     type: 'function',
     function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
   }));

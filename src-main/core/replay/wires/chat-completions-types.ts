@@ -1,0 +1,37 @@
+/**
+ * The request body the Chat Completions converter builds (kimi), from the OpenAI SDK's message types plus the two
+ * fields Moonshot adds: `reasoning_content` on assistant messages and the `thinking` switch.
+ * https://platform.openai.com/docs/api-reference/chat/create and Moonshot's Kimi guide.
+ */
+import type {
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionSystemMessageParam,
+  ChatCompletionToolMessageParam,
+  ChatCompletionUserMessageParam,
+} from 'openai/resources/chat/completions';
+
+export type ChatToolCall = Pick<ChatCompletionMessageFunctionToolCall, 'id' | 'type' | 'function'>;
+
+export type ChatMessage =
+  | Required<Pick<ChatCompletionSystemMessageParam, 'role'>> & { content: string }
+  | Required<Pick<ChatCompletionUserMessageParam, 'role'>> & { content: string }
+  | { role: 'assistant'; content: string | null; reasoning_content?: string; tool_calls?: ChatToolCall[] }
+  | Required<Pick<ChatCompletionToolMessageParam, 'role' | 'tool_call_id'>> & { content: string };
+
+/** The `{type: "function", function: {…}}` declaration Chat Completions uses, and Ollama's /api/chat copies. */
+export type FunctionToolDeclaration = Required<Pick<ChatCompletionFunctionTool, 'type'>> & {
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+};
+
+/** Moonshot's thinking switch. */
+export type KimiThinking = { type: 'enabled'; keep?: 'all' } | { type: 'disabled' };
+
+export interface ChatCompletionsBody {
+  readonly model: string;
+  readonly messages: ChatMessage[];
+  readonly tools?: FunctionToolDeclaration[];
+  readonly thinking: KimiThinking;
+  readonly stream: true;
+  readonly stream_options: { include_usage: true };
+}

@@ -1,0 +1,37 @@
+/**
+ * The request the Gemini converter builds, from @google/genai's own types narrowed to the fields a replay writes
+ * (the SDK marks every field optional; here the ones the API needs are required), so a misspelt field fails to
+ * compile. https://ai.google.dev/api/generate-content
+ */
+import type { FunctionCall, FunctionDeclaration, FunctionResponse, GenerationConfig, Part, ThinkingConfig } from '@google/genai';
+
+type Signed = Pick<Part, 'thoughtSignature'>;
+
+export type GeminiTextPart = Signed & { text: string };
+export type GeminiFunctionCallPart = Signed & { functionCall: Required<Pick<FunctionCall, 'name' | 'args'>> };
+export type GeminiFunctionResponsePart = {
+  functionResponse: Required<Pick<FunctionResponse, 'name'>> & { response: { output: string } | { error: string } };
+};
+export type GeminiPart = GeminiTextPart | GeminiFunctionCallPart | GeminiFunctionResponsePart;
+
+export interface GeminiContent {
+  role: 'user' | 'model';
+  parts: GeminiPart[];
+}
+
+export type GeminiFunctionDeclaration = Required<Pick<FunctionDeclaration, 'name' | 'description'>> & { parametersJsonSchema: Record<string, unknown> };
+
+/** The body of `POST models/MODEL:streamGenerateContent`. */
+export interface GeminiGenerateContentBody {
+  readonly systemInstruction: { parts: GeminiTextPart[] };
+  readonly contents: GeminiContent[];
+  readonly tools?: Array<{ functionDeclarations: GeminiFunctionDeclaration[] }>;
+  readonly generationConfig: Required<Pick<GenerationConfig, 'maxOutputTokens'>> & { thinkingConfig?: Required<Pick<ThinkingConfig, 'includeThoughts' | 'thinkingBudget'>> };
+}
+
+/**
+ * What the converter returns: the body plus the model and the streaming switch, which Gemini takes in the URL
+ * (`models/MODEL:streamGenerateContent?alt=sse`) and rejects in the body ("Unknown name \"model\""): the adapter
+ * takes them off (providers/gemini-generate-content.ts, `splitGeminiRequest`).
+ */
+export type GeminiReplayRequest = { readonly model: string } & GeminiGenerateContentBody & { readonly stream: true };

@@ -1,0 +1,24 @@
+/**
+ * The request body the Ollama converter builds. No Ollama SDK is installed, so the shape is written out from the
+ * API reference: https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion
+ */
+import type { FunctionToolDeclaration } from './chat-completions-types';
+
+/** Arguments are an object on this wire, not a JSON string. */
+export interface OllamaToolCall {
+  function: { name: string; arguments: Record<string, unknown> };
+}
+
+export type OllamaMessage =
+  | { role: 'system' | 'user'; content: string }
+  | { role: 'assistant'; content: string; thinking?: string; tool_calls?: OllamaToolCall[] }
+  | { role: 'tool'; content: string; tool_name: string };
+
+export interface OllamaChatBody {
+  readonly model: string;
+  readonly messages: OllamaMessage[];
+  readonly tools?: FunctionToolDeclaration[];
+  /** The reasoning level; left out when reasoning is off. */
+  readonly think?: 'low' | 'medium' | 'high';
+  readonly stream: true;
+}
