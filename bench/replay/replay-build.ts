@@ -5,7 +5,6 @@ import type Database from 'better-sqlite3';
 import { BRAINS, type BrainId, type WireId } from '../../src-shared/brains';
 import type { ResolvedTarget } from '../../src-main/core/engine/resolve-target';
 import type { TurnEngine } from '../../src-main/core/engine/turn-engine';
-import { sentRequestBody } from '../../src-main/core/providers';
 import { listLiveMessages } from '../../src-main/core/store/messages';
 import type { AppDatabase } from '../../src-main/core/store/open';
 import type { ToolDefinition } from '../../src-main/core/tools/catalogue';
@@ -38,7 +37,7 @@ export function buildReplayBody(
 ): string {
   const rows = listLiveMessages(db, conversationId);
   const { body } = engine.buildRequest(conversationId, target, rows, tools);
-  return JSON.stringify(sentRequestBody(BRAINS[target.brain].wire, body));
+  return JSON.stringify(body);
 }
 
 /** The floor a replay build is held against: every row of the conversation read with plain better-sqlite3, then stringified. */

@@ -27,6 +27,7 @@ const INPUTS = [{}, { zone: 'UTC', hours: [9, 17] }];
 interface AdapterCase {
   readonly brain: BrainId;
   readonly wire: WireId;
+  readonly model: string;
   readonly body: Record<string, unknown>;
   /** The provider call ids the adapter must report, in order. */
   readonly callIds: readonly (string | null)[];
@@ -47,11 +48,12 @@ const ANTHROPIC_IDS = ['toolu_758a5f73759c379d2bbf7974', 'toolu_ca73ff2c6a546d55
 const RESPONSES_IDS = ['call_29b1f47b0adb938056f97393', 'call_ad89724dc7d1d9639742b751'];
 
 const CASES: readonly AdapterCase[] = [
-  { brain: 'claude', wire: 'anthropic-messages', body: anthropicBody, callIds: ANTHROPIC_IDS, rawReason: 'tool_use' },
-  { brain: 'glm', wire: 'anthropic-messages', body: { ...anthropicBody, model: 'glm-5.1' }, callIds: ANTHROPIC_IDS, rawReason: 'tool_use' },
+  { brain: 'claude', wire: 'anthropic-messages', model: 'claude-sonnet-4-6', body: anthropicBody, callIds: ANTHROPIC_IDS, rawReason: 'tool_use' },
+  { brain: 'glm', wire: 'anthropic-messages', model: 'glm-5.1', body: { ...anthropicBody, model: 'glm-5.1' }, callIds: ANTHROPIC_IDS, rawReason: 'tool_use' },
   {
     brain: 'kimi',
     wire: 'chat-completions',
+    model: 'kimi-k2.6',
     body: {
       model: 'kimi-k2.6',
       stream: true,
@@ -62,12 +64,13 @@ const CASES: readonly AdapterCase[] = [
     callIds: ['functions.current_time:0', 'functions.current_time:1'],
     rawReason: 'tool_calls',
   },
-  { brain: 'codex', wire: 'openai-responses', body: responsesBody('gpt-5.5-codex'), callIds: RESPONSES_IDS, rawReason: 'completed' },
-  { brain: 'grok', wire: 'openai-responses', body: responsesBody('grok-4.3'), callIds: RESPONSES_IDS, rawReason: 'completed' },
+  { brain: 'codex', wire: 'openai-responses', model: 'gpt-5.5-codex', body: responsesBody('gpt-5.5-codex'), callIds: RESPONSES_IDS, rawReason: 'completed' },
+  { brain: 'grok', wire: 'openai-responses', model: 'grok-4.3', body: responsesBody('grok-4.3'), callIds: RESPONSES_IDS, rawReason: 'completed' },
   {
     brain: 'gemini',
     wire: 'gemini-generate-content',
-    body: { model: 'gemini-3.1-pro-preview', tools: [{ functionDeclarations: [{ name: 'current_time', description: 'The time' }] }], contents: [{ role: 'user', parts: [{ text: PROMPT }] }] },
+    model: 'gemini-3.1-pro-preview',
+    body: { tools: [{ functionDeclarations: [{ name: 'current_time', description: 'The time' }] }], contents: [{ role: 'user', parts: [{ text: PROMPT }] }] },
     // The Gemini API names no call ids; Gemini 3 signs the first call of the step.
     callIds: [null, null],
     rawReason: 'STOP',
@@ -76,15 +79,16 @@ const CASES: readonly AdapterCase[] = [
   {
     brain: 'ollama',
     wire: 'ollama-chat',
+    model: 'qwen3',
     body: { model: 'qwen3', tools: [{ type: 'function', function: { name: 'current_time', description: 'The time', parameters: { type: 'object', properties: {} } } }], messages: [{ role: 'user', content: PROMPT }] },
     callIds: [null, null],
     rawReason: 'stop',
   },
 ];
 
-async function collectParts(testCase: Pick<AdapterCase, 'brain' | 'wire' | 'body'>): Promise<StreamPart[]> {
+async function collectParts(testCase: Pick<AdapterCase, 'brain' | 'wire' | 'model' | 'body'>): Promise<StreamPart[]> {
   const parts: StreamPart[] = [];
-  const call = { wire: testCase.wire, baseUrl: fake.baseUrlFor(testCase.brain), apiKey: 'test-key', body: testCase.body, signal: new AbortController().signal };
+  const call = { wire: testCase.wire, baseUrl: fake.baseUrlFor(testCase.brain), apiKey: 'test-key', model: testCase.model, body: testCase.body, signal: new AbortController().signal };
   for await (const part of streamProvider(call)) parts.push(part);
   return parts;
 }
@@ -108,7 +112,7 @@ describe.each(CASES)('$wire ($brain)', (testCase) => {
 
 describe('reasoning through the adapters', () => {
   it('anthropic-messages: thinking deltas, then the signed block kept for replay', async () => {
-    const parts = await collectParts({ brain: 'claude', wire: 'anthropic-messages', body: { ...anthropicBody, thinking: { type: 'enabled', budget_tokens: 512 } } });
+    const parts = await collectParts({ brain: 'claude', wire: 'anthropic-messages', model: 'claude-sonnet-4-6', body: { ...anthropicBody, thinking: { type: 'enabled', budget_tokens: 512 } } });
     const thinking = `Fake Claude thinks about: ${PROMPT.slice(0, 60)}`;
     expect(parts.filter((part) => part.type === 'reasoning-delta').map((part) => (part.type === 'reasoning-delta' ? part.text : '')).join('')).toBe(thinking);
     expect(parts.find((part) => part.type === 'reasoning-opaque')).toEqual({

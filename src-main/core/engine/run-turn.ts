@@ -52,6 +52,7 @@ function providerCall(turn: TurnContext, body: ProviderCall['body'], signal: Abo
     baseUrl: turn.connection.baseUrl,
     // The SDKs insist on some key; a keyless custom server gets a placeholder instead of another brain's variable.
     apiKey: turn.connection.apiKey ?? (info.keyVariable === null ? null : KEYLESS_PLACEHOLDER),
+    model: turn.target.model,
     body,
     signal,
     // Failure messages name the brain ("Claude stopped sending for 90 s…"), not the provider's host.

@@ -4,7 +4,6 @@
  */
 import { ApiError, type ApiEvent, type MessageView, type RequestPreview, type SendResult } from '../../../src-shared/api';
 import { BRAINS, type BrainId } from '../../../src-shared/brains';
-import { sentRequestBody } from '../providers';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
 import type { ReplayTurn, WireRequest } from '../replay/types';
 import { toInvocationView } from '../store/invocations';
@@ -89,7 +88,7 @@ export class TurnEngine {
       overrides.message === undefined ? [] : [{ messageId: 'next', role: 'user', kind: 'chat', text: overrides.message, calls: [] }];
     const { body, warnings } = this.buildRequest(conversationId, target, rows, await this.toolbox.list(), pending);
     const wire = BRAINS[target.brain].wire;
-    return { ...target, wire, body: JSON.stringify(sentRequestBody(wire, body)), warnings: warnings.map((warning) => warning.message) };
+    return { ...target, wire, body: JSON.stringify(body), warnings: warnings.map((warning) => warning.message) };
   }
 
   send(conversationId: string, text: string): StartedTurn {

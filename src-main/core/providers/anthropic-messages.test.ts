@@ -69,7 +69,7 @@ describe('mapAnthropicEvents on recorded streams', () => {
       [REFUSAL_STREAM, REFUSAL_PARTS],
     ] as const) {
       const baseUrl = await serveOnce(readReference(...file));
-      const parts = await collect(streamAnthropicMessages({ wire: 'anthropic-messages', baseUrl, apiKey: 'test-key', body: minimalBody(), signal: new AbortController().signal }));
+      const parts = await collect(streamAnthropicMessages({ wire: 'anthropic-messages', baseUrl, apiKey: 'test-key', model: 'claude-sonnet-4-6', body: minimalBody(), signal: new AbortController().signal }));
       expect(parts).toEqual(expected);
     }
   });

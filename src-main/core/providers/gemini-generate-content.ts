@@ -16,18 +16,9 @@ export function streamGeminiGenerateContent(call: ProviderCall): AsyncIterable<S
   return mapGeminiChunks(sendGeminiRequest(call), { signal: call.signal });
 }
 
-/**
- * Gemini names the model in the path and rejects unknown body fields ("Unknown name \"model\""): the replay's body
- * splits into the model for the URL and the body actually sent.
- */
-export function splitGeminiRequest(requestBody: Record<string, unknown>): { model: unknown; body: Record<string, unknown> } {
-  const { model, stream: _stream, ...body } = requestBody;
-  return { model, body };
-}
-
 async function* sendGeminiRequest(call: ProviderCall): AsyncIterable<unknown> {
-  const { model, body } = splitGeminiRequest(call.body);
-  if (typeof model !== 'string' || model === '') {
+  const { model } = call;
+  if (model === '') {
     throw new ProviderFailure({ code: 'provider-error', message: 'The request names no model.', retryable: false });
   }
   if (call.apiKey === null) {
@@ -38,7 +29,7 @@ async function* sendGeminiRequest(call: ProviderCall): AsyncIterable<unknown> {
     url: `${call.baseUrl.replace(/\/+$/, '')}/v1beta/${modelPath}:streamGenerateContent?alt=sse`,
     baseUrl: call.baseUrl,
     headers: { 'x-goog-api-key': call.apiKey },
-    body,
+    body: call.body,
     signal: call.signal,
     watch: streamWatchFor(call),
     describeHttpError: (status, bodyText, retryAfterSeconds) => errorFromGeminiBody(parseJsonOrNull(bodyText), status, bodyText, retryAfterSeconds),

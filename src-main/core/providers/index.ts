@@ -3,10 +3,9 @@
  */
 import { streamAnthropicMessages } from './anthropic-messages';
 import { streamChatCompletions } from './chat-completions';
-import { splitGeminiRequest, streamGeminiGenerateContent } from './gemini-generate-content';
+import { streamGeminiGenerateContent } from './gemini-generate-content';
 import { streamOllamaChat } from './ollama-chat';
 import { streamOpenAiResponses } from './openai-responses';
-import type { WireId } from '../../../src-shared/brains';
 import type { ProviderCall, StreamPart } from './stream-parts';
 
 export type { FinishReason, ProviderCall, ProviderError, ProviderErrorCode, StreamPart } from './stream-parts';
@@ -36,9 +35,4 @@ async function* wireNotAvailable(wire: string): AsyncIterable<StreamPart> {
     type: 'error',
     error: { code: 'provider-error', message: `The ${wire} wire is not available in this build.`, retryable: false },
   };
-}
-
-/** The JSON body that goes over the wire for a replay's request body (Gemini moves the model into the URL). */
-export function sentRequestBody(wire: WireId, body: Record<string, unknown>): Record<string, unknown> {
-  return wire === 'gemini-generate-content' ? splitGeminiRequest(body).body : body;
 }

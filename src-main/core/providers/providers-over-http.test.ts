@@ -24,6 +24,7 @@ interface WireCase {
   readonly brain: BrainId;
   readonly wire: WireId;
   readonly label: string;
+  readonly model: string;
   readonly body: (text: string) => Record<string, unknown>;
   /** What `[status:429]` answers with, as the adapter reports it. */
   readonly rateLimitText: string;
@@ -49,6 +50,7 @@ const MAIN_WIRES: readonly WireCase[] = [
     brain: 'claude',
     wire: 'anthropic-messages',
     label: 'Claude',
+    model: 'claude-sonnet-4-6',
     body: anthropicBody,
     rateLimitText: 'The provider is rate-limiting requests (HTTP 429): Number of request tokens has exceeded your per-minute rate limit. Please try again later.',
     midstreamError: { type: 'error', error: { code: 'overloaded', message: 'The provider is overloaded during the reply: Overloaded', retryable: true } },
@@ -57,6 +59,7 @@ const MAIN_WIRES: readonly WireCase[] = [
     brain: 'kimi',
     wire: 'chat-completions',
     label: 'Kimi',
+    model: 'kimi-k2.6',
     body: chatCompletionsBody,
     rateLimitText: 'The provider is rate-limiting requests (HTTP 429): Rate limit reached for requests. Please try again in 20s.',
     midstreamError: {
@@ -70,8 +73,8 @@ const MAIN_WIRES: readonly WireCase[] = [
   },
 ];
 
-function run(testCase: Pick<WireCase, 'brain' | 'wire' | 'body'>, text: string, signal = new AbortController().signal): AsyncIterable<StreamPart> {
-  return streamProvider({ wire: testCase.wire, baseUrl: fake.baseUrlFor(testCase.brain), apiKey: 'test-key-123', body: testCase.body(text), signal });
+function run(testCase: Pick<WireCase, 'brain' | 'wire' | 'model' | 'body'>, text: string, signal = new AbortController().signal): AsyncIterable<StreamPart> {
+  return streamProvider({ wire: testCase.wire, baseUrl: fake.baseUrlFor(testCase.brain), apiKey: 'test-key-123', model: testCase.model, body: testCase.body(text), signal });
 }
 
 const textOf = (parts: readonly StreamPart[]): string => parts.map((part) => (part.type === 'text-delta' ? part.text : '')).join('');
@@ -147,7 +150,7 @@ describe.each(MAIN_WIRES)('$wire over HTTP ($brain)', (testCase) => {
 
   it('reports a refused connection', async () => {
     const parts = await collect(
-      streamProvider({ wire: testCase.wire, baseUrl: 'http://127.0.0.1:1', apiKey: 'k', body: testCase.body('hi'), signal: new AbortController().signal }),
+      streamProvider({ wire: testCase.wire, baseUrl: 'http://127.0.0.1:1', apiKey: 'k', model: testCase.model, body: testCase.body('hi'), signal: new AbortController().signal }),
     );
     expect(parts).toHaveLength(1);
     expect(parts[0]?.type === 'error' && parts[0].error).toMatchObject({ code: 'connection', retryable: true });
@@ -155,7 +158,7 @@ describe.each(MAIN_WIRES)('$wire over HTTP ($brain)', (testCase) => {
   });
 
   it('refuses to send without a key', async () => {
-    const parts = await collect(streamProvider({ wire: testCase.wire, baseUrl: fake.baseUrlFor(testCase.brain), apiKey: null, body: testCase.body('hi'), signal: new AbortController().signal }));
+    const parts = await collect(streamProvider({ wire: testCase.wire, baseUrl: fake.baseUrlFor(testCase.brain), apiKey: null, model: testCase.model, body: testCase.body('hi'), signal: new AbortController().signal }));
     expect(parts).toEqual([{ type: 'error', error: { code: 'auth', message: 'No API key is set for this brain.', retryable: false } }]);
     expect(fake.requests()).toEqual([]);
   });
@@ -171,7 +174,7 @@ describe('wire rules reach the adapter as the provider error', () => {
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'Sunny' }] },
       ],
     };
-    const parts = await collect(streamProvider({ wire: 'anthropic-messages', baseUrl: fake.baseUrlFor('glm'), apiKey: 'k', body, signal: new AbortController().signal }));
+    const parts = await collect(streamProvider({ wire: 'anthropic-messages', baseUrl: fake.baseUrlFor('glm'), apiKey: 'k', model: 'claude-sonnet-4-6', body, signal: new AbortController().signal }));
     expect(parts).toEqual([
       {
         type: 'error',
@@ -195,7 +198,7 @@ describe('wire rules reach the adapter as the provider error', () => {
         { role: 'user', content: 'Well?' },
       ],
     };
-    const [part] = await collect(streamProvider({ wire: 'chat-completions', baseUrl: fake.baseUrlFor('kimi'), apiKey: 'k', body, signal: new AbortController().signal }));
+    const [part] = await collect(streamProvider({ wire: 'chat-completions', baseUrl: fake.baseUrlFor('kimi'), apiKey: 'k', model: 'kimi-k2.6', body, signal: new AbortController().signal }));
     expect(part?.type === 'error' && part.error.message).toBe(
       "The provider answered with an error (HTTP 400): An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: functions.get_weather:0",
     );
@@ -204,10 +207,10 @@ describe('wire rules reach the adapter as the provider error', () => {
 
 describe('the other wires over HTTP', () => {
   const otherWires = [
-    { brain: 'codex', wire: 'openai-responses', label: 'Codex', body: (text: string) => ({ model: 'gpt-5.5-codex', stream: true, store: false, input: [{ role: 'user', content: text }] }) },
-    { brain: 'grok', wire: 'openai-responses', label: 'Grok', body: (text: string) => ({ model: 'grok-4.3', stream: true, store: false, input: [{ role: 'user', content: text }] }) },
-    { brain: 'gemini', wire: 'gemini-generate-content', label: 'Gemini', body: (text: string) => ({ model: 'gemini-3.1-pro-preview', contents: [{ role: 'user', parts: [{ text }] }] }) },
-    { brain: 'ollama', wire: 'ollama-chat', label: 'Ollama', body: (text: string) => ({ model: 'qwen3', messages: [{ role: 'user', content: text }] }) },
+    { brain: 'codex', wire: 'openai-responses', label: 'Codex', model: 'gpt-5.5-codex', body: (text: string) => ({ model: 'gpt-5.5-codex', stream: true, store: false, input: [{ role: 'user', content: text }] }) },
+    { brain: 'grok', wire: 'openai-responses', label: 'Grok', model: 'grok-4.3', body: (text: string) => ({ model: 'grok-4.3', stream: true, store: false, input: [{ role: 'user', content: text }] }) },
+    { brain: 'gemini', wire: 'gemini-generate-content', label: 'Gemini', model: 'gemini-3.1-pro-preview', body: (text: string) => ({ contents: [{ role: 'user', parts: [{ text }] }] }) },
+    { brain: 'ollama', wire: 'ollama-chat', label: 'Ollama', model: 'qwen3', body: (text: string) => ({ model: 'qwen3', messages: [{ role: 'user', content: text }] }) },
   ] as const;
 
   it.each(otherWires)('$wire ($brain): text, served model, 429, drop', async (testCase) => {
@@ -235,9 +238,9 @@ describe('the other wires over HTTP', () => {
 describe('stalls, JSON answers and requested waits, through the fake brains', () => {
   const everyBrain = [
     ...MAIN_WIRES,
-    { brain: 'codex', wire: 'openai-responses', label: 'Codex', body: (text: string) => ({ model: 'gpt-5.5-codex', stream: true, store: false, input: [{ role: 'user', content: text }] }) },
-    { brain: 'gemini', wire: 'gemini-generate-content', label: 'Gemini', body: (text: string) => ({ model: 'gemini-3.1-pro-preview', contents: [{ role: 'user', parts: [{ text }] }] }) },
-    { brain: 'ollama', wire: 'ollama-chat', label: 'Ollama', body: (text: string) => ({ model: 'qwen3', messages: [{ role: 'user', content: text }] }) },
+    { brain: 'codex', wire: 'openai-responses', label: 'Codex', model: 'gpt-5.5-codex', body: (text: string) => ({ model: 'gpt-5.5-codex', stream: true, store: false, input: [{ role: 'user', content: text }] }) },
+    { brain: 'gemini', wire: 'gemini-generate-content', label: 'Gemini', model: 'gemini-3.1-pro-preview', body: (text: string) => ({ contents: [{ role: 'user', parts: [{ text }] }] }) },
+    { brain: 'ollama', wire: 'ollama-chat', label: 'Ollama', model: 'qwen3', body: (text: string) => ({ model: 'qwen3', messages: [{ role: 'user', content: text }] }) },
   ] as const;
 
   const runWithLimit = (testCase: (typeof everyBrain)[number], text: string): Promise<StreamPart[]> =>
@@ -246,6 +249,7 @@ describe('stalls, JSON answers and requested waits, through the fake brains', ()
         wire: testCase.wire,
         baseUrl: fake.baseUrlFor(testCase.brain),
         apiKey: 'test-key-123',
+        model: testCase.model,
         body: testCase.body(text),
         signal: new AbortController().signal,
         label: testCase.label,

@@ -47,6 +47,7 @@ interface WireCase {
   readonly label: string;
   /** Where the wire's client appends its own path. */
   readonly basePath: string;
+  readonly model: string;
   readonly body: Record<string, unknown>;
   readonly streamContentType: string;
   /** The opening of a reply: the served model "m" and the text "Hel". */
@@ -64,6 +65,7 @@ const WIRES: readonly WireCase[] = [
     wire: 'anthropic-messages',
     label: 'Claude',
     basePath: '',
+    model: 'claude-sonnet-4-6',
     body: { model: 'claude-sonnet-4-6', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'hi' }] },
     streamContentType: 'text/event-stream',
     firstEvents:
@@ -77,6 +79,7 @@ const WIRES: readonly WireCase[] = [
     wire: 'openai-responses',
     label: 'Codex',
     basePath: '/v1',
+    model: 'gpt-5.5-codex',
     body: { model: 'gpt-5.5-codex', stream: true, store: false, input: [{ role: 'user', content: 'hi' }] },
     streamContentType: 'text/event-stream',
     firstEvents:
@@ -89,6 +92,7 @@ const WIRES: readonly WireCase[] = [
     wire: 'chat-completions',
     label: 'Kimi',
     basePath: '/v1',
+    model: 'kimi-k2.6',
     body: { model: 'kimi-k2.6', stream: true, messages: [{ role: 'user', content: 'hi' }] },
     streamContentType: 'text/event-stream',
     firstEvents: sse({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'Hel' }, finish_reason: null }] }),
@@ -99,7 +103,8 @@ const WIRES: readonly WireCase[] = [
     wire: 'gemini-generate-content',
     label: 'Gemini',
     basePath: '',
-    body: { model: 'gemini-3.1-pro-preview', contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
+    model: 'gemini-3.1-pro-preview',
+    body: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
     streamContentType: 'text/event-stream',
     firstEvents: sse({ candidates: [{ content: { role: 'model', parts: [{ text: 'Hel' }] }, index: 0 }], modelVersion: 'm' }),
     rateLimitBody: { error: { code: 429, message: 'Slow down', status: 'RESOURCE_EXHAUSTED' } },
@@ -109,6 +114,7 @@ const WIRES: readonly WireCase[] = [
     wire: 'ollama-chat',
     label: 'Ollama',
     basePath: '',
+    model: 'qwen3',
     body: { model: 'qwen3', messages: [{ role: 'user', content: 'hi' }] },
     streamContentType: 'application/x-ndjson',
     firstEvents: `${JSON.stringify({ model: 'm', created_at: '2026-01-01T00:00:00Z', message: { role: 'assistant', content: 'Hel' }, done: false })}\n`,
@@ -123,6 +129,7 @@ function run(testCase: WireCase): Promise<StreamPart[]> {
       wire: testCase.wire,
       baseUrl: `${origin}${testCase.basePath}`,
       apiKey: 'test-key',
+      model: testCase.model,
       body: testCase.body,
       signal: new AbortController().signal,
       label: testCase.label,

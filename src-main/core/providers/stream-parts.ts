@@ -58,7 +58,9 @@ export interface ProviderCall {
   /** Base URL as the brain table / settings give it (e.g. `https://api.moonshot.ai/v1`). */
   readonly baseUrl: string;
   readonly apiKey: string | null;
-  /** The exact request body the replay converter built (includes `model` and `stream: true`). */
+  /** The model the turn targets; Gemini names it in the URL, the other wires also carry it in their body. */
+  readonly model: string;
+  /** The exact request body the replay converter built, sent as is. */
   readonly body: Record<string, unknown>;
   readonly signal: AbortSignal;
   /** Who failure messages name (the brain's label, "Claude"); the base URL's host when absent. */

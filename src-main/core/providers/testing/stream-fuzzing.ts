@@ -145,6 +145,7 @@ export interface FuzzWire {
   readonly wire: WireId;
   readonly framing: Framing;
   readonly contentType: string;
+  readonly model: string;
   readonly body: Record<string, unknown>;
   /** Base URL in the shape the wire's client expects. */
   readonly basePath: string;
@@ -196,6 +197,7 @@ export const FUZZ_WIRES: readonly FuzzWire[] = [
     framing: 'sse',
     contentType: 'text/event-stream; charset=utf-8',
     basePath: '',
+    model: 'claude-opus-4-8',
     body: { model: 'claude-opus-4-8', max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'hi' }] },
     streams: [
       recorded('anthropic/tool_use_response.txt', readReference('recorded-streams', 'anthropic', 'tool_use_response.txt'), 'sse'),
@@ -212,6 +214,7 @@ export const FUZZ_WIRES: readonly FuzzWire[] = [
     framing: 'sse',
     contentType: 'text/event-stream',
     basePath: '/v1',
+    model: RESPONSES_BODY.model,
     body: RESPONSES_BODY,
     streams: [
       recorded('openai/standard text', responsesSnapshots.get('.stream() standard text works 1'), 'sse'),
@@ -229,6 +232,7 @@ export const FUZZ_WIRES: readonly FuzzWire[] = [
     framing: 'sse',
     contentType: 'text/event-stream',
     basePath: '/v1',
+    model: CHAT_BODY.model,
     body: CHAT_BODY,
     streams: [
       recorded('chat-completions/works', chatSnapshots.get('.stream() works 1'), 'sse'),
@@ -247,7 +251,8 @@ export const FUZZ_WIRES: readonly FuzzWire[] = [
     framing: 'sse',
     contentType: 'text/event-stream',
     basePath: '',
-    body: { model: 'gemini-2.5-flash', contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
+    model: 'gemini-2.5-flash',
+    body: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
     streams: [
       recorded('gemini/AFC, first reply', geminiStream(GEMINI_AFC, 0), 'sse'),
       // Google may frame its SSE with CRLF: the same parser must read both.
@@ -266,6 +271,7 @@ export const FUZZ_WIRES: readonly FuzzWire[] = [
     framing: 'ndjson',
     contentType: 'application/x-ndjson',
     basePath: '',
+    model: 'llama3.2',
     body: { model: 'llama3.2', messages: [{ role: 'user', content: 'hi' }] },
     streams: [
       recorded('ollama/chat-stream.ndjson', readReference('recorded-streams', 'ollama', 'chat-stream.ndjson'), 'ndjson'),
@@ -291,6 +297,7 @@ export function fuzzCall(fuzzWire: FuzzWire, origin: string): ProviderCall {
     wire: fuzzWire.wire,
     baseUrl: `${origin}${fuzzWire.basePath}`,
     apiKey: 'fuzz-key',
+    model: fuzzWire.model,
     body: fuzzWire.body,
     signal: new AbortController().signal,
     label: 'Fuzz',

@@ -422,7 +422,6 @@ describe('the shared conversation on every wire', () => {
     expect(warnings).toEqual([]);
     expect(json(body)).toMatchInlineSnapshot(`
       "{
-        "model": "gemini-3.1-pro-preview",
         "systemInstruction": {
           "parts": [
             {
@@ -571,8 +570,7 @@ describe('the shared conversation on every wire', () => {
             "includeThoughts": true,
             "thinkingBudget": 1024
           }
-        },
-        "stream": true
+        }
       }"
     `);
   });

@@ -21,7 +21,11 @@ export interface GeminiContent {
 
 export type GeminiFunctionDeclaration = Required<Pick<FunctionDeclaration, 'name' | 'description'>> & { parametersJsonSchema: Record<string, unknown> };
 
-/** The body of `POST models/MODEL:streamGenerateContent`. */
+/**
+ * The body of `POST models/MODEL:streamGenerateContent`, exactly as sent: Gemini takes the model and the streaming
+ * switch in the URL and rejects them in the body ("Unknown name \"model\""), so the adapter reads the model from
+ * the call (`ProviderCall.model`).
+ */
 export interface GeminiGenerateContentBody {
   readonly systemInstruction: { parts: GeminiTextPart[] };
   readonly contents: GeminiContent[];
@@ -29,9 +33,3 @@ export interface GeminiGenerateContentBody {
   readonly generationConfig: Required<Pick<GenerationConfig, 'maxOutputTokens'>> & { thinkingConfig?: Required<Pick<ThinkingConfig, 'includeThoughts' | 'thinkingBudget'>> };
 }
 
-/**
- * What the converter returns: the body plus the model and the streaming switch, which Gemini takes in the URL
- * (`models/MODEL:streamGenerateContent?alt=sse`) and rejects in the body ("Unknown name \"model\""): the adapter
- * takes them off (providers/gemini-generate-content.ts, `splitGeminiRequest`).
- */
-export type GeminiReplayRequest = { readonly model: string } & GeminiGenerateContentBody & { readonly stream: true };

@@ -1,6 +1,6 @@
 /**
- * Neutral replay → Gemini generateContent request (gemini): the body, with the model and the streaming switch the
- * adapter moves into the URL (see `GeminiReplayRequest`).
+ * Neutral replay → Gemini generateContent request (gemini): the body as sent; the model and the streaming switch
+ * go in the URL the adapter builds (see `GeminiGenerateContentBody`).
  * https://ai.google.dev/api/generate-content
  */
 import { declaredName } from '../call-shaping';
@@ -9,7 +9,7 @@ import type {
   GeminiContent,
   GeminiFunctionCallPart,
   GeminiFunctionResponsePart,
-  GeminiReplayRequest,
+  GeminiGenerateContentBody,
   GeminiTextPart,
 } from './gemini-generate-content-types';
 import { assistantParts, opaqueBlocks, renderTurns, replayableReasoning } from './shared';
@@ -66,7 +66,7 @@ function modelContents(turn: ReplayTurn, placement: TurnPlacement, request: Repl
   return contents;
 }
 
-export function convertToGeminiContents(request: ReplayRequest): WireRequest<GeminiReplayRequest> {
+export function convertToGeminiContents(request: ReplayRequest): WireRequest<GeminiGenerateContentBody> {
   const warnings: ReplayWarning[] = [];
   const contents: GeminiContent[] = [];
   const rendered = renderTurns<GeminiContent>(request.turns, {
@@ -79,8 +79,7 @@ export function convertToGeminiContents(request: ReplayRequest): WireRequest<Gem
     if (previous && previous.role === content.role) previous.parts.push(...content.parts);
     else contents.push(content);
   }
-  const body: GeminiReplayRequest = {
-    model: request.model,
+  const body: GeminiGenerateContentBody = {
     systemInstruction: { parts: [{ text: request.system }] },
     contents,
     ...(request.tools.length > 0
@@ -102,7 +101,6 @@ export function convertToGeminiContents(request: ReplayRequest): WireRequest<Gem
         ? {}
         : { thinkingConfig: { includeThoughts: true, thinkingBudget: THINKING_BUDGET[request.reasoningLevel] } }),
     },
-    stream: true,
   };
   return { body, warnings };
 }
