@@ -11,6 +11,10 @@ export type ToolPolicyValue = (typeof TOOL_POLICY_VALUES)[number];
 export const MCP_SERVER_STATUSES = ['stopped', 'starting', 'running', 'failed', 'disabled'] as const;
 export type McpServerStatus = (typeof MCP_SERVER_STATUSES)[number];
 
+export const MCP_SERVER_ORIGINS = ['user', 'import'] as const;
+/** `user`: added by the user's own click in the app. `import`: any other path (a config file, a transcript, …). */
+export type McpServerOrigin = (typeof MCP_SERVER_ORIGINS)[number];
+
 /**
  * An MCP server id: a slug of lowercase letters, digits and `-`, at most 31 characters. It never contains `_`, so the
  * first `__` of a wire name ends it (tool-key.ts), and it leaves room for the tool in a 64-character wire name.

@@ -20,7 +20,7 @@ import { streamProvider } from './providers';
 import { createFileSecretStore } from './secrets/secret-store';
 import { nowIso } from './store/clock';
 import { markStreamingAsInterrupted } from './store/messages';
-import { openDatabase, type AppDatabase } from './store/open';
+import { closeDatabase, openDatabase, type AppDatabase } from './store/open';
 import { holdOwnerLock, isStreamOwnerAlive } from './store/owner-lock';
 import { ensurePrivateFolder, tightenDatabaseFiles } from './store/permissions';
 import { AppToolbox } from './toolbox';
@@ -105,7 +105,7 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
       await engine.dispose();
       await toolbox.dispose();
       listeners.clear();
-      db.$client.close();
+      closeDatabase(db);
       ownerLock.release();
     },
   };

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { ApiError, type McpServerView } from '../../src-shared/api';
 import type { SecretStore } from './secrets/secret-store';
 import type { AppDatabase } from './store/open';
-import { readSetting, writeSetting } from './store/settings';
+import { overwriteSettingLeavingNoTrace, readSetting, writeSetting } from './store/settings';
 import { admitServer, commandProblem, MCP_SERVER_ORIGINS, parseServerConfig, parseServerConfigs, type McpServerConfig } from './tools/mcp';
 
 /** A server as stored: its view without the running state. The values of `envNames` live in the secret store. */
@@ -206,14 +206,7 @@ export class McpServerStore {
     });
     if (legacyEntries === 0) return 0;
     this.secrets.write(valueChanges);
-    const sqlite = this.db.$client;
-    sqlite.pragma('secure_delete = ON');
-    try {
-      writeSetting(this.db, 'mcpServers', rewritten);
-    } finally {
-      sqlite.pragma('secure_delete = OFF');
-    }
-    sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    overwriteSettingLeavingNoTrace(this.db, 'mcpServers', rewritten);
     return Object.keys(valueChanges).length;
   }
 

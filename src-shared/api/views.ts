@@ -1,6 +1,6 @@
 /** (contract) The shapes commands answer with and events carry: plain readonly data, no behaviour. */
 import type { BrainId, ReasoningLevel, WireId } from '../brains';
-import { MCP_SERVER_STATUSES, TOOL_POLICY_VALUES, type McpServerStatus, type ToolPolicyValue } from '../tool-rules';
+import { MCP_SERVER_STATUSES, TOOL_POLICY_VALUES, type McpServerOrigin, type McpServerStatus, type ToolPolicyValue } from '../tool-rules';
 
 export const MESSAGE_ROLES = ['user', 'assistant', 'system'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
@@ -211,7 +211,7 @@ export interface McpServerView {
   /** A server added, or changed in what it runs, is disabled until the user enables it (setMcpServerEnabled). */
   readonly enabled: boolean;
   /** `user` when added by the user's own action; anything else starts disabled. */
-  readonly origin: 'user' | 'import';
+  readonly origin: McpServerOrigin;
   readonly status: McpServerStatus;
   readonly error: string | null;
 }

@@ -135,3 +135,7 @@ export function schemaVersion(db: AppDatabase): number {
 export function inTransaction<T>(db: AppDatabase, work: () => T): T {
   return db.$client.transaction(work)();
 }
+
+export function closeDatabase(db: AppDatabase): void {
+  db.$client.close();
+}

@@ -41,6 +41,21 @@ export function writeSetting<Key extends SettingKey>(db: AppDatabase, key: Key, 
     .run();
 }
 
+/**
+ * Overwrites a setting so its old value leaves the database file: SQLite's secure_delete zeroes the freed page, and a
+ * truncating checkpoint empties the write-ahead log that still held the old page.
+ */
+export function overwriteSettingLeavingNoTrace<Key extends SettingKey>(db: AppDatabase, key: Key, value: SettingValues[Key]): void {
+  const sqlite = db.$client;
+  sqlite.pragma('secure_delete = ON');
+  try {
+    writeSetting(db, key, value);
+  } finally {
+    sqlite.pragma('secure_delete = OFF');
+  }
+  sqlite.pragma('wal_checkpoint(TRUNCATE)');
+}
+
 export function incrementCounter(db: AppDatabase, name: string, by = 1): void {
   db.insert(counters)
     .values({ name, value: by })

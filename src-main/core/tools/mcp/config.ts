@@ -4,11 +4,15 @@
  * interpreted by a shell.
  */
 import { z } from 'zod';
-import { ENVIRONMENT_NAME_PATTERN, MCP_LABEL_MAX_LENGTH, MCP_SERVER_ID_PATTERN } from '../../../../src-shared/tool-rules';
+import {
+  ENVIRONMENT_NAME_PATTERN,
+  MCP_LABEL_MAX_LENGTH,
+  MCP_SERVER_ID_PATTERN,
+  MCP_SERVER_ORIGINS,
+  type McpServerOrigin,
+} from '../../../../src-shared/tool-rules';
 
-export const MCP_SERVER_ORIGINS = ['user', 'import'] as const;
-/** `user`: added by the user's own click in the app. `import`: any other path (a config file, a transcript, …). */
-export type McpServerOrigin = (typeof MCP_SERVER_ORIGINS)[number];
+export { MCP_SERVER_ORIGINS, type McpServerOrigin };
 
 export interface McpServerConfig {
   /** Slug, unique among servers; the namespace of the server's tool names (`<id>__<tool>`). */
