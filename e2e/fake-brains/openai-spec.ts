@@ -29,8 +29,8 @@ export interface OpenAiSpecValidator {
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-/** The shared reference folder sits beside the repository (see `src-main/core/providers/testing/recorded-streams.ts`). */
-export const DEFAULT_OPENAI_SPEC_PATH = path.resolve(here, '../../../shared/reference/specs/openai/openapi.yaml');
+/** OpenAI's own OpenAPI document, kept in the repository (see e2e/fixtures/reference/specs/SOURCES.md). */
+export const DEFAULT_OPENAI_SPEC_PATH = path.resolve(here, '../fixtures/reference/specs/openai/openapi.yaml');
 
 const DOCUMENT_ID = 'openai-openapi.yaml';
 /** Branch keywords report that a branch failed; the branch's own error says why. */
