@@ -164,6 +164,7 @@ describe('MCP server environment values', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const failing: SecretStore = {
       get: () => null,
+      getMany: () => new Map(),
       write: () => {
         throw new Error('EACCES: permission denied, open secrets.json');
       },

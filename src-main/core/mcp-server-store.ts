@@ -211,10 +211,11 @@ export class McpServerStore {
   }
 
   private resolve(server: StoredMcpServer): McpServerConfig {
+    const values = this.secrets.getMany(server.envNames.map((name) => mcpSecretName(server.id, name)));
     const env: Record<string, string> = {};
     for (const name of server.envNames) {
-      const value = this.secrets.get(mcpSecretName(server.id, name));
-      if (value !== null) env[name] = value;
+      const value = values.get(mcpSecretName(server.id, name));
+      if (value !== undefined) env[name] = value;
     }
     return { id: server.id, label: server.label, command: server.command, args: [...server.args], env, enabled: server.enabled, origin: server.origin };
   }

@@ -18,6 +18,7 @@ export function createSafeStorageSecretStore(dataDir: string, platform: NodeJS.P
   const reader = createFileSecretStore(dataDir, { sealing: SAFE_STORAGE_SEALING, alsoOpens: [PLAIN_SEALING] });
   return {
     get: (name) => reader.get(name),
+    getMany: (names) => reader.getMany(names),
     write(changes) {
       // Decided per write: safeStorage's backend is known only once the app is ready, and may change between runs.
       const sealing = keyStorageRefusal(platform) === null ? SAFE_STORAGE_SEALING : PLAIN_SEALING;

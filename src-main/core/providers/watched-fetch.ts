@@ -66,10 +66,6 @@ export function notAStreamError(watch: StreamWatch, bodyText: string): ProviderE
   };
 }
 
-/**
- * A `fetch` whose responses carry a watched body. Error statuses keep their status, headers and body text, so the SDKs
- * and `postForStream` read the provider's error body and `retry-after` as before; only a stall there ends them early.
- */
 /** HTTP 200 with an HTML page where a stream was asked for: a captive portal, a proxy's login or error page. */
 export function htmlInsteadOfStreamError(watch: StreamWatch, bodyText: string): ProviderError {
   const title = collapseSpace(/<title[^>]*>([^<]*)<\/title>/i.exec(bodyText)?.[1] ?? '');
@@ -80,6 +76,10 @@ export function htmlInsteadOfStreamError(watch: StreamWatch, bodyText: string): 
   };
 }
 
+/**
+ * A `fetch` whose responses carry a watched body. Error statuses keep their status, headers and body text, so the SDKs
+ * and `postForStream` read the provider's error body and `retry-after` as before; only a stall there ends them early.
+ */
 export function watchedFetch(watch: StreamWatch): typeof fetch {
   return async (input, init) => {
     // Our own controller, so a stall can close the socket whatever signal the caller passed.

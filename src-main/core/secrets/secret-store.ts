@@ -15,6 +15,8 @@ export const SECRETS_FILE_NAME = 'secrets.json';
 export interface SecretStore {
   /** The value, or null when there is none or this host cannot unseal it (another host's encryption). */
   get(name: string): string | null;
+  /** The values of several names from one read of the store; a name with no value this host can unseal is absent. */
+  getMany(names: readonly string[]): Map<string, string>;
   /** Sets each named value; `null` removes it. One write for the whole batch. */
   write(changes: Readonly<Record<string, string | null>>): void;
 }
@@ -46,19 +48,25 @@ export interface FileSecretStoreOptions {
 export function createFileSecretStore(dataDir: string, options: FileSecretStoreOptions = { sealing: PLAIN_SEALING }): SecretStore {
   const filePath = join(dataDir, SECRETS_FILE_NAME);
   const openers = new Map([options.sealing, ...(options.alsoOpens ?? [])].map((sealing) => [sealing.kind, sealing]));
-  return {
-    get(name: string): string | null {
-      const secrets = readPrivateJsonFile(filePath, secretsFileSchema, 'leave-unreadable', 'secrets file')?.secrets;
-      const entry = secrets && Object.hasOwn(secrets, name) ? secrets[name] : undefined;
+  const getMany = (names: readonly string[]): Map<string, string> => {
+    const values = new Map<string, string>();
+    const secrets = names.length === 0 ? undefined : readPrivateJsonFile(filePath, secretsFileSchema, 'leave-unreadable', 'secrets file')?.secrets;
+    if (secrets === undefined) return values;
+    for (const name of names) {
+      const entry = Object.hasOwn(secrets, name) ? secrets[name] : undefined;
       const opener = entry ? openers.get(entry.sealing) : undefined;
-      if (!entry || !opener) return null;
+      if (!entry || !opener) continue;
       try {
-        return opener.open(entry.value);
+        values.set(name, opener.open(entry.value));
       } catch {
         // Sealed under another OS user or keyring: as if there were no value.
-        return null;
       }
-    },
+    }
+    return values;
+  };
+  return {
+    get: (name: string): string | null => getMany([name]).get(name) ?? null,
+    getMany,
 
     write(changes: Readonly<Record<string, string | null>>): void {
       const names = Object.keys(changes);
