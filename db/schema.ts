@@ -44,6 +44,8 @@ export const messages = sqliteTable(
     reasoning: text('reasoning', { mode: 'json' }),
     usage: text('usage', { mode: 'json' }),
     compactedInto: text('compacted_into'),
+    /** On a summary row: the last message it summarises. */
+    coversThroughId: text('covers_through_id'),
     /** While a reply streams: the process writing it (`pid@host`), so another process never marks it interrupted. */
     streamOwner: text('stream_owner'),
     createdAt: text('created_at').notNull(),
@@ -52,6 +54,12 @@ export const messages = sqliteTable(
   (table) => [
     uniqueIndex('messages_conversation_seq').on(table.conversationId, table.seq),
     index('messages_turn').on(table.turnId),
+    // The window guard walks a conversation newest-first reading only these columns: the index alone answers it,
+    // so the walk never reads a message's text.
+    index('messages_live_path').on(table.conversationId, table.seq, table.tokenEstimate, table.compactedInto, table.kind, table.status),
+    index('messages_compacted_into')
+      .on(table.compactedInto)
+      .where(sql`compacted_into IS NOT NULL`),
     index('messages_status')
       .on(table.status)
       .where(sql`status = 'streaming'`),
@@ -97,6 +105,12 @@ export const brainState = sqliteTable(
     brain: text('brain').notNull(),
     usage: text('usage', { mode: 'json' }),
     full: integer('full', { mode: 'boolean' }).notNull().default(false),
+    /**
+     * What the provider's size refusal said: the limit it named, else the estimate of the request it refused; with the
+     * model it was for. A smaller window than the table's, learned for this conversation.
+     */
+    refusedTokens: integer('refused_tokens'),
+    refusedModel: text('refused_model'),
     updatedAt: text('updated_at').notNull(),
   },
   (table) => [primaryKey({ columns: [table.conversationId, table.brain] })],

@@ -4,12 +4,15 @@
 import { z } from 'zod';
 import { BRAIN_IDS, REASONING_LEVELS } from '../brains';
 import { baseUrlProblem } from '../base-url';
+import { MAX_CONTEXT_WINDOW, MIN_CONTEXT_WINDOW } from '../context-windows';
 import { ENVIRONMENT_NAME_PATTERN, MCP_LABEL_MAX_LENGTH, MCP_SERVER_ID_PATTERN, TOOL_POLICY_VALUES } from '../tool-rules';
 import {
   EXPORT_FORMATS,
   REPAIR_KINDS,
   THEMES,
   type ApprovalView,
+  type CompactionResult,
+  type ContextStatusView,
   type ConversationView,
   type DataHealthView,
   type ExportResult,
@@ -139,6 +142,42 @@ export const commandSchemas = {
       message: z.string().max(1_000_000).optional(),
     })
     .strict(),
+  /** How full the window of the brain the next turn goes to (or of `brain`/`model`) is for this conversation. */
+  getContextStatus: z
+    .object({ conversationId: entityId, brain: brainId.optional(), model: z.string().trim().min(1).max(200).optional() })
+    .strict(),
+  /**
+   * Summarises the oldest live messages into one summary row, against `brain`'s window (default: the brain the next
+   * turn goes to). Answers when it ends; progress comes as events, and `stop` cancels it leaving nothing changed.
+   */
+  compactConversation: z.object({ conversationId: entityId, brain: brainId.optional() }).strict(),
+  /** The messages a summary covers, oldest first, paged like listMessages. */
+  listCoveredMessages: z
+    .object({ summaryId: entityId, beforeSeq: z.number().int().nonnegative().optional(), limit: z.number().int().min(1).max(500).default(100) })
+    .strict(),
+  /** The user's window for one model; `null` fields go back to the table's value. */
+  setModelWindow: z
+    .object({
+      brain: brainId,
+      model: z.string().trim().min(1).max(200),
+      contextWindow: z.number().int().min(MIN_CONTEXT_WINDOW).max(MAX_CONTEXT_WINDOW).nullable(),
+      outputLimit: z.number().int().min(256).max(MAX_CONTEXT_WINDOW).nullable(),
+    })
+    .strict()
+    .refine((value) => value.contextWindow === null || value.outputLimit === null || value.outputLimit < value.contextWindow, {
+      message: 'the output limit must be smaller than the window',
+      path: ['outputLimit'],
+    }),
+  /** The warning and emergency lines of one brain, as whole percentages of its window. */
+  setContextLines: z
+    .object({ brain: brainId, warningPercent: z.number().int().min(5).max(95), emergencyPercent: z.number().int().min(10).max(99) })
+    .strict()
+    .refine((value) => value.warningPercent < value.emergencyPercent, {
+      message: 'the warning line must be below the emergency line',
+      path: ['warningPercent'],
+    }),
+  /** Which brain writes compaction summaries; null: the brain the turn goes to. */
+  setCompactionBrain: z.object({ brain: brainId.nullable() }).strict(),
   /** The data's health: integrity, unfinished replies, chrome and escaped quotes. Reads only. */
   getDataHealth: z.object({}).strict(),
   /** Fixes stored texts in one transaction when `apply` is true, logging each change so `undoRepair` restores it. */
@@ -186,6 +225,12 @@ export interface CommandOutputs {
   setGrantedFolders: { folders: string[] };
   listApprovals: ApprovalView[];
   answerApproval: { answered: boolean };
+  getContextStatus: ContextStatusView;
+  compactConversation: CompactionResult;
+  listCoveredMessages: MessagePage;
+  setModelWindow: SettingsView;
+  setContextLines: SettingsView;
+  setCompactionBrain: SettingsView;
   getDataHealth: DataHealthView;
   repairTexts: RepairResult;
   undoRepair: RepairUndoResult;

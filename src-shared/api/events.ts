@@ -1,6 +1,7 @@
 /** (contract) The events the main process pushes to every subscriber. */
+import type { BrainId } from '../brains';
 import type { TurnReceipt } from '../receipt';
-import type { ApprovalView, ConversationView, InvocationView, MessageView } from './views';
+import type { ApprovalView, ContextStatusView, ConversationView, InvocationView, MessageView } from './views';
 
 /** Events pushed from the main process. */
 export type ApiEvent =
@@ -50,6 +51,43 @@ export type ApiEvent =
     }
   | { readonly type: 'turn-done'; readonly conversationId: string; readonly turnId: string; readonly message: MessageView }
   | { readonly type: 'turn-failed'; readonly conversationId: string; readonly turnId: string; readonly message: MessageView }
+  | {
+      /** How full the target brain's window is: sent before every turn and after a compaction or brain change. */
+      readonly type: 'context-pressure';
+      readonly conversationId: string;
+      readonly status: ContextStatusView;
+    }
+  | {
+      readonly type: 'compaction-started';
+      readonly conversationId: string;
+      /** The brain writing the summary. */
+      readonly brain: BrainId;
+      readonly model: string;
+      /** Messages to summarise. */
+      readonly messages: number;
+    }
+  | {
+      readonly type: 'compaction-progress';
+      readonly conversationId: string;
+      /** Messages already read by the summarising brain (it reads long spans in parts). */
+      readonly summarisedMessages: number;
+      readonly totalMessages: number;
+      /** Characters of summary written so far in the current part. */
+      readonly characters: number;
+    }
+  | {
+      readonly type: 'compaction-finished';
+      readonly conversationId: string;
+      readonly summary: MessageView;
+      readonly coveredMessages: number;
+    }
+  | {
+      /** Nothing was changed: the conversation is exactly as before the compaction started. */
+      readonly type: 'compaction-failed';
+      readonly conversationId: string;
+      readonly reason: 'stopped' | 'failed' | 'nothing-to-compact';
+      readonly message: string;
+    }
   | { readonly type: 'conversation-updated'; readonly conversation: ConversationView }
   | { readonly type: 'conversation-deleted'; readonly conversationId: string };
 

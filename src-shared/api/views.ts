@@ -1,5 +1,6 @@
 /** (contract) The shapes commands answer with and events carry: plain readonly data, no behaviour. */
 import type { BrainId, ReasoningLevel, WireId } from '../brains';
+import type { ContextLevel, ContextLines, WindowSource } from '../context-windows';
 import { MCP_SERVER_STATUSES, TOOL_POLICY_VALUES, type McpServerOrigin, type McpServerStatus, type ToolPolicyValue } from '../tool-rules';
 
 export const MESSAGE_ROLES = ['user', 'assistant', 'system'] as const;
@@ -64,8 +65,54 @@ export interface MessageView {
   readonly modelMismatch: boolean;
   readonly reasoningLevel: ReasoningLevel | null;
   readonly usage: Usage | null;
+  /** Set on a row a compaction summarised: the summary's id. The row stays stored and shown, out of the replay. */
+  readonly compactedInto: string | null;
+  /** On a summary row (`kind: 'summary'`): the last message it summarises. */
+  readonly coversThroughId: string | null;
+  /** On a summary row: how many messages it covers directly (an older summary among them counts as one). */
+  readonly coveredMessages: number;
   readonly createdAt: string;
   readonly updatedAt: string;
+}
+
+/**
+ * How full the target brain's window is for a conversation: what the next request would replay, against the window of
+ * the brain and model it goes to (never the window of the brain that answered last).
+ */
+export interface ContextStatusView {
+  readonly conversationId: string;
+  readonly brain: BrainId;
+  readonly model: string;
+  /** Tokens the next request replays: the live history, the system prompt and the tool declarations. */
+  readonly tokens: number;
+  /** Whether `tokens` leans on a provider's own count (a usage snapshot) or only on the estimate. */
+  readonly measuredBy: 'usage' | 'estimate';
+  readonly contextWindow: number;
+  readonly outputLimit: number;
+  readonly windowSource: WindowSource;
+  /** Why the window is a guess (a model the table does not know), or null. */
+  readonly windowNote: string | null;
+  /** `tokens` as a whole percentage of the window. */
+  readonly percent: number;
+  readonly level: ContextLevel;
+  readonly lines: ContextLines;
+  /** The provider refused this conversation's size on this brain: the next turn compacts first. */
+  readonly full: boolean;
+  /** Live messages the next request leaves out because they do not fit this brain's window. */
+  readonly outsideWindow: number;
+  /** "61 % of Kimi's window". */
+  readonly description: string;
+}
+
+/** How a compaction ended. */
+export interface CompactionResult {
+  readonly outcome: 'compacted' | 'nothing-to-compact' | 'stopped' | 'failed';
+  /** The new summary row, when one was stored. */
+  readonly summary: MessageView | null;
+  /** Messages the summary covers directly. */
+  readonly coveredMessages: number;
+  /** One sentence for the person. */
+  readonly message: string;
 }
 
 export const INVOCATION_KINDS = ['tool', 'memory', 'skill'] as const;
@@ -130,6 +177,26 @@ export interface ConnectionProblem {
   readonly message: string;
 }
 
+/** One model's window as the app uses it, and the user's override of it. */
+export interface ModelWindowView {
+  readonly brain: BrainId;
+  readonly model: string;
+  readonly contextWindow: number;
+  readonly outputLimit: number;
+  readonly source: WindowSource;
+  readonly note: string | null;
+  /** The user's own values, or null when the table's are used. */
+  readonly override: { readonly contextWindow: number | null; readonly outputLimit: number | null } | null;
+}
+
+export interface ContextSettingsView {
+  /** The brain that writes compaction summaries; null: the brain the turn goes to. */
+  readonly compactionBrain: BrainId | null;
+  readonly lines: Readonly<Record<BrainId, ContextLines>>;
+  /** Every model offered in the pickers, and any other model given an override. */
+  readonly modelWindows: readonly ModelWindowView[];
+}
+
 export interface SettingsView {
   readonly defaultBrain: BrainId;
   readonly theme: Theme;
@@ -137,6 +204,7 @@ export interface SettingsView {
   /** Whether keys can be stored here (Electron with a real keyring); elsewhere keys come from the environment. */
   readonly canStoreKeys: boolean;
   readonly dataDir: string;
+  readonly context: ContextSettingsView;
 }
 
 export interface SendResult {
@@ -160,6 +228,8 @@ export interface RequestPreview {
   readonly body: string;
   /** What the replay could only express lossily (calls left out, tools no longer offered). */
   readonly warnings: readonly string[];
+  /** The window the request was built against, and how much of it the request fills. */
+  readonly context: ContextStatusView;
 }
 
 export interface MemoryView {
