@@ -5,6 +5,8 @@ import type Database from 'better-sqlite3';
 import { BRAINS, type BrainId, type WireId } from '../../src-shared/brains';
 import type { ResolvedTarget } from '../../src-main/core/engine/resolve-target';
 import type { TurnEngine } from '../../src-main/core/engine/turn-engine';
+import { MAX_OUTPUT_TOKENS } from '../../src-main/core/context/pressure';
+import { buildTurnRequest } from '../../src-main/core/engine/turn-request';
 import { listLiveMessages } from '../../src-main/core/store/messages';
 import type { AppDatabase } from '../../src-main/core/store/open';
 import type { ToolDefinition } from '../../src-main/core/tools/catalogue';
@@ -36,7 +38,8 @@ export function buildReplayBody(
   tools: readonly ToolDefinition[],
 ): string {
   const rows = listLiveMessages(db, conversationId);
-  const { body } = engine.buildRequest(conversationId, target, rows, tools);
+  const { body } = buildTurnRequest(db, { conversationId, target, rows, tools, skills: [], maxOutputTokens: MAX_OUTPUT_TOKENS });
+  void engine;
   return JSON.stringify(body);
 }
 

@@ -10,6 +10,7 @@ import { dispatchCommand } from './commands/dispatch';
 import { joinHandlers, type CommandDependencies } from './commands/handlers';
 import { memoryCommands } from './commands/memories';
 import { messageCommands } from './commands/messages';
+import { contextCommands } from './commands/context';
 import { settingsCommands } from './commands/settings';
 import { toolCommands } from './commands/tools';
 import { transcriptCommands } from './commands/transcripts';
@@ -80,6 +81,7 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
     conversationCommands(dependencies),
     messageCommands(dependencies),
     settingsCommands(dependencies),
+    contextCommands(dependencies),
     memoryCommands(dependencies),
     toolCommands(dependencies),
     transcriptCommands(dependencies),

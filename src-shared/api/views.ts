@@ -27,6 +27,10 @@ export interface TurnError {
   readonly status?: number;
   /** How long the provider asked to wait before a retry (`retry-after`), in seconds, where it said. */
   readonly retryAfterSeconds?: number;
+  /** A size refusal's limit, in tokens, where the provider named it. */
+  readonly limitTokens?: number;
+  /** What the provider counted for the refused request, in tokens, where it said. */
+  readonly requestTokens?: number;
 }
 
 export interface Usage {

@@ -2,7 +2,7 @@
  * A conversation's messages and its turns: read a page, send, retry, stop, and preview the next request.
  */
 import { listInvocationsByMessage, toInvocationView } from '../store/invocations';
-import { listMessagePage, toMessageView } from '../store/messages';
+import { listMessagePage, toMessageViews } from '../store/messages';
 import { requireConversation } from './conversations';
 import type { CommandDependencies, HandlerGroup } from './handlers';
 
@@ -13,7 +13,7 @@ export function messageCommands({ db, engine }: Pick<CommandDependencies, 'db' |
       const page = listMessagePage(db, conversationId, limit, beforeSeq);
       const byMessage = listInvocationsByMessage(db, page.rows.map((row) => row.id));
       return {
-        messages: page.rows.map(toMessageView),
+        messages: toMessageViews(db, page.rows),
         invocations: page.rows.flatMap((row) => byMessage.get(row.id) ?? []).map(toInvocationView),
         hasOlder: page.hasOlder,
       };

@@ -8,10 +8,11 @@ import { confirmKeyOrigin, connectionFor, forgetKeyOrigin } from '../brain-conne
 import { readSetting, writeSetting } from '../store/settings';
 import type { CommandDependencies, HandlerGroup } from './handlers';
 
-type SettingsDependencies = Pick<CommandDependencies, 'db' | 'dataDir' | 'env' | 'keyStore'>;
+export type SettingsDependencies = Pick<CommandDependencies, 'db' | 'dataDir' | 'env' | 'keyStore' | 'engine'>;
 
-function settingsView({ db, dataDir, env, keyStore }: SettingsDependencies): SettingsView {
+export function settingsView({ db, dataDir, env, keyStore, engine }: SettingsDependencies): SettingsView {
   return {
+    context: engine.windows.settingsView(),
     defaultBrain: readSetting(db, 'defaultBrain') ?? FALLBACK_BRAIN,
     theme: readSetting(db, 'theme') ?? 'system',
     canStoreKeys: keyStore?.canStore ?? false,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { estimateTokens } from './token-estimate';
+import { CALL_FRAMING_TOKENS, estimateRowTokens } from './row-estimate';
+import { estimateTokens, MESSAGE_FRAMING_TOKENS } from './token-estimate';
 
 describe('estimateTokens', () => {
   it('counts nothing for nothing', () => {
@@ -17,5 +18,39 @@ describe('estimateTokens', () => {
   });
   it('adds mixed scripts', () => {
     expect(estimateTokens('hi 안녕')).toBe(2 + 1);
+  });
+  it('reads 10,000 Hangul syllables as 10,000 tokens, within 10 %', () => {
+    // Every precomposed syllable from U+AC00 on, in order: 가각갂…
+    const syllables = Array.from({ length: 10_000 }, (_, index) => String.fromCodePoint(0xac00 + index)).join('');
+    const estimate = estimateTokens(syllables);
+    expect(estimate).toBeGreaterThanOrEqual(9_000);
+    expect(estimate).toBeLessThanOrEqual(11_000);
+    expect(estimate).toBe(10_000);
+    // Divided by four, the same text would read as a quarter of its size.
+    expect(Math.ceil(syllables.length / 4)).toBe(2_500);
+  });
+  it('counts Korean prose with its spaces and punctuation close to its syllables', () => {
+    const prose = '오늘은 날씨가 정말 좋네요. 산책하러 갈까요?';
+    // 18 syllables, then five spaces, a full stop and a question mark at four characters a token.
+    expect(estimateTokens(prose)).toBe(18 + 2);
+  });
+});
+
+describe('estimateRowTokens', () => {
+  it('counts a message of words with its framing', () => {
+    expect(estimateRowTokens('abcd')).toBe(1 + MESSAGE_FRAMING_TOKENS);
+  });
+  it('counts the calls a reply replays as they are cut for replay, and only its last 12', () => {
+    const call = (output: string) => ({ kind: 'tool' as const, providerCallId: 'c', input: { path: '/a' }, output });
+    const long = 'y'.repeat(10_000);
+    const one = estimateRowTokens('', [call(long)]);
+    // {"path":"/a"} is 13 characters; the answer is cut to 500 characters.
+    expect(one).toBe(MESSAGE_FRAMING_TOKENS + CALL_FRAMING_TOKENS + 4 + 125);
+    const twenty = estimateRowTokens('', Array.from({ length: 20 }, () => call(long)));
+    expect(twenty).toBe(MESSAGE_FRAMING_TOKENS + 12 * (CALL_FRAMING_TOKENS + 4 + 125));
+  });
+  it('counts the context the app brought (memories, a started skill) in full', () => {
+    const memory = { kind: 'memory' as const, providerCallId: null, input: {}, output: 'm'.repeat(40) };
+    expect(estimateRowTokens('', [memory])).toBe(MESSAGE_FRAMING_TOKENS + 10 + MESSAGE_FRAMING_TOKENS);
   });
 });

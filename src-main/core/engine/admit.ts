@@ -37,13 +37,14 @@ export interface TurnContext extends AdmittedTurn {
   readonly connection: BrainConnection;
 }
 
-function checkedConnection(target: ResolvedTarget, connectionFor: (brain: BrainId) => BrainConnection): BrainConnection {
-  const info = BRAINS[target.brain];
-  if (!AVAILABLE_BRAINS.includes(target.brain)) {
+/** The brain's connection, or an ApiError saying why nothing may be sent to it. */
+export function checkedConnection(brain: BrainId, connectionFor: (brain: BrainId) => BrainConnection): BrainConnection {
+  const info = BRAINS[brain];
+  if (!AVAILABLE_BRAINS.includes(brain)) {
     const available = AVAILABLE_BRAINS.map((brain) => BRAINS[brain].label).join(', ');
     throw new ApiError('brain-unavailable', `${info.label} cannot take turns in this version yet. Switch to ${available}.`);
   }
-  const connection = connectionFor(target.brain);
+  const connection = connectionFor(brain);
   if (connection.problem) throw new ApiError(connection.problem.code, connection.problem.message);
   // The official endpoint needs a key; a custom base URL (a local proxy or server) may not.
   if (info.keyVariable !== null && !connection.apiKey && connection.baseUrl === info.defaultBaseUrl) {
@@ -70,7 +71,7 @@ function turnContext(toolbox: TurnToolbox, userText: string): TurnContextEntry[]
 /** Admits a turn: `userText` is the new message, or null to answer the last user message again. */
 export function admit(deps: AdmissionDependencies, conversationId: string, userText: string | null): TurnContext {
   const target = resolveTarget(deps.db, conversationId);
-  const connection = checkedConnection(target, deps.connectionFor);
+  const connection = checkedConnection(target.brain, deps.connectionFor);
   const turnId = newId();
   const admitted = admitTurn(deps.db, {
     conversationId,

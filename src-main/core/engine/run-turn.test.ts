@@ -90,9 +90,9 @@ describe('TurnEngine', () => {
       ['assistant', started.result.turnId, 'complete', 'Hi you'],
     ]);
     expect(events.map((event) => event.type)).toEqual([
-      'turn-started', 'conversation-updated', 'message-delta', 'message-delta', 'turn-receipt', 'turn-done', 'conversation-updated',
+      'turn-started', 'conversation-updated', 'context-pressure', 'message-delta', 'message-delta', 'turn-receipt', 'turn-done', 'conversation-updated',
     ]);
-    expect(events[4]).toEqual({
+    expect(events[5]).toEqual({
       type: 'turn-receipt', conversationId: 'c1', turnId: started.result.turnId, messageId: message.id,
       receipt: { counts: { memory: 0, tool: 0, skill: 0 }, summary: '', chips: [] },
     });

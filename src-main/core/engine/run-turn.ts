@@ -3,34 +3,39 @@
  * run tool rounds, then finish. The only place that joins the replay, the providers and the tools.
  */
 import type { ApiEvent, MessageView } from '../../../src-shared/api';
-import { BRAINS } from '../../../src-shared/brains';
+import { BRAINS, type BrainId } from '../../../src-shared/brains';
 import { buildReceipt } from '../../../src-shared/receipt';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
 import { replyReplayTurn, type ReplySource } from '../replay/collect';
 import type { ReplayTurn } from '../replay/types';
 import { nowIso } from '../store/clock';
 import { listInvocationsByMessage, type InvocationRow } from '../store/invocations';
-import { checkpointMessageText, listLiveMessages, toMessageView } from '../store/messages';
+import { estimateRowTokens } from '../context/row-estimate';
+import type { ContextWindows } from '../context/windows';
+import { newestUserSeqBefore } from '../store/live-path';
+import { checkpointMessageText, toMessageView } from '../store/messages';
 import type { AppDatabase } from '../store/open';
 import { finishReply } from '../store/turns';
 import { normalizeQuoteEscapes } from '../transcripts/quote-escapes';
 import { QUOTE_ESCAPE_COUNTER } from '../transcripts/repair';
-import type { TurnContext } from './admit';
+import type { BrainConnection, TurnContext } from './admit';
 import { DeltaCoalescer } from './delta-coalescer';
 import { afterToolRound, applyStreamPart, draftReasoning, EMPTY_DRAFT, failDraft, finalStatus, type AbortReason, type ReplyDraft } from './reply-draft';
 import { runToolRound } from './tool-round';
 import { buildTurnRequest } from './turn-request';
 import type { TurnToolbox } from './turn-toolbox';
+import { guardWindow, type CompactionControl, type WindowGuardDependencies } from './window-guard';
 
 /** How many rounds of tool calls one reply may make before the engine ends it with a message. */
 export const MAX_TOOL_ROUNDS = 8;
 
 const KEYLESS_PLACEHOLDER = 'no-key-set';
 
-export interface TurnRunDependencies {
+export interface TurnRunDependencies extends WindowGuardDependencies {
   readonly db: AppDatabase;
   readonly emit: (event: ApiEvent) => void;
   readonly stream: (call: ProviderCall) => AsyncIterable<StreamPart>;
+  readonly windows: ContextWindows;
   readonly toolbox: TurnToolbox;
   readonly now: () => Date;
   readonly checkpointIntervalMs?: number;
@@ -45,14 +50,15 @@ function liveTurn(turn: TurnContext, draft: ReplyDraft, calls: readonly Invocati
   return replyReplayTurn(reply, calls);
 }
 
-function providerCall(turn: TurnContext, body: ProviderCall['body'], signal: AbortSignal): ProviderCall {
-  const info = BRAINS[turn.target.brain];
+/** The call a brain's connection makes with a built body. */
+export function providerCall(brain: BrainId, model: string, connection: BrainConnection, body: ProviderCall['body'], signal: AbortSignal): ProviderCall {
+  const info = BRAINS[brain];
   return {
     wire: info.wire,
-    baseUrl: turn.connection.baseUrl,
+    baseUrl: connection.baseUrl,
     // The SDKs insist on some key; a keyless custom server gets a placeholder instead of another brain's variable.
-    apiKey: turn.connection.apiKey ?? (info.keyVariable === null ? null : KEYLESS_PLACEHOLDER),
-    model: turn.target.model,
+    apiKey: connection.apiKey ?? (info.keyVariable === null ? null : KEYLESS_PLACEHOLDER),
+    model,
     body,
     signal,
     // Failure messages name the brain ("Claude stopped sending for 90 s…"), not the provider's host.
@@ -90,19 +96,46 @@ class ReplyProgress {
   }
 }
 
+interface WrittenReply {
+  readonly draft: ReplyDraft;
+  /** The estimate of the first request's size, for a size refusal that names no numbers. */
+  readonly requestTokens: number;
+}
+
 /** Streams and runs tool rounds until the reply ends; returns the final draft. Throws nothing. */
-async function writeReply(deps: TurnRunDependencies, turn: TurnContext, signal: AbortSignal, progress: ReplyProgress): Promise<ReplyDraft> {
+async function writeReply(
+  deps: TurnRunDependencies,
+  turn: TurnContext,
+  signal: AbortSignal,
+  progress: ReplyProgress,
+  compactionControl: CompactionControl | undefined,
+): Promise<WrittenReply> {
   const { db, emit, toolbox } = deps;
   const { conversationId, turnId, assistantRow, target } = turn;
   let draft = EMPTY_DRAFT;
+  let requestTokens = 0;
   const calls: InvocationRow[] = [];
-  const rows = listLiveMessages(db, conversationId).filter((row) => row.seq <= assistantRow.seq);
   try {
     const tools = await toolbox.list(signal);
+    const skills = toolbox.skills();
+    const answered = turn.userRow?.seq ?? newestUserSeqBefore(db, conversationId, assistantRow.seq) ?? assistantRow.seq;
+    const guarded = await guardWindow(deps, {
+      conversationId,
+      target,
+      tools,
+      skills,
+      mayCompact: true,
+      protectedFromSeq: answered,
+      ...(compactionControl ? { compactionControl } : {}),
+    });
+    requestTokens = guarded.status.tokens;
+    const rows = guarded.rows.filter((row) => row.kind === 'summary' || row.seq <= assistantRow.seq);
     for (let round = 0; ; round += 1) {
+      if (signal.aborted) break;
       const live = liveTurn(turn, draft, calls);
-      const { body } = buildTurnRequest(db, { conversationId, target, rows, tools, skills: toolbox.skills(), live });
-      for await (const part of deps.stream(providerCall(turn, body, signal))) {
+      const request = { conversationId, target, rows, tools, skills, live, leading: guarded.leading, maxOutputTokens: guarded.maxOutputTokens };
+      const { body } = buildTurnRequest(db, request);
+      for await (const part of deps.stream(providerCall(target.brain, target.model, turn.connection, body, signal))) {
         if (signal.aborted) break;
         draft = applyStreamPart(draft, part);
         progress.show(draft, part);
@@ -127,18 +160,21 @@ async function writeReply(deps: TurnRunDependencies, turn: TurnContext, signal: 
       draft = failDraft(draft, { code: 'internal', message, retryable: true });
     }
   }
-  return draft;
+  return { draft, requestTokens };
 }
 
 /** Stores the reply's end and tells the window: the receipt, then done or failed, then the conversation's new time. */
-function finish(deps: TurnRunDependencies, turn: TurnContext, draft: ReplyDraft, abortReason: AbortReason | null): MessageView {
+function finish(deps: TurnRunDependencies, turn: TurnContext, written: WrittenReply, abortReason: AbortReason | null): MessageView {
   const { db, emit } = deps;
+  const { draft } = written;
   const { conversationId, turnId, target } = turn;
   const messageId = turn.assistantRow.id;
   const { status, error } = finalStatus(draft, abortReason, BRAINS[target.brain].label);
   const now = nowIso();
   // The quote-escape guard: a reply is stored with a lone \" outside code turned back into the quote it stands for.
   const guarded = normalizeQuoteEscapes(draft.text);
+  const invocations = listInvocationsByMessage(db, [messageId]).get(messageId) ?? [];
+  const refusedTokens = error?.limitTokens ?? error?.requestTokens ?? written.requestTokens;
   const finished = finishReply(db, {
     conversationId,
     messageId,
@@ -150,13 +186,13 @@ function finish(deps: TurnRunDependencies, turn: TurnContext, draft: ReplyDraft,
       modelResponded: draft.servedModel,
       reasoning: draftReasoning(draft, target.brain, target.model),
       usage: draft.usage,
+      tokenEstimate: estimateRowTokens(guarded.text, invocations),
       now,
     },
     counts: { [QUOTE_ESCAPE_COUNTER]: guarded.normalized },
-    contextTooLarge: draft.contextTooLarge,
+    refused: draft.contextTooLarge ? { tokens: refusedTokens, model: target.model } : null,
   });
   const message = toMessageView(finished.row);
-  const invocations = listInvocationsByMessage(db, [messageId]).get(messageId) ?? [];
   emit({ type: 'turn-receipt', conversationId, turnId, messageId, receipt: buildReceipt(invocations) });
   emit(status === 'failed' ? { type: 'turn-failed', conversationId, turnId, message } : { type: 'turn-done', conversationId, turnId, message });
   if (finished.conversation) emit({ type: 'conversation-updated', conversation: finished.conversation });
@@ -164,13 +200,13 @@ function finish(deps: TurnRunDependencies, turn: TurnContext, draft: ReplyDraft,
 }
 
 /** Runs an admitted turn to its stored end; the signal's reason says whether the user stopped it or the app closed. */
-export async function runTurn(deps: TurnRunDependencies, turn: TurnContext, signal: AbortSignal): Promise<MessageView> {
+export async function runTurn(deps: TurnRunDependencies, turn: TurnContext, signal: AbortSignal, compactionControl?: CompactionControl): Promise<MessageView> {
   const progress = new ReplyProgress(deps, turn);
-  let draft: ReplyDraft;
+  let written: WrittenReply;
   try {
-    draft = await writeReply(deps, turn, signal, progress);
+    written = await writeReply(deps, turn, signal, progress, compactionControl);
   } finally {
     progress.close();
   }
-  return finish(deps, turn, draft, signal.aborted ? (signal.reason as AbortReason) : null);
+  return finish(deps, turn, written, signal.aborted ? (signal.reason as AbortReason) : null);
 }

@@ -2,20 +2,23 @@
  * The turns of every conversation: at most one running per conversation, each admitted, run and stopped here. The
  * steps live beside it: admit.ts, run-turn.ts (stream, tool-round.ts, reply-draft.ts), store/turns.ts.
  */
-import { ApiError, type ApiEvent, type MessageView, type RequestPreview, type SendResult } from '../../../src-shared/api';
+import { ApiError, type ApiEvent, type CompactionResult, type ContextStatusView, type MessageView, type RequestPreview, type SendResult } from '../../../src-shared/api';
 import { BRAINS, type BrainId } from '../../../src-shared/brains';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
-import type { ReplayTurn, WireRequest } from '../replay/types';
+import { runCompaction } from '../context/compaction';
+import { estimateMessageTokens } from '../context/token-estimate';
+import { ContextWindows } from '../context/windows';
+import type { ReplayTurn } from '../replay/types';
 import { toInvocationView } from '../store/invocations';
-import { listLiveMessages, toMessageView, type MessageRow } from '../store/messages';
+import { toMessageView } from '../store/messages';
 import type { AppDatabase } from '../store/open';
-import type { ToolDefinition } from '../tools/catalogue';
-import { admit, type BrainConnection } from './admit';
+import { admit, checkedConnection, type BrainConnection } from './admit';
 import type { AbortReason } from './reply-draft';
 import { overrideTarget, resolveTarget, type ResolvedTarget } from './resolve-target';
-import { runTurn, type TurnRunDependencies } from './run-turn';
+import { providerCall, runTurn, type TurnRunDependencies } from './run-turn';
 import { buildTurnRequest } from './turn-request';
 import { clockOnlyToolbox, type TurnToolbox } from './turn-toolbox';
+import { guardWindow, type CompactionControl } from './window-guard';
 
 export interface TurnEngineDependencies {
   readonly db: AppDatabase;
@@ -28,6 +31,8 @@ export interface TurnEngineDependencies {
   readonly streamOwner?: string;
   /** Tools, memories and skills; the clock alone by default. */
   readonly toolbox?: TurnToolbox;
+  /** The windows requests are built against; the table and settings alone by default (no server questions). */
+  readonly windows?: ContextWindows;
   readonly now?: () => Date;
 }
 
@@ -38,22 +43,29 @@ export interface StartedTurn {
 }
 
 interface RunningTurn {
-  readonly turnId: string;
+  /** Null for a compaction the user started on its own. */
+  readonly turnId: string | null;
   readonly controller: AbortController;
-  readonly done: Promise<MessageView>;
+  readonly done: Promise<unknown>;
+  /** While a compaction runs inside the turn: Stop ends it, and the turn goes on with the rows that fit. */
+  compaction: AbortController | null;
 }
 
 export class TurnEngine {
   private readonly running = new Map<string, RunningTurn>();
   private readonly toolbox: TurnToolbox;
   private readonly runDependencies: TurnRunDependencies;
+  readonly windows: ContextWindows;
 
   constructor(private readonly deps: TurnEngineDependencies) {
     this.toolbox = deps.toolbox ?? clockOnlyToolbox();
+    this.windows = deps.windows ?? new ContextWindows(deps.db);
     this.runDependencies = {
       db: deps.db,
       emit: deps.emit,
       stream: deps.stream,
+      windows: this.windows,
+      callFor: (brain, model, body, signal) => providerCall(brain, model, checkedConnection(brain, deps.connectionFor), body, signal),
       toolbox: this.toolbox,
       now: deps.now ?? (() => new Date()),
       ...(deps.checkpointIntervalMs === undefined ? {} : { checkpointIntervalMs: deps.checkpointIntervalMs }),
@@ -69,26 +81,58 @@ export class TurnEngine {
     return resolveTarget(this.deps.db, conversationId);
   }
 
-  /** The exact request the next turn would send from these rows (and any turns after them), without sending anything. */
-  buildRequest(
-    conversationId: string,
-    target: ResolvedTarget,
-    rows: readonly MessageRow[],
-    tools: readonly ToolDefinition[],
-    pending: readonly ReplayTurn[] = [],
-  ): WireRequest {
-    return buildTurnRequest(this.deps.db, { conversationId, target, rows, tools, skills: this.toolbox.skills(), pending });
-  }
-
-  /** The exact request the next turn would send, with `message` as the new user message; nothing is stored or sent. */
+  /**
+   * The exact request the next turn would send, with `message` as the new user message; nothing is stored or sent. It
+   * holds what fits the target's window: a preview never compacts.
+   */
   async previewRequest(conversationId: string, overrides: { brain?: BrainId; model?: string; message?: string }): Promise<RequestPreview> {
     const target = overrideTarget(this.resolveTarget(conversationId), overrides);
-    const rows = listLiveMessages(this.deps.db, conversationId);
     const pending: ReplayTurn[] =
       overrides.message === undefined ? [] : [{ messageId: 'next', role: 'user', kind: 'chat', text: overrides.message, calls: [] }];
-    const { body, warnings } = this.buildRequest(conversationId, target, rows, await this.toolbox.list(), pending);
+    const tools = await this.toolbox.list();
+    const skills = this.toolbox.skills();
+    const pendingTokens = pending.reduce((sum, turn) => sum + estimateMessageTokens(turn.text), 0);
+    const guarded = await guardWindow(this.runDependencies, { conversationId, target, tools, skills, pendingTokens, mayCompact: false });
+    const { body, warnings } = buildTurnRequest(this.deps.db, {
+      conversationId,
+      target,
+      rows: guarded.rows,
+      tools,
+      skills,
+      pending,
+      leading: guarded.leading,
+      maxOutputTokens: guarded.maxOutputTokens,
+    });
     const wire = BRAINS[target.brain].wire;
-    return { ...target, wire, body: JSON.stringify(body), warnings: warnings.map((warning) => warning.message) };
+    return { ...target, wire, body: JSON.stringify(body), warnings: warnings.map((warning) => warning.message), context: guarded.status };
+  }
+
+  /** How full the window of the brain the next turn goes to (or of `brain`/`model`) is for this conversation. */
+  async contextStatus(conversationId: string, overrides: { brain?: BrainId; model?: string }): Promise<ContextStatusView> {
+    const target = overrideTarget(this.resolveTarget(conversationId), overrides);
+    const guarded = await guardWindow(this.runDependencies, { conversationId, target, tools: await this.toolbox.list(), skills: this.toolbox.skills(), mayCompact: false });
+    return guarded.status;
+  }
+
+  /**
+   * Compacts now, against `brain`'s window (default: the brain the next turn goes to). Holds the conversation like a
+   * turn, so a send waits for it; `stop` cancels it with nothing changed.
+   */
+  async compact(conversationId: string, brain?: BrainId): Promise<CompactionResult> {
+    if (this.running.has(conversationId)) {
+      throw new ApiError('turn-running', 'A reply is still being written in this conversation. Wait for it, or press Stop, then compact.');
+    }
+    const target = overrideTarget(this.resolveTarget(conversationId), brain ? { brain } : {});
+    const controller = new AbortController();
+    const done = runCompaction(this.runDependencies, { conversationId, target, signal: controller.signal }).finally(() => {
+      this.running.delete(conversationId);
+    });
+    this.running.set(conversationId, { turnId: null, controller, done, compaction: null });
+    const result = await done;
+    if (result.outcome === 'compacted') {
+      this.deps.emit({ type: 'context-pressure', conversationId, status: await this.contextStatus(conversationId, {}) });
+    }
+    return result;
   }
 
   send(conversationId: string, text: string): StartedTurn {
@@ -100,14 +144,19 @@ export class TurnEngine {
     return this.start(conversationId, null);
   }
 
-  /** The running turn's final row, or null when none runs. */
-  settled(conversationId: string): Promise<MessageView | null> {
-    return this.running.get(conversationId)?.done ?? Promise.resolve(null);
+  /** The running turn's (or compaction's) end, or null when none runs. */
+  async settled(conversationId: string): Promise<unknown> {
+    return (await this.running.get(conversationId)?.done) ?? null;
   }
 
+  /** Stops what runs: a compaction inside a turn first (the turn then goes on with the rows that fit), else the turn. */
   stop(conversationId: string): boolean {
     const turn = this.running.get(conversationId);
     if (!turn) return false;
+    if (turn.compaction !== null && !turn.compaction.signal.aborted) {
+      turn.compaction.abort('stop' satisfies AbortReason);
+      return true;
+    }
     turn.controller.abort('stop' satisfies AbortReason);
     return true;
   }
@@ -139,10 +188,24 @@ export class TurnEngine {
       emit({ type: 'tool-call-finished', conversationId, invocation: toInvocationView(invocation) });
     }
     const controller = new AbortController();
-    const done = runTurn(this.runDependencies, turn, controller.signal).finally(() => {
+    const compactionControl: CompactionControl = {
+      start: () => {
+        const compaction = new AbortController();
+        // The app closing ends the compaction with the turn.
+        controller.signal.addEventListener('abort', () => compaction.abort(controller.signal.reason), { once: true });
+        const entry = this.running.get(conversationId);
+        if (entry) entry.compaction = compaction;
+        return compaction.signal;
+      },
+      end: () => {
+        const entry = this.running.get(conversationId);
+        if (entry) entry.compaction = null;
+      },
+    };
+    const done = runTurn(this.runDependencies, turn, controller.signal, compactionControl).finally(() => {
       this.running.delete(conversationId);
     });
-    this.running.set(conversationId, { turnId, controller, done });
+    this.running.set(conversationId, { turnId, controller, done, compaction: null });
     return { result: { turnId, userMessageId: userRow?.id ?? '', assistantMessageId: assistantRow.id }, done };
   }
 }

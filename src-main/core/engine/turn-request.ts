@@ -14,8 +14,6 @@ import { declarationsOf, type ToolDefinition } from '../tools/catalogue';
 import type { Skill } from '../tools/skills';
 import type { ResolvedTarget } from './resolve-target';
 
-export const MAX_OUTPUT_TOKENS = 32_000;
-
 export interface TurnRequest {
   readonly conversationId: string;
   readonly target: ResolvedTarget;
@@ -25,6 +23,10 @@ export interface TurnRequest {
   readonly skills: readonly Skill[];
   /** Turns after the stored history: the new user message a preview shows. */
   readonly pending?: readonly ReplayTurn[];
+  /** Turns before the stored history: the notice that older messages are outside this brain's window. */
+  readonly leading?: readonly ReplayTurn[];
+  /** The most the reply may take in the target's window (see context/pressure.ts `replyTokens`). */
+  readonly maxOutputTokens: number;
   /** The reply being written, once it has made calls. */
   readonly live?: ReplayTurn | null;
 }
@@ -38,10 +40,10 @@ export function buildTurnRequest(db: AppDatabase, request: TurnRequest): WireReq
     model: target.model,
     reasoningLevel: target.reasoningLevel,
     system: buildSystemPrompt(target, request.skills),
-    turns: request.pending && request.pending.length > 0 ? [...history, ...request.pending] : history,
+    turns: [...(request.leading ?? []), ...history, ...(request.pending ?? [])],
     ...(request.live ? { live: request.live } : {}),
     tools: declarationsOf(request.tools),
-    maxOutputTokens: MAX_OUTPUT_TOKENS,
+    maxOutputTokens: request.maxOutputTokens,
     cacheKey: `anybrain-${request.conversationId}`,
   });
 }

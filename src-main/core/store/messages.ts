@@ -1,11 +1,11 @@
 import type Database from 'better-sqlite3';
-import { and, asc, desc, eq, getTableColumns, getTableName, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, getTableName, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { MessageKind, MessageRole, MessageStatus, MessageView, TurnError, Usage } from '../../../src-shared/api';
 import { isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
 import { isSameModel } from '../../../src-shared/models';
 import { messages } from '../../../db/schema';
-import { estimateTokens } from '../context/token-estimate';
+import { estimateMessageTokens } from '../context/token-estimate';
 import type { AppDatabase } from './open';
 
 export type MessageRow = typeof messages.$inferSelect;
@@ -18,7 +18,8 @@ export interface StoredReasoning {
   readonly opaque: unknown;
 }
 
-export function toMessageView(row: MessageRow): MessageView {
+/** `coveredMessages`: for a summary row, how many rows it covers directly (see `countCoveredMessages`). */
+export function toMessageView(row: MessageRow, coveredMessages = 0): MessageView {
   return {
     id: row.id,
     conversationId: row.conversationId,
@@ -38,6 +39,9 @@ export function toMessageView(row: MessageRow): MessageView {
       ? (row.reasoningLevel as ReasoningLevel)
       : null,
     usage: (row.usage as Usage | null) ?? null,
+    compactedInto: row.compactedInto,
+    coversThroughId: row.coversThroughId,
+    coveredMessages: row.kind === 'summary' ? coveredMessages : 0,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -61,6 +65,10 @@ export interface NewMessage {
   readonly error?: TurnError | null;
   /** The process writing a streaming reply (`pid@host`). */
   readonly streamOwner?: string | null;
+  /** What the row costs in a replay (see context/row-estimate.ts); its words and framing when left out. */
+  readonly tokenEstimate?: number;
+  /** On a summary row: the last message it summarises. */
+  readonly coversThroughId?: string | null;
   readonly createdAt: string;
 }
 
@@ -75,7 +83,7 @@ export function insertMessage(db: AppDatabase, message: NewMessage): MessageRow 
       role: message.role,
       kind: message.kind ?? 'chat',
       text: message.text,
-      tokenEstimate: estimateTokens(message.text),
+      tokenEstimate: message.tokenEstimate ?? estimateMessageTokens(message.text),
       status: message.status,
       error: message.error ?? null,
       brain: message.brain ?? null,
@@ -85,6 +93,7 @@ export function insertMessage(db: AppDatabase, message: NewMessage): MessageRow 
       reasoning: message.reasoning ?? null,
       usage: message.usage ?? null,
       streamOwner: message.streamOwner ?? null,
+      coversThroughId: message.coversThroughId ?? null,
       createdAt: message.createdAt,
       updatedAt: message.createdAt,
     })
@@ -108,7 +117,7 @@ export function getMessage(db: AppDatabase, id: string): MessageRow | null {
 /** Writes the streamed text so far; called on a timer while a reply streams. */
 export function checkpointMessageText(db: AppDatabase, id: string, text: string, now: string): void {
   db.update(messages)
-    .set({ text, tokenEstimate: estimateTokens(text), updatedAt: now })
+    .set({ text, tokenEstimate: estimateMessageTokens(text), updatedAt: now })
     .where(and(eq(messages.id, id), eq(messages.status, 'streaming')))
     .run();
 }
@@ -120,6 +129,8 @@ export interface FinishedMessage {
   readonly modelResponded: string | null;
   readonly reasoning: StoredReasoning | null;
   readonly usage: Usage | null;
+  /** The finished row's cost in a replay, its calls included (see context/row-estimate.ts). */
+  readonly tokenEstimate: number;
   readonly now: string;
 }
 
@@ -128,7 +139,7 @@ export function finishMessage(db: AppDatabase, id: string, finished: FinishedMes
     .update(messages)
     .set({
       text: finished.text,
-      tokenEstimate: estimateTokens(finished.text),
+      tokenEstimate: finished.tokenEstimate,
       status: finished.status,
       error: finished.error,
       modelResponded: finished.modelResponded,
@@ -144,26 +155,78 @@ export function finishMessage(db: AppDatabase, id: string, finished: FinishedMes
   return row;
 }
 
-/** A page of messages, oldest first: the newest `limit`, or the `limit` before `beforeSeq`. */
+/**
+ * A page of the conversation as shown, oldest first: the newest `limit` rows no summary covers, or the `limit` before
+ * `beforeSeq`. The page that reaches the start begins with the summary that stands for the covered rows, if any: it
+ * was written after them, so its seq is larger than the rows that follow it, and it is never a paging cursor.
+ */
 export function listMessagePage(
   db: AppDatabase,
   conversationId: string,
   limit: number,
   beforeSeq?: number,
 ): { rows: MessageRow[]; hasOlder: boolean } {
+  const shown = and(eq(messages.conversationId, conversationId), isNull(messages.compactedInto), ne(messages.kind, 'summary'));
   const newestFirst = db
     .select()
     .from(messages)
-    .where(
-      beforeSeq === undefined
-        ? eq(messages.conversationId, conversationId)
-        : and(eq(messages.conversationId, conversationId), lt(messages.seq, beforeSeq)),
-    )
+    .where(beforeSeq === undefined ? shown : and(shown, lt(messages.seq, beforeSeq)))
+    .orderBy(desc(messages.seq))
+    .limit(limit + 1)
+    .all();
+  const hasOlder = newestFirst.length > limit;
+  const rows = newestFirst.slice(0, limit).reverse();
+  if (hasOlder) return { rows, hasOlder };
+  const summary = liveSummary(db, conversationId);
+  return { rows: summary === null ? rows : [summary, ...rows], hasOlder };
+}
+
+/** The summary that stands for a conversation's covered rows: the one no later summary covers. */
+export function liveSummary(db: AppDatabase, conversationId: string): MessageRow | null {
+  return (
+    db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.conversationId, conversationId), eq(messages.kind, 'summary'), isNull(messages.compactedInto)))
+      .orderBy(desc(messages.seq))
+      .limit(1)
+      .get() ?? null
+  );
+}
+
+/** A page of the rows one summary covers directly, oldest first, paged like `listMessagePage`. */
+export function listCoveredPage(db: AppDatabase, summaryId: string, limit: number, beforeSeq?: number): { rows: MessageRow[]; hasOlder: boolean } {
+  const covered = eq(messages.compactedInto, summaryId);
+  const newestFirst = db
+    .select()
+    .from(messages)
+    .where(beforeSeq === undefined ? covered : and(covered, lt(messages.seq, beforeSeq)))
     .orderBy(desc(messages.seq))
     .limit(limit + 1)
     .all();
   const hasOlder = newestFirst.length > limit;
   return { rows: newestFirst.slice(0, limit).reverse(), hasOlder };
+}
+
+/** How many rows each of these summaries covers directly. */
+export function countCoveredMessages(db: AppDatabase, summaryIds: readonly string[]): Map<string, number> {
+  if (summaryIds.length === 0) return new Map();
+  const rows = db
+    .select({ summaryId: messages.compactedInto, count: sql<number>`count(*)` })
+    .from(messages)
+    .where(inArray(messages.compactedInto, [...summaryIds]))
+    .groupBy(messages.compactedInto)
+    .all();
+  return new Map(rows.map((row) => [row.summaryId ?? '', row.count]));
+}
+
+/** Views of rows, each summary with its count of covered rows. */
+export function toMessageViews(db: AppDatabase, rows: readonly MessageRow[]): MessageView[] {
+  const counts = countCoveredMessages(
+    db,
+    rows.filter((row) => row.kind === 'summary').map((row) => row.id),
+  );
+  return rows.map((row) => toMessageView(row, counts.get(row.id) ?? 0));
 }
 
 /** A JSON column's value as drizzle decodes it: NULL stays null, anything else is parsed. */
@@ -203,10 +266,9 @@ export function handMappedQuery<Row extends object>(
   };
 }
 
-const selectLiveMessages = handMappedQuery(
-  messages,
-  'WHERE conversation_id = ? AND compacted_into IS NULL ORDER BY seq',
-  (values): MessageRow => ({
+/** A row from SQLite's array of the table's columns, in schema order (see `handMappedQuery`). */
+function selectLiveRowFrom(values: readonly unknown[]): MessageRow {
+  return {
     id: values[0] as string,
     conversationId: values[1] as string,
     seq: values[2] as number,
@@ -224,15 +286,41 @@ const selectLiveMessages = handMappedQuery(
     reasoning: parseJsonColumn(values[14]),
     usage: parseJsonColumn(values[15]),
     compactedInto: values[16] as string | null,
-    streamOwner: values[17] as string | null,
-    createdAt: values[18] as string,
-    updatedAt: values[19] as string,
-  }),
+    coversThroughId: values[17] as string | null,
+    streamOwner: values[18] as string | null,
+    createdAt: values[19] as string,
+    updatedAt: values[20] as string,
+  };
+}
+
+const selectLiveMessagesFrom = handMappedQuery(
+  messages,
+  "WHERE conversation_id = ? AND seq >= ? AND compacted_into IS NULL AND kind != 'summary' ORDER BY seq",
+  selectLiveRowFrom,
 );
 
-/** The rows a replay is built from: not folded into a summary, in order. */
+const selectLiveMessagesBetween = handMappedQuery(
+  messages,
+  "WHERE conversation_id = ? AND seq > ? AND seq <= ? AND compacted_into IS NULL AND kind != 'summary' ORDER BY seq LIMIT ?",
+  (values) => selectLiveRowFrom(values),
+);
+
+/** Up to `limit` rows no summary covers with `afterSeq < seq ≤ throughSeq`, in order: a compaction reads its span so. */
+export function listLiveMessagesBetween(db: AppDatabase, conversationId: string, afterSeq: number, throughSeq: number, limit: number): MessageRow[] {
+  return selectLiveMessagesBetween(db, conversationId, afterSeq, throughSeq, limit);
+}
+
+/**
+ * The rows no summary covers from `fromSeq` on, in order (summaries are read on their own: see live-path.ts). A replay
+ * reads only the rows that fit its window, so `fromSeq` comes from `scanLivePath`.
+ */
+export function listLiveMessagesFrom(db: AppDatabase, conversationId: string, fromSeq: number): MessageRow[] {
+  return selectLiveMessagesFrom(db, conversationId, fromSeq);
+}
+
+/** Every row no summary covers, in order, summaries left out: for checks that must see the whole live conversation. */
 export function listLiveMessages(db: AppDatabase, conversationId: string): MessageRow[] {
-  return selectLiveMessages(db, conversationId);
+  return selectLiveMessagesFrom(db, conversationId, 0);
 }
 
 export function listAllMessages(db: AppDatabase, conversationId: string): MessageRow[] {

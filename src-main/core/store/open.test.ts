@@ -175,7 +175,23 @@ const SEED: ReadonlyArray<{ readonly table: string; readonly rows: readonly Seed
 ];
 
 /** Columns a later migration added to a table that already had rows, and the value those rows get. */
-const ADDED_COLUMNS: Readonly<Record<string, SeedRow>> = { messages: { stream_owner: null } };
+const ADDED_COLUMNS: Readonly<Record<string, SeedRow>> = {
+  messages: { stream_owner: null, covers_through_id: null },
+  brain_state: { refused_tokens: null, refused_model: null },
+};
+
+/**
+ * Migration 0004 adds to each row's estimate what it replays beyond its words: 4 tokens of framing, and on m2 its one
+ * tool call (12 of framing, the 27-character input and the 36-character answer at four characters a token, 7 + 9).
+ * Its memory invocation has no output, so adds nothing.
+ */
+const TOKEN_ESTIMATES_AFTER_0004: Readonly<Record<string, number>> = { m1: 7 + 4, m2: 3 + 4 + 12 + 7 + 9, m3: 3 + 4, m4: 6 + 4 };
+
+function upgradedRow(table: string, row: SeedRow): SeedRow {
+  const added = Object.fromEntries(Object.entries(ADDED_COLUMNS[table] ?? {}).filter(([column]) => !(column in row)));
+  const estimate = table === 'messages' ? TOKEN_ESTIMATES_AFTER_0004[String(row.id)] : undefined;
+  return { ...row, ...added, ...(estimate === undefined ? {} : { token_estimate: estimate }) };
+}
 
 function columnsOf(sqlite: Database.Database, table: string): string[] {
   return (sqlite.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[]);
@@ -212,7 +228,7 @@ describe('upgrading every earlier schema', () => {
       expect(schemaVersion(upgraded)).toBe(SCHEMA_VERSION);
       expect(upgraded.$client.pragma('integrity_check', { simple: true })).toBe('ok');
       for (const { table } of SEED) {
-        const expected = (seeded.get(table) ?? []).map((row) => ({ ...row, ...Object.fromEntries(Object.entries(ADDED_COLUMNS[table] ?? {}).filter(([column]) => !(column in row))) }));
+        const expected = (seeded.get(table) ?? []).map((row) => upgradedRow(table, row));
         expect({ table, rows: tableRows(upgraded.$client, table) }).toEqual({ table, rows: expected });
       }
       // Memories saved before the search index existed are found too.

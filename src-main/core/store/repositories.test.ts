@@ -1,3 +1,4 @@
+import { MESSAGE_FRAMING_TOKENS } from '../context/token-estimate';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_TITLE,
@@ -83,17 +84,19 @@ describe('messages', () => {
       brain: 'kimi', modelRequested: 'kimi-k2.6', reasoningLevel: 'high', createdAt: 't0',
     });
     checkpointMessageText(db, 'a1', 'Hello 안녕', 't1');
-    expect(listLiveMessages(db, 'c')[0]).toMatchObject({ text: 'Hello 안녕', status: 'streaming', tokenEstimate: 2 + 2 });
+    expect(listLiveMessages(db, 'c')[0]).toMatchObject({ text: 'Hello 안녕', status: 'streaming', tokenEstimate: 2 + 2 + MESSAGE_FRAMING_TOKENS });
     const finished = finishMessage(db, 'a1', {
       text: 'Hello 안녕!', status: 'complete', error: null, modelResponded: 'kimi-k2.6-0905',
       reasoning: { brain: 'kimi', model: 'kimi-k2.6-0905', text: 'thinking', opaque: { reasoning_content: 'thinking' } },
-      usage: { inputTokens: 10, outputTokens: 3 }, now: 't2',
+      usage: { inputTokens: 10, outputTokens: 3 }, tokenEstimate: 7, now: 't2',
     });
     expect(toMessageView(finished)).toEqual({
       id: 'a1', conversationId: 'c', seq: 0, turnId: 'turn', role: 'assistant', kind: 'chat', text: 'Hello 안녕!',
       status: 'complete', error: null, brain: 'kimi', modelRequested: 'kimi-k2.6', modelResponded: 'kimi-k2.6-0905',
-      modelMismatch: false, reasoningLevel: 'high', usage: { inputTokens: 10, outputTokens: 3 }, createdAt: 't0', updatedAt: 't2',
+      modelMismatch: false, reasoningLevel: 'high', usage: { inputTokens: 10, outputTokens: 3 }, compactedInto: null, coversThroughId: null,
+      coveredMessages: 0, createdAt: 't0', updatedAt: 't2',
     });
+    expect(finished.tokenEstimate).toBe(7);
     // A checkpoint arriving after the finish never overwrites it.
     checkpointMessageText(db, 'a1', 'late', 't3');
     expect(listLiveMessages(db, 'c')[0]?.text).toBe('Hello 안녕!');
@@ -132,7 +135,7 @@ describe('settings, counters and brain state', () => {
     saveBrainState(db, { conversationId: 'c', brain: 'claude', full: true, now: 't1' });
     saveBrainState(db, { conversationId: 'c', brain: 'claude', usage: { inputTokens: 5 }, now: 't2' });
     expect(readBrainState(db, 'c', 'claude')).toEqual({
-      conversationId: 'c', brain: 'claude', usage: { inputTokens: 5 }, full: true, updatedAt: 't2',
+      conversationId: 'c', brain: 'claude', usage: { inputTokens: 5 }, full: true, refusedTokens: null, refusedModel: null, updatedAt: 't2',
     });
   });
 });

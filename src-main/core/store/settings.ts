@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Theme } from '../../../src-shared/api';
 import type { BrainId } from '../../../src-shared/brains';
 import type { ToolPolicyValue } from '../../../src-shared/tool-rules';
+import type { ContextLines, ModelWindowOverrides } from '../../../src-shared/context-windows';
 import { brainState, counters, settings } from '../../../db/schema';
 import type { Usage } from '../../../src-shared/api';
 import type { AppDatabase } from './open';
@@ -25,6 +26,12 @@ export interface SettingValues {
   mcpServers: unknown[];
   /** Per tool (`server/tool` or a built-in's bare name): allow, ask or deny. */
   toolPolicies: Record<string, ToolPolicyValue>;
+  /** The user's windows, by `brain/model`. */
+  modelWindows: ModelWindowOverrides;
+  /** Per brain, the warning and emergency lines in percent of its window. */
+  contextLines: Partial<Record<BrainId, ContextLines>>;
+  /** The brain that writes compaction summaries; absent or null: the brain the turn goes to. */
+  compactionBrain: BrainId | null;
 }
 
 export type SettingKey = keyof SettingValues;
@@ -72,6 +79,8 @@ export interface BrainStateUpdate {
   readonly brain: BrainId;
   readonly usage?: Usage | null;
   readonly full?: boolean;
+  /** A size refusal's limit (or the refused request's size) and the model it was for. */
+  readonly refused?: { readonly tokens: number; readonly model: string } | null;
   readonly now: string;
 }
 
@@ -80,12 +89,18 @@ export function saveBrainState(db: AppDatabase, update: BrainStateUpdate): void 
   const changes: Partial<typeof brainState.$inferInsert> = { updatedAt: update.now };
   if (update.usage !== undefined) changes.usage = update.usage;
   if (update.full !== undefined) changes.full = update.full;
+  if (update.refused !== undefined) {
+    changes.refusedTokens = update.refused?.tokens ?? null;
+    changes.refusedModel = update.refused?.model ?? null;
+  }
   db.insert(brainState)
     .values({
       conversationId: update.conversationId,
       brain: update.brain,
       usage: update.usage ?? null,
       full: update.full ?? false,
+      refusedTokens: update.refused?.tokens ?? null,
+      refusedModel: update.refused?.model ?? null,
       updatedAt: update.now,
     })
     .onConflictDoUpdate({ target: [brainState.conversationId, brainState.brain], set: changes })
@@ -100,4 +115,9 @@ export function readBrainState(db: AppDatabase, conversationId: string, brain: B
       .where(sql`${brainState.conversationId} = ${conversationId} AND ${brainState.brain} = ${brain}`)
       .get() ?? null
   );
+}
+
+/** After a compaction the conversation is smaller for every brain: no brain's `full` flag holds any more. */
+export function clearFullFlags(db: AppDatabase, conversationId: string, now: string): void {
+  db.update(brainState).set({ full: false, updatedAt: now }).where(sql`${brainState.conversationId} = ${conversationId} AND ${brainState.full} = 1`).run();
 }

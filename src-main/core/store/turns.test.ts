@@ -73,14 +73,14 @@ describe('finishReply', () => {
       conversationId: 'c1',
       messageId: assistantRow.id,
       brain: 'kimi',
-      message: { text: 'It is 8 pm.', status: 'complete', error: null, modelResponded: 'kimi-k2.6', reasoning, usage: { inputTokens: 12 }, now: LATER },
+      message: { text: 'It is 8 pm.', status: 'failed', error: null, modelResponded: 'kimi-k2.6', reasoning, usage: { inputTokens: 12 }, tokenEstimate: 9, now: LATER },
       counts: { quote_escape_normalizations: 2, unused: 0 },
-      contextTooLarge: true,
+      refused: { tokens: 200_000, model: 'kimi-k2.6' },
     });
-    expect(finished.row).toMatchObject({ text: 'It is 8 pm.', status: 'complete', streamOwner: null, reasoning, updatedAt: LATER });
+    expect(finished.row).toMatchObject({ text: 'It is 8 pm.', status: 'failed', tokenEstimate: 9, streamOwner: null, reasoning, updatedAt: LATER });
     expect(getMessage(db, assistantRow.id)).toEqual(finished.row);
     expect(readCounters(db)).toEqual({ quote_escape_normalizations: 2 });
-    expect(readBrainState(db, 'c1', 'kimi')).toMatchObject({ usage: { inputTokens: 12 }, full: true });
+    expect(readBrainState(db, 'c1', 'kimi')).toMatchObject({ usage: { inputTokens: 12 }, full: true, refusedTokens: 200_000, refusedModel: 'kimi-k2.6' });
     expect(finished.conversation?.updatedAt).toBe(LATER);
     expect(getConversation(db, 'c1')?.updatedAt).toBe(LATER);
     expect(listInvocationsByMessage(db, [assistantRow.id]).get(assistantRow.id)).toHaveLength(2);
@@ -93,11 +93,29 @@ describe('finishReply', () => {
       conversationId: 'c1',
       messageId: assistantRow.id,
       brain: 'kimi',
-      message: { text: 'Partial', status: 'stopped', error: null, modelResponded: null, reasoning: null, usage: null, now: LATER },
+      message: { text: 'Partial', status: 'stopped', error: null, modelResponded: null, reasoning: null, usage: null, tokenEstimate: 6, now: LATER },
       counts: {},
-      contextTooLarge: false,
+      refused: null,
     });
     expect(readBrainState(db, 'c1', 'kimi')).toBeNull();
+  });
+
+  it('clears the full flag once a reply on that brain completes', () => {
+    const db = setup();
+    const first = admitTurn(db, admission());
+    finishReply(db, {
+      conversationId: 'c1', messageId: first.assistantRow.id, brain: 'kimi',
+      message: { text: '', status: 'failed', error: null, modelResponded: null, reasoning: null, usage: null, tokenEstimate: 4, now: LATER },
+      counts: {}, refused: { tokens: 9_000, model: 'kimi-k2.6' },
+    });
+    expect(readBrainState(db, 'c1', 'kimi')).toMatchObject({ full: true });
+    const second = admitTurn(db, admission({ turnId: 't2', userText: null, now: LATER }));
+    finishReply(db, {
+      conversationId: 'c1', messageId: second.assistantRow.id, brain: 'kimi',
+      message: { text: 'Fits now.', status: 'complete', error: null, modelResponded: null, reasoning: null, usage: null, tokenEstimate: 7, now: LATER },
+      counts: {}, refused: null,
+    });
+    expect(readBrainState(db, 'c1', 'kimi')).toMatchObject({ full: false, refusedTokens: 9_000 });
   });
 });
 

@@ -102,8 +102,11 @@ export interface ReplyOutcome {
   readonly message: FinishedMessage;
   /** Counters this reply raises, by name (e.g. quote-escape normalisations); zero counts are skipped. */
   readonly counts: Readonly<Record<string, number>>;
-  /** The provider refused the request for its size: the next turn on this brain compacts first. */
-  readonly contextTooLarge: boolean;
+  /**
+   * The provider refused the request for its size: the limit it named (else the refused request's size) and the model.
+   * The next turn on this brain compacts first, and builds below that limit.
+   */
+  readonly refused: { readonly tokens: number; readonly model: string } | null;
 }
 
 export interface FinishedReply {
@@ -117,12 +120,15 @@ export function finishReply(db: AppDatabase, outcome: ReplyOutcome): FinishedRep
   return inTransaction(db, () => {
     for (const [name, count] of Object.entries(outcome.counts)) if (count > 0) incrementCounter(db, name, count);
     const row = finishMessage(db, outcome.messageId, message);
-    if (message.usage !== null || outcome.contextTooLarge) {
+    // A complete reply proves the conversation fits this brain again; a size refusal marks it full.
+    const full = outcome.refused !== null ? true : message.status === 'complete' ? false : undefined;
+    if (message.usage !== null || full !== undefined) {
       saveBrainState(db, {
         conversationId,
         brain: outcome.brain,
         ...(message.usage !== null ? { usage: message.usage } : {}),
-        ...(outcome.contextTooLarge ? { full: true } : {}),
+        ...(full === undefined ? {} : { full }),
+        ...(outcome.refused !== null ? { refused: outcome.refused } : {}),
         now: message.now,
       });
     }

@@ -6,6 +6,7 @@ import type { ZodError } from 'zod';
 import { TRANSCRIPT_FORMAT, transcriptSchema, type TranscriptV1 } from '../../../src-shared/transcript';
 import { newId, nowIso } from '../store/clock';
 import { insertConversation } from '../store/conversations';
+import { estimateRowTokens } from '../context/row-estimate';
 import { insertInvocation } from '../store/invocations';
 import { insertMessage, type StoredReasoning } from '../store/messages';
 import { inTransaction, type AppDatabase } from '../store/open';
@@ -80,6 +81,15 @@ export function importTranscript(db: AppDatabase, text: string): string {
         modelResponded: message.model_responded ?? null,
         reasoningLevel: reasoningLevelOf(message.reasoning_level),
         reasoning,
+        tokenEstimate: estimateRowTokens(
+          message.text,
+          (message.tool_invocations ?? []).map((invocation) => ({
+            kind: invocation.kind,
+            providerCallId: invocation.provider_call_id ?? null,
+            input: invocation.input ?? {},
+            output: invocation.output ?? null,
+          })),
+        ),
         createdAt: message.created_at ?? now,
       });
       (message.tool_invocations ?? []).forEach((invocation, position) => {

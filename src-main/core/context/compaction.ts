@@ -1,0 +1,211 @@
+/**
+ * Compaction: the oldest live rows are summarised by a brain into one summary row, so the replay keeps within the
+ * target brain's window while every row stays stored and shown. A span longer than the summarising brain's own window
+ * is read in parts, each part's summary carried into the next; only the final summary is stored, in one transaction
+ * (store/compaction.ts). Stopped, failed or killed before that, nothing has changed.
+ */
+import type { ApiEvent, CompactionResult } from '../../../src-shared/api';
+import { ApiError } from '../../../src-shared/api';
+import { BRAINS, type BrainId } from '../../../src-shared/brains';
+import type { ProviderCall, StreamPart } from '../providers/stream-parts';
+import { collectReplayTurns } from '../replay/collect';
+import type { ReplayTurn } from '../replay/types';
+import { buildWireRequest } from '../replay/wires';
+import { nowIso } from '../store/clock';
+import { CompactionConflictError, measureSpan, newestCoveredSeq, spanEnd, storeSummary, type CompactionSpan } from '../store/compaction';
+import { listInvocationsByMessage } from '../store/invocations';
+import { scanLivePath } from '../store/live-path';
+import { listLiveMessagesBetween, liveSummary, nextSeq, toMessageViews, type MessageRow } from '../store/messages';
+import type { AppDatabase } from '../store/open';
+import { effectiveWindow, inputBudget, replyTokens } from './pressure';
+import { summaryRequestText, summarySystemPrompt, transcriptLines } from './summary-prompt';
+import { estimateTokens } from './token-estimate';
+import type { ContextWindows } from './windows';
+
+/** After a compaction the kept rows fill at most this share of the target's window (half the emergency line at most). */
+export const KEEP_PERCENT = 25;
+/** A summary's share of the target's window, in words. */
+const SUMMARY_SHARE = 0.04;
+const SUMMARY_WORDS_MIN = 120;
+const SUMMARY_WORDS_MAX = 1_500;
+/** The most a summary reply may take. */
+const SUMMARY_OUTPUT_TOKENS = 4_096;
+/** Rows read from the store at a time while a part is assembled. */
+const READ_BATCH = 500;
+/** How often progress goes out while a part's summary streams, in characters. */
+const PROGRESS_EVERY_CHARACTERS = 400;
+
+export interface CompactionDependencies {
+  readonly db: AppDatabase;
+  readonly windows: ContextWindows;
+  readonly emit: (event: ApiEvent) => void;
+  readonly stream: (call: ProviderCall) => AsyncIterable<StreamPart>;
+  /** The provider call for a brain, or an ApiError when the brain cannot be used (no key, unconfirmed host, …). */
+  readonly callFor: (brain: BrainId, model: string, body: Record<string, unknown>, signal: AbortSignal) => ProviderCall;
+}
+
+export interface CompactionOrder {
+  readonly conversationId: string;
+  /** The brain and model whose window the compaction makes room in. */
+  readonly target: { readonly brain: BrainId; readonly model: string };
+  readonly signal: AbortSignal;
+  /** Rows from this seq on (the turn being answered) stay out of the summary. */
+  readonly protectedFromSeq?: number;
+}
+
+class SummaryFailure extends Error {}
+
+function ended(conversationId: string, emit: CompactionDependencies['emit'], outcome: Exclude<CompactionResult['outcome'], 'compacted'>, message: string): CompactionResult {
+  emit({ type: 'compaction-failed', conversationId, reason: outcome === 'stopped' ? 'stopped' : outcome === 'failed' ? 'failed' : 'nothing-to-compact', message });
+  return { outcome, summary: null, coveredMessages: 0, message };
+}
+
+/** The span a compaction for `target` summarises: everything but the newest rows that fill KEEP_PERCENT of its window. */
+async function planSpan(deps: CompactionDependencies, order: CompactionOrder): Promise<CompactionSpan> {
+  const { db, windows } = deps;
+  const { conversationId, target } = order;
+  const window = await effectiveWindow(db, windows, conversationId, target.brain, target.model);
+  const keepPercent = Math.min(KEEP_PERCENT, Math.floor(windows.lines(target.brain).emergencyPercent / 2));
+  const keepTokens = Math.floor((window.contextWindow * keepPercent) / 100);
+  const kept = scanLivePath(db, conversationId, keepTokens).fitting;
+  const keptFromSeq = kept.length > 0 ? kept[kept.length - 1]!.seq : nextSeq(db, conversationId);
+  const protectedFromSeq = order.protectedFromSeq ?? Number.MAX_SAFE_INTEGER;
+  const throughSeq = spanEnd(db, conversationId, keptFromSeq, protectedFromSeq);
+  const afterSeq = newestCoveredSeq(db, conversationId);
+  const measured = measureSpan(db, conversationId, afterSeq, throughSeq);
+  return { previousSummary: liveSummary(db, conversationId), afterSeq, throughSeq: Math.max(afterSeq, throughSeq), ...measured };
+}
+
+/** Reads the span in parts that each fit `budget` tokens of transcript, oldest first. */
+function* spanParts(db: AppDatabase, conversationId: string, span: CompactionSpan, budget: number): Generator<{ turns: ReplayTurn[]; rows: number }> {
+  let cursor = span.afterSeq;
+  let part: MessageRow[] = [];
+  let partTokens = 0;
+  const flush = () => {
+    const assistantIds = part.filter((row) => row.role === 'assistant').map((row) => row.id);
+    const turns = collectReplayTurns(part, listInvocationsByMessage(db, assistantIds));
+    const result = { turns, rows: part.length };
+    part = [];
+    partTokens = 0;
+    return result;
+  };
+  for (;;) {
+    const batch = listLiveMessagesBetween(db, conversationId, cursor, span.throughSeq, READ_BATCH);
+    if (batch.length === 0) break;
+    for (const row of batch) {
+      if (part.length > 0 && partTokens + row.tokenEstimate > budget) yield flush();
+      // One row larger than a whole part keeps its beginning: the summary of a huge paste needs no more.
+      const room = budget * 3;
+      part.push(row.text.length > room ? { ...row, text: `${row.text.slice(0, room)}… [cut for the summary]` } : row);
+      partTokens += Math.min(row.tokenEstimate, budget);
+    }
+    cursor = batch[batch.length - 1]!.seq;
+  }
+  if (part.length > 0) yield flush();
+}
+
+/** Streams one summary; throws SummaryFailure with the provider's message, or returns null when stopped. */
+async function summarise(
+  deps: CompactionDependencies,
+  call: ProviderCall,
+  onProgress: (characters: number) => void,
+): Promise<string | null> {
+  let text = '';
+  let reported = 0;
+  for await (const part of deps.stream(call)) {
+    if (call.signal.aborted) return null;
+    switch (part.type) {
+      case 'text-delta':
+        text += part.text;
+        if (text.length - reported >= PROGRESS_EVERY_CHARACTERS) {
+          reported = text.length;
+          onProgress(text.length);
+        }
+        break;
+      case 'error':
+        throw new SummaryFailure(part.error.message);
+      case 'tool-call':
+      case 'reasoning-delta':
+      case 'reasoning-opaque':
+      case 'usage':
+      case 'response-model':
+      case 'finish':
+        break;
+      default: {
+        const unreachable: never = part;
+        throw new Error(`Unknown stream part ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+  if (call.signal.aborted) return null;
+  return text.trim();
+}
+
+/** Compacts a conversation for `order.target`'s window. Never throws: the result says how it ended. */
+export async function runCompaction(deps: CompactionDependencies, order: CompactionOrder): Promise<CompactionResult> {
+  const { db, windows, emit } = deps;
+  const { conversationId, target, signal } = order;
+  const span = await planSpan(deps, order);
+  if (span.rows === 0) {
+    return ended(conversationId, emit, 'nothing-to-compact', 'There is nothing old enough to summarise: every message already fits.');
+  }
+  const brain = windows.summariser(target.brain);
+  const model = brain === target.brain ? target.model : BRAINS[brain].defaultModel;
+  const label = BRAINS[brain].label;
+  const summariserWindow = await windows.resolve(brain, model);
+  const wordLimit = Math.round(
+    Math.min(SUMMARY_WORDS_MAX, Math.max(SUMMARY_WORDS_MIN, ((await effectiveWindow(db, windows, conversationId, target.brain, target.model)).contextWindow * SUMMARY_SHARE) / 1.4)),
+  );
+  const maxOutputTokens = Math.min(SUMMARY_OUTPUT_TOKENS, replyTokens(summariserWindow));
+  const system = summarySystemPrompt();
+  const promptTokens = estimateTokens(system) + estimateTokens(summaryRequestText('', wordLimit)) + maxOutputTokens;
+  const partBudget = Math.max(256, inputBudget(summariserWindow, windows.lines(brain)) - promptTokens);
+  emit({ type: 'compaction-started', conversationId, brain, model, messages: span.rows });
+
+  let carried = span.previousSummary?.text ?? null;
+  let summarised = 0;
+  try {
+    for (const part of spanParts(db, conversationId, span, Math.max(256, partBudget - estimateTokens(carried ?? '') - SUMMARY_OUTPUT_TOKENS))) {
+      if (signal.aborted) break;
+      emit({ type: 'compaction-progress', conversationId, summarisedMessages: summarised, totalMessages: span.rows, characters: 0 });
+      const earlier: ReplayTurn[] =
+        carried === null ? [] : [{ messageId: 'summary', role: 'system-line', kind: 'summary', text: carried, calls: [] }];
+      const transcript = [...earlier, ...part.turns].map(transcriptLines).join('\n');
+      const { body } = buildWireRequest(BRAINS[brain].wire, {
+        brain,
+        model,
+        reasoningLevel: 'off',
+        system,
+        turns: [{ messageId: 'compaction', role: 'user', kind: 'chat', text: summaryRequestText(transcript, wordLimit), calls: [] }],
+        tools: [],
+        maxOutputTokens,
+        cacheKey: `anybrain-compaction-${conversationId}`,
+      });
+      const text = await summarise(deps, deps.callFor(brain, model, body, signal), (characters) =>
+        emit({ type: 'compaction-progress', conversationId, summarisedMessages: summarised, totalMessages: span.rows, characters }),
+      );
+      if (text === null) break;
+      if (text.length === 0) throw new SummaryFailure(`${label} answered with an empty summary.`);
+      carried = text;
+      summarised += part.rows;
+      emit({ type: 'compaction-progress', conversationId, summarisedMessages: summarised, totalMessages: span.rows, characters: text.length });
+    }
+  } catch (thrown) {
+    if (signal.aborted) return ended(conversationId, emit, 'stopped', 'Compaction stopped. Nothing was changed.');
+    const reason = thrown instanceof SummaryFailure || thrown instanceof ApiError ? thrown.message : thrown instanceof Error ? thrown.message : String(thrown);
+    return ended(conversationId, emit, 'failed', `${label} could not summarise the conversation, so nothing was changed: ${reason}`);
+  }
+  if (signal.aborted || carried === null || summarised < span.rows) {
+    return ended(conversationId, emit, 'stopped', 'Compaction stopped. Nothing was changed.');
+  }
+  try {
+    const stored = storeSummary(db, { conversationId, text: carried, brain, model, span, now: nowIso() });
+    const [summary] = toMessageViews(db, [stored.row]);
+    emit({ type: 'compaction-finished', conversationId, summary: summary!, coveredMessages: stored.covered });
+    const words = `${stored.covered} message${stored.covered === 1 ? '' : 's'}`;
+    return { outcome: 'compacted', summary: summary!, coveredMessages: stored.covered, message: `${label} summarised ${words}; they stay in the conversation, folded under the summary.` };
+  } catch (thrown) {
+    const reason = thrown instanceof CompactionConflictError ? thrown.message : `The summary could not be saved: ${thrown instanceof Error ? thrown.message : String(thrown)}`;
+    return ended(conversationId, emit, 'failed', reason);
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The window guard: how much of the *target* brain's window the next request fills, and which rows it can hold.
+ * It sums the stored token estimates of the live path newest first and never reads a message's text; a provider's
+ * usage snapshot lends its count (never its window) for the rows it measured.
+ */
+import type { ContextStatusView, Usage } from '../../../src-shared/api';
+import { BRAINS, isBrainId, type BrainId } from '../../../src-shared/brains';
+import { contextLevel, contextPercent, describeContextShare, type ContextLines, type ResolvedWindow } from '../../../src-shared/context-windows';
+import { newestUsageSnapshot, scanLivePath, type LivePath } from '../store/live-path';
+import type { AppDatabase } from '../store/open';
+import { readBrainState } from '../store/settings';
+import type { ContextWindows } from './windows';
+
+/** The most a reply may take, whatever the model allows: the same cap every request has always sent. */
+export const MAX_OUTPUT_TOKENS = 32_000;
+
+/** What one reply may take in this window: never more than a quarter of a small window, so the history keeps room. */
+export function replyTokens(window: Pick<ResolvedWindow, 'contextWindow' | 'outputLimit'>): number {
+  return Math.max(256, Math.min(MAX_OUTPUT_TOKENS, window.outputLimit, Math.floor(window.contextWindow / 4)));
+}
+
+/** The most a request's input may hold: below the emergency line, and leaving the reply its room. */
+export function inputBudget(window: Pick<ResolvedWindow, 'contextWindow' | 'outputLimit'>, lines: ContextLines): number {
+  return Math.min(Math.floor((window.contextWindow * lines.emergencyPercent) / 100), window.contextWindow - replyTokens(window));
+}
+
+/**
+ * The tokens a usage snapshot measured for its request and reply. Anthropic counts cache reads and writes apart from
+ * `input_tokens`; the other wires count cached tokens inside their input count.
+ */
+export function measuredTokens(usage: Usage, brain: BrainId): number {
+  const input = usage.inputTokens ?? 0;
+  const cached = BRAINS[brain].wire === 'anthropic-messages' ? (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0) : 0;
+  return input + cached + (usage.outputTokens ?? 0);
+}
+
+export interface PressureInput {
+  readonly conversationId: string;
+  readonly brain: BrainId;
+  readonly model: string;
+  /** The request's own cost beside the history: system prompt, tool declarations, turns not yet stored. */
+  readonly overheadTokens: number;
+}
+
+export interface Pressure {
+  readonly status: ContextStatusView;
+  readonly window: ResolvedWindow;
+  readonly lines: ContextLines;
+  /** The live path as the next request can hold it. */
+  readonly path: LivePath;
+  /** Whether the next turn should compact first: at the emergency line, or the provider refused the size. */
+  readonly compactFirst: boolean;
+}
+
+/** The window a request to this brain is built against, lowered to what its provider refused for this conversation. */
+export async function effectiveWindow(db: AppDatabase, windows: ContextWindows, conversationId: string, brain: BrainId, model: string): Promise<ResolvedWindow> {
+  const window = await windows.resolve(brain, model);
+  const state = readBrainState(db, conversationId, brain);
+  if (state?.refusedTokens && state.refusedModel === model && state.refusedTokens < window.contextWindow) {
+    const label = BRAINS[brain].label;
+    return {
+      ...window,
+      contextWindow: state.refusedTokens,
+      note: `${label} refused a request of this conversation at ${state.refusedTokens.toLocaleString('en-US')} tokens, so Anybrain keeps below that.`,
+    };
+  }
+  return window;
+}
+
+export async function measurePressure(db: AppDatabase, windows: ContextWindows, input: PressureInput): Promise<Pressure> {
+  const { conversationId, brain, model, overheadTokens } = input;
+  const window = await effectiveWindow(db, windows, conversationId, brain, model);
+  const lines = windows.lines(brain);
+  const budget = Math.max(0, inputBudget(window, lines) - overheadTokens);
+  const path = scanLivePath(db, conversationId, budget);
+  const estimated = path.fittingTokens + path.outsideTokens + overheadTokens;
+  const tokens = Math.max(estimated, measuredTotal(db, conversationId, path));
+  const full = readBrainState(db, conversationId, brain)?.full ?? false;
+  const level = contextLevel(tokens, window.contextWindow, lines);
+  const status: ContextStatusView = {
+    conversationId,
+    brain,
+    model,
+    tokens,
+    measuredBy: tokens > estimated ? 'usage' : 'estimate',
+    contextWindow: window.contextWindow,
+    outputLimit: window.outputLimit,
+    windowSource: window.source,
+    windowNote: window.note,
+    percent: contextPercent(tokens, window.contextWindow),
+    level,
+    lines,
+    full,
+    outsideWindow: path.outsideRows,
+    description: describeContextShare(tokens, window.contextWindow, brain),
+  };
+  return { status, window, lines, path, compactFirst: full || level === 'emergency' };
+}
+
+/**
+ * The history's size as a provider last counted it: the newest reply's usage snapshot (its request and its own words),
+ * plus the estimates of the rows after it. Zero when no fitting reply carries a snapshot.
+ */
+function measuredTotal(db: AppDatabase, conversationId: string, path: LivePath): number {
+  const oldest = path.fitting[path.fitting.length - 1];
+  if (oldest === undefined) return 0;
+  const snapshot = newestUsageSnapshot(db, conversationId, oldest.seq);
+  if (snapshot === null || !isBrainId(snapshot.brain)) return 0;
+  const measured = measuredTokens(snapshot.usage as Usage, snapshot.brain);
+  if (measured === 0) return 0;
+  const after = path.fitting.filter((entry) => entry.seq > snapshot.seq).reduce((sum, entry) => sum + entry.tokens, 0);
+  // The snapshot's request held its own system prompt and tools, counted in `measured`.
+  return measured + after;
+}

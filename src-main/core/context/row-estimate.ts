@@ -1,0 +1,37 @@
+/**
+ * A stored row's token estimate: what the row costs in a replay. Its words, and on a reply the calls it replays (as
+ * cut for replay: the last 12, inputs and answers to 500 characters) and the context the app brought to its turn
+ * (recalled memories, a skill the user started), which replays on the turn's user message.
+ */
+import { cutAnswer, cutInput, MAX_REPLAYED_CALLS } from '../replay/call-shaping';
+import { estimateMessageTokens, estimateTokens, MESSAGE_FRAMING_TOKENS } from './token-estimate';
+
+/** What one replayed call costs beyond its input and answer: its id, name and the wire's wrappers. */
+export const CALL_FRAMING_TOKENS = 12;
+
+export interface EstimatedInvocation {
+  readonly kind: 'tool' | 'memory' | 'skill';
+  readonly providerCallId: string | null;
+  readonly input: unknown;
+  readonly output: string | null;
+}
+
+/** A call the brain made (a tool, or a skill it ran itself); the app's own memories and skills were context. */
+function isBrainCall(invocation: EstimatedInvocation): boolean {
+  return invocation.kind === 'tool' || (invocation.kind === 'skill' && invocation.providerCallId !== null);
+}
+
+function inputObject(input: unknown): Record<string, unknown> {
+  return typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+}
+
+export function estimateRowTokens(text: string, invocations: readonly EstimatedInvocation[] = []): number {
+  let tokens = estimateMessageTokens(text);
+  for (const call of invocations.filter(isBrainCall).slice(-MAX_REPLAYED_CALLS)) {
+    tokens += CALL_FRAMING_TOKENS + estimateTokens(JSON.stringify(cutInput(inputObject(call.input)).input)) + estimateTokens(cutAnswer(call.output ?? ''));
+  }
+  for (const context of invocations.filter((invocation) => !isBrainCall(invocation))) {
+    tokens += estimateTokens(context.output ?? '') + MESSAGE_FRAMING_TOKENS;
+  }
+  return tokens;
+}

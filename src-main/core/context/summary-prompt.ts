@@ -1,0 +1,68 @@
+/**
+ * What a summarising brain is asked: a system prompt, and one user message holding the rows it summarises as a plain
+ * transcript (tool calls included, cut as for replay) and the instruction. A plain transcript is valid on every wire:
+ * no native call shapes to pair, no tools to declare, no reasoning to carry.
+ */
+import { BRAINS, isBrainId } from '../../../src-shared/brains';
+import { cutAnswer, cutInput } from '../replay/call-shaping';
+import type { ReplayTurn } from '../replay/types';
+
+/** The first words of every compaction request's system prompt. */
+export const SUMMARY_REQUEST_MARKER = '[Anybrain compaction request]';
+
+export function summarySystemPrompt(): string {
+  return [
+    SUMMARY_REQUEST_MARKER,
+    'You summarise the earlier part of a conversation between a user and one or more AI assistants, so that an assistant',
+    'can carry the conversation on without the messages themselves. You write only the summary; you do not answer the user.',
+  ].join('\n');
+}
+
+/** Continuation lines are indented, so only a message's first line starts with its speaker. */
+function indent(text: string): string {
+  return text.replace(/\r?\n/g, '\n  ');
+}
+
+function speaker(turn: ReplayTurn): string {
+  switch (turn.role) {
+    case 'user':
+      return 'User';
+    case 'assistant': {
+      const label = turn.brain !== undefined && isBrainId(turn.brain) ? BRAINS[turn.brain].label : 'Assistant';
+      return turn.model ? `${label} (${turn.model})` : label;
+    }
+    case 'system-line':
+      return turn.kind === 'summary' ? 'Summary of what came before' : `System line (${turn.kind})`;
+    default: {
+      const unreachable: never = turn.role;
+      throw new Error(`Unknown replay role ${String(unreachable)}`);
+    }
+  }
+}
+
+/** One replay turn as transcript lines: the speaker, its calls (they came before its words), then its words. */
+export function transcriptLines(turn: ReplayTurn): string {
+  const calls = turn.calls.map((call) => {
+    const outcome = call.isError ? 'failed' : 'answered';
+    return `  Tool call ${call.name} ${JSON.stringify(cutInput(call.input).input)} ${outcome}: ${indent(cutAnswer(call.answer))}`;
+  });
+  const text = turn.text.trim();
+  if (calls.length === 0) return `${speaker(turn)}: ${indent(text)}`;
+  return [`${speaker(turn)}:`, ...calls, ...(text.length > 0 ? [`  ${indent(text)}`] : [])].join('\n');
+}
+
+/** The user message of a compaction request: the transcript, then what to write and how long. */
+export function summaryRequestText(transcript: string, wordLimit: number): string {
+  return [
+    'Here is the earlier part of the conversation:',
+    '',
+    '<transcript>',
+    transcript,
+    '</transcript>',
+    '',
+    `Summarise it in at most ${wordLimit} words, in the language the conversation is in. Keep what the conversation`,
+    'needs to go on: what the user wants and prefers, decisions made, facts, names, numbers, code and file names,',
+    'what each tool call did and what it found, and the questions still open. Write it as notes in the third person',
+    '("The user asked…", "Claude read…"). Reply with the summary only.',
+  ].join('\n');
+}

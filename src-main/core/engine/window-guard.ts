@@ -1,0 +1,114 @@
+/**
+ * Step 3 of a turn: guard the target brain's window. Measure what the request would hold; at the emergency line, or
+ * when the provider refused this conversation's size, compact first; then take the newest rows that fit, with a
+ * notice line when older ones stay outside. A request never exceeds the target's window, and the rows read are at
+ * most one window's worth at any conversation length.
+ */
+import type { ApiEvent, CompactionResult, ContextStatusView } from '../../../src-shared/api';
+import { BRAINS, type BrainId } from '../../../src-shared/brains';
+import { runCompaction, type CompactionDependencies } from '../context/compaction';
+import { measurePressure, replyTokens, type Pressure } from '../context/pressure';
+import { estimateTokens } from '../context/token-estimate';
+import type { ContextWindows } from '../context/windows';
+import type { ProviderCall, StreamPart } from '../providers/stream-parts';
+import { buildSystemPrompt } from '../replay/system-prompt';
+import type { ReplayTurn } from '../replay/types';
+import type { LivePath } from '../store/live-path';
+import { getMessage, listLiveMessagesFrom, type MessageRow } from '../store/messages';
+import type { AppDatabase } from '../store/open';
+import { declarationsOf, type ToolDefinition } from '../tools/catalogue';
+import type { Skill } from '../tools/skills';
+import type { ResolvedTarget } from './resolve-target';
+
+export interface WindowGuardDependencies {
+  readonly db: AppDatabase;
+  readonly windows: ContextWindows;
+  readonly emit: (event: ApiEvent) => void;
+  readonly stream: (call: ProviderCall) => AsyncIterable<StreamPart>;
+  readonly callFor: CompactionDependencies['callFor'];
+}
+
+/** What a request to the target costs beside its history: the system prompt and the tool declarations. */
+export function requestOverhead(target: ResolvedTarget, tools: readonly ToolDefinition[], skills: readonly Skill[]): number {
+  return estimateTokens(buildSystemPrompt(target, skills)) + estimateTokens(JSON.stringify(declarationsOf(tools)));
+}
+
+/** The rows a request holds: the summary standing for older rows when it fits, then the newest rows that fit. */
+export function replayRows(db: AppDatabase, conversationId: string, path: LivePath): MessageRow[] {
+  const oldest = path.fitting[path.fitting.length - 1];
+  const rows = oldest === undefined ? [] : listLiveMessagesFrom(db, conversationId, oldest.seq);
+  const summary = path.summary !== null && !path.summaryOutside ? getMessage(db, path.summary.id) : null;
+  return summary === null ? rows : [summary, ...rows];
+}
+
+/** The line that tells the brain (and the request's reader) how much of the conversation it cannot see. */
+export function outsideWindowNotice(path: LivePath, brain: BrainId): ReplayTurn[] {
+  if (path.outsideRows === 0) return [];
+  const count = path.outsideRows;
+  const text = `${count} older message${count === 1 ? ' of this conversation is' : 's of this conversation are'} outside ${BRAINS[brain].label}'s window and not shown here.`;
+  return [{ messageId: 'outside-window', role: 'system-line', kind: 'notice', text, calls: [] }];
+}
+
+export interface GuardedReplay {
+  readonly rows: readonly MessageRow[];
+  readonly leading: readonly ReplayTurn[];
+  readonly maxOutputTokens: number;
+  readonly status: ContextStatusView;
+  /** How the compaction this turn ran first ended, or null when none ran. */
+  readonly compaction: CompactionResult | null;
+}
+
+export interface GuardOrder {
+  readonly conversationId: string;
+  readonly target: ResolvedTarget;
+  readonly tools: readonly ToolDefinition[];
+  readonly skills: readonly Skill[];
+  /** Tokens of turns the request adds after the stored rows (a preview's new message). */
+  readonly pendingTokens?: number;
+  /** Whether a compaction may run first (a turn), or the replay only fits (a preview). */
+  readonly mayCompact: boolean;
+  /** Rows from this seq on are the turn being answered: never summarised. */
+  readonly protectedFromSeq?: number;
+  /** Compaction's own stop: a Stop during it ends the compaction, and the turn goes on with the rows that fit. */
+  readonly compactionControl?: CompactionControl;
+}
+
+/** How the running turn lends Stop to a compaction while it runs. */
+export interface CompactionControl {
+  readonly start: () => AbortSignal;
+  readonly end: () => void;
+}
+
+async function measure(deps: WindowGuardDependencies, order: GuardOrder): Promise<Pressure> {
+  const overheadTokens = requestOverhead(order.target, order.tools, order.skills) + (order.pendingTokens ?? 0);
+  return measurePressure(deps.db, deps.windows, { conversationId: order.conversationId, brain: order.target.brain, model: order.target.model, overheadTokens });
+}
+
+export async function guardWindow(deps: WindowGuardDependencies, order: GuardOrder): Promise<GuardedReplay> {
+  const { conversationId, target } = order;
+  let pressure = await measure(deps, order);
+  let compaction: CompactionResult | null = null;
+  if (order.mayCompact) deps.emit({ type: 'context-pressure', conversationId, status: pressure.status });
+  if (order.mayCompact && pressure.compactFirst) {
+    const signal = order.compactionControl?.start() ?? new AbortController().signal;
+    try {
+      compaction = await runCompaction(deps, {
+        conversationId,
+        target,
+        signal,
+        ...(order.protectedFromSeq === undefined ? {} : { protectedFromSeq: order.protectedFromSeq }),
+      });
+    } finally {
+      order.compactionControl?.end();
+    }
+    pressure = await measure(deps, order);
+    deps.emit({ type: 'context-pressure', conversationId, status: pressure.status });
+  }
+  return {
+    rows: replayRows(deps.db, conversationId, pressure.path),
+    leading: outsideWindowNotice(pressure.path, target.brain),
+    maxOutputTokens: replyTokens(pressure.window),
+    status: pressure.status,
+    compaction,
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * The live path, read the way the window guard needs it: newest first, from the token estimate each row stores, never
+ * reading a message's text (the `messages_live_path` index answers every walk here on its own). Walking from the
+ * newest row, the first row a summary covers ends the path, and that summary stands for everything before it.
+ */
+import type Database from 'better-sqlite3';
+import type { AppDatabase } from './open';
+
+/** The summary that stands for the covered rows. */
+export interface LiveSummary {
+  readonly id: string;
+  readonly tokens: number;
+}
+
+/** One row of the walk: only what the index holds. */
+export interface PathEntry {
+  readonly seq: number;
+  readonly tokens: number;
+}
+
+export interface LivePath {
+  readonly summary: LiveSummary | null;
+  /** The newest rows that fit the budget, newest first. */
+  readonly fitting: readonly PathEntry[];
+  /** Their tokens, the summary's included when it fits. */
+  readonly fittingTokens: number;
+  /** The summary was left out because it alone did not fit. */
+  readonly summaryOutside: boolean;
+  /** Live rows older than the fitting ones: the replay leaves them out. */
+  readonly outsideRows: number;
+  readonly outsideTokens: number;
+}
+
+function statementCache(sqlText: string): (db: AppDatabase) => Database.Statement<unknown[], unknown> {
+  const statements = new WeakMap<Database.Database, Database.Statement<unknown[], unknown>>();
+  return (db) => {
+    let statement = statements.get(db.$client);
+    if (!statement) {
+      statement = db.$client.prepare<unknown[], unknown>(sqlText);
+      statements.set(db.$client, statement);
+    }
+    return statement;
+  };
+}
+
+// Failed replies never replay and a streaming row is the reply being written: neither takes room in a request.
+const REPLAYED = "status NOT IN ('failed', 'streaming')";
+
+const walkNewestFirst = statementCache(
+  `SELECT seq, token_estimate AS tokens, compacted_into AS compactedInto, status FROM messages
+   WHERE conversation_id = ? AND kind != 'summary' ORDER BY seq DESC`,
+);
+const sumOlderLiveRows = statementCache(
+  `SELECT count(*) AS rows, coalesce(sum(token_estimate), 0) AS tokens FROM messages
+   WHERE conversation_id = ? AND kind != 'summary' AND seq < ? AND seq > ? AND compacted_into IS NULL AND ${REPLAYED}`,
+);
+const selectSummaryLink = statementCache(`SELECT id, seq, token_estimate AS tokens, compacted_into AS compactedInto FROM messages WHERE id = ?`);
+
+interface WalkedRow {
+  readonly seq: number;
+  readonly tokens: number;
+  readonly compactedInto: string | null;
+  readonly status: string;
+}
+
+/** Follows `compacted_into` from a covered row to the summary no later summary covers. */
+function resolveSummary(db: AppDatabase, summaryId: string): { id: string; seq: number; tokens: number } | null {
+  let current = selectSummaryLink(db).get(summaryId) as { id: string; seq: number; tokens: number; compactedInto: string | null } | undefined;
+  // A chain of summaries is as long as the number of compactions; the bound only guards against a corrupted loop.
+  for (let hops = 0; current && current.compactedInto !== null && hops < 10_000; hops += 1) {
+    current = selectSummaryLink(db).get(current.compactedInto) as typeof current;
+  }
+  return current ? { id: current.id, seq: current.seq, tokens: current.tokens } : null;
+}
+
+/**
+ * Walks the live path newest first and keeps the rows that fit `budget` tokens (the summary's room taken first).
+ * Reads at most the fitting rows one by one; the rows beyond are counted by one aggregate over the index.
+ */
+export function scanLivePath(db: AppDatabase, conversationId: string, budget: number = Number.POSITIVE_INFINITY): LivePath {
+  const fitting: PathEntry[] = [];
+  let fittingTokens = 0;
+  let boundary: { seq: number; summaryId: string } | null = null;
+  let cutoffSeq: number | null = null;
+  // The summary's room is known only at the walk's end; rows are taken against the whole budget and the summary is
+  // then left out if it no longer fits, which costs the replay nothing it could have held.
+  for (const row of walkNewestFirst(db).iterate(conversationId) as IterableIterator<WalkedRow>) {
+    if (row.compactedInto !== null) {
+      boundary = { seq: row.seq, summaryId: row.compactedInto };
+      break;
+    }
+    if (row.status === 'failed' || row.status === 'streaming') continue;
+    if (fittingTokens + row.tokens > budget) {
+      cutoffSeq = row.seq + 1;
+      break;
+    }
+    fitting.push({ seq: row.seq, tokens: row.tokens });
+    fittingTokens += row.tokens;
+  }
+  let summary: LiveSummary | null = null;
+  let boundarySeq = -1;
+  if (cutoffSeq === null && boundary !== null) {
+    boundarySeq = boundary.seq;
+    const resolved = resolveSummary(db, boundary.summaryId);
+    summary = resolved === null ? null : { id: resolved.id, tokens: resolved.tokens };
+  } else if (cutoffSeq !== null) {
+    // The walk stopped for room: find where the path ends below it (the first covered row), to count what is left.
+    boundarySeq = coveredBoundaryBelow(db, conversationId, cutoffSeq);
+    const covered = boundarySeq >= 0 ? coveredRowAt(db, conversationId, boundarySeq) : null;
+    const resolved = covered === null ? null : resolveSummary(db, covered);
+    summary = resolved === null ? null : { id: resolved.id, tokens: resolved.tokens };
+  }
+  const older =
+    cutoffSeq === null
+      ? { rows: 0, tokens: 0 }
+      : (sumOlderLiveRows(db).get(conversationId, cutoffSeq, boundarySeq) as { rows: number; tokens: number });
+  let summaryOutside = false;
+  let outsideRows = older.rows;
+  let outsideTokens = older.tokens;
+  if (summary !== null) {
+    if (cutoffSeq === null && fittingTokens + summary.tokens <= budget) fittingTokens += summary.tokens;
+    else {
+      summaryOutside = true;
+      outsideRows += 1;
+      outsideTokens += summary.tokens;
+    }
+  }
+  return { summary, fitting, fittingTokens, summaryOutside, outsideRows, outsideTokens };
+}
+
+const selectNewestCoveredBelow = statementCache(
+  `SELECT seq FROM messages WHERE conversation_id = ? AND kind != 'summary' AND seq < ? AND compacted_into IS NOT NULL
+   ORDER BY seq DESC LIMIT 1`,
+);
+const selectCoveredAt = statementCache(`SELECT compacted_into AS compactedInto FROM messages WHERE conversation_id = ? AND seq = ?`);
+
+/** The newest covered row below `seq`, or -1: the live path ends just above it. */
+function coveredBoundaryBelow(db: AppDatabase, conversationId: string, seq: number): number {
+  const row = selectNewestCoveredBelow(db).get(conversationId, seq) as { seq: number } | undefined;
+  return row?.seq ?? -1;
+}
+
+function coveredRowAt(db: AppDatabase, conversationId: string, seq: number): string | null {
+  const row = selectCoveredAt(db).get(conversationId, seq) as { compactedInto: string | null } | undefined;
+  return row?.compactedInto ?? null;
+}
+
+const selectNewestMeasured = statementCache(
+  `SELECT seq, brain, usage FROM messages
+   WHERE conversation_id = ? AND seq >= ? AND role = 'assistant' AND kind != 'summary' AND compacted_into IS NULL AND usage IS NOT NULL
+   ORDER BY seq DESC LIMIT 1`,
+);
+
+/** The newest reply at or after `fromSeq` that carries a provider's usage snapshot: what it measured, and where. */
+export function newestUsageSnapshot(db: AppDatabase, conversationId: string, fromSeq: number): { seq: number; brain: string | null; usage: unknown } | null {
+  const row = selectNewestMeasured(db).get(conversationId, fromSeq) as { seq: number; brain: string | null; usage: string } | undefined;
+  return row ? { seq: row.seq, brain: row.brain, usage: JSON.parse(row.usage) as unknown } : null;
+}
+
+const selectNewestUserBefore = statementCache(
+  `SELECT seq FROM messages WHERE conversation_id = ? AND seq < ? AND role = 'user' AND compacted_into IS NULL ORDER BY seq DESC LIMIT 1`,
+);
+
+/** The seq of the newest user message before `beforeSeq`: the one a turn answers. */
+export function newestUserSeqBefore(db: AppDatabase, conversationId: string, beforeSeq: number): number | null {
+  const row = selectNewestUserBefore(db).get(conversationId, beforeSeq) as { seq: number } | undefined;
+  return row?.seq ?? null;
+}
