@@ -27,6 +27,10 @@ export interface TurnError {
   readonly status?: number;
   /** How long the provider asked to wait before a retry (`retry-after`), in seconds, where it said. */
   readonly retryAfterSeconds?: number;
+  /** A size refusal (`context-too-large`): the window or limit the provider named, in tokens, where it said. */
+  readonly limitTokens?: number;
+  /** A size refusal: what the provider counted for the request, in tokens, where it said. */
+  readonly requestTokens?: number;
 }
 
 export interface Usage {
