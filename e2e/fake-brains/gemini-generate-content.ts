@@ -4,7 +4,7 @@
  * `{"error":{"code","message","status"}}`.
  */
 import { geminiThoughtSignature } from './derived-tokens';
-import { end, delta, hasBearerOrHeader, isRecord, listField, textOfParts, type ErrorReply, type FakeWire, type RefusalSizes, type ReplyContext, type StreamEvent } from './fake-wire';
+import { end, delta, hasBearerOrHeader, isRecord, listField, type ErrorReply, type FakeWire, type RefusalSizes, type ReplyContext, type StreamEvent } from './fake-wire';
 import { checkGeminiRequest, userText } from './gemini-generate-content-rules';
 import type { ConversationEntry } from './script';
 
@@ -114,7 +114,8 @@ export const geminiGenerateContentWire: FakeWire = {
   systemText(body) {
     // The REST API takes both spellings.
     const instruction = isRecord(body.systemInstruction) ? body.systemInstruction : isRecord(body.system_instruction) ? body.system_instruction : null;
-    return instruction === null ? '' : textOfParts(listField(instruction, 'parts').map((part) => (isRecord(part) && typeof part.text === 'string' ? { type: 'text', text: part.text } : part)));
+    const parts = instruction === null ? [] : listField(instruction, 'parts');
+    return parts.flatMap((part) => (isRecord(part) && typeof part.text === 'string' ? [part.text] : [])).join('\n');
   },
 
   conversation(body) {
