@@ -83,7 +83,7 @@ const SIZE_WORDINGS: readonly SizeWording[] = [
   // `shift: false`, "the prompt is longer than the context length"; a bare `context_length_exceeded`.
   {
     pattern:
-      /prompt is too long|context length|context_length_exceeded|context window|context size|token limit|input token count.*exceeds|exceeds? (?:the )?(?:token |context |prompt )?budget|input_too_large/i,
+      /prompt is too long|exceed context limit|context length|context_length_exceeded|context window|context size|token limit|input token count.*exceeds|exceeds? (?:the )?(?:token |context |prompt )?budget|input_too_large/i,
     figures: () => ({}),
   },
 ];
