@@ -15,6 +15,7 @@ import {
   structure,
   type ErrorReply,
   type FakeWire,
+  type RefusalSizes,
   type ReplyContext,
   type StreamEvent,
 } from './fake-wire';
@@ -33,7 +34,13 @@ const ERROR_TYPES: Readonly<Record<number, readonly [type: string, message: stri
   529: ['overloaded_error', 'Overloaded'],
 };
 
-export const ANTHROPIC_TOO_LARGE_MESSAGE = 'prompt is too long: 212345 tokens > 200000 maximum';
+/** Figures for `[too-large]`: a request just over Claude's 200K window. */
+const TYPICAL_SIZES: RefusalSizes = { limitTokens: 200_000, requestTokens: 212_345 };
+
+/** Anthropic's refusal of a prompt over the window (claude and glm alike), with the figures it names. */
+export function anthropicTooLargeMessage(sizes: RefusalSizes): string {
+  return `prompt is too long: ${sizes.requestTokens} tokens > ${sizes.limitTokens} maximum`;
+}
 
 export function anthropicErrorBody(type: string, message: string): unknown {
   return { type: 'error', error: { type, message } };
@@ -101,6 +108,9 @@ export const anthropicMessagesWire: FakeWire = {
     return problem === null ? null : errorReply(400, problem);
   },
 
+  // `system` is a string or a list of text blocks.
+  systemText: (body) => contentText(body.system),
+
   conversation(body) {
     const entries: ConversationEntry[] = [];
     for (const message of listField(body, 'messages')) {
@@ -125,7 +135,7 @@ export const anthropicMessagesWire: FakeWire = {
 
   requestedModel: (body) => (typeof body.model === 'string' ? body.model : ''),
   statusError: (status) => errorReply(status),
-  tooLarge: () => errorReply(400, ANTHROPIC_TOO_LARGE_MESSAGE),
+  tooLarge: (_brain, sizes) => errorReply(400, anthropicTooLargeMessage(sizes ?? TYPICAL_SIZES)),
   responseHeaders: (sequence) => ({ 'request-id': `req_fake${String(sequence).padStart(4, '0')}` }),
   streamContentType: 'text/event-stream; charset=utf-8',
 

@@ -16,6 +16,7 @@ import {
   structure,
   type ErrorReply,
   type FakeWire,
+  type RefusalSizes,
   type ReplyContext,
   type StreamEvent,
 } from './fake-wire';
@@ -40,17 +41,24 @@ const ERRORS_BY_STATUS: Readonly<Record<number, OpenAiErrorDetails>> = {
   503: { message: 'The engine is currently overloaded, please try again later', type: 'server_error' },
 };
 
-export const CHAT_COMPLETIONS_TOO_LARGE: OpenAiErrorDetails = {
-  message: "This model's maximum context length is 262144 tokens. However, your messages resulted in 300000 tokens. Please reduce the length of the messages.",
-  type: 'invalid_request_error',
-  param: 'messages',
-  code: 'context_length_exceeded',
-};
+/** Figures for `[too-large]`: Kimi K2's 262,144-token window. */
+const TYPICAL_SIZES: RefusalSizes = { limitTokens: 262_144, requestTokens: 300_000 };
+
+/** Moonshot's refusal of a request over the window: it names the limit, not the request's count. */
+export function moonshotTooLarge(sizes: RefusalSizes): OpenAiErrorDetails {
+  return { message: `Invalid request: Your request exceeded model token limit: ${sizes.limitTokens}`, type: 'invalid_request_error' };
+}
 
 export const CHAT_COMPLETIONS_MIDSTREAM_ERROR: OpenAiErrorDetails = {
   message: 'The server had an error while processing your request. Sorry about that!',
   type: 'server_error',
 };
+
+/** The first system (or developer) message's text: where Chat Completions and Ollama carry the system prompt. */
+export function systemMessageText(body: Record<string, unknown>): string {
+  const system = listField(body, 'messages').find((message) => isRecord(message) && (message.role === 'system' || message.role === 'developer'));
+  return isRecord(system) ? contentText(system.content) : '';
+}
 
 export function openAiErrorBody(details: OpenAiErrorDetails): unknown {
   return { error: { message: details.message, type: details.type, param: details.param ?? null, code: details.code ?? null } };
@@ -145,6 +153,8 @@ export const chatCompletionsWire: FakeWire = {
     return problem === null ? null : errorReply(400, { ...problem, type: 'invalid_request_error' });
   },
 
+  systemText: (body) => systemMessageText(body),
+
   conversation(body) {
     const entries: ConversationEntry[] = [];
     for (const message of listField(body, 'messages')) {
@@ -166,7 +176,7 @@ export const chatCompletionsWire: FakeWire = {
 
   requestedModel: (body) => (typeof body.model === 'string' ? body.model : ''),
   statusError: (status) => errorReply(status),
-  tooLarge: () => errorReply(400, CHAT_COMPLETIONS_TOO_LARGE),
+  tooLarge: (_brain, sizes) => errorReply(400, moonshotTooLarge(sizes ?? TYPICAL_SIZES)),
   responseHeaders: (sequence) => ({ 'x-request-id': `req_fake${String(sequence).padStart(4, '0')}` }),
   streamContentType: 'text/event-stream; charset=utf-8',
 

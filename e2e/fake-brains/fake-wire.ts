@@ -6,6 +6,12 @@ import type { BrainId, WireId } from '../../src-shared/brains';
 import type { OpenAiSpecValidator } from './openai-spec';
 import type { ConversationEntry, ReasoningSupport, ReplyPlan } from './script';
 
+/** The figures a size refusal names: the window the fake was told and its estimate of the request. */
+export interface RefusalSizes {
+  readonly limitTokens: number;
+  readonly requestTokens: number;
+}
+
 export type RequestHeaders = Readonly<Record<string, string>>;
 
 /** An HTTP answer in the provider's own error shape. */
@@ -66,6 +72,8 @@ export interface FakeWire {
   invalidJson(): ErrorReply;
   /** The provider's own error for the first rule the request breaks, or null when it passes. */
   checkRequest(body: Record<string, unknown>, checks: RequestChecks): ErrorReply | null;
+  /** The request's system prompt as text, wherever the wire puts it; empty when there is none. */
+  systemText(body: Record<string, unknown>): string;
   /** User texts and tool answers in conversation order. */
   conversation(body: Record<string, unknown>): ConversationEntry[];
   /** Names of the function tools the request declares, in the wire's declaration shape. */
@@ -73,7 +81,11 @@ export interface FakeWire {
   reasoningSupport(body: Record<string, unknown>, route: RouteMatch): ReasoningSupport;
   requestedModel(body: Record<string, unknown>, route: RouteMatch): string;
   statusError(status: number): ErrorReply;
-  tooLarge(): ErrorReply;
+  /**
+   * The provider's own refusal of a request larger than the window, naming `sizes` (the wire's typical figures when
+   * null). `brain` picks the wording where brains on one wire differ (grok is xAI, codex is OpenAI).
+   */
+  tooLarge(brain: BrainId, sizes: RefusalSizes | null): ErrorReply;
   /** Extra response headers the provider sends (request ids). */
   responseHeaders(sequence: number): Readonly<Record<string, string>>;
   readonly streamContentType: string;
@@ -91,7 +103,10 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Rough token count (four characters a token) so usage numbers are plausible and deterministic. */
+/**
+ * Rough token count (four characters a token) so usage numbers are plausible and deterministic; over a whole request
+ * body it is the size `[window:N]` compares with the window.
+ */
 export function estimateTokens(value: unknown): number {
   return Math.max(1, Math.ceil(JSON.stringify(value ?? '').length / 4));
 }

@@ -4,7 +4,7 @@
  * `{"error":{"code","message","status"}}`.
  */
 import { geminiThoughtSignature } from './derived-tokens';
-import { end, delta, hasBearerOrHeader, isRecord, listField, type ErrorReply, type FakeWire, type ReplyContext, type StreamEvent } from './fake-wire';
+import { end, delta, hasBearerOrHeader, isRecord, listField, type ErrorReply, type FakeWire, type RefusalSizes, type ReplyContext, type StreamEvent } from './fake-wire';
 import { checkGeminiRequest, userText } from './gemini-generate-content-rules';
 import type { ConversationEntry } from './script';
 
@@ -23,6 +23,9 @@ const STATUS_ERRORS: Readonly<Record<number, readonly [status: string, message: 
 export function geminiErrorBody(code: number, status: string, message: string): unknown {
   return { error: { code, message, status } };
 }
+
+/** Figures for `[too-large]`: a request over Gemini's 1,048,576-token window. */
+const TYPICAL_SIZES: RefusalSizes = { limitTokens: 1_048_576, requestTokens: 1_200_000 };
 
 function errorReply(code: number, message?: string): ErrorReply {
   const [status, defaultMessage] = STATUS_ERRORS[code] ?? [code >= 500 ? 'INTERNAL' : 'INVALID_ARGUMENT', `Error ${code}`];
@@ -108,6 +111,13 @@ export const geminiGenerateContentWire: FakeWire = {
     return problem === null ? null : errorReply(400, problem);
   },
 
+  systemText(body) {
+    // The REST API takes both spellings.
+    const instruction = isRecord(body.systemInstruction) ? body.systemInstruction : isRecord(body.system_instruction) ? body.system_instruction : null;
+    const parts = instruction === null ? [] : listField(instruction, 'parts');
+    return parts.flatMap((part) => (isRecord(part) && typeof part.text === 'string' ? [part.text] : [])).join('\n');
+  },
+
   conversation(body) {
     const entries: ConversationEntry[] = [];
     for (const content of listField(body, 'contents')) {
@@ -133,7 +143,10 @@ export const geminiGenerateContentWire: FakeWire = {
   reasoningSupport: () => ({ shown: true, beforeToolCalls: false }),
   requestedModel: (_body, route) => route.pathModel ?? '',
   statusError: (status) => errorReply(status),
-  tooLarge: () => errorReply(400, 'The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).'),
+  tooLarge(_brain, sizes) {
+    const { limitTokens, requestTokens } = sizes ?? TYPICAL_SIZES;
+    return errorReply(400, `The input token count (${requestTokens}) exceeds the maximum number of tokens allowed (${limitTokens}).`);
+  },
   responseHeaders: () => ({}),
   streamContentType: 'text/event-stream',
 

@@ -2,9 +2,30 @@
  * Ollama's native chat as ollama speaks it: `POST /api/chat`, streaming by default as NDJSON (one object a line, the
  * last with `done: true`), errors as `{"error":"…"}`. Ollama needs no key.
  */
-import { delta, end, isRecord, listField, type ErrorReply, type FakeWire, type ReplyContext } from './fake-wire';
+import { systemMessageText } from './chat-completions';
+import { delta, end, isRecord, listField, type ErrorReply, type FakeWire, type RefusalSizes, type ReplyContext } from './fake-wire';
 import { checkOllamaRequest } from './ollama-chat-rules';
 import type { ConversationEntry } from './script';
+
+/** Figures for `[too-large]`: a request over a 4,096-token `num_ctx`. */
+const TYPICAL_SIZES: RefusalSizes = { limitTokens: 4096, requestTokens: 8889 };
+
+/**
+ * What Ollama answers with `truncate: false` when the prompt exceeds `num_ctx`: HTTP 400 whose `error` string is the
+ * llama.cpp runner's own JSON error (https://github.com/ollama/ollama/pull/12061 added the switch; the body as
+ * measured and quoted in public notes on Ollama's chat API).
+ */
+export function llamaServerTooLarge(limitTokens: number, requestTokens: number): string {
+  return JSON.stringify({
+    error: {
+      code: 400,
+      message: `request (${requestTokens} tokens) exceeds the available context size (${limitTokens} tokens), try increasing it`,
+      type: 'exceed_context_size_error',
+      n_prompt_tokens: requestTokens,
+      n_ctx: limitTokens,
+    },
+  });
+}
 
 function errorReply(status: number, message: string): ErrorReply {
   return { status, body: { error: message } };
@@ -61,6 +82,8 @@ export const ollamaChatWire: FakeWire = {
     return problem === null ? null : errorReply(400, problem);
   },
 
+  systemText: (body) => systemMessageText(body),
+
   conversation(body) {
     const entries: ConversationEntry[] = [];
     for (const message of listField(body, 'messages')) {
@@ -79,7 +102,10 @@ export const ollamaChatWire: FakeWire = {
 
   requestedModel: (body) => (typeof body.model === 'string' ? body.model : ''),
   statusError: (status) => errorReply(status, status === 404 ? 'model not found, try pulling it first' : `error ${status}`),
-  tooLarge: () => errorReply(400, 'the input length exceeds the context length'),
+  tooLarge(_brain, sizes) {
+    const { limitTokens, requestTokens } = sizes ?? TYPICAL_SIZES;
+    return errorReply(400, llamaServerTooLarge(limitTokens, requestTokens));
+  },
   responseHeaders: () => ({}),
   streamContentType: 'application/x-ndjson',
 

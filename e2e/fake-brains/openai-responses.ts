@@ -5,7 +5,7 @@
 import { formatServerSentEvent } from '../../src-main/core/providers/sse';
 import { openAiErrorBody } from './chat-completions';
 import { derivedId, responsesEncryptedReasoning } from './derived-tokens';
-import { contentText, hasBearerOrHeader, isRecord, listField, type ErrorReply, type FakeWire, type ReplyContext, type StreamEvent } from './fake-wire';
+import { contentText, hasBearerOrHeader, isRecord, listField, type ErrorReply, type FakeWire, type RefusalSizes, type ReplyContext, type StreamEvent } from './fake-wire';
 import { checkResponsesRequest } from './openai-responses-rules';
 import type { ConversationEntry } from './script';
 
@@ -14,6 +14,15 @@ const INPUT_TEXT_PARTS = ['input_text', 'text'];
 
 function errorReply(status: number, message: string, type: string, param: string | null = null, code: string | null = null): ErrorReply {
   return { status, body: openAiErrorBody({ message, type, param, code }) };
+}
+
+/** Figures for `[too-large]`: GPT-5's 272,000-token input limit, and Grok 3's 131,072-token prompt limit. */
+const OPENAI_TYPICAL_SIZES: RefusalSizes = { limitTokens: 272_000, requestTokens: 300_000 };
+const XAI_TYPICAL_SIZES: RefusalSizes = { limitTokens: 131_072, requestTokens: 140_000 };
+
+/** xAI's error body: `error` is the message itself, beside a gRPC-style `code` text. */
+export function xaiErrorBody(message: string): unknown {
+  return { code: 'Client specified an invalid argument', error: message };
 }
 
 const STATUS_ERRORS: Readonly<Record<number, readonly [message: string, type: string, code: string | null]>> = {
@@ -190,6 +199,12 @@ export const openAiResponsesWire: FakeWire = {
     return specProblem === null ? null : errorReply(400, specProblem.message, 'invalid_request_error', specProblem.param, specProblem.code);
   },
 
+  systemText(body) {
+    if (typeof body.instructions === 'string') return body.instructions;
+    const system = listField(body, 'input').find((item) => isRecord(item) && (item.role === 'system' || item.role === 'developer'));
+    return isRecord(system) ? contentText(system.content, INPUT_TEXT_PARTS) : '';
+  },
+
   conversation(body) {
     if (typeof body.input === 'string') return [{ kind: 'user-text', text: body.input }];
     const entries: ConversationEntry[] = [];
@@ -217,8 +232,17 @@ export const openAiResponsesWire: FakeWire = {
     const [message, type, code] = STATUS_ERRORS[status] ?? [`Error ${status}`, status >= 500 ? 'server_error' : 'invalid_request_error', null];
     return errorReply(status, message, type, null, code);
   },
-  tooLarge: () =>
-    errorReply(400, 'Your input exceeds the context window of this model. Please adjust your input and try again.', 'invalid_request_error', 'input', 'context_length_exceeded'),
+  tooLarge(brain, sizes) {
+    if (brain === 'grok') return { status: 400, body: xaiErrorBody(`This model's maximum prompt length is ${(sizes ?? XAI_TYPICAL_SIZES).limitTokens} but the request contains ${(sizes ?? XAI_TYPICAL_SIZES).requestTokens} tokens.`) };
+    const { limitTokens, requestTokens } = sizes ?? OPENAI_TYPICAL_SIZES;
+    return errorReply(
+      400,
+      `This model's maximum context length is ${limitTokens} tokens. However, your messages resulted in ${requestTokens} tokens. Please reduce the length of the messages.`,
+      'invalid_request_error',
+      'input',
+      'context_length_exceeded',
+    );
+  },
   responseHeaders: (sequence) => ({ 'x-request-id': `req_fake${String(sequence).padStart(4, '0')}` }),
   streamContentType: 'text/event-stream; charset=utf-8',
 

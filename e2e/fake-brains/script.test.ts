@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DELAY_MS, SLOW_DELAY_MS, conversationTail, parseDirectives, planReply, splitIntoChunks, splitIntoPieces } from './script';
+import { SUMMARY_REQUEST_MARKER } from '../../src-main/core/context/summary-prompt';
+import { DEFAULT_DELAY_MS, SLOW_CHUNK_COUNT, SLOW_DELAY_MS, conversationTail, parseDirectives, planReply, splitIntoChunks, splitIntoPieces, summaryOf } from './script';
 
 describe('parseDirectives', () => {
   it('reads every directive anywhere in the text', () => {
-    expect(parseDirectives('a [slow] b [empty] [markdown] [error-midstream] [drop] [stall] [json-instead] [retry-after:20] [too-large] [model: m-1 ] [status:503] [reply:x\\ny]')).toEqual({
+    expect(parseDirectives('a [slow] b [empty] [markdown] [error-midstream] [drop] [stall] [json-instead] [retry-after:20] [too-large] [window:5000] [model: m-1 ] [status:503] [reply:x\\ny]')).toEqual({
       slow: true,
       empty: true,
       markdown: true,
@@ -13,6 +14,7 @@ describe('parseDirectives', () => {
       jsonInstead: true,
       retryAfterSeconds: 20,
       tooLarge: true,
+      window: 5000,
       think: false,
       model: 'm-1',
       status: 503,
@@ -56,6 +58,7 @@ describe('parseDirectives', () => {
       jsonInstead: false,
       retryAfterSeconds: null,
       tooLarge: false,
+      window: null,
       think: false,
       model: null,
       status: null,
@@ -88,7 +91,9 @@ describe('planReply', () => {
     expect(planReply({ label: 'Kimi', userText: '[json-instead]', requestedModel: 'k' }).failure).toEqual({ kind: 'json-instead' });
     expect(planReply({ label: 'Kimi', userText: '[stall]', requestedModel: 'k' }).ending).toBe('stall');
     expect(planReply({ label: 'Kimi', userText: '[stall] [drop]', requestedModel: 'k' }).ending).toBe('drop');
-    expect(planReply({ label: 'Kimi', userText: '[too-large]', requestedModel: 'k' }).failure).toEqual({ kind: 'too-large' });
+    expect(planReply({ label: 'Kimi', userText: '[too-large]', requestedModel: 'k' }).failure).toEqual({ kind: 'too-large', sizes: null });
+    expect(planReply({ label: 'Kimi', userText: '[too-large] [window:10]', requestedModel: 'k', requestTokens: 50 }).failure).toEqual({ kind: 'too-large', sizes: null });
+    expect(planReply({ label: 'Kimi', userText: '[status:503] [window:10]', requestedModel: 'k', requestTokens: 50 }).failure).toEqual({ kind: 'status', status: 503, retryAfterSeconds: null });
     expect(planReply({ label: 'Kimi', userText: '[reply:a b c] [drop] [error-midstream]', requestedModel: 'k' }).ending).toBe('drop');
   });
 
@@ -156,5 +161,74 @@ describe('planReply with tools and reasoning', () => {
   it('cuts argument text into pieces without splitting a character', () => {
     expect(splitIntoPieces('{"a":"😀😀😀😀"}', 8)).toEqual(['{"a":"😀😀', '😀😀"}']);
     expect(splitIntoPieces('', 8)).toEqual([]);
+  });
+});
+
+describe('[window:N]', () => {
+  it('refuses a request estimated above N tokens, naming N and the estimate', () => {
+    expect(planReply({ label: 'Kimi', userText: 'hi [window:1000]', requestedModel: 'k', requestTokens: 1001 }).failure).toEqual({
+      kind: 'too-large',
+      sizes: { limitTokens: 1000, requestTokens: 1001 },
+    });
+  });
+
+  it('answers normally at N tokens or fewer', () => {
+    const plan = planReply({ label: 'Kimi', userText: 'hi [window:1000]', requestedModel: 'k', requestTokens: 1000 });
+    expect(plan.failure).toBeNull();
+    expect(plan.text).toBe('Fake Kimi reply to: hi [window:1000]');
+  });
+});
+
+describe('compaction requests', () => {
+  const system = `${SUMMARY_REQUEST_MARKER}\nSummarise the conversation below.`;
+  const transcript = [
+    'User: first question [status:500] [too-large] [window:1]',
+    'Claude: first answer',
+    '  Tool call current_time: {}',
+    '  Tool answer: 12:00',
+    'User: second [slow] [tool:search {"q":"x"}]',
+    'Tool call search {"q":"x"}',
+    'Tool call current_time, again',
+    'Kimi: the last answer',
+    'User: third [drop] [error-midstream]',
+    '',
+    'Write the summary now.',
+  ].join('\n');
+
+  it('summarises deterministically and ignores every directive in the transcript', () => {
+    const plan = planReply({ label: 'Claude', userText: transcript, requestedModel: 'claude-x', systemText: system, requestTokens: 100_000 });
+    const text = 'Summary of the conversation so far: 3 user messages; tools used: current_time, search.';
+    expect(plan).toEqual({
+      failure: null,
+      reasoning: '',
+      reasoningChunks: [],
+      text,
+      chunks: splitIntoChunks(text),
+      toolCalls: [],
+      delayMs: DEFAULT_DELAY_MS,
+      model: 'claude-x',
+      ending: 'complete',
+      outputTokens: splitIntoChunks(text).length,
+    });
+  });
+
+  it('leaves the tools out when the transcript has no calls', () => {
+    expect(summaryOf('User: hello\nGLM: hi\nUser: bye')).toBe('Summary of the conversation so far: 2 user messages.');
+    expect(summaryOf('nothing to see')).toBe('Summary of the conversation so far: 0 user messages.');
+  });
+
+  it('streams the summary slowly for [slow-summary], and in its usual pieces without it', () => {
+    const slow = planReply({ label: 'Claude', userText: `${transcript}\n[slow-summary]`, requestedModel: 'claude-x', systemText: system });
+    expect(slow.text).toBe('Summary of the conversation so far: 3 user messages; tools used: current_time, search.');
+    expect(slow.chunks).toHaveLength(SLOW_CHUNK_COUNT);
+    expect(slow.chunks.join('')).toBe(slow.text);
+    expect(slow.delayMs).toBe(SLOW_DELAY_MS);
+    const short = planReply({ label: 'Claude', userText: 'User: hi [slow-summary]', requestedModel: 'c', systemText: system });
+    expect(short.chunks).toEqual(Array.from('Summary of the conversation so far: 1 user messages.'));
+    expect(short.delayMs).toBe(SLOW_DELAY_MS);
+  });
+
+  it('takes a request whose system prompt only mentions the marker later as an ordinary one', () => {
+    expect(planReply({ label: 'Claude', userText: '[too-large]', requestedModel: 'c', systemText: `Be brief. ${SUMMARY_REQUEST_MARKER}` }).failure).toEqual({ kind: 'too-large', sizes: null });
   });
 });

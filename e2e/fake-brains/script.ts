@@ -1,7 +1,11 @@
 /**
  * Scripted replies: what a fake brain answers is decided only by directives in the last user message's text, so a
- * test states the behaviour it needs in the prompt it sends.
+ * test states the behaviour it needs in the prompt it sends. A compaction request (its system prompt starts with
+ * SUMMARY_REQUEST_MARKER) is the exception: its user text is a transcript full of old directives, so it gets a
+ * deterministic summary instead.
  */
+import { SUMMARY_REQUEST_MARKER } from '../../src-main/core/context/summary-prompt';
+import type { RefusalSizes } from './fake-wire';
 
 export const DEFAULT_DELAY_MS = 5;
 export const SLOW_DELAY_MS = 100;
@@ -54,6 +58,8 @@ export interface Directives {
   /** `[retry-after:N]`: the `retry-after` seconds a `[status:…]` answer carries. */
   readonly retryAfterSeconds: number | null;
   readonly tooLarge: boolean;
+  /** `[window:N]`: refuse as too large, the way the wire does, when the request is estimated above N tokens. */
+  readonly window: number | null;
   readonly think: boolean;
   readonly model: string | null;
   readonly status: number | null;
@@ -98,7 +104,8 @@ export interface ReplyPlan {
   /** An HTTP error to answer instead of a stream. */
   readonly failure:
     | { readonly kind: 'status'; readonly status: number; readonly retryAfterSeconds: number | null }
-    | { readonly kind: 'too-large' }
+    /** `sizes` null: `[too-large]`, with the wire's typical figures; set: `[window:N]` with the request above N. */
+    | { readonly kind: 'too-large'; readonly sizes: RefusalSizes | null }
     | { readonly kind: 'json-instead' }
     | null;
   /** Reasoning shown before the reply; empty when there is none. */
@@ -126,13 +133,21 @@ export interface PlanInput {
   /** Tool names the request declares; a scripted call to any other tool is refused. */
   readonly declaredTools?: readonly string[];
   readonly reasoning?: ReasoningSupport;
+  /** The request's system prompt, as `FakeWire.systemText` reads it. */
+  readonly systemText?: string;
+  /** The fake's estimate of the whole request body (`estimateTokens`), which `[window:N]` compares with N. */
+  readonly requestTokens?: number;
 }
+
+/** In a compaction request's user text, asks for the summary to stream slowly, so a test can stop or kill it midway. */
+export const SLOW_SUMMARY_DIRECTIVE = '[slow-summary]';
 
 export function parseDirectives(userText: string): Directives {
   const flag = (name: string): boolean => userText.includes(`[${name}]`);
   const status = /\[status:(\d{3})\]/.exec(userText);
   const retryAfter = /\[retry-after:(\d+)\]/.exec(userText);
   const model = /\[model:([^\]]+)\]/.exec(userText);
+  const window = /\[window:(\d+)\]/.exec(userText);
   const reply = /\[reply:([^\]]*)\]/.exec(userText);
   // Base64 carries any reply, brackets and newlines included, through a directive that ends at the first "]".
   const encodedReply = /\[reply-base64:([A-Za-z0-9+/]*={0,2})\]/.exec(userText);
@@ -147,6 +162,7 @@ export function parseDirectives(userText: string): Directives {
     jsonInstead: flag('json-instead'),
     retryAfterSeconds: retryAfter?.[1] === undefined ? null : Number(retryAfter[1]),
     tooLarge: flag('too-large'),
+    window: window?.[1] === undefined ? null : Number(window[1]),
     think: flag('think'),
     model: model?.[1]?.trim() || null,
     status: status?.[1] === undefined ? null : Number(status[1]),
@@ -246,17 +262,21 @@ export function conversationTail(entries: readonly ConversationEntry[]): Convers
 const SHOWN_ON_REQUEST: ReasoningSupport = { shown: true, beforeToolCalls: false };
 
 export function planReply(input: PlanInput): ReplyPlan {
+  if ((input.systemText ?? '').startsWith(SUMMARY_REQUEST_MARKER)) return planSummary(input);
   const directives = parseDirectives(input.userText);
   const toolAnswers = input.toolAnswers ?? [];
   const reasoningSupport = input.reasoning ?? SHOWN_ON_REQUEST;
+  const requestTokens = input.requestTokens ?? 0;
   const failure =
     directives.status !== null
       ? { kind: 'status' as const, status: directives.status, retryAfterSeconds: directives.retryAfterSeconds }
       : directives.tooLarge
-        ? { kind: 'too-large' as const }
-        : directives.jsonInstead
-          ? { kind: 'json-instead' as const }
-          : null;
+        ? { kind: 'too-large' as const, sizes: null }
+        : directives.window !== null && requestTokens > directives.window
+          ? { kind: 'too-large' as const, sizes: { limitTokens: directives.window, requestTokens } }
+          : directives.jsonInstead
+            ? { kind: 'json-instead' as const }
+            : null;
   const wantsCalls = toolAnswers.length === 0 && (directives.tools.length > 0 || directives.unreadableTool !== null);
   const refusal = wantsCalls ? callRefusal(directives, input.label, input.declaredTools ?? []) : null;
   const toolCalls = wantsCalls && refusal === null ? directives.tools.map(scriptedCall) : [];
@@ -278,6 +298,46 @@ export function planReply(input: PlanInput): ReplyPlan {
     ending,
     outputTokens: reasoningChunks.length + chunks.length + toolCalls.reduce((sum, call) => sum + call.argumentPieces.length, 0),
   };
+}
+
+/** A compaction request's reply: the summary, streamed like any reply, with no failure, reasoning or calls. */
+function planSummary(input: PlanInput): ReplyPlan {
+  const text = summaryOf(input.userText);
+  const slow = input.userText.includes(SLOW_SUMMARY_DIRECTIVE);
+  const chunks = slow ? splitIntoParts(text, SLOW_CHUNK_COUNT) : splitIntoChunks(text);
+  return {
+    failure: null,
+    reasoning: '',
+    reasoningChunks: [],
+    text,
+    chunks,
+    toolCalls: [],
+    delayMs: slow ? SLOW_DELAY_MS : DEFAULT_DELAY_MS,
+    model: input.requestedModel,
+    ending: 'complete',
+    outputTokens: chunks.length,
+  };
+}
+
+/**
+ * The fake's summary of a compaction transcript: how many lines start with "User:", and the distinct tools named by
+ * lines "Tool call NAME…" (trailing punctuation after the name dropped), in order of first mention.
+ */
+export function summaryOf(transcript: string): string {
+  const userMessages = transcript.split(/\r?\n/).filter((line) => line.startsWith('User:')).length;
+  const toolNames = [...transcript.matchAll(/^[ \t]*Tool call (\S+)/gm)].map((match) => (match[1] ?? '').replace(/[:,.;]+$/, '')).filter((name) => name !== '');
+  const distinct = [...new Set(toolNames)];
+  const tools = distinct.length === 0 ? '' : `; tools used: ${distinct.join(', ')}`;
+  return `Summary of the conversation so far: ${userMessages} user messages${tools}.`;
+}
+
+/** Cuts text into `count` pieces of near-equal length (fewer, one code point each, when the text is shorter). */
+function splitIntoParts(text: string, count: number): string[] {
+  const codePoints = Array.from(text);
+  const parts = Math.min(count, codePoints.length);
+  return Array.from({ length: parts }, (_, index) =>
+    codePoints.slice(Math.floor((index * codePoints.length) / parts), Math.floor(((index + 1) * codePoints.length) / parts)).join(''),
+  );
 }
 
 /** The text that stands in for calls the fake will not make: an unreadable directive or a tool the request does not offer. */

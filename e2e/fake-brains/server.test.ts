@@ -224,12 +224,7 @@ describe('directives', () => {
       text: '{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 212345 tokens > 200000 maximum"}}',
     });
     expect(JSON.parse((await postChat(chatBody('hi [too-large]'))).text)).toEqual({
-      error: {
-        message: "This model's maximum context length is 262144 tokens. However, your messages resulted in 300000 tokens. Please reduce the length of the messages.",
-        type: 'invalid_request_error',
-        param: 'messages',
-        code: 'context_length_exceeded',
-      },
+      error: { message: 'Invalid request: Your request exceeded model token limit: 262144', type: 'invalid_request_error', param: null, code: null },
     });
   });
 

@@ -181,6 +181,9 @@ export async function startFakeBrains(options: FakeBrainsOptions = {}): Promise<
       requestedModel: wire.requestedModel(body, route),
       declaredTools: wire.declaredToolNames(body),
       reasoning: wire.reasoningSupport(body, route),
+      systemText: wire.systemText(body),
+      // The whole body, so the system prompt and the tool declarations count against a `[window:N]` as they would.
+      requestTokens: estimateTokens(body),
     });
     const context: ReplyContext = {
       brain,
@@ -201,7 +204,7 @@ export async function startFakeBrains(options: FakeBrainsOptions = {}): Promise<
         return;
       }
       case 'too-large':
-        sendJson(response, wire.tooLarge(), extraHeaders);
+        sendJson(response, wire.tooLarge(brain, plan.failure.sizes), extraHeaders);
         return;
       case 'json-instead':
         // What a proxy that does not stream would pass on: the whole reply as one JSON body, with HTTP 200.

@@ -27,9 +27,9 @@ export interface TurnError {
   readonly status?: number;
   /** How long the provider asked to wait before a retry (`retry-after`), in seconds, where it said. */
   readonly retryAfterSeconds?: number;
-  /** A size refusal's limit, in tokens, where the provider named it. */
+  /** A size refusal (`context-too-large`): the window or limit the provider named, in tokens, where it said. */
   readonly limitTokens?: number;
-  /** What the provider counted for the refused request, in tokens, where it said. */
+  /** A size refusal: what the provider counted for the request, in tokens, where it said. */
   readonly requestTokens?: number;
 }
 

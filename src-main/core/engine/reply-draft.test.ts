@@ -44,6 +44,13 @@ describe('applyStreamPart', () => {
     expect(refused.contextTooLarge).toBe(true);
   });
 
+  it('keeps the figures a size refusal named', () => {
+    const refused = fold([
+      { type: 'error', error: { code: 'context-too-large', message: 'Too long.', retryable: false, status: 400, limitTokens: 262144, requestTokens: 300000 } },
+    ]);
+    expect(refused.error).toEqual({ code: 'context-too-large', message: 'Too long.', retryable: false, status: 400, limitTokens: 262144, requestTokens: 300000 });
+  });
+
   it('clears the pending calls after a round and counts them as run', () => {
     const asked = fold([{ type: 'tool-call', providerCallId: null, name: 'current_time', input: {} }]);
     expect(afterToolRound(asked, 1)).toMatchObject({ pendingCalls: [], callsRun: 1 });

@@ -47,6 +47,8 @@ function toTurnError(error: ProviderError): TurnError {
     retryable: error.retryable,
     ...(error.status === undefined ? {} : { status: error.status }),
     ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
+    ...(error.limitTokens === undefined ? {} : { limitTokens: error.limitTokens }),
+    ...(error.requestTokens === undefined ? {} : { requestTokens: error.requestTokens }),
   };
 }
 

@@ -189,9 +189,12 @@ describe('errorFromAnthropicBody', () => {
     expect(errorFromAnthropicBody(body('request_too_large', 'Request exceeds the maximum allowed number of bytes.'), 413, '').code).toBe('context-too-large');
     expect(errorFromAnthropicBody(body('invalid_request_error', 'prompt is too long: 212345 tokens > 200000 maximum'), 400, '')).toEqual({
       code: 'context-too-large',
-      message: 'The conversation is too large for the model (HTTP 400): prompt is too long: 212345 tokens > 200000 maximum',
+      message:
+        "The conversation is too large for the model's window (HTTP 400): prompt is too long: 212345 tokens > 200000 maximum. Compact and retry: Anybrain summarises the oldest messages first.",
       status: 400,
       retryable: false,
+      limitTokens: 200000,
+      requestTokens: 212345,
     });
     expect(errorFromAnthropicBody(body('invalid_request_error', 'max_tokens: Field required'), 400, '')).toEqual({
       code: 'provider-error',

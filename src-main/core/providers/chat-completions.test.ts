@@ -167,6 +167,16 @@ describe('errorFromOpenAiErrorObject', () => {
     expect(errorFromOpenAiErrorObject({ message: 'Invalid request: Your request exceeded model token limit: 262144', type: 'invalid_request_error' }, 400, '').code).toBe(
       'context-too-large',
     );
+    // xAI's body is {"code":"…","error":"message"}: the SDK hands over the message string itself.
+    expect(errorFromOpenAiErrorObject("This model's maximum prompt length is 131072 but the request contains 140000 tokens.", 400, '400 "This model\'s…"')).toEqual({
+      code: 'context-too-large',
+      message:
+        "The conversation is too large for the model's window (HTTP 400): This model's maximum prompt length is 131072 but the request contains 140000 tokens. Compact and retry: Anybrain summarises the oldest messages first.",
+      status: 400,
+      retryable: false,
+      limitTokens: 131072,
+      requestTokens: 140000,
+    });
     expect(errorFromOpenAiErrorObject(undefined, 503, '503 status code (no body)')).toEqual({
       code: 'provider-error',
       message: 'The provider answered with an error (HTTP 503): 503 status code (no body)',

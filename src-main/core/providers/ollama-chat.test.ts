@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapOllamaChatLines } from './ollama-chat';
+import { errorFromOllamaBody, mapOllamaChatLines } from './ollama-chat';
 import { CLOSED_EARLY_MESSAGE } from './provider-errors';
 import { collect, eventsFrom } from './testing/recorded-streams';
 
@@ -50,5 +50,46 @@ describe('mapOllamaChatLines', () => {
     const closed = { type: 'error', error: { code: 'connection', message: CLOSED_EARLY_MESSAGE, retryable: true } };
     expect((await collect(mapOllamaChatLines(eventsFrom([line({ content: 'Half' })])))).at(-1)).toEqual(closed);
     expect((await collect(mapOllamaChatLines(eventsFrom([line({ content: 'Half' })], new TypeError('terminated'))))).at(-1)).toEqual(closed);
+  });
+});
+
+describe('errorFromOllamaBody', () => {
+  it('reads the runner error Ollama wraps in its own, with the figures it names', () => {
+    const runnerError = JSON.stringify({
+      error: {
+        code: 400,
+        message: 'request (8889 tokens) exceeds the available context size (4096 tokens), try increasing it',
+        type: 'exceed_context_size_error',
+        n_prompt_tokens: 8889,
+        n_ctx: 4096,
+      },
+    });
+    expect(errorFromOllamaBody(400, JSON.stringify({ error: runnerError }))).toEqual({
+      code: 'context-too-large',
+      message:
+        "The conversation is too large for the model's window (HTTP 400): request (8889 tokens) exceeds the available context size (4096 tokens), try increasing it. Compact and retry: Anybrain summarises the oldest messages first.",
+      status: 400,
+      retryable: false,
+      limitTokens: 4096,
+      requestTokens: 8889,
+    });
+  });
+
+  it("reads Ollama's own wording", () => {
+    expect(errorFromOllamaBody(400, '{"error":"the input length exceeds the context length"}')).toEqual({
+      code: 'context-too-large',
+      message: "The conversation is too large for the model's window (HTTP 400): the input length exceeds the context length. Compact and retry: Anybrain summarises the oldest messages first.",
+      status: 400,
+      retryable: false,
+    });
+  });
+
+  it('keeps a plain error string as the message', () => {
+    expect(errorFromOllamaBody(404, '{"error":"model \'qwen9\' not found"}')).toEqual({
+      code: 'provider-error',
+      message: "The provider answered with an error (HTTP 404): model 'qwen9' not found",
+      status: 404,
+      retryable: false,
+    });
   });
 });

@@ -28,11 +28,24 @@ async function* sendOllamaRequest(call: ProviderCall): AsyncIterable<unknown> {
   yield* readJsonLines(body);
 }
 
-/** Ollama answers errors as `{"error":"…"}`, as the HTTP body or as a line of the stream. */
+/**
+ * Ollama answers errors as `{"error":"…"}`, as the HTTP body or as a line of the stream. A runner's own error can sit
+ * inside that string as JSON (llama.cpp's `{"error":{"code":400,"message":"request (8889 tokens) exceeds the available
+ * context size (4096 tokens), …","type":"exceed_context_size_error"}}` with `truncate: false`): its message and type
+ * are what the person needs.
+ */
 export function errorFromOllamaBody(status: number | undefined, bodyText: string, retryAfterSeconds: number | null = null): ProviderError {
   const parsed = parseJsonOrNull(bodyText);
-  const message = isRecord(parsed) && typeof parsed.error === 'string' ? parsed.error : bodyText;
-  return classifyProviderFailure({ ...(status === undefined ? {} : { status }), message, retryAfterSeconds });
+  const outer = isRecord(parsed) && typeof parsed.error === 'string' ? parsed.error : bodyText;
+  const nested = parseJsonOrNull(outer);
+  const inner = isRecord(nested) ? recordField(nested, 'error') : null;
+  const innerMessage = inner === null ? null : stringField(inner, 'message');
+  return classifyProviderFailure({
+    ...(status === undefined ? {} : { status }),
+    message: innerMessage ?? outer,
+    type: innerMessage === null || inner === null ? null : stringField(inner, 'type'),
+    retryAfterSeconds,
+  });
 }
 
 export function mapOllamaChatLines(lines: AsyncIterable<unknown>, options: StreamMappingOptions = {}): AsyncIterable<StreamPart> {

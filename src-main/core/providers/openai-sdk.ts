@@ -38,7 +38,10 @@ const OPENAI_ERRORS: SdkErrorClasses = {
   base: OpenAI.OpenAIError,
 };
 
-/** Reads OpenAI's error object, `{message, type, param, code}` (the value of the body's `error` key). */
+/**
+ * Reads OpenAI's error object, `{message, type, param, code}` (the value of the body's `error` key). xAI's bodies are
+ * `{"code":"…","error":"the message"}`, so there the value is the message itself.
+ */
 export function errorFromOpenAiErrorObject(
   errorObject: unknown,
   status: number | undefined,
@@ -52,6 +55,6 @@ export function errorFromOpenAiErrorObject(
     retryAfterSeconds,
     type: details === null ? null : stringField(details, 'type'),
     code: typeof code === 'string' || typeof code === 'number' ? String(code) : null,
-    message: (details === null ? null : stringField(details, 'message')) ?? fallbackMessage,
+    message: (details === null ? null : stringField(details, 'message')) ?? (typeof errorObject === 'string' && errorObject.trim() !== '' ? errorObject : fallbackMessage),
   });
 }

@@ -34,6 +34,10 @@ export interface ProviderError {
   readonly retryable: boolean;
   /** How long the provider asked to wait before a retry (`retry-after`, `retry-after-ms`), in seconds. */
   readonly retryAfterSeconds?: number;
+  /** A size refusal's window or limit, in tokens, when the provider's wording names it. */
+  readonly limitTokens?: number;
+  /** A size refusal's count for the request, in tokens, when the provider's wording names it. */
+  readonly requestTokens?: number;
 }
 
 export type StreamPart =
