@@ -62,10 +62,23 @@ export interface StreamEvent {
   readonly bytes: string;
 }
 
+/**
+ * An endpoint that answers a question about a model instead of replying (Ollama's `/api/show`). It is recorded and
+ * refused like any request, but takes no sequence number: reply ids do not depend on whether a client asked first.
+ */
+export interface ModelLookup {
+  /** The provider's own error for the first rule the request breaks, or null when it passes. */
+  check(body: Record<string, unknown>): ErrorReply | null;
+  /** The 200 answer's JSON body. */
+  answer(body: Record<string, unknown>): unknown;
+}
+
 export interface FakeWire {
   readonly wire: WireId;
   /** `path` is what follows the brain prefix, query string removed. */
   route(method: string, path: string, body: Record<string, unknown>): RouteMatch | null;
+  /** The model lookup at this method and path, for wires that serve one; checked before `route`. */
+  modelLookup?(method: string, path: string): ModelLookup | null;
   hasCredentials(headers: RequestHeaders, query: URLSearchParams): boolean;
   readonly missingCredentials: ErrorReply;
   notFound(path: string): ErrorReply;

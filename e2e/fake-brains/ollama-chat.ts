@@ -1,9 +1,11 @@
 /**
  * Ollama's native chat as ollama speaks it: `POST /api/chat`, streaming by default as NDJSON (one object a line, the
- * last with `done: true`), errors as `{"error":"…"}`. Ollama needs no key.
+ * last with `done: true`), errors as `{"error":"…"}`. Ollama needs no key. `POST /api/show` describes any model as a
+ * qwen3 trained for 40,960 tokens, whose Modelfile sets `num_ctx N` only when the name ends in `ctx-N`
+ * (`qwen3:ctx-8192`).
  */
 import { systemMessageText } from './chat-completions';
-import { delta, end, isRecord, listField, type ErrorReply, type FakeWire, type RefusalSizes, type ReplyContext } from './fake-wire';
+import { delta, end, isRecord, listField, type ErrorReply, type FakeWire, type ModelLookup, type RefusalSizes, type ReplyContext } from './fake-wire';
 import { checkOllamaRequest } from './ollama-chat-rules';
 import type { ConversationEntry } from './script';
 
@@ -63,6 +65,63 @@ function finalLine(context: ReplyContext, message: Record<string, unknown>): unk
   };
 }
 
+/** What a real qwen3 reports as its architecture's trained context length. */
+export const FAKE_OLLAMA_TRAINED_CONTEXT_LENGTH = 40_960;
+
+/** The `num_ctx` the fake's Modelfile for `model` sets: N for a name ending in `ctx-N`, else none. */
+export function fakeOllamaNumCtx(model: string): number | null {
+  const match = /ctx-(\d+)$/.exec(model);
+  return match?.[1] === undefined ? null : Number(match[1]);
+}
+
+/** One line of `parameters`, in the columns `ollama show` pads names into. */
+function parameterLine(name: string, value: string): string {
+  return `${name.padEnd(30)} ${value}`;
+}
+
+/** The `/api/show` answer for a model, in the shape of the API docs' example (`verbose` off), with qwen3:8b's fields. */
+export function fakeOllamaShow(model: string): Record<string, unknown> {
+  const numCtx = fakeOllamaNumCtx(model);
+  const parameters = [
+    ...(numCtx === null ? [] : [parameterLine('num_ctx', String(numCtx))]),
+    parameterLine('repeat_penalty', '1'),
+    parameterLine('stop', '"<|im_start|>"'),
+    parameterLine('stop', '"<|im_end|>"'),
+    parameterLine('temperature', '0.6'),
+    parameterLine('top_k', '20'),
+    parameterLine('top_p', '0.95'),
+  ].join('\n');
+  return {
+    parameters,
+    details: { parent_model: '', format: 'gguf', family: 'qwen3', families: ['qwen3'], parameter_size: '8.2B', quantization_level: 'Q4_K_M' },
+    model_info: {
+      'general.architecture': 'qwen3',
+      'general.basename': 'Qwen3',
+      'general.file_type': 15,
+      'general.parameter_count': 8_190_735_360,
+      'general.quantization_version': 2,
+      'qwen3.attention.head_count': 32,
+      'qwen3.attention.head_count_kv': 8,
+      'qwen3.block_count': 36,
+      'qwen3.context_length': FAKE_OLLAMA_TRAINED_CONTEXT_LENGTH,
+      'qwen3.embedding_length': 4096,
+      'qwen3.feed_forward_length': 12_288,
+      'tokenizer.ggml.model': 'gpt2',
+      // Filled only when the request asks for `verbose`.
+      'tokenizer.ggml.tokens': [],
+    },
+    capabilities: ['completion', 'tools', 'thinking'],
+    modified_at: '2026-01-01T00:00:00Z',
+  };
+}
+
+const showLookup: ModelLookup = {
+  // Ollama's ShowHandler: a body without a model name is refused before any model is looked up.
+  check: (body) => (typeof body.model === 'string' && body.model !== '' ? null : errorReply(400, 'model is required')),
+  // The fake serves any model name, so every name has a description.
+  answer: (body) => fakeOllamaShow(String(body.model)),
+};
+
 export const ollamaChatWire: FakeWire = {
   wire: 'ollama-chat',
 
@@ -71,6 +130,8 @@ export const ollamaChatWire: FakeWire = {
     // /api/chat streams unless the body says `stream: false`.
     return { streaming: body.stream !== false, pathModel: null };
   },
+
+  modelLookup: (method, path) => (method === 'POST' && path === '/api/show' ? showLookup : null),
 
   hasCredentials: () => true,
   missingCredentials: errorReply(401, 'unauthorized'),

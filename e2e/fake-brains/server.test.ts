@@ -552,3 +552,64 @@ describe('the other wires', () => {
     });
   });
 });
+
+describe('ollama /api/show', () => {
+  it('describes a model named ctx-N as a qwen3 whose Modelfile sets num_ctx N', async () => {
+    const reply = await post('/ollama/api/show', { model: 'qwen3:ctx-8192' }, {});
+    expect(reply.status).toBe(200);
+    expect(reply.contentType).toBe('application/json');
+    const answer = JSON.parse(reply.text) as { parameters: string; model_info: Record<string, unknown>; details: unknown; capabilities: unknown };
+    expect(answer.parameters.split('\n')).toEqual([
+      'num_ctx                        8192',
+      'repeat_penalty                 1',
+      'stop                           "<|im_start|>"',
+      'stop                           "<|im_end|>"',
+      'temperature                    0.6',
+      'top_k                          20',
+      'top_p                          0.95',
+    ]);
+    expect(answer.model_info['general.architecture']).toBe('qwen3');
+    expect(answer.model_info['qwen3.context_length']).toBe(40960);
+    expect(answer.details).toEqual({ parent_model: '', format: 'gguf', family: 'qwen3', families: ['qwen3'], parameter_size: '8.2B', quantization_level: 'Q4_K_M' });
+    expect(answer.capabilities).toEqual(['completion', 'tools', 'thinking']);
+  });
+
+  it('describes any other model name without num_ctx', async () => {
+    for (const model of ['qwen3', 'llama3.2:latest', 'ctx-8192-not-a-suffix']) {
+      const answer = JSON.parse((await post('/ollama/api/show', { model }, {})).text) as { parameters: string; model_info: Record<string, unknown> };
+      expect(answer.parameters).not.toContain('num_ctx');
+      expect(answer.model_info['qwen3.context_length']).toBe(40960);
+    }
+    expect(fake.violations()).toEqual([]);
+  });
+
+  it('records the request like any other, and refuses a body without a model as Ollama does', async () => {
+    await post('/ollama/api/show', { model: 'qwen3' }, {});
+    const missing = await post('/ollama/api/show', {}, {});
+    expect(missing.status).toBe(400);
+    expect(JSON.parse(missing.text)).toEqual({ error: 'model is required' });
+    const notJson = await post('/ollama/api/show', '{"model":', {});
+    expect(notJson.status).toBe(400);
+    expect((await fetch(`${fake.url}/ollama/api/show`)).status).toBe(404);
+    expect(fake.requests().map(({ method, path: requestPath, body }) => [method, requestPath, body])).toEqual([
+      ['POST', '/ollama/api/show', { model: 'qwen3' }],
+      ['POST', '/ollama/api/show', {}],
+      ['POST', '/ollama/api/show', '{"model":'],
+      ['GET', '/ollama/api/show', ''],
+    ]);
+    expect(fake.violations()).toEqual([
+      { brain: 'ollama', path: '/ollama/api/show', status: 400, message: 'model is required' },
+      { brain: 'ollama', path: '/ollama/api/show', status: 400, message: 'invalid character looking for beginning of value' },
+      { brain: 'ollama', path: '/ollama/api/show', status: 404, message: '404 page not found' },
+    ]);
+  });
+
+  it('takes no reply sequence number: replies after it carry the same ids as without it', async () => {
+    const withoutShow = await postAnthropic(anthropicBody('[reply:Hi]'));
+    fake.reset();
+    await post('/ollama/api/show', { model: 'qwen3' }, {});
+    const afterShow = await postAnthropic(anthropicBody('[reply:Hi]'));
+    expect(afterShow.text).toBe(withoutShow.text);
+    expect(afterShow.text).toContain('"id":"msg_');
+  });
+});

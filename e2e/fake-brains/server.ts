@@ -148,13 +148,26 @@ export async function startFakeBrains(options: FakeBrainsOptions = {}): Promise<
 
     const wirePath = `/${rest.join('/')}`;
     const body = parsedBody.ok && isRecord(parsedBody.value) ? parsedBody.value : {};
+    const refuseWith = (reply: ErrorReply, headers: Readonly<Record<string, string>>): void => {
+      violations.push({ brain, path: redactedPath(url), status: reply.status, message: errorMessageOf(reply.body) });
+      sendJson(response, reply, headers);
+    };
+    const lookup = wire.modelLookup?.(method, wirePath) ?? null;
+    if (lookup !== null) {
+      // Not a reply: no sequence number, so no reply headers either.
+      const problem = !wire.hasCredentials(headers, url.searchParams)
+        ? wire.missingCredentials
+        : !parsedBody.ok || !isRecord(parsedBody.value)
+          ? wire.invalidJson()
+          : lookup.check(body);
+      if (problem === null) sendJson(response, { status: 200, body: lookup.answer(body) }, {});
+      else refuseWith(problem, {});
+      return;
+    }
     const route = wire.route(method, wirePath, body);
     sequence += 1;
     const extraHeaders = wire.responseHeaders(sequence);
-    const refuse = (reply: ErrorReply): void => {
-      violations.push({ brain, path: redactedPath(url), status: reply.status, message: errorMessageOf(reply.body) });
-      sendJson(response, reply, extraHeaders);
-    };
+    const refuse = (reply: ErrorReply): void => refuseWith(reply, extraHeaders);
     if (route === null) {
       refuse(wire.notFound(wirePath));
       return;
