@@ -11,6 +11,8 @@ import { joinHandlers, type CommandDependencies } from './commands/handlers';
 import { memoryCommands } from './commands/memories';
 import { messageCommands } from './commands/messages';
 import { contextCommands } from './commands/context';
+import { ContextWindows } from './context/windows';
+import { OllamaWindowCache } from './providers/ollama-show';
 import { settingsCommands } from './commands/settings';
 import { toolCommands } from './commands/tools';
 import { transcriptCommands } from './commands/transcripts';
@@ -66,9 +68,13 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
     console.warn(`Anybrain: MCP environment values could not be moved out of the database yet: ${error instanceof Error ? error.message : String(error)}`);
   }
   const toolbox = new AppToolbox(db, options.dataDir, emit, mcpServers);
+  // Ollama runs each model at the num_ctx its Modelfile sets: asked once per model and base URL, kept five minutes.
+  const ollamaWindows = new OllamaWindowCache();
+  const windows = new ContextWindows(db, async (brain, model) => (await ollamaWindows.get(connectionFor(db, brain, env, keyStore).baseUrl, model)).contextWindow);
   const engine = new TurnEngine({
     db,
     emit,
+    windows,
     stream: options.stream ?? streamProvider,
     connectionFor: (brain) => connectionFor(db, brain, env, keyStore),
     toolbox,
