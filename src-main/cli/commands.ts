@@ -11,13 +11,15 @@ import {
   type CommandInput,
   type CommandName,
   type CommandOutput,
+  type ContextStatusView,
   type ConversationView,
   type ExportFormat,
   type MessageView,
   type RepairKind,
 } from '../../src-shared/api';
 import { chipLabel } from '../../src-shared/receipt';
-import { BRAINS, isBrainId } from '../../src-shared/brains';
+import { BRAINS, isBrainId, type BrainId } from '../../src-shared/brains';
+import type { WindowSource } from '../../src-shared/context-windows';
 import type { Core } from '../core/core-types';
 
 export interface Output {
@@ -191,8 +193,72 @@ export async function requestCommand(
     ...(options.message === undefined ? {} : { message: options.message }),
   });
   output.stdout(`${preview.body}\n`);
+  output.stderr(`${describeWindow(preview.context)}\n`);
   for (const warning of preview.warnings) output.stderr(`Note: ${warning}\n`);
   return 0;
+}
+
+const WINDOW_SOURCE_WORDS: Readonly<Record<WindowSource, string>> = {
+  model: 'from the model table',
+  family: "a guess from the model's family",
+  default: 'a cautious default',
+  override: 'your setting',
+  server: 'as the server reports it',
+};
+
+/** The window a request was built against, in one paragraph for stderr. */
+export function describeWindow(context: ContextStatusView): string {
+  const label = BRAINS[context.brain].label;
+  const tokens = (count: number) => count.toLocaleString('en-US');
+  const lines = [
+    `Window: ${label} (${context.model}) holds ${tokens(context.contextWindow)} tokens (${WINDOW_SOURCE_WORDS[context.windowSource]}); ` +
+      `this request is about ${tokens(context.tokens)} tokens, ${context.description}.`,
+  ];
+  if (context.windowNote) lines.push(`Note: ${context.windowNote}`);
+  if (context.outsideWindow > 0) {
+    const count = context.outsideWindow;
+    lines.push(`${tokens(count)} older message${count === 1 ? ' is' : 's are'} outside ${label}'s window and left out; \`anybrain compact --conversation ${context.conversationId} --brain ${context.brain}\` summarises them.`);
+  }
+  return lines.join('\n');
+}
+
+/** Compacts a conversation now, with progress on stderr; Ctrl-C stops it and leaves the conversation as it was. */
+export async function compactCommand(core: Core, output: Output, options: { conversation: string; brain?: string; interrupt?: AbortSignal }): Promise<number> {
+  if (options.brain !== undefined && !isBrainId(options.brain)) {
+    throw new ApiError('invalid-input', `Unknown brain "${options.brain}". Choose one of: ${Object.keys(BRAINS).join(', ')}.`);
+  }
+  const conversationId = options.conversation;
+  const unsubscribe = core.onEvent((event: ApiEvent) => {
+    if (event.type === 'compaction-started' && event.conversationId === conversationId) {
+      output.stderr(`${BRAINS[event.brain].label} (${event.model}) is summarising ${event.messages} messages…\n`);
+    }
+    if (event.type === 'compaction-progress' && event.conversationId === conversationId && event.characters === 0 && event.summarisedMessages > 0) {
+      output.stderr(`${event.summarisedMessages} of ${event.totalMessages} messages read\n`);
+    }
+  });
+  const onInterrupt = () => void core.dispatch('stop', { conversationId });
+  options.interrupt?.addEventListener('abort', onInterrupt, { once: true });
+  try {
+    const result = await call(core, 'compactConversation', { conversationId, ...(options.brain ? { brain: options.brain as BrainId } : {}) });
+    output.stderr(`${result.message}\n`);
+    if (result.summary) output.stdout(`${result.summary.text}\n`);
+    switch (result.outcome) {
+      case 'compacted':
+      case 'nothing-to-compact':
+        return 0;
+      case 'stopped':
+        return 130;
+      case 'failed':
+        return 1;
+      default: {
+        const unreachable: never = result.outcome;
+        throw new Error(`Unknown compaction outcome ${String(unreachable)}`);
+      }
+    }
+  } finally {
+    unsubscribe();
+    options.interrupt?.removeEventListener('abort', onInterrupt);
+  }
 }
 
 export async function importCommand(core: Core, output: Output, file: string): Promise<number> {

@@ -14,6 +14,7 @@ import { DatabaseFromFutureError } from '../core/store/open';
 import { startWebHost } from '../web/server';
 import {
   chatCommand,
+  compactCommand,
   doctorCommand,
   exportCommand,
   importCommand,
@@ -132,6 +133,17 @@ program
   .action((options: { conversation: string; brain: string; model?: string; message?: string }) =>
     withCore(dataFlag(), (core) => requestCommand(core, output, options)),
   );
+
+program
+  .command('compact')
+  .description("summarise a conversation's oldest messages into one summary now, to fit a brain's window; Ctrl-C stops it with nothing changed")
+  .requiredOption('--conversation <id>', 'conversation id')
+  .addOption(new Option('--brain <brain>', 'whose window to make room in (default: the brain the next turn goes to)').choices([...BRAIN_IDS]))
+  .action((options: { conversation: string; brain?: string }) => {
+    const interrupt = new AbortController();
+    process.once('SIGINT', () => interrupt.abort());
+    return withCore(dataFlag(), (core) => compactCommand(core, output, { ...options, interrupt: interrupt.signal }));
+  });
 
 program
   .command('import')
