@@ -158,14 +158,15 @@ export async function runCompaction(deps: CompactionDependencies, order: Compact
   );
   const maxOutputTokens = Math.min(SUMMARY_OUTPUT_TOKENS, replyTokens(summariserWindow));
   const system = summarySystemPrompt();
-  const promptTokens = estimateTokens(system) + estimateTokens(summaryRequestText('', wordLimit)) + maxOutputTokens;
+  // Each part also carries the summary so far, which may grow to the word limit (about 1.4 tokens a word).
+  const promptTokens = estimateTokens(system) + estimateTokens(summaryRequestText('', wordLimit)) + Math.ceil(wordLimit * 1.4);
   const partBudget = Math.max(256, inputBudget(summariserWindow, windows.lines(brain)) - promptTokens);
   emit({ type: 'compaction-started', conversationId, brain, model, messages: span.rows });
 
   let carried = span.previousSummary?.text ?? null;
   let summarised = 0;
   try {
-    for (const part of spanParts(db, conversationId, span, Math.max(256, partBudget - estimateTokens(carried ?? '') - SUMMARY_OUTPUT_TOKENS))) {
+    for (const part of spanParts(db, conversationId, span, partBudget)) {
       if (signal.aborted) break;
       emit({ type: 'compaction-progress', conversationId, summarisedMessages: summarised, totalMessages: span.rows, characters: 0 });
       const earlier: ReplayTurn[] =

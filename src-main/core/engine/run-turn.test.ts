@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiEvent } from '../../../src-shared/api';
-import type { ProviderCall, StreamPart } from '../providers/stream-parts';
 import { insertConversation } from '../store/conversations';
 import { listAllMessages } from '../store/messages';
 import { readBrainState, readCounters } from '../store/settings';
@@ -12,39 +11,7 @@ import { createRunSkillTool, parseSkill, type Skill } from '../tools/skills';
 import { currentTimeTool } from '../tools/current-time';
 import { openTestDatabase } from '../store/test-database';
 import { TurnEngine } from './turn-engine';
-
-/** A provider stream the test feeds part by part. */
-class ScriptedStream {
-  readonly calls: ProviderCall[] = [];
-  private queue: Array<StreamPart | 'end'> = [];
-  private wake: (() => void) | null = null;
-
-  push(...parts: Array<StreamPart | 'end'>): void {
-    this.queue.push(...parts);
-    this.wake?.();
-  }
-
-  readonly stream = (call: ProviderCall): AsyncIterable<StreamPart> => {
-    this.calls.push(call);
-    return this.parts(call.signal);
-  };
-
-  private async *parts(signal: AbortSignal): AsyncIterable<StreamPart> {
-    for (;;) {
-      const next = this.queue.shift();
-      if (next === undefined) {
-        if (signal.aborted) return;
-        await new Promise<void>((resolve) => {
-          this.wake = resolve;
-          signal.addEventListener('abort', () => resolve(), { once: true });
-        });
-        continue;
-      }
-      if (next === 'end') return;
-      yield next;
-    }
-  }
-}
+import { ScriptedStream } from './testing';
 
 function setup(options: { apiKey?: string | null; baseUrl?: string; toolbox?: TurnToolbox } = {}) {
   const db = openTestDatabase();

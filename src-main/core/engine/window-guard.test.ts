@@ -1,0 +1,263 @@
+import { describe, expect, it } from 'vitest';
+import type { ApiEvent } from '../../../src-shared/api';
+import type { BrainId } from '../../../src-shared/brains';
+import { measurePressure } from '../context/pressure';
+import { SUMMARY_REQUEST_MARKER } from '../context/summary-prompt';
+import { estimateTokens } from '../context/token-estimate';
+import { ContextWindows } from '../context/windows';
+import { newId } from '../store/clock';
+import { insertConversation } from '../store/conversations';
+import { insertInvocation } from '../store/invocations';
+import { insertMessage, listAllMessages, listMessagePage } from '../store/messages';
+import type { AppDatabase } from '../store/open';
+import { readBrainState, saveBrainState } from '../store/settings';
+import { openTestDatabase } from '../store/test-database';
+import { ScriptedStream } from './testing';
+import { TurnEngine } from './turn-engine';
+
+const NOW = '2026-12-01T10:00:00.000Z';
+
+function setup(brain: BrainId = 'claude') {
+  const db = openTestDatabase();
+  insertConversation(db, { id: 'c1', title: 'Long talk', brain, model: null, now: NOW });
+  const events: ApiEvent[] = [];
+  const scripted = new ScriptedStream();
+  const engine = new TurnEngine({
+    db,
+    emit: (event) => events.push(event),
+    stream: scripted.stream,
+    connectionFor: () => ({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'test-key' }),
+    checkpointIntervalMs: 5,
+    deltaIntervalMs: 1,
+  });
+  return { db, events, scripted, engine };
+}
+
+/** `exchanges` user/assistant pairs of about `tokens` tokens each, the replies by `brain`. */
+function seedExchanges(db: AppDatabase, exchanges: number, tokens: number, brain: BrainId = 'claude'): void {
+  for (let index = 0; index < exchanges; index += 1) {
+    const turnId = newId();
+    const words = (who: string) => `${who} ${index}: ${'lorem ipsum '.repeat(Math.max(1, Math.floor((tokens * 4) / 12)))}`;
+    insertMessage(db, { id: newId(), conversationId: 'c1', seq: index * 2, turnId, role: 'user', text: words('question'), status: 'complete', createdAt: NOW });
+    insertMessage(db, {
+      id: newId(), conversationId: 'c1', seq: index * 2 + 1, turnId, role: 'assistant', text: words('answer'), status: 'complete',
+      brain, modelRequested: 'claude-sonnet-4-6', createdAt: NOW,
+    });
+  }
+}
+
+const replyParts = (text: string) => [{ type: 'text-delta' as const, text }, { type: 'finish' as const, reason: 'stop' as const, rawReason: 'stop' }, 'end' as const];
+
+/** The request's size as the window guard reads it: its JSON at about four characters a token. */
+const requestTokens = (body: unknown) => estimateTokens(JSON.stringify(body));
+
+function systemOf(body: Record<string, unknown>): string {
+  const system = body.system;
+  if (typeof system === 'string') return system;
+  return Array.isArray(system) ? system.map((block: { text?: string }) => block.text ?? '').join('') : '';
+}
+
+describe('the window guard reads the target brain\'s window', () => {
+  it('reads a 314K usage snapshot measured on Claude as an emergency for Codex and as fine for Claude', async () => {
+    const { db } = setup();
+    seedExchanges(db, 3, 50);
+    const rows = listAllMessages(db, 'c1');
+    const lastReply = rows[rows.length - 1]!;
+    db.$client.prepare('UPDATE messages SET usage = ? WHERE id = ?').run(JSON.stringify({ inputTokens: 300_000, outputTokens: 14_000 }), lastReply.id);
+    const windows = new ContextWindows(db);
+    const forCodex = await measurePressure(db, windows, { conversationId: 'c1', brain: 'codex', model: 'gpt-5.5-codex', overheadTokens: 500 });
+    expect(forCodex.status).toMatchObject({ tokens: 314_000, measuredBy: 'usage', contextWindow: 272_000, percent: 115, level: 'emergency', description: "115 % of Codex's window" });
+    expect(forCodex.compactFirst).toBe(true);
+    const forClaude = await measurePressure(db, windows, { conversationId: 'c1', brain: 'claude', model: 'claude-sonnet-4-6', overheadTokens: 500 });
+    expect(forClaude.status).toMatchObject({ tokens: 314_000, contextWindow: 1_000_000, percent: 31, level: 'ok', description: "31 % of Claude's window" });
+    expect(forClaude.compactFirst).toBe(false);
+  });
+
+  it('warns at the warning line and compacts first at the emergency line or when the brain is marked full', async () => {
+    const { db, engine } = setup();
+    seedExchanges(db, 10, 100);
+    const windows = engine.windows;
+    windows.setOverride('kimi', 'kimi-k2.6', { contextWindow: 2_000, outputLimit: null });
+    const measure = () => measurePressure(db, windows, { conversationId: 'c1', brain: 'kimi', model: 'kimi-k2.6', overheadTokens: 0 });
+    const total = (await measure()).status.tokens;
+    expect((await measure()).status.level).toBe('emergency');
+    windows.setOverride('kimi', 'kimi-k2.6', { contextWindow: Math.ceil(total / 0.6), outputLimit: null });
+    expect((await measure()).status).toMatchObject({ level: 'warning', full: false });
+    expect((await measure()).compactFirst).toBe(false);
+    saveBrainState(db, { conversationId: 'c1', brain: 'kimi', full: true, now: NOW });
+    expect((await measure()).compactFirst).toBe(true);
+    windows.setLines('kimi', { warningPercent: 70, emergencyPercent: 90 });
+    expect((await measure()).status).toMatchObject({ level: 'ok', lines: { warningPercent: 70, emergencyPercent: 90 } });
+  });
+});
+
+describe('a turn on a smaller window compacts first', () => {
+  it('switching a long conversation to a small-window brain summarises the oldest rows, keeps every row, and sends a request that fits', async () => {
+    const { db, events, scripted, engine } = setup('kimi');
+    seedExchanges(db, 40, 150);
+    // Claude, with its large window, writes the summaries (Settings), in one request; Kimi gets the turn.
+    engine.windows.setSummariser('claude');
+    const answered = listAllMessages(db, 'c1')[1]!;
+    insertInvocation(db, {
+      id: newId(), turnId: answered.turnId, messageId: answered.id, seq: 0, kind: 'tool', server: null, tool: 'current_time',
+      providerCallId: 'call_1', input: { zone: 'Asia/Seoul' }, output: '2026-12-01 19:00', status: 'ok', opaque: null, startedAt: NOW, endedAt: NOW,
+    });
+    engine.windows.setOverride('kimi', 'kimi-k2.6', { contextWindow: 8_000, outputLimit: 1_000 });
+    const before = listAllMessages(db, 'c1').map((row) => row.id);
+
+    const started = engine.send('c1', 'And now, in one line?');
+    scripted.push(...replyParts('Summary: the user and Claude talked about lorem ipsum; Claude read the time in Seoul.'));
+    scripted.push(...replyParts('In one line: lorem ipsum.'));
+    const reply = await started.done;
+
+    expect(reply.status).toBe('complete');
+    const [summaryCall, turnCall] = scripted.calls;
+    // The summary request: Claude's wire, the marker, the transcript with the tool call in words, no tools declared.
+    expect(summaryCall!.wire).toBe('anthropic-messages');
+    const summaryBody = summaryCall!.body as { messages: Array<{ role: string; content: Array<{ text: string }> | string }>; tools?: unknown };
+    expect(systemOf(summaryBody).startsWith(SUMMARY_REQUEST_MARKER)).toBe(true);
+    expect(JSON.stringify(summaryBody.messages)).toContain('  Tool call current_time {\\"zone\\":\\"Asia/Seoul\\"} answered: 2026-12-01 19:00');
+    expect(summaryBody.tools).toBeUndefined();
+    // The turn's request: the summary as a labelled system line first, then the newest rows, within the window.
+    const turnBody = turnCall!.body as { messages: Array<{ role: string; content: string }>; max_tokens?: number };
+    expect(turnBody.messages[1]).toEqual({
+      role: 'user',
+      content: "[System line, summary: neither the assistant's words nor the user's]\nSummary: the user and Claude talked about lorem ipsum; Claude read the time in Seoul.",
+    });
+    expect(turnBody.messages.at(-1)).toEqual({ role: 'user', content: 'And now, in one line?' });
+    expect(requestTokens(turnBody) + 1_000).toBeLessThanOrEqual(8_000);
+
+    const rows = listAllMessages(db, 'c1');
+    const summary = rows.find((row) => row.kind === 'summary')!;
+    expect(summary).toMatchObject({ role: 'system', brain: 'claude', modelRequested: 'claude-sonnet-4-6', status: 'complete', compactedInto: null });
+    const covered = rows.filter((row) => row.compactedInto === summary.id);
+    expect(covered.length).toBeGreaterThan(40);
+    expect(summary.coversThroughId).toBe(covered[covered.length - 1]!.id);
+    // Nothing was deleted: every row from before is still stored.
+    expect(before.every((id) => rows.some((row) => row.id === id))).toBe(true);
+    const types = events.map((event) => event.type);
+    expect(types.indexOf('compaction-started')).toBeLessThan(types.indexOf('compaction-finished'));
+    expect(types.indexOf('compaction-finished')).toBeLessThan(types.indexOf('message-delta'));
+    expect(events.find((event) => event.type === 'compaction-finished')).toMatchObject({ coveredMessages: covered.length });
+    // The page that reaches the start begins with the summary; covered rows are not in the pages.
+    const page = listMessagePage(db, 'c1', 500);
+    expect(page.rows[0]?.id).toBe(summary.id);
+    expect(page.rows.some((row) => row.compactedInto !== null)).toBe(false);
+  });
+
+  it('a compaction the user stops changes nothing, and the turn goes on with the newest rows that fit and a notice', async () => {
+    const { db, events, scripted, engine } = setup('kimi');
+    seedExchanges(db, 40, 150);
+    engine.windows.setOverride('kimi', 'kimi-k2.6', { contextWindow: 8_000, outputLimit: 1_000 });
+    const before = listAllMessages(db, 'c1');
+
+    const started = engine.send('c1', 'Go on');
+    scripted.push({ type: 'text-delta', text: 'Summary: half' });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(engine.stop('c1')).toBe(true);
+    scripted.push('end', ...replyParts('Going on.'));
+    const reply = await started.done;
+
+    expect(reply).toMatchObject({ status: 'complete', text: 'Going on.' });
+    expect(events.find((event) => event.type === 'compaction-failed')).toMatchObject({ reason: 'stopped', message: 'Compaction stopped. Nothing was changed.' });
+    const after = listAllMessages(db, 'c1');
+    expect(after.filter((row) => row.kind === 'summary')).toEqual([]);
+    expect(after.slice(0, before.length)).toEqual(before);
+    const turnBody = scripted.calls[1]!.body as { messages: Array<{ role: string; content: string }> };
+    expect(turnBody.messages[1]!.content).toMatch(/^\[System line, notice: neither the assistant's words nor the user's\]\n\d+ older messages of this conversation are outside Kimi's window and not shown here\.$/);
+    expect(requestTokens(turnBody) + 1_000).toBeLessThanOrEqual(8_000);
+  });
+
+  it('a compaction that fails leaves the conversation as it was', async () => {
+    const { db, events, scripted, engine } = setup('kimi');
+    seedExchanges(db, 40, 150);
+    engine.windows.setOverride('kimi', 'kimi-k2.6', { contextWindow: 8_000, outputLimit: 1_000 });
+    const before = listAllMessages(db, 'c1');
+    const started = engine.send('c1', 'Go on');
+    scripted.push({ type: 'error', error: { code: 'overloaded', message: 'The provider is overloaded (HTTP 529): busy', retryable: true, status: 529 } }, 'end');
+    scripted.push(...replyParts('Still here.'));
+    await started.done;
+    expect(events.find((event) => event.type === 'compaction-failed')).toMatchObject({
+      reason: 'failed',
+      message: 'Kimi could not summarise the conversation, so nothing was changed: The provider is overloaded (HTTP 529): busy',
+    });
+    expect(listAllMessages(db, 'c1').slice(0, before.length)).toEqual(before);
+  });
+
+  it('a size refusal marks the brain full with the limit named, and the retry compacts first and fits below it', async () => {
+    const { db, scripted, engine } = setup('kimi');
+    seedExchanges(db, 20, 150);
+    const first = engine.send('c1', 'Next');
+    scripted.push(
+      { type: 'error', error: { code: 'context-too-large', message: "The conversation is too large for Kimi's window.", retryable: false, status: 400, limitTokens: 4_000 } },
+      'end',
+    );
+    const refused = await first.done;
+    expect(refused).toMatchObject({ status: 'failed', error: { code: 'context-too-large', limitTokens: 4_000 } });
+    expect(readBrainState(db, 'c1', 'kimi')).toMatchObject({ full: true, refusedTokens: 4_000, refusedModel: 'kimi-k2.6' });
+
+    const retried = engine.retry('c1');
+    scripted.push(...replyParts('Summary: a long talk about lorem ipsum.'), ...replyParts('Fits now.'));
+    const reply = await retried.done;
+    expect(reply).toMatchObject({ status: 'complete', text: 'Fits now.' });
+    expect(listAllMessages(db, 'c1').filter((row) => row.kind === 'summary')).toHaveLength(1);
+    expect(requestTokens(scripted.calls[2]!.body)).toBeLessThanOrEqual(4_000 * 0.8);
+    expect(readBrainState(db, 'c1', 'kimi')).toMatchObject({ full: false });
+  });
+
+  it('a span longer than the summarising brain\'s window is read in parts, each carrying the summary so far', async () => {
+    const { db, events, scripted, engine } = setup('kimi');
+    seedExchanges(db, 40, 150);
+    engine.windows.setOverride('kimi', 'kimi-k2.6', { contextWindow: 8_000, outputLimit: 1_000 });
+    const done = engine.compact('c1');
+    for (let part = 1; part <= 6; part += 1) scripted.push(...replyParts(`Part ${part} summary.`));
+    const result = await done;
+    const summaryCalls = scripted.calls.length;
+    expect(summaryCalls).toBeGreaterThanOrEqual(2);
+    expect(result).toMatchObject({ outcome: 'compacted', summary: { text: `Part ${summaryCalls} summary.` } });
+    for (const call of scripted.calls) expect(requestTokens(call.body) + 1_000).toBeLessThanOrEqual(8_000);
+    const second = (scripted.calls[1]!.body as { messages: Array<{ content: string }> }).messages[1]!.content;
+    expect(second).toContain('Summary of what came before: Part 1 summary.');
+    const progress = events.filter((event) => event.type === 'compaction-progress' && event.characters > 0);
+    expect(progress.at(-1)).toMatchObject({ summarisedMessages: result.coveredMessages, totalMessages: result.coveredMessages });
+  });
+
+  it('a later compaction summarises the earlier summary with the rows after it', async () => {
+    const { db, scripted, engine } = setup('kimi');
+    seedExchanges(db, 30, 150);
+    engine.windows.setOverride('kimi', 'kimi-k2.6', { contextWindow: 8_000, outputLimit: 1_000 });
+    engine.windows.setSummariser('claude');
+    scripted.push(...replyParts('Summary one.'));
+    expect(await engine.compact('c1')).toMatchObject({ outcome: 'compacted' });
+    const first = listAllMessages(db, 'c1').find((row) => row.kind === 'summary')!;
+    seedMore(db, 30);
+    scripted.push(...replyParts('Summary two.'));
+    const second = await engine.compact('c1');
+    expect(second).toMatchObject({ outcome: 'compacted', summary: { text: 'Summary two.', kind: 'summary' } });
+    expect(JSON.stringify(scripted.calls[1]!.body)).toContain('Summary of what came before: Summary one.');
+    const rows = listAllMessages(db, 'c1');
+    expect(rows.find((row) => row.id === first.id)?.compactedInto).toBe(second.summary!.id);
+    expect(rows.filter((row) => row.kind === 'summary' && row.compactedInto === null).map((row) => row.text)).toEqual(['Summary two.']);
+  });
+
+  it('says when there is nothing to compact', async () => {
+    const { db, engine } = setup('kimi');
+    seedExchanges(db, 2, 20);
+    expect(await engine.compact('c1')).toEqual({
+      outcome: 'nothing-to-compact',
+      summary: null,
+      coveredMessages: 0,
+      message: 'There is nothing old enough to summarise: every message already fits.',
+    });
+  });
+});
+
+function seedMore(db: AppDatabase, exchanges: number): void {
+  const start = listAllMessages(db, 'c1').reduce((max, row) => Math.max(max, row.seq), 0) + 1;
+  for (let index = 0; index < exchanges; index += 1) {
+    const turnId = newId();
+    const text = `more ${index}: ${'dolor sit amet '.repeat(40)}`;
+    insertMessage(db, { id: newId(), conversationId: 'c1', seq: start + index * 2, turnId, role: 'user', text, status: 'complete', createdAt: NOW });
+    insertMessage(db, { id: newId(), conversationId: 'c1', seq: start + index * 2 + 1, turnId, role: 'assistant', text, status: 'complete', brain: 'kimi', createdAt: NOW });
+  }
+}
