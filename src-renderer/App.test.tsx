@@ -5,10 +5,10 @@ import type { Api, ApiEvent, SettingsView } from '../src-shared/api';
 import { App } from './App';
 import { startApp } from './state/startup';
 import { resetAppStore } from './state/store';
-import { approvalFixture, conversationFixture, fakeApi, invocationFixture, memoryFixture, messageFixture, replyFixture } from './state/test-fixtures';
+import { approvalFixture, contextSettingsFixture, contextStatusFixture, conversationFixture, fakeApi, invocationFixture, memoryFixture, messageFixture, replyFixture } from './state/test-fixtures';
 import type { Connection } from './transport/connection';
 
-const settings: SettingsView = { defaultBrain: 'kimi', theme: 'dark', brains: [], canStoreKeys: false, dataDir: '/data' };
+const settings: SettingsView = { defaultBrain: 'kimi', theme: 'dark', brains: [], canStoreKeys: false, dataDir: '/data', context: contextSettingsFixture() };
 
 function fakeConnection(commands: Partial<Api>) {
   const eventListeners = new Set<(event: ApiEvent) => void>();
@@ -232,6 +232,7 @@ describe('App', () => {
       wire: 'chat-completions',
       body: '{"model":"kimi-k2.6"}',
       warnings: [],
+      context: contextStatusFixture(),
     });
     const { connection, push } = fakeConnection({ ...baseCommands, stop, previewRequest });
     stopApp = startApp(connection);

@@ -5,7 +5,7 @@ import type { Api, RequestPreview } from '../../src-shared/api';
 import { installApi } from '../state/api-client';
 import { upsertConversation } from '../state/conversations-slice';
 import { resetAppStore, useAppStore } from '../state/store';
-import { conversationFixture, fakeApi } from '../state/test-fixtures';
+import { contextStatusFixture, conversationFixture, fakeApi } from '../state/test-fixtures';
 import { RequestDialog } from './RequestDialog';
 
 async function settle(): Promise<void> {
@@ -24,6 +24,7 @@ function previewFixture(overrides: Partial<RequestPreview> = {}): RequestPreview
     wire: 'chat-completions',
     body: kimiBody,
     warnings: [],
+    context: contextStatusFixture(),
     ...overrides,
   };
 }

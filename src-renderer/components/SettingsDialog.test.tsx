@@ -5,7 +5,7 @@ import type { Api, BrainSettingsView, SettingsView } from '../../src-shared/api'
 import { installApi } from '../state/api-client';
 import { applySettings } from '../state/settings-slice';
 import { resetAppStore, useAppStore } from '../state/store';
-import { fakeApi } from '../state/test-fixtures';
+import { contextSettingsFixture, fakeApi } from '../state/test-fixtures';
 import { SettingsDialog } from './SettingsDialog';
 
 function brainSettings(overrides: Partial<BrainSettingsView>): BrainSettingsView {
@@ -30,6 +30,7 @@ function settingsFixture(overrides: Partial<SettingsView> = {}): SettingsView {
     theme: 'system',
     canStoreKeys: true,
     dataDir: '/home/someone/.local/share/anybrain',
+    context: contextSettingsFixture(),
     brains: [
       brainSettings({}),
       brainSettings({

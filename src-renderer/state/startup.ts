@@ -1,6 +1,14 @@
 import { conversationIdFromHash, writeConversationHash } from '../routing/hash-route';
 import type { Connection } from '../transport/connection';
-import { closeConversation, loadConversations, openConversation, resync, scheduleResync } from './conversation-actions';
+import { loadContextStatus } from './context-actions';
+import {
+  closeConversation,
+  loadConversations,
+  openConversation,
+  reloadNewestPage,
+  resync,
+  scheduleResync,
+} from './conversation-actions';
 import { loadSettings } from './settings-actions';
 import { installApi } from './api-client';
 import { loadApprovals } from './approval-actions';
@@ -25,6 +33,8 @@ export function startApp(connection: Connection): () => void {
       const outcome = handleApiEvent(event);
       if (outcome.needsResync) scheduleResync();
       if (outcome.closedOpenConversation) writeConversationHash(null);
+      if (outcome.reloadNewestPageOf !== null) void reloadNewestPage(outcome.reloadNewestPageOf);
+      if (outcome.refreshContextOf !== null) void loadContextStatus(outcome.refreshContextOf);
     }),
     connection.onResync(() => void resync()),
     connection.onStatus((status) => {
