@@ -4,6 +4,7 @@ import { selectDialogOpen } from '../state/selectors';
 import { useAppStore } from '../state/store';
 import { UnplacedApprovals } from './ApprovalPrompt';
 import { Composer } from './Composer';
+import { ContextNotices } from './ContextNotices';
 import { ConversationHeader } from './ConversationHeader';
 import { MessageList } from './MessageList';
 import { useBrainShortcuts } from './useBrainShortcuts';
@@ -30,6 +31,7 @@ export function ConversationPane({ conversationId }: { readonly conversationId: 
   return (
     <section className="conversation-pane" aria-label="Conversation">
       <ConversationHeader conversationId={conversationId} />
+      <ContextNotices conversationId={conversationId} />
       <MessageList conversationId={conversationId} />
       <UnplacedApprovals conversationId={conversationId} />
       <Composer conversationId={conversationId} />
