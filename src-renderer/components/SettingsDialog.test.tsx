@@ -170,6 +170,17 @@ describe('SettingsDialog', () => {
     expect(useAppStore.getState().settingsOpen).toBe(false);
   });
 
+  it('offers the Context windows tab between General and Tools, showing its section', () => {
+    installApi(fakeApi({}));
+    useAppStore.setState(applySettings(settingsFixture()));
+    const view = render(<SettingsDialog />);
+    expect(view.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['General', 'Context windows', 'Tools']);
+    fireEvent.keyDown(view.getByTestId('settings-tab-general'), { key: 'ArrowRight' });
+    expect(useAppStore.getState().settingsTab).toBe('context');
+    expect(view.getByTestId('context-settings')).toBeTruthy();
+    expect(view.getByTestId('compaction-brain-select')).toBeTruthy();
+  });
+
   it('switches to the Tools tab by click and by arrow keys, each tab naming its panel', async () => {
     installApi(
       fakeApi({
