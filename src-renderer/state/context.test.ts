@@ -69,14 +69,21 @@ describe('summary rows in the list', () => {
 });
 
 describe('reloading the newest page after a compaction', () => {
-  it('replaces the window, dropping covered rows, and keeps rows that arrived after the page', () => {
+  it('replaces the window, dropping covered rows, and keeps rows that arrived while the page was read', () => {
     openWith(...rows(1, 2, 3, 4));
+    const loadedBefore = new Set(getState().messageIds);
     const streaming = replyFixture({ id: 'm5', seq: 5, status: 'streaming', text: '' });
     setState((state) => ({ ...mergeMessages(state, [streaming]), streamingText: { m5: 'Hel' } }));
-    const change = applyReloadedPage(getState(), pageOf([summaryFixture({ seq: 6, coveredMessages: 3 }), ...rows(4)], false));
+    const change = applyReloadedPage(getState(), pageOf([summaryFixture({ seq: 6, coveredMessages: 3 }), ...rows(4)], false), loadedBefore);
     expect(change.messageIds).toEqual(['s1', 'm4', 'm5']);
     expect(change.streamingText).toEqual({ m5: 'Hel' });
     expect(change.hasOlder).toBe(false);
+  });
+
+  it('drops every loaded row when the page holds only the summary', () => {
+    openWith(...rows(1, 2));
+    const change = applyReloadedPage(getState(), pageOf([summaryFixture({ coveredMessages: 2 })], false), new Set(getState().messageIds));
+    expect(change.messageIds).toEqual(['s1']);
   });
 
   it('fetches the first page for the open conversation only', async () => {

@@ -126,11 +126,12 @@ export async function resync(): Promise<void> {
 export async function reloadNewestPage(conversationId: string): Promise<void> {
   if (getState().openConversationId !== conversationId) return;
   const request = ++pageRequest;
+  const loadedBefore = new Set(getState().messageIds);
   try {
     const page = await api().listMessages({ conversationId, limit: PAGE_SIZE });
     if (request !== pageRequest) return;
     setState((current) => ({
-      ...applyReloadedPage(current, page),
+      ...applyReloadedPage(current, page, loadedBefore),
       ...reconcileActiveTurn(current, conversationId, page.messages),
     }));
   } catch (error) {

@@ -179,18 +179,23 @@ export function applyResyncPage(state: MessagesSlice, page: MessagePage): Partia
 
 /**
  * The newest page fetched again after a compaction moved rows under a summary: it replaces the loaded window (the
- * rows it covers left the list). Rows that arrived by event after the page was read, newer than its newest row, stay.
+ * rows the summary covers left the list). Rows that arrived by event while the page was read (not in `loadedBefore`)
+ * stay.
  */
-export function applyReloadedPage(state: MessagesSlice, page: MessagePage): Partial<MessagesSlice> {
+export function applyReloadedPage(
+  state: MessagesSlice,
+  page: MessagePage,
+  loadedBefore: ReadonlySet<string>,
+): Partial<MessagesSlice> {
   const fresh: MessagesSlice = {
     ...openConversationState(state.openConversationId),
     invocationsByMessage: state.invocationsByMessage,
     receiptsByMessage: state.receiptsByMessage,
   };
-  const newestOfPage = newestRowSeq(page.messages) ?? -Infinity;
   const arrivedSince = state.messageIds
+    .filter((id) => !loadedBefore.has(id))
     .map((id) => state.messagesById[id])
-    .filter((message): message is MessageView => message !== undefined && message.kind !== 'summary' && message.seq > newestOfPage);
+    .filter((message): message is MessageView => message !== undefined && message.kind !== 'summary');
   const merged = mergeMessages(fresh, [...page.messages, ...arrivedSince]);
   const streamingText: Record<string, string> = {};
   for (const message of arrivedSince) {
