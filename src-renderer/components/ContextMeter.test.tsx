@@ -79,6 +79,9 @@ describe('ContextMeter', () => {
     fireEvent.click(marker);
     expect(marker.getAttribute('aria-expanded')).toBe('true');
     expect(view.getByTestId('context-window-note-text').className).toBe('context-note-text');
+    fireEvent.keyDown(marker, { key: 'Escape' });
+    expect(marker.getAttribute('aria-expanded')).toBe('false');
+    expect(view.getByTestId('context-window-note-text').className).toBe('visually-hidden');
   });
 
   it('has no note marker for a window the table knows', async () => {

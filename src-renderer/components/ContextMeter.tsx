@@ -37,6 +37,12 @@ function WindowNote({ note }: { readonly note: string }) {
         aria-expanded={open}
         title={note}
         onClick={() => setOpen((shown) => !shown)}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape' && open) {
+            event.preventDefault();
+            setOpen(false);
+          }
+        }}
       >
         i
       </button>
@@ -82,8 +88,8 @@ export function ContextMeter({ conversationId }: { readonly conversationId: stri
         <span className="context-meter-text" data-testid="context-meter-text">
           {status.description}
         </span>
+        {status.windowNote === null ? null : <WindowNote note={status.windowNote} />}
       </span>
-      {status.windowNote === null ? null : <WindowNote note={status.windowNote} />}
       <button
         type="button"
         className="button small ghost"

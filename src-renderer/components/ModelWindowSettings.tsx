@@ -16,6 +16,16 @@ function baseWindow(row: ModelWindowView): number | null {
   return row.override?.contextWindow == null ? row.contextWindow : null;
 }
 
+/** The model id, with the brain that serves it under it. */
+function ModelCell({ row }: { readonly row: ModelWindowView }) {
+  return (
+    <th scope="row" data-testid="model-window-model">
+      <code className="model-window-model">{row.model}</code>
+      <span className="model-window-brain">{brainLabel(row.brain)}</span>
+    </th>
+  );
+}
+
 function ModelWindowEditor({ row, onDone }: { readonly row: ModelWindowView; readonly onDone: () => void }) {
   const [windowText, setWindowText] = useState(row.override?.contextWindow == null ? '' : String(row.override.contextWindow));
   const [outputText, setOutputText] = useState(row.override?.outputLimit == null ? '' : String(row.override.outputLimit));
@@ -44,10 +54,7 @@ function ModelWindowEditor({ row, onDone }: { readonly row: ModelWindowView; rea
   return (
     <>
       <tr data-testid="model-window-row" data-model={row.model} data-editing="true">
-        <td>{brainLabel(row.brain)}</td>
-        <th scope="row">
-          <code className="model-window-model">{row.model}</code>
-        </th>
+        <ModelCell row={row} />
         <td>
           <input
             type="text"
@@ -85,7 +92,7 @@ function ModelWindowEditor({ row, onDone }: { readonly row: ModelWindowView; rea
       </tr>
       {change.error === null ? null : (
         <tr className="model-window-error-row">
-          <td colSpan={6}>
+          <td colSpan={5}>
             <FieldError error={change.error} testId="model-window-error" />
           </td>
         </tr>
@@ -101,10 +108,7 @@ function ModelWindowRow({ row }: { readonly row: ModelWindowView }) {
   return (
     <>
       <tr data-testid="model-window-row" data-model={row.model}>
-        <td>{brainLabel(row.brain)}</td>
-        <th scope="row">
-          <code className="model-window-model">{row.model}</code>
-        </th>
+        <ModelCell row={row} />
         <td data-testid="model-window-size">{tokens(row.contextWindow)}</td>
         <td data-testid="model-window-output">{tokens(row.outputLimit)}</td>
         <td data-testid="model-window-source" className={`window-source source-${row.source}`} title={row.note ?? undefined}>
@@ -137,7 +141,7 @@ function ModelWindowRow({ row }: { readonly row: ModelWindowView }) {
       </tr>
       {reset.error === null ? null : (
         <tr className="model-window-error-row">
-          <td colSpan={6}>
+          <td colSpan={5}>
             <FieldError error={reset.error} testId="model-window-error" />
           </td>
         </tr>
@@ -252,7 +256,6 @@ export function ModelWindowSettings({ context, options }: AddOverrideProps) {
       <div className="tool-table-frame">
         <table className="tool-table model-window-table" data-testid="model-window-table">
           <colgroup>
-            <col className="window-brain-column" />
             <col />
             <col className="window-number-column" />
             <col className="window-number-column" />
@@ -261,7 +264,6 @@ export function ModelWindowSettings({ context, options }: AddOverrideProps) {
           </colgroup>
           <thead>
             <tr>
-              <th scope="col">Brain</th>
               <th scope="col">Model</th>
               <th scope="col">Window</th>
               <th scope="col">Output limit</th>

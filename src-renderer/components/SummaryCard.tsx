@@ -93,6 +93,8 @@ export function SummaryCard({ message, RowContent }: { readonly message: Message
       <div className="message-body summary-card-body" data-testid="message-text">
         <MarkdownView text={message.text} />
       </div>
+      {expanded ? <CoveredMessages summaryId={message.id} listId={listId} RowContent={RowContent} /> : null}
+      {/* Below the rows it shows: the list keeps its end still, so the button stays where it was clicked. */}
       <button
         type="button"
         className="button small ghost summary-card-toggle"
@@ -103,7 +105,6 @@ export function SummaryCard({ message, RowContent }: { readonly message: Message
       >
         {expanded ? `Hide the ${count}` : `Show the ${count}`}
       </button>
-      {expanded ? <CoveredMessages summaryId={message.id} listId={listId} RowContent={RowContent} /> : null}
     </article>
   );
 }
