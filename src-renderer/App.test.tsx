@@ -321,7 +321,8 @@ describe('App', () => {
     const getContextStatus = vi
       .fn<Api['getContextStatus']>()
       .mockResolvedValue(contextStatusFixture({ level: 'emergency', percent: 85, description: "85 % of Kimi's window" }));
-    const { connection, push } = fakeConnection({ ...baseCommands, listMessages, getContextStatus });
+    const stop = vi.fn<Api['stop']>().mockResolvedValue({ stopped: true });
+    const { connection, push } = fakeConnection({ ...baseCommands, listMessages, getContextStatus, stop });
     stopApp = startApp(connection);
     render(<App />);
     await settle();
@@ -329,6 +330,10 @@ describe('App', () => {
     push({ type: 'compaction-started', conversationId: 'c1', brain: 'kimi', model: 'kimi-k2.6', messages: 2 });
     push({ type: 'compaction-progress', conversationId: 'c1', summarisedMessages: 1, totalMessages: 2, characters: 40 });
     expect(screen.getByTestId('compaction-progress').textContent).toBe('Summarising 2 messages… 1 read (Kimi writes the summary)Stop');
+    expect((screen.getByTestId('send-button') as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    await settle();
+    expect(stop).toHaveBeenCalledWith({ conversationId: 'c1' });
     getContextStatus.mockResolvedValue(contextStatusFixture({ level: 'ok', percent: 12, description: "12 % of Kimi's window" }));
     push({ type: 'compaction-finished', conversationId: 'c1', summary: summaryFixture({ coveredMessages: 2 }), coveredMessages: 2 });
     await settle();

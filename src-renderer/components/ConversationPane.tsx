@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { stopCompaction } from '../state/context-actions';
 import { stopTurn } from '../state/turn-actions';
 import { selectDialogOpen } from '../state/selectors';
 import { useAppStore } from '../state/store';
@@ -9,7 +10,7 @@ import { ConversationHeader } from './ConversationHeader';
 import { MessageList } from './MessageList';
 import { useBrainShortcuts } from './useBrainShortcuts';
 
-/** Esc stops a running reply when no control has focus (the composer handles its own Esc). */
+/** Esc stops a running reply or compaction when no control has focus (the composer handles its own Esc). */
 function useEscapeStops(conversationId: string): void {
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent): void => {
@@ -17,8 +18,9 @@ function useEscapeStops(conversationId: string): void {
       const target = event.target;
       if (target instanceof HTMLElement && target !== document.body && target.closest('input, textarea, select')) return;
       const state = useAppStore.getState();
-      if (selectDialogOpen(state) || !(conversationId in state.activeTurns)) return;
-      void stopTurn(conversationId);
+      if (selectDialogOpen(state)) return;
+      if (conversationId in state.activeTurns) void stopTurn(conversationId);
+      else if (conversationId in state.compactions) void stopCompaction(conversationId);
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);

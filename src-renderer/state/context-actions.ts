@@ -35,10 +35,14 @@ export async function loadContextStatus(conversationId: string): Promise<void> {
   }
 }
 
+/** Conversations whose compactConversation this window is still waiting on: their answer will end the run. */
+const askedCompactions = new Set<string>();
+
 /** Compacts the conversation now. Progress and the end arrive as events; the answer covers events this window missed. */
 export async function compactNow(conversationId: string): Promise<void> {
   if (conversationId in getState().compactions) return;
   setState((state) => beginCompaction(state, conversationId, null));
+  askedCompactions.add(conversationId);
   try {
     const result = await api().compactConversation({ conversationId });
     if (!(conversationId in getState().compactions)) return;
@@ -48,7 +52,24 @@ export async function compactNow(conversationId: string): Promise<void> {
   } catch (error) {
     if (!(conversationId in getState().compactions)) return;
     setState((state) => endCompaction(state, conversationId, { tone: 'error', text: `Could not compact: ${errorText(error)}` }));
+  } finally {
+    askedCompactions.delete(conversationId);
   }
+}
+
+/**
+ * After a reconnect, events may have been lost, among them the end of a compaction the main process started: a run
+ * nothing will end any more would keep sending disabled. Runs this window asked for end with their answer.
+ */
+export function forgetCompactionsAfterGap(): void {
+  setState((state) => {
+    const compactions = Object.fromEntries(
+      Object.entries(state.compactions).filter(([conversationId]) => askedCompactions.has(conversationId)),
+    );
+    return { compactions };
+  });
+  const openId = getState().openConversationId;
+  if (openId !== null) void loadContextStatus(openId);
 }
 
 /** Stops a running compaction: the main process leaves the conversation exactly as it was. */

@@ -4,6 +4,7 @@ import type { Api, MessagePage, MessageView } from '../../src-shared/api';
 import { installApi } from './api-client';
 import {
   compactNow,
+  forgetCompactionsAfterGap,
   loadContextStatus,
   loadCoveredMessages,
   loadOlderCoveredMessages,
@@ -190,6 +191,16 @@ describe('compaction', () => {
     await compactNow('c1');
     expect(getState().compactions).toEqual({});
     expect(getState().compactionOutcomes.c1).toEqual({ tone: 'error', text: 'Could not compact: No brain can summarise.' });
+  });
+
+  it('after a reconnect, forgets runs whose end may have been lost, keeping the one this window waits on', async () => {
+    installApi(fakeApi({ compactConversation: () => new Promise(() => undefined), getContextStatus: async () => contextStatusFixture() }));
+    openWith(...rows(1));
+    handleApiEvent({ type: 'compaction-started', conversationId: 'c2', brain: 'kimi', model: 'kimi-k2.6', messages: 9 });
+    void compactNow('c1');
+    forgetCompactionsAfterGap();
+    expect(Object.keys(getState().compactions)).toEqual(['c1']);
+    await vi.waitFor(() => expect(getState().contextStatus.c1?.description).toBe("61 % of Kimi's window"));
   });
 
   it('stops with the stop command', async () => {

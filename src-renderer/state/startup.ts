@@ -1,6 +1,6 @@
 import { conversationIdFromHash, writeConversationHash } from '../routing/hash-route';
 import type { Connection } from '../transport/connection';
-import { loadContextStatus } from './context-actions';
+import { forgetCompactionsAfterGap, loadContextStatus } from './context-actions';
 import {
   closeConversation,
   loadConversations,
@@ -36,7 +36,10 @@ export function startApp(connection: Connection): () => void {
       if (outcome.reloadNewestPageOf !== null) void reloadNewestPage(outcome.reloadNewestPageOf);
       if (outcome.refreshContextOf !== null) void loadContextStatus(outcome.refreshContextOf);
     }),
-    connection.onResync(() => void resync()),
+    connection.onResync(() => {
+      forgetCompactionsAfterGap();
+      void resync();
+    }),
     connection.onStatus((status) => {
       useAppStore.setState({ connectionStatus: status });
       // Events sent before the stream first opened were missed by the first fetches.
