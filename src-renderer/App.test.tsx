@@ -5,10 +5,21 @@ import type { Api, ApiEvent, SettingsView } from '../src-shared/api';
 import { App } from './App';
 import { startApp } from './state/startup';
 import { resetAppStore } from './state/store';
-import { approvalFixture, conversationFixture, fakeApi, invocationFixture, memoryFixture, messageFixture, replyFixture } from './state/test-fixtures';
+import {
+  approvalFixture,
+  contextSettingsFixture,
+  contextStatusFixture,
+  conversationFixture,
+  fakeApi,
+  invocationFixture,
+  memoryFixture,
+  messageFixture,
+  replyFixture,
+  summaryFixture,
+} from './state/test-fixtures';
 import type { Connection } from './transport/connection';
 
-const settings: SettingsView = { defaultBrain: 'kimi', theme: 'dark', brains: [], canStoreKeys: false, dataDir: '/data' };
+const settings: SettingsView = { defaultBrain: 'kimi', theme: 'dark', brains: [], canStoreKeys: false, dataDir: '/data', context: contextSettingsFixture() };
 
 function fakeConnection(commands: Partial<Api>) {
   const eventListeners = new Set<(event: ApiEvent) => void>();
@@ -232,6 +243,7 @@ describe('App', () => {
       wire: 'chat-completions',
       body: '{"model":"kimi-k2.6"}',
       warnings: [],
+      context: contextStatusFixture(),
     });
     const { connection, push } = fakeConnection({ ...baseCommands, stop, previewRequest });
     stopApp = startApp(connection);
@@ -298,5 +310,37 @@ describe('App', () => {
     fireEvent.click(screen.getByTestId('close-memories'));
     expect(screen.queryByTestId('memories-view')).toBeNull();
     expect(document.querySelector('.app-frame')?.hasAttribute('inert')).toBe(false);
+  });
+
+  it('runs an automatic compaction before a turn: progress, then the summary first and the meter read again', async () => {
+    window.history.replaceState(null, '', '/#/c/c1');
+    const listMessages = vi
+      .fn<Api['listMessages']>()
+      .mockResolvedValueOnce({ messages: [messageFixture(), replyFixture({ text: 'Stored answer' })], invocations: [], hasOlder: false })
+      .mockResolvedValueOnce({ messages: [summaryFixture({ coveredMessages: 2, text: 'They greeted each other.' })], invocations: [], hasOlder: false });
+    const getContextStatus = vi
+      .fn<Api['getContextStatus']>()
+      .mockResolvedValue(contextStatusFixture({ level: 'emergency', percent: 85, description: "85 % of Kimi's window" }));
+    const stop = vi.fn<Api['stop']>().mockResolvedValue({ stopped: true });
+    const { connection, push } = fakeConnection({ ...baseCommands, listMessages, getContextStatus, stop });
+    stopApp = startApp(connection);
+    render(<App />);
+    await settle();
+    expect(screen.getByTestId('context-meter-text').textContent).toBe("85 % of Kimi's window");
+    push({ type: 'compaction-started', conversationId: 'c1', brain: 'kimi', model: 'kimi-k2.6', messages: 2 });
+    push({ type: 'compaction-progress', conversationId: 'c1', summarisedMessages: 1, totalMessages: 2, characters: 40 });
+    expect(screen.getByTestId('compaction-progress').textContent).toBe('Summarising 2 messages… 1 read (Kimi writes the summary)Stop');
+    expect((screen.getByTestId('send-button') as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    await settle();
+    expect(stop).toHaveBeenCalledWith({ conversationId: 'c1' });
+    getContextStatus.mockResolvedValue(contextStatusFixture({ level: 'ok', percent: 12, description: "12 % of Kimi's window" }));
+    push({ type: 'compaction-finished', conversationId: 'c1', summary: summaryFixture({ coveredMessages: 2 }), coveredMessages: 2 });
+    await settle();
+    expect(listMessages).toHaveBeenLastCalledWith({ conversationId: 'c1', limit: 50 });
+    expect(screen.getAllByTestId('message').map((row) => row.dataset.messageId)).toEqual(['s1']);
+    expect(screen.getByTestId('summary-title').textContent).toBe('Summary of 2 earlier messages');
+    expect(screen.getByTestId('context-meter-text').textContent).toBe("12 % of Kimi's window");
+    expect(screen.getByTestId('compaction-outcome').textContent).toBe('Summarised 2 messages. They stay here, collapsed under the summary.');
   });
 });

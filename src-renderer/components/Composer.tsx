@@ -31,10 +31,12 @@ export function Composer({ conversationId }: { readonly conversationId: string }
   const draft = useAppStore((state) => state.drafts[conversationId] ?? '');
   const turnRunning = useAppStore((state) => conversationId in state.activeTurns);
   const sending = useAppStore((state) => conversationId in state.pendingSends);
+  // A turn sent while a compaction runs would replay the rows being summarised.
+  const compacting = useAppStore((state) => conversationId in state.compactions);
   const brain = useAppStore((state) => selectConversationBrain(state, conversationId));
   const [error, setError] = useState<SendError | null>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
-  const canSend = draft.trim() !== '' && !turnRunning && !sending;
+  const canSend = draft.trim() !== '' && !turnRunning && !sending && !compacting;
   const skillSuggestions = useSkillSuggestions(draft, (text) => updateDraft(conversationId, text));
   const suggesting = skillSuggestions.suggestions.length > 0;
   const hasSkills = useAppStore((state) => (state.skills?.skills.length ?? 0) > 0);
@@ -121,7 +123,7 @@ export function Composer({ conversationId }: { readonly conversationId: string }
             className="composer-button send"
             data-testid="send-button"
             aria-label="Send"
-            title="Send (Enter)"
+            title={compacting ? 'Sending waits until the compaction ends' : 'Send (Enter)'}
             disabled={!canSend}
             onClick={() => void send()}
           >

@@ -9,6 +9,7 @@ import { selectConversationBrain } from '../state/selectors';
 import { useAppStore } from '../state/store';
 import { brainOptions, type BrainOption } from './brain-options';
 import { brainAriaShortcut, brainShortcutLabel, isApplePlatform, nextBrainShortcutLabel } from './brain-shortcuts';
+import { ContextMeter } from './ContextMeter';
 import { CodeIcon } from './icons';
 
 interface ModelPickerProps {
@@ -222,6 +223,7 @@ export function ConversationHeader({ conversationId }: { readonly conversationId
           <ReasoningPicker conversationId={conversationId} brain={brainId} level={conversation?.reasoningLevel ?? null} />
         </div>
         <div className="conversation-actions-bar">
+          <ContextMeter conversationId={conversationId} />
           <button
             type="button"
             className="button small ghost"

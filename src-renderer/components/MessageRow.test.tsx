@@ -94,6 +94,29 @@ describe('MessageRow', () => {
     expect(retry).toHaveBeenCalledWith({ conversationId: 'c1' });
   });
 
+  it('offers Compact and retry on a reply refused as too large, which retries (the retry compacts first)', async () => {
+    const retry = vi.fn<Api['retry']>().mockResolvedValue({ turnId: 't2', userMessageId: 'm1', assistantMessageId: 'm3' });
+    installApi(fakeApi({ retry }));
+    const message = "Kimi refused the request: this conversation is larger than Kimi's window.";
+    load(
+      messageFixture(),
+      replyFixture({ text: '', status: 'failed', error: { code: 'context-too-large', message, retryable: true, status: 400 } }),
+    );
+    const view = render(<MessageRow messageId="m2" />);
+    expect(view.getByTestId('message-error').textContent).toBe(message);
+    expect(view.queryByTestId('retry-button')).toBeNull();
+    const button = view.getByTestId('compact-retry-button') as HTMLButtonElement;
+    expect([button.textContent, button.disabled]).toEqual(['Compact and retry', false]);
+    act(() => useAppStore.setState({ compactions: { c1: { brain: 'kimi', model: 'kimi-k2.6', totalMessages: 9, summarisedMessages: 0, characters: 0 } } }));
+    expect(button.disabled).toBe(true);
+    act(() => useAppStore.setState({ compactions: {} }));
+    await act(async () => {
+      fireEvent.click(button);
+      await Promise.resolve();
+    });
+    expect(retry).toHaveBeenCalledWith({ conversationId: 'c1' });
+  });
+
   it('offers Retry on an interrupted last reply, and none on an earlier one or while a turn runs', () => {
     load(
       replyFixture({ id: 'old', seq: 1, status: 'interrupted' }),

@@ -5,6 +5,7 @@ import { retryTurn } from '../state/turn-actions';
 import { useAppStore } from '../state/store';
 import { TurnApprovals } from './ApprovalPrompt';
 import { RenderBoundary } from './RenderBoundary';
+import { SummaryCard } from './SummaryCard';
 import { brainLabel } from './brain-options';
 import { usageSummary } from './format';
 import { RetryIcon, WarningIcon } from './icons';
@@ -47,6 +48,7 @@ function AssistantMessage({ message }: MessageProps) {
   const text = useAppStore((state) => state.streamingText[message.id] ?? message.text);
   const isLast = useAppStore((state) => state.messageIds[state.messageIds.length - 1] === message.id);
   const turnRunning = useAppStore((state) => message.conversationId in state.activeTurns);
+  const compacting = useAppStore((state) => message.conversationId in state.compactions);
   const mismatch = servedModelMismatch(message);
   const statusNote = STATUS_NOTES[message.status];
   const streaming = message.status === 'streaming';
@@ -54,6 +56,8 @@ function AssistantMessage({ message }: MessageProps) {
     isLast &&
     !turnRunning &&
     (message.error?.retryable === true || message.status === 'failed' || message.status === 'interrupted');
+  // The main process marked the brain full, so its retry compacts the conversation before sending again.
+  const tooLarge = message.error?.code === 'context-too-large';
 
   return (
     <article className={`message assistant status-${message.status}`} {...rowAttributes(message)}>
@@ -101,11 +105,13 @@ function AssistantMessage({ message }: MessageProps) {
           <button
             type="button"
             className="button small"
-            data-testid="retry-button"
+            data-testid={tooLarge ? 'compact-retry-button' : 'retry-button'}
+            title={tooLarge ? 'Summarise the oldest messages, then send the last message again' : undefined}
+            disabled={compacting}
             onClick={() => void retryTurn(message.conversationId)}
           >
             <RetryIcon />
-            Retry
+            {tooLarge ? 'Compact and retry' : 'Retry'}
           </button>
         </div>
       ) : null}
@@ -124,6 +130,7 @@ function UserMessage({ message }: MessageProps) {
 }
 
 function SystemLine({ message }: MessageProps) {
+  if (message.kind === 'summary') return <SummaryCard message={message} RowContent={MessageContent} />;
   return (
     <div className={`message system kind-${message.kind}`} {...rowAttributes(message)}>
       <span className="system-text" data-testid="message-text">
@@ -149,6 +156,7 @@ function UnrenderableMessage({ message }: MessageProps) {
   );
 }
 
+/** One row's content by role; also how a summary shows the rows it covers. */
 function MessageContent({ message }: MessageProps) {
   switch (message.role) {
     case 'assistant':

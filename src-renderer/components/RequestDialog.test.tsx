@@ -5,7 +5,7 @@ import type { Api, RequestPreview } from '../../src-shared/api';
 import { installApi } from '../state/api-client';
 import { upsertConversation } from '../state/conversations-slice';
 import { resetAppStore, useAppStore } from '../state/store';
-import { conversationFixture, fakeApi } from '../state/test-fixtures';
+import { contextStatusFixture, conversationFixture, fakeApi } from '../state/test-fixtures';
 import { RequestDialog } from './RequestDialog';
 
 async function settle(): Promise<void> {
@@ -24,6 +24,7 @@ function previewFixture(overrides: Partial<RequestPreview> = {}): RequestPreview
     wire: 'chat-completions',
     body: kimiBody,
     warnings: [],
+    context: contextStatusFixture(),
     ...overrides,
   };
 }
@@ -56,6 +57,8 @@ describe('RequestDialog', () => {
     expect(view.getByTestId('request-brain').textContent).toBe('Kimi');
     expect(view.getByTestId('request-model').textContent).toBe('kimi-k2.6');
     expect(view.getByTestId('request-wire').textContent).toBe('chat-completions');
+    expect(view.getByTestId('request-window').textContent).toBe("61 % of Kimi's window");
+    expect(view.getByTestId('request-window').title).toBe('160,000 of 262,144 tokens (estimated)');
     expect(view.getByTestId('request-body').textContent).toBe(JSON.stringify(JSON.parse(kimiBody), null, 2));
     expect(view.getByTestId('request-body').querySelector('b')).toBeNull();
     expect(view.queryByTestId('request-warnings')).toBeNull();

@@ -5,6 +5,7 @@ import { errorText } from '../state/api-client';
 import { selectConversationBrain } from '../state/selectors';
 import { useAppStore } from '../state/store';
 import { brainLabel } from './brain-options';
+import { meterFigures } from './ContextMeter';
 import { Dialog } from './Dialog';
 import { prettyJsonText } from './format';
 
@@ -68,6 +69,12 @@ function PreviewView({ preview, conversationId, hasDraft }: PreviewViewProps) {
         <div>
           <dt>Reasoning</dt>
           <dd data-testid="request-reasoning">{preview.reasoningLevel}</dd>
+        </div>
+        <div>
+          <dt>Window</dt>
+          <dd data-testid="request-window" title={meterFigures(preview.context)}>
+            {preview.context.description}
+          </dd>
         </div>
       </dl>
       {preview.warnings.length === 0 ? null : (

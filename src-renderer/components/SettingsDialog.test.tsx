@@ -5,7 +5,7 @@ import type { Api, BrainSettingsView, SettingsView } from '../../src-shared/api'
 import { installApi } from '../state/api-client';
 import { applySettings } from '../state/settings-slice';
 import { resetAppStore, useAppStore } from '../state/store';
-import { fakeApi } from '../state/test-fixtures';
+import { contextSettingsFixture, fakeApi } from '../state/test-fixtures';
 import { SettingsDialog } from './SettingsDialog';
 
 function brainSettings(overrides: Partial<BrainSettingsView>): BrainSettingsView {
@@ -30,6 +30,7 @@ function settingsFixture(overrides: Partial<SettingsView> = {}): SettingsView {
     theme: 'system',
     canStoreKeys: true,
     dataDir: '/home/someone/.local/share/anybrain',
+    context: contextSettingsFixture(),
     brains: [
       brainSettings({}),
       brainSettings({
@@ -167,6 +168,17 @@ describe('SettingsDialog', () => {
     useAppStore.setState({ settingsOpen: true });
     fireEvent.keyDown(window, { key: 'Escape' });
     expect(useAppStore.getState().settingsOpen).toBe(false);
+  });
+
+  it('offers the Context windows tab between General and Tools, showing its section', () => {
+    installApi(fakeApi({}));
+    useAppStore.setState(applySettings(settingsFixture()));
+    const view = render(<SettingsDialog />);
+    expect(view.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['General', 'Context windows', 'Tools']);
+    fireEvent.keyDown(view.getByTestId('settings-tab-general'), { key: 'ArrowRight' });
+    expect(useAppStore.getState().settingsTab).toBe('context');
+    expect(view.getByTestId('context-settings')).toBeTruthy();
+    expect(view.getByTestId('compaction-brain-select')).toBeTruthy();
   });
 
   it('switches to the Tools tab by click and by arrow keys, each tab naming its panel', async () => {

@@ -7,6 +7,7 @@ import { SETTINGS_TABS, type SettingsTab } from '../state/settings-slice';
 import { useAppStore } from '../state/store';
 import { brainOptions } from './brain-options';
 import { BrainSettings } from './BrainSettings';
+import { ContextSettings } from './ContextSettings';
 import { Dialog } from './Dialog';
 import { ToolsSettings } from './ToolsSettings';
 
@@ -53,7 +54,7 @@ function DefaultBrainField() {
   );
 }
 
-const TAB_LABELS: Record<SettingsTab, string> = { general: 'General', tools: 'Tools' };
+const TAB_LABELS: Record<SettingsTab, string> = { general: 'General', context: 'Context windows', tools: 'Tools' };
 
 function tabId(tab: SettingsTab): string {
   return `settings-tab-${tab}`;
@@ -175,6 +176,21 @@ function GeneralSettings() {
   );
 }
 
+function SettingsPanel({ tab }: { readonly tab: SettingsTab }) {
+  switch (tab) {
+    case 'general':
+      return <GeneralSettings />;
+    case 'context':
+      return <ContextSettings />;
+    case 'tools':
+      return <ToolsSettings />;
+    default: {
+      const _unknown: never = tab;
+      return null;
+    }
+  }
+}
+
 export function SettingsDialog() {
   const tab = useAppStore((state) => state.settingsTab);
 
@@ -189,7 +205,7 @@ export function SettingsDialog() {
     >
       <SettingsTabs current={tab} />
       <div role="tabpanel" id={panelId(tab)} aria-labelledby={tabId(tab)} className="settings-panel">
-        {tab === 'general' ? <GeneralSettings /> : <ToolsSettings />}
+        <SettingsPanel tab={tab} />
       </div>
     </Dialog>
   );

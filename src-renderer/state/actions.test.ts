@@ -13,7 +13,7 @@ import { nextBrain, setConversationReasoning, switchConversationBrain, switchToN
 import { openRequestPreview, previewNextRequest, sendMessage, updateDraft } from './turn-actions';
 import { installApi } from './api-client';
 import { resetAppStore, useAppStore } from './store';
-import { conversationFixture, fakeApi, invocationFixture, messageFixture, replyFixture } from './test-fixtures';
+import { contextStatusFixture, conversationFixture, fakeApi, invocationFixture, messageFixture, replyFixture } from './test-fixtures';
 
 const { getState } = useAppStore;
 
@@ -244,6 +244,7 @@ describe('previewNextRequest', () => {
       wire: 'chat-completions',
       body: '{}',
       warnings: [],
+      context: contextStatusFixture(),
     } as const;
     const previewRequest = vi.fn<Api['previewRequest']>().mockResolvedValue(preview);
     install({ previewRequest });

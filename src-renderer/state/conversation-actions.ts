@@ -3,7 +3,14 @@ import { writeConversationHash } from '../routing/hash-route';
 import { api, errorText } from './api-client';
 import { loadApprovals } from './approval-actions';
 import { removeConversation, replaceConversationList, upsertConversation } from './conversations-slice';
-import { applyOlderPage, applyOpeningPage, applyResyncPage, openConversationState } from './messages-slice';
+import {
+  applyOlderPage,
+  applyOpeningPage,
+  applyReloadedPage,
+  applyResyncPage,
+  openConversationState,
+  pagingCursor,
+} from './messages-slice';
 import { useAppStore } from './store';
 import { reconcileActiveTurn } from './turns-slice';
 
@@ -77,14 +84,13 @@ export async function openConversation(conversationId: string): Promise<void> {
 export async function loadOlderMessages(): Promise<void> {
   const state = getState();
   const conversationId = state.openConversationId;
-  const firstId = state.messageIds[0];
-  const first = firstId === undefined ? undefined : state.messagesById[firstId];
-  if (conversationId === null || first === undefined || !state.hasOlder || state.loadingOlder) return;
+  const beforeSeq = pagingCursor(state.messageIds.map((id) => state.messagesById[id]));
+  if (conversationId === null || beforeSeq === undefined || !state.hasOlder || state.loadingOlder) return;
   if (state.pageStatus !== 'ready') return;
   const request = pageRequest;
   setState({ loadingOlder: true });
   try {
-    const page = await api().listMessages({ conversationId, beforeSeq: first.seq, limit: PAGE_SIZE });
+    const page = await api().listMessages({ conversationId, beforeSeq, limit: PAGE_SIZE });
     if (request !== pageRequest) return;
     setState((current) => applyOlderPage(current, page));
   } catch (error) {
@@ -114,6 +120,23 @@ export async function resync(): Promise<void> {
     if (request === pageRequest) showNotice(`Could not refresh this conversation: ${errorText(error)}`);
   }
   await listing;
+}
+
+/** Fetches the newest page again after a compaction moved the oldest rows under a summary. */
+export async function reloadNewestPage(conversationId: string): Promise<void> {
+  if (getState().openConversationId !== conversationId) return;
+  const request = ++pageRequest;
+  const loadedBefore = new Set(getState().messageIds);
+  try {
+    const page = await api().listMessages({ conversationId, limit: PAGE_SIZE });
+    if (request !== pageRequest) return;
+    setState((current) => ({
+      ...applyReloadedPage(current, page, loadedBefore),
+      ...reconcileActiveTurn(current, conversationId, page.messages),
+    }));
+  } catch (error) {
+    if (request === pageRequest) showNotice(`Could not refresh this conversation: ${errorText(error)}`);
+  }
 }
 
 let resyncTimer: ReturnType<typeof setTimeout> | null = null;

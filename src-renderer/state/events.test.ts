@@ -63,7 +63,7 @@ describe('message-delta', () => {
       messageId: 'unknown',
       textDelta: 'x',
     });
-    expect(outcome).toEqual({ needsResync: true, closedOpenConversation: false });
+    expect(outcome).toEqual({ needsResync: true, closedOpenConversation: false, refreshContextOf: null, reloadNewestPageOf: null });
     expect(getState().streamingText).toEqual({});
   });
 
@@ -179,6 +179,8 @@ describe('conversation events', () => {
     expect(handleApiEvent({ type: 'conversation-deleted', conversationId: 'c1' })).toEqual({
       needsResync: false,
       closedOpenConversation: true,
+      refreshContextOf: null,
+      reloadNewestPageOf: null,
     });
     expect(getState().openConversationId).toBeNull();
     expect(getState().messageIds).toEqual([]);

@@ -1,5 +1,13 @@
 import type { ApiEvent } from '../../src-shared/api';
 import { addApproval, dropTurnApprovals, resolveApproval } from './approvals-slice';
+import {
+  advanceCompaction,
+  applyContextStatus,
+  beginCompaction,
+  compactedOutcome,
+  endCompaction,
+  unchangedOutcomeTone,
+} from './context-slice';
 import { removeConversation, upsertConversation } from './conversations-slice';
 import { appendDelta, applyReceipt, mergeInvocations, mergeMessages, openConversationState } from './messages-slice';
 import { useAppStore } from './store';
@@ -10,9 +18,18 @@ export interface EventOutcome {
   readonly needsResync: boolean;
   /** The open conversation was deleted elsewhere. */
   readonly closedOpenConversation: boolean;
+  /** The open conversation's window status changed (a turn ended): fetch it again. */
+  readonly refreshContextOf: string | null;
+  /** A compaction of the open conversation moved rows under a summary: fetch its newest page again. */
+  readonly reloadNewestPageOf: string | null;
 }
 
-const NOTHING_MORE: EventOutcome = { needsResync: false, closedOpenConversation: false };
+const NOTHING_MORE: EventOutcome = {
+  needsResync: false,
+  closedOpenConversation: false,
+  refreshContextOf: null,
+  reloadNewestPageOf: null,
+};
 
 /** Applies one pushed event to the store. */
 export function handleApiEvent(event: ApiEvent): EventOutcome {
@@ -30,7 +47,7 @@ export function handleApiEvent(event: ApiEvent): EventOutcome {
       const state = getState();
       if (state.openConversationId !== event.conversationId) return NOTHING_MORE;
       const change = appendDelta(state, event.messageId, event.textDelta);
-      if (change === null) return { needsResync: state.pageStatus === 'ready', closedOpenConversation: false };
+      if (change === null) return { ...NOTHING_MORE, needsResync: state.pageStatus === 'ready' };
       setState(change);
       return NOTHING_MORE;
     }
@@ -42,7 +59,8 @@ export function handleApiEvent(event: ApiEvent): EventOutcome {
         ...dropTurnApprovals(state, event.turnId),
         ...mergeMessages(state, [event.message]),
       }));
-      return NOTHING_MORE;
+      const isOpen = getState().openConversationId === event.conversationId;
+      return isOpen ? { ...NOTHING_MORE, refreshContextOf: event.conversationId } : NOTHING_MORE;
     }
     case 'tool-call-started': {
       setState((state) => startToolCall(state, event.messageId, { tool: event.tool, server: event.server }));
@@ -72,7 +90,7 @@ export function handleApiEvent(event: ApiEvent): EventOutcome {
         ...removeConversation(state, event.conversationId),
         ...(wasOpen ? { ...openConversationState(null), requestPreviewOpen: false } : {}),
       }));
-      return { needsResync: false, closedOpenConversation: wasOpen };
+      return { ...NOTHING_MORE, closedOpenConversation: wasOpen };
     }
     case 'approval-requested': {
       setState((state) => addApproval(state, event.approval));
@@ -80,6 +98,33 @@ export function handleApiEvent(event: ApiEvent): EventOutcome {
     }
     case 'approval-resolved': {
       setState((state) => resolveApproval(state, event.approvalId));
+      return NOTHING_MORE;
+    }
+    case 'context-pressure': {
+      setState((state) => applyContextStatus(state, event.status));
+      return NOTHING_MORE;
+    }
+    case 'compaction-started': {
+      const start = { brain: event.brain, model: event.model, messages: event.messages };
+      setState((state) => beginCompaction(state, event.conversationId, start));
+      return NOTHING_MORE;
+    }
+    case 'compaction-progress': {
+      const { summarisedMessages, totalMessages, characters } = event;
+      setState((state) => advanceCompaction(state, event.conversationId, { summarisedMessages, totalMessages, characters }));
+      return NOTHING_MORE;
+    }
+    case 'compaction-finished': {
+      // The answer to compactConversation may have ended it first, and reloaded what this would.
+      if (!(event.conversationId in getState().compactions)) return NOTHING_MORE;
+      setState((state) => endCompaction(state, event.conversationId, compactedOutcome(event.coveredMessages)));
+      if (getState().openConversationId !== event.conversationId) return NOTHING_MORE;
+      return { ...NOTHING_MORE, refreshContextOf: event.conversationId, reloadNewestPageOf: event.conversationId };
+    }
+    case 'compaction-failed': {
+      if (!(event.conversationId in getState().compactions)) return NOTHING_MORE;
+      const outcome = { tone: unchangedOutcomeTone(event.reason), text: event.message };
+      setState((state) => endCompaction(state, event.conversationId, outcome));
       return NOTHING_MORE;
     }
     default: {

@@ -3,6 +3,15 @@ import type { TurnReceipt } from '../../src-shared/receipt';
 
 export type PageStatus = 'idle' | 'loading' | 'ready' | 'error';
 
+/** The rows one summary covers, loaded when the person expands it: oldest first, paged from the newest. */
+export interface CoveredRows {
+  readonly messages: readonly MessageView[];
+  readonly hasOlder: boolean;
+  readonly status: 'loading' | 'ready' | 'error';
+  readonly error: string | null;
+  readonly loadingOlder: boolean;
+}
+
 /** The open conversation's loaded messages: a window of contiguous pages, oldest first. */
 export interface MessagesSlice {
   readonly openConversationId: string | null;
@@ -21,6 +30,8 @@ export interface MessagesSlice {
   readonly pageStatus: PageStatus;
   readonly pageError: string | null;
   readonly loadingOlder: boolean;
+  /** Rows of the open conversation's summaries, by summary id, once expanded. */
+  readonly coveredBySummary: Readonly<Record<string, CoveredRows>>;
 }
 
 export const initialMessagesSlice: MessagesSlice = {
@@ -34,6 +45,7 @@ export const initialMessagesSlice: MessagesSlice = {
   pageStatus: 'idle',
   pageError: null,
   loadingOlder: false,
+  coveredBySummary: {},
 };
 
 export function openConversationState(conversationId: string | null): MessagesSlice {
@@ -49,19 +61,56 @@ export function displayedText(state: MessagesSlice, message: MessageView): strin
   return state.streamingText[message.id] ?? message.text;
 }
 
-function isOrderedBySeq(ids: readonly string[], byId: Readonly<Record<string, MessageView>>): boolean {
-  let previous = -Infinity;
-  for (const id of ids) {
-    const seq = byId[id]?.seq ?? previous;
-    if (seq < previous) return false;
-    previous = seq;
+/**
+ * Where a row sits in the list. A summary is stored after the rows it covers, so its seq is newer than rows shown
+ * below it; the live summary stands for the start of the conversation and comes first.
+ */
+function listPosition(message: MessageView | undefined): number {
+  if (message === undefined) return Infinity;
+  return message.kind === 'summary' ? -Infinity : message.seq;
+}
+
+function compareListPosition(left: MessageView | undefined, right: MessageView | undefined): number {
+  const byPosition = listPosition(left) - listPosition(right);
+  if (!Number.isNaN(byPosition) && byPosition !== 0) return byPosition;
+  return (left?.seq ?? 0) - (right?.seq ?? 0);
+}
+
+function isOrderedByPosition(ids: readonly string[], byId: Readonly<Record<string, MessageView>>): boolean {
+  for (let index = 1; index < ids.length; index += 1) {
+    const previous = byId[ids[index - 1] ?? ''];
+    const current = byId[ids[index] ?? ''];
+    if (previous !== undefined && current !== undefined && compareListPosition(previous, current) > 0) return false;
   }
   return true;
 }
 
+/**
+ * The seq to page before: the oldest row that is not a summary. A summary's seq is newer than rows after it, so
+ * paging before it would skip them. Undefined when only summaries are loaded.
+ */
+export function pagingCursor(messages: readonly (MessageView | undefined)[]): number | undefined {
+  let oldest: number | undefined;
+  for (const message of messages) {
+    if (message === undefined || message.kind === 'summary') continue;
+    if (oldest === undefined || message.seq < oldest) oldest = message.seq;
+  }
+  return oldest;
+}
+
+/** The newest seq among rows that are not summaries. */
+function newestRowSeq(messages: readonly (MessageView | undefined)[]): number | undefined {
+  let newest: number | undefined;
+  for (const message of messages) {
+    if (message === undefined || message.kind === 'summary') continue;
+    if (newest === undefined || message.seq > newest) newest = message.seq;
+  }
+  return newest;
+}
+
 type MergedMessages = Pick<MessagesSlice, 'messagesById' | 'messageIds' | 'streamingText'>;
 
-/** Upserts messages of the open conversation, keeping ids ordered by seq. */
+/** Upserts messages of the open conversation, keeping ids ordered by seq, the live summary first. */
 export function mergeMessages(state: MessagesSlice, messages: readonly MessageView[]): MergedMessages {
   const ownMessages = messages.filter((message) => message.conversationId === state.openConversationId);
   if (ownMessages.length === 0) {
@@ -83,9 +132,9 @@ export function mergeMessages(state: MessagesSlice, messages: readonly MessageVi
   let messageIds: readonly string[] = state.messageIds;
   if (addedIds.length > 0) {
     const combined = [...state.messageIds, ...addedIds];
-    messageIds = isOrderedBySeq(combined, messagesById)
+    messageIds = isOrderedByPosition(combined, messagesById)
       ? combined
-      : combined.sort((left, right) => (messagesById[left]?.seq ?? 0) - (messagesById[right]?.seq ?? 0));
+      : combined.sort((left, right) => compareListPosition(messagesById[left], messagesById[right]));
   }
   return { messagesById, messageIds, streamingText: streamingText ?? state.streamingText };
 }
@@ -106,11 +155,9 @@ export function applyOpeningPage(state: MessagesSlice, page: MessagePage): Parti
  * after a gap it replaces the loaded window, since the messages in between are unknown.
  */
 export function applyResyncPage(state: MessagesSlice, page: MessagePage): Partial<MessagesSlice> {
-  const firstOfPage = page.messages[0];
-  const lastLoadedId = state.messageIds[state.messageIds.length - 1];
-  const lastLoaded = lastLoadedId === undefined ? undefined : state.messagesById[lastLoadedId];
-  const overlaps =
-    lastLoaded === undefined || firstOfPage === undefined || !page.hasOlder || firstOfPage.seq <= lastLoaded.seq;
+  const firstOfPage = pagingCursor(page.messages);
+  const lastLoaded = newestRowSeq(state.messageIds.map((id) => state.messagesById[id]));
+  const overlaps = lastLoaded === undefined || firstOfPage === undefined || !page.hasOlder || firstOfPage <= lastLoaded;
   if (overlaps) {
     return {
       ...mergeMessages(state, page.messages),
@@ -124,6 +171,41 @@ export function applyResyncPage(state: MessagesSlice, page: MessagePage): Partia
   return {
     ...fresh,
     ...mergeMessages(fresh, page.messages),
+    ...mergeInvocations(fresh, page.invocations),
+    hasOlder: page.hasOlder,
+    pageStatus: 'ready',
+  };
+}
+
+/**
+ * The newest page fetched again after a compaction moved rows under a summary: it replaces the loaded window (the
+ * rows the summary covers left the list). Rows that arrived by event while the page was read (not in `loadedBefore`)
+ * stay.
+ */
+export function applyReloadedPage(
+  state: MessagesSlice,
+  page: MessagePage,
+  loadedBefore: ReadonlySet<string>,
+): Partial<MessagesSlice> {
+  const fresh: MessagesSlice = {
+    ...openConversationState(state.openConversationId),
+    invocationsByMessage: state.invocationsByMessage,
+    receiptsByMessage: state.receiptsByMessage,
+  };
+  const arrivedSince = state.messageIds
+    .filter((id) => !loadedBefore.has(id))
+    .map((id) => state.messagesById[id])
+    .filter((message): message is MessageView => message !== undefined && message.kind !== 'summary');
+  const merged = mergeMessages(fresh, [...page.messages, ...arrivedSince]);
+  const streamingText: Record<string, string> = {};
+  for (const message of arrivedSince) {
+    const streamed = state.streamingText[message.id];
+    if (streamed !== undefined) streamingText[message.id] = streamed;
+  }
+  return {
+    ...fresh,
+    ...merged,
+    streamingText,
     ...mergeInvocations(fresh, page.invocations),
     hasOlder: page.hasOlder,
     pageStatus: 'ready',
@@ -182,4 +264,45 @@ export function applyReceipt(
   receipt: TurnReceipt,
 ): Pick<MessagesSlice, 'receiptsByMessage'> {
   return { receiptsByMessage: { ...state.receiptsByMessage, [messageId]: receipt } };
+}
+
+/** A summary's rows are being fetched for the first time. */
+export function startCoveredRows(state: MessagesSlice, summaryId: string): Pick<MessagesSlice, 'coveredBySummary'> {
+  const loading: CoveredRows = { messages: [], hasOlder: false, status: 'loading', error: null, loadingOlder: false };
+  return { coveredBySummary: { ...state.coveredBySummary, [summaryId]: loading } };
+}
+
+/** The newest page of a summary's rows. */
+export function applyCoveredPage(
+  state: MessagesSlice,
+  summaryId: string,
+  page: MessagePage,
+): Pick<MessagesSlice, 'coveredBySummary' | 'invocationsByMessage'> {
+  const rows: CoveredRows = { messages: page.messages, hasOlder: page.hasOlder, status: 'ready', error: null, loadingOlder: false };
+  return { coveredBySummary: { ...state.coveredBySummary, [summaryId]: rows }, ...mergeInvocations(state, page.invocations) };
+}
+
+/** An older page of a summary's rows, put before those loaded. */
+export function applyOlderCoveredPage(
+  state: MessagesSlice,
+  summaryId: string,
+  page: MessagePage,
+): Pick<MessagesSlice, 'coveredBySummary' | 'invocationsByMessage'> {
+  const current = state.coveredBySummary[summaryId];
+  if (current === undefined) return { coveredBySummary: state.coveredBySummary, invocationsByMessage: state.invocationsByMessage };
+  const loadedIds = new Set(current.messages.map((message) => message.id));
+  const older = page.messages.filter((message) => !loadedIds.has(message.id));
+  const rows: CoveredRows = { ...current, messages: [...older, ...current.messages], hasOlder: page.hasOlder, loadingOlder: false };
+  return { coveredBySummary: { ...state.coveredBySummary, [summaryId]: rows }, ...mergeInvocations(state, page.invocations) };
+}
+
+/** `loadingOlder` set or cleared, or a load failure recorded, for one summary's rows. */
+export function updateCoveredRows(
+  state: MessagesSlice,
+  summaryId: string,
+  change: Partial<Pick<CoveredRows, 'loadingOlder' | 'status' | 'error'>>,
+): Pick<MessagesSlice, 'coveredBySummary'> {
+  const current = state.coveredBySummary[summaryId];
+  if (current === undefined) return { coveredBySummary: state.coveredBySummary };
+  return { coveredBySummary: { ...state.coveredBySummary, [summaryId]: { ...current, ...change } } };
 }

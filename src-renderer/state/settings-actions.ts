@@ -60,3 +60,22 @@ export async function setKey(brain: BrainId, key: string | null): Promise<void> 
 export async function confirmKeyHost(brain: BrainId): Promise<void> {
   setState(applySettings(await api().confirmKeyHost({ brain })));
 }
+
+/** Which brain writes compaction summaries; null: the brain the turn goes to. */
+export async function setCompactionBrain(brain: BrainId | null): Promise<void> {
+  setState(applySettings(await api().setCompactionBrain({ brain })));
+}
+
+export async function setContextLines(brain: BrainId, warningPercent: number, emergencyPercent: number): Promise<void> {
+  setState(applySettings(await api().setContextLines({ brain, warningPercent, emergencyPercent })));
+}
+
+/** The user's window for one model; null fields go back to the table's values. */
+export async function setModelWindow(
+  brain: BrainId,
+  model: string,
+  contextWindow: number | null,
+  outputLimit: number | null,
+): Promise<void> {
+  setState(applySettings(await api().setModelWindow({ brain, model, contextWindow, outputLimit })));
+}

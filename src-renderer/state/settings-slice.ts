@@ -1,6 +1,6 @@
 import type { SettingsView, Theme } from '../../src-shared/api';
 
-export const SETTINGS_TABS = ['general', 'tools'] as const;
+export const SETTINGS_TABS = ['general', 'context', 'tools'] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 export interface SettingsSlice {

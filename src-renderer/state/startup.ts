@@ -1,6 +1,14 @@
 import { conversationIdFromHash, writeConversationHash } from '../routing/hash-route';
 import type { Connection } from '../transport/connection';
-import { closeConversation, loadConversations, openConversation, resync, scheduleResync } from './conversation-actions';
+import { forgetCompactionsAfterGap, loadContextStatus } from './context-actions';
+import {
+  closeConversation,
+  loadConversations,
+  openConversation,
+  reloadNewestPage,
+  resync,
+  scheduleResync,
+} from './conversation-actions';
 import { loadSettings } from './settings-actions';
 import { installApi } from './api-client';
 import { loadApprovals } from './approval-actions';
@@ -25,8 +33,13 @@ export function startApp(connection: Connection): () => void {
       const outcome = handleApiEvent(event);
       if (outcome.needsResync) scheduleResync();
       if (outcome.closedOpenConversation) writeConversationHash(null);
+      if (outcome.reloadNewestPageOf !== null) void reloadNewestPage(outcome.reloadNewestPageOf);
+      if (outcome.refreshContextOf !== null) void loadContextStatus(outcome.refreshContextOf);
     }),
-    connection.onResync(() => void resync()),
+    connection.onResync(() => {
+      forgetCompactionsAfterGap();
+      void resync();
+    }),
     connection.onStatus((status) => {
       useAppStore.setState({ connectionStatus: status });
       // Events sent before the stream first opened were missed by the first fetches.

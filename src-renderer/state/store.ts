@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { initialApprovalsSlice, type ApprovalsSlice } from './approvals-slice';
+import { initialContextSlice, type ContextSlice } from './context-slice';
 import { initialConversationsSlice, type ConversationsSlice } from './conversations-slice';
 import { initialMemoriesSlice, type MemoriesSlice } from './memories-slice';
 import { initialMessagesSlice, type MessagesSlice } from './messages-slice';
@@ -15,7 +16,8 @@ export type AppState = ConversationsSlice &
   UiSlice &
   ApprovalsSlice &
   MemoriesSlice &
-  ToolsSlice;
+  ToolsSlice &
+  ContextSlice;
 
 export function initialAppState(): AppState {
   return {
@@ -27,6 +29,7 @@ export function initialAppState(): AppState {
     ...initialApprovalsSlice,
     ...initialMemoriesSlice,
     ...initialToolsSlice,
+    ...initialContextSlice,
   };
 }
 

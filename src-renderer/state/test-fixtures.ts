@@ -2,13 +2,18 @@ import {
   COMMAND_NAMES,
   type Api,
   type ApprovalView,
+  type ContextSettingsView,
+  type ContextStatusView,
   type ConversationView,
   type InvocationView,
   type McpServerView,
   type MemoryView,
   type MessageView,
+  type ModelWindowView,
   type ToolView,
 } from '../../src-shared/api';
+import { BRAIN_IDS } from '../../src-shared/brains';
+import { DEFAULT_CONTEXT_LINES } from '../../src-shared/context-windows';
 
 export function conversationFixture(overrides: Partial<ConversationView> = {}): ConversationView {
   return {
@@ -41,6 +46,9 @@ export function messageFixture(overrides: Partial<MessageView> = {}): MessageVie
     modelMismatch: false,
     reasoningLevel: null,
     usage: null,
+    compactedInto: null,
+    coversThroughId: null,
+    coveredMessages: 0,
     createdAt: '2026-01-01T10:00:00.000Z',
     updatedAt: '2026-01-01T10:00:00.000Z',
     ...overrides,
@@ -115,6 +123,65 @@ export function mcpServerFixture(overrides: Partial<McpServerView> = {}): McpSer
     origin: 'user',
     status: 'running',
     error: null,
+    ...overrides,
+  };
+}
+
+/** A summary row: 'system', kind 'summary', newer (by seq) than the rows it covers. */
+export function summaryFixture(overrides: Partial<MessageView> = {}): MessageView {
+  return messageFixture({
+    id: 's1',
+    seq: 900,
+    turnId: 'compaction-1',
+    role: 'system',
+    kind: 'summary',
+    text: 'The user and Kimi planned a **garden**.',
+    coversThroughId: 'm800',
+    coveredMessages: 812,
+    ...overrides,
+  });
+}
+
+/** Kimi's window at 61 %: 160,000 of 262,144 estimated tokens. */
+export function contextStatusFixture(overrides: Partial<ContextStatusView> = {}): ContextStatusView {
+  return {
+    conversationId: 'c1',
+    brain: 'kimi',
+    model: 'kimi-k2.6',
+    tokens: 160_000,
+    measuredBy: 'estimate',
+    contextWindow: 262_144,
+    outputLimit: 32_768,
+    windowSource: 'model',
+    windowNote: null,
+    percent: 61,
+    level: 'warning',
+    lines: DEFAULT_CONTEXT_LINES,
+    full: false,
+    outsideWindow: 0,
+    description: "61 % of Kimi's window",
+    ...overrides,
+  };
+}
+
+export function modelWindowFixture(overrides: Partial<ModelWindowView> = {}): ModelWindowView {
+  return {
+    brain: 'kimi',
+    model: 'kimi-k2.6',
+    contextWindow: 262_144,
+    outputLimit: 32_768,
+    source: 'model',
+    note: null,
+    override: null,
+    ...overrides,
+  };
+}
+
+export function contextSettingsFixture(overrides: Partial<ContextSettingsView> = {}): ContextSettingsView {
+  return {
+    compactionBrain: null,
+    lines: Object.fromEntries(BRAIN_IDS.map((brain) => [brain, DEFAULT_CONTEXT_LINES])) as ContextSettingsView['lines'],
+    modelWindows: [modelWindowFixture()],
     ...overrides,
   };
 }
