@@ -30,6 +30,16 @@ export async function loadContextStatus(conversationId: string): Promise<void> {
     const status = await api().getContextStatus({ conversationId });
     if (statusRequests.get(conversationId) !== request) return;
     setState((state) => applyContextStatus(state, status));
+    // The main process knows whether a compaction runs: one started elsewhere shows, one whose end was missed clears.
+    const running = conversationId in getState().compactions;
+    if (status.compacting && !running) setState((state) => beginCompaction(state, conversationId, null));
+    if (!status.compacting && running && !askedCompactions.has(conversationId)) {
+      setState((state) => {
+        const compactions = { ...state.compactions };
+        delete compactions[conversationId];
+        return { compactions };
+      });
+    }
   } catch {
     // The meter keeps its last reading; nothing else depends on it.
   }

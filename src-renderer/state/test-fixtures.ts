@@ -158,6 +158,7 @@ export function contextStatusFixture(overrides: Partial<ContextStatusView> = {})
     level: 'warning',
     lines: DEFAULT_CONTEXT_LINES,
     full: false,
+    compacting: false,
     outsideWindow: 0,
     description: "61 % of Kimi's window",
     ...overrides,

@@ -73,7 +73,7 @@ export interface MessageView {
   readonly compactedInto: string | null;
   /** On a summary row (`kind: 'summary'`): the last message it summarises. */
   readonly coversThroughId: string | null;
-  /** On a summary row: how many messages it covers directly (an older summary among them counts as one). */
+  /** On a summary row: how many messages it stands for, those under older summaries it covers included. */
   readonly coveredMessages: number;
   readonly createdAt: string;
   readonly updatedAt: string;
@@ -104,6 +104,8 @@ export interface ContextStatusView {
   readonly full: boolean;
   /** Live messages the next request leaves out because they do not fit this brain's window. */
   readonly outsideWindow: number;
+  /** A compaction of this conversation is running now (its events tell its progress and end). */
+  readonly compacting: boolean;
   /** "61 % of Kimi's window". */
   readonly description: string;
 }

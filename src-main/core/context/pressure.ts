@@ -92,6 +92,7 @@ export async function measurePressure(db: AppDatabase, windows: ContextWindows, 
     lines,
     full,
     outsideWindow: path.outsideRows,
+    compacting: false,
     description: describeContextShare(tokens, window.contextWindow, brain),
   };
   return { status, window, lines, path, compactFirst: full || level === 'emergency' };

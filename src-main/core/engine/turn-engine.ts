@@ -111,7 +111,13 @@ export class TurnEngine {
   async contextStatus(conversationId: string, overrides: { brain?: BrainId; model?: string }): Promise<ContextStatusView> {
     const target = overrideTarget(this.resolveTarget(conversationId), overrides);
     const guarded = await guardWindow(this.runDependencies, { conversationId, target, tools: await this.toolbox.list(), skills: this.toolbox.skills(), mayCompact: false });
-    return guarded.status;
+    return { ...guarded.status, compacting: this.isCompacting(conversationId) };
+  }
+
+  /** Whether a compaction runs now: one the user started, or one inside a turn. */
+  isCompacting(conversationId: string): boolean {
+    const running = this.running.get(conversationId);
+    return running !== undefined && (running.turnId === null || running.compaction !== null);
   }
 
   /**

@@ -194,9 +194,12 @@ export function liveSummary(db: AppDatabase, conversationId: string): MessageRow
   );
 }
 
-/** A page of the rows one summary covers directly, oldest first, paged like `listMessagePage`. */
+/**
+ * A page of the rows one summary covers directly, oldest first, paged like `listMessagePage`. An older summary among
+ * them stands for what came before the rest, so the page that reaches the start begins with it.
+ */
 export function listCoveredPage(db: AppDatabase, summaryId: string, limit: number, beforeSeq?: number): { rows: MessageRow[]; hasOlder: boolean } {
-  const covered = eq(messages.compactedInto, summaryId);
+  const covered = and(eq(messages.compactedInto, summaryId), ne(messages.kind, 'summary'));
   const newestFirst = db
     .select()
     .from(messages)
@@ -205,19 +208,28 @@ export function listCoveredPage(db: AppDatabase, summaryId: string, limit: numbe
     .limit(limit + 1)
     .all();
   const hasOlder = newestFirst.length > limit;
-  return { rows: newestFirst.slice(0, limit).reverse(), hasOlder };
+  const rows = newestFirst.slice(0, limit).reverse();
+  if (hasOlder) return { rows, hasOlder };
+  const olderSummaries = db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.compactedInto, summaryId), eq(messages.kind, 'summary')))
+    .orderBy(messages.seq)
+    .all();
+  return { rows: [...olderSummaries, ...rows], hasOlder };
 }
 
-/** How many rows each of these summaries covers directly. */
+/** How many messages each of these summaries stands for: the rows it covers, and those under the summaries it covers. */
 export function countCoveredMessages(db: AppDatabase, summaryIds: readonly string[]): Map<string, number> {
-  if (summaryIds.length === 0) return new Map();
-  const rows = db
-    .select({ summaryId: messages.compactedInto, count: sql<number>`count(*)` })
-    .from(messages)
-    .where(inArray(messages.compactedInto, [...summaryIds]))
-    .groupBy(messages.compactedInto)
-    .all();
-  return new Map(rows.map((row) => [row.summaryId ?? '', row.count]));
+  const counts = new Map<string, number>();
+  const statement = db.$client.prepare<[string], { count: number }>(
+    `WITH RECURSIVE chain(id) AS (
+       SELECT ? UNION ALL SELECT m.id FROM messages m JOIN chain ON m.compacted_into = chain.id WHERE m.kind = 'summary'
+     )
+     SELECT count(*) AS count FROM messages WHERE compacted_into IN (SELECT id FROM chain) AND kind != 'summary'`,
+  );
+  for (const id of summaryIds) counts.set(id, statement.get(id)?.count ?? 0);
+  return counts;
 }
 
 /** Views of rows, each summary with its count of covered rows. */
