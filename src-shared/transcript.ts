@@ -40,6 +40,8 @@ export const transcriptMessageSchema = z
       .nullable()
       .optional(),
     tool_invocations: z.array(transcriptInvocationSchema).optional(),
+    /** Extension: on a summary (`kind: "summary"`), the id of the last message it summarises. */
+    covers_through_id: z.string().min(1).nullable().optional(),
   })
   .passthrough();
 

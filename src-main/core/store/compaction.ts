@@ -146,3 +146,27 @@ export function storeSummary(db: AppDatabase, summary: NewSummary): { row: Messa
     return { row, covered: folded };
   });
 }
+
+/**
+ * An imported summary's fold: the rows through `coversThroughId` and any earlier summary no summary covers yet get
+ * `compacted_into` the summary, as a compaction did when the summary was written.
+ */
+export function foldIntoSummary(db: AppDatabase, conversationId: string, summaryId: string, coversThroughId: string): void {
+  const summary = getMessage(db, summaryId);
+  const through = getMessage(db, coversThroughId);
+  if (summary === null || through === null) return;
+  db.update(messages)
+    .set({ compactedInto: summaryId })
+    .where(
+      and(
+        eq(messages.conversationId, conversationId),
+        isNull(messages.compactedInto),
+        ne(messages.id, summaryId),
+        or(
+          and(ne(messages.kind, 'summary'), lte(messages.seq, through.seq)),
+          and(eq(messages.kind, 'summary'), sql`${messages.seq} < ${summary.seq}`),
+        ),
+      ),
+    )
+    .run();
+}

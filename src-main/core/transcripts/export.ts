@@ -23,7 +23,15 @@ export function buildTranscript(db: AppDatabase, conversationId: string): Transc
   const rows = listAllMessages(db, conversationId);
   const invocations = listInvocationsByMessage(db, rows.map((row) => row.id));
   const messages: TranscriptMessage[] = rows.map((row) => {
-    const base = { id: row.id, turn_id: row.turnId, role: row.role, kind: row.kind, text: row.text, created_at: row.createdAt };
+    const base = {
+      id: row.id,
+      turn_id: row.turnId,
+      role: row.role,
+      kind: row.kind,
+      text: row.text,
+      created_at: row.createdAt,
+      ...(row.kind === 'summary' && row.coversThroughId !== null ? { covers_through_id: row.coversThroughId } : {}),
+    };
     if (row.role !== 'assistant') return base;
     const reasoning = row.reasoning as StoredReasoning | null;
     return {

@@ -62,3 +62,59 @@ describe('importTranscript', () => {
     expect(listConversations(db)).toEqual([]);
   });
 });
+
+describe('summaries in transcripts', () => {
+  const exchange = (index: number) => [
+    { id: `u${index}`, turn_id: `t${index}`, role: 'user', kind: 'chat', text: `question ${index}` },
+    { id: `a${index}`, turn_id: `t${index}`, role: 'assistant', kind: 'chat', text: `answer ${index}`, status: 'complete', brain: 'kimi' },
+  ];
+  const compacted = {
+    format: 'anybrain.transcript',
+    version: 1,
+    conversation: { id: 'old', title: 'Compacted twice', created_at: '2026-01-01T00:00:00.000Z' },
+    messages: [
+      ...exchange(1),
+      ...exchange(2),
+      { id: 's1', turn_id: 'ts1', role: 'system', kind: 'summary', text: 'Summary one.', covers_through_id: 'a1' },
+      ...exchange(3),
+      { id: 's2', turn_id: 'ts2', role: 'system', kind: 'summary', text: 'Summary two.', covers_through_id: 'a2' },
+      ...exchange(4),
+    ],
+  };
+
+  it('folds each summary over what it covered when it was written, and exports the same shape back', () => {
+    const db = openTestDatabase();
+    const conversationId = importTranscript(db, JSON.stringify(compacted));
+    const rows = listAllMessages(db, conversationId);
+    const idOf = (text: string) => rows.find((row) => row.text === text)!.id;
+    expect(rows.map((row) => [row.text, row.compactedInto === null ? null : rows.find((other) => other.id === row.compactedInto)!.text])).toEqual([
+      ['question 1', 'Summary one.'],
+      ['answer 1', 'Summary one.'],
+      ['question 2', 'Summary two.'],
+      ['answer 2', 'Summary two.'],
+      ['Summary one.', 'Summary two.'],
+      ['question 3', null],
+      ['answer 3', null],
+      ['Summary two.', null],
+      ['question 4', null],
+      ['answer 4', null],
+    ]);
+    expect(rows.find((row) => row.text === 'Summary two.')?.coversThroughId).toBe(idOf('answer 2'));
+    const exported = buildTranscript(db, conversationId).messages;
+    expect(exported.filter((message) => message.kind === 'summary').map((message) => [message.text, message.covers_through_id])).toEqual([
+      ['Summary one.', idOf('answer 1')],
+      ['Summary two.', idOf('answer 2')],
+    ]);
+  });
+
+  it('refuses a summary that names no message before it, and a covers_through_id on anything but a summary', () => {
+    const db = openTestDatabase();
+    const forward = { ...compacted, messages: compacted.messages.map((message) => (message.id === 's1' ? { ...message, covers_through_id: 'a4' } : message)) };
+    expect(() => importTranscript(db, JSON.stringify(forward))).toThrow(
+      'The file is not a valid Anybrain transcript: messages[4].covers_through_id: it names no message before this summary. Nothing was imported.',
+    );
+    const onChat = { ...compacted, messages: compacted.messages.map((message) => (message.id === 'u3' ? { ...message, covers_through_id: 'a1' } : message)) };
+    expect(() => importTranscript(db, JSON.stringify(onChat))).toThrow('messages[5].covers_through_id: only a summary covers messages');
+    expect(listConversations(db)).toEqual([]);
+  });
+});

@@ -8,6 +8,7 @@ import { newId, nowIso } from '../store/clock';
 import { insertConversation } from '../store/conversations';
 import { estimateRowTokens } from '../context/row-estimate';
 import { insertInvocation } from '../store/invocations';
+import { foldIntoSummary } from '../store/compaction';
 import { insertMessage, type StoredReasoning } from '../store/messages';
 import { inTransaction, type AppDatabase } from '../store/open';
 import { isBrainId, REASONING_LEVELS, type ReasoningLevel } from '../../../src-shared/brains';
@@ -43,7 +44,21 @@ export function parseTranscript(text: string): TranscriptV1 {
   }
   const parsed = transcriptSchema.safeParse(raw);
   if (!parsed.success) throw new TranscriptImportError(describeFirstIssue(parsed.error));
+  checkSummaries(parsed.data);
   return parsed.data;
+}
+
+/** A summary covers messages before it: its `covers_through_id` names one of them. */
+function checkSummaries(transcript: TranscriptV1): void {
+  const seen = new Set<string>();
+  transcript.messages.forEach((message, index) => {
+    const through = message.covers_through_id;
+    if (through !== undefined && through !== null && (message.kind !== 'summary' || !seen.has(through))) {
+      const problem = message.kind !== 'summary' ? 'only a summary covers messages' : 'it names no message before this summary';
+      throw new TranscriptImportError(`The file is not a valid Anybrain transcript: messages[${index}].covers_through_id: ${problem}. Nothing was imported.`);
+    }
+    seen.add(message.id);
+  });
 }
 
 function reasoningLevelOf(value: string | null | undefined): ReasoningLevel | null {
@@ -58,6 +73,8 @@ export function importTranscript(db: AppDatabase, text: string): string {
     const conversationId = newId();
     insertConversation(db, { id: conversationId, title: transcript.conversation.title, brain: null, model: null, now });
     const turnIds = new Map<string, string>();
+    const newIds = new Map<string, string>();
+    const summaries: Array<{ id: string; seq: number; coversThroughId: string }> = [];
     transcript.messages.forEach((message, seq) => {
       let turnId = turnIds.get(message.turn_id);
       if (turnId === undefined) {
@@ -65,6 +82,9 @@ export function importTranscript(db: AppDatabase, text: string): string {
         turnIds.set(message.turn_id, turnId);
       }
       const messageId = newId();
+      newIds.set(message.id, messageId);
+      const coversThroughId = message.kind === 'summary' && message.covers_through_id ? (newIds.get(message.covers_through_id) ?? null) : null;
+      if (coversThroughId !== null) summaries.push({ id: messageId, seq, coversThroughId });
       const reasoning = message.reasoning && isBrainId(message.reasoning.brain) ? (message.reasoning as StoredReasoning) : null;
       insertMessage(db, {
         id: messageId,
@@ -90,6 +110,7 @@ export function importTranscript(db: AppDatabase, text: string): string {
             output: invocation.output ?? null,
           })),
         ),
+        coversThroughId,
         createdAt: message.created_at ?? now,
       });
       (message.tool_invocations ?? []).forEach((invocation, position) => {
@@ -111,6 +132,9 @@ export function importTranscript(db: AppDatabase, text: string): string {
         });
       });
     });
+    // Each summary folds in what it covered when it was written: the rows through its last one, and the summary
+    // before it, in the order they were written.
+    for (const summary of summaries) foldIntoSummary(db, conversationId, summary.id, summary.coversThroughId);
     return conversationId;
   });
 }
