@@ -99,10 +99,14 @@ function formatTokens(tokens: number): string {
   return tokens.toLocaleString('en-US');
 }
 
+function windowOf(entry: ModelWindow): ModelWindow {
+  return { contextWindow: entry.contextWindow, outputLimit: entry.outputLimit };
+}
+
 /** The table's own window for a model: by name, then by family, then the cautious default. */
 function tableWindow(brain: BrainId, model: string): { window: ModelWindow; source: WindowSource; note: string | null } {
   const known = MODEL_WINDOWS.find((entry) => entry.brain === brain && isSameModel(entry.match, model));
-  if (known) return { window: known, source: 'model', note: null };
+  if (known) return { window: windowOf(known), source: 'model', note: null };
   const label = BRAINS[brain].label;
   if (brain === 'ollama') {
     return {
@@ -116,7 +120,7 @@ function tableWindow(brain: BrainId, model: string): { window: ModelWindow; sour
   )[0];
   if (family) {
     return {
-      window: family,
+      window: windowOf(family),
       source: 'family',
       note: `Anybrain does not know ${label}'s model ${model}, so it uses the window of its family (${family.match}…): ${formatTokens(family.contextWindow)} tokens. Set it in Settings if that is wrong.`,
     };

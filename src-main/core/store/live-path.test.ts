@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { insertConversation } from './conversations';
+import { scanLivePath } from './live-path';
+import { insertMessage } from './messages';
+import type { AppDatabase } from './open';
+import { openTestDatabase } from './test-database';
+
+const NOW = '2026-12-01T00:00:00.000Z';
+
+function seed(db: AppDatabase, count: number, tokens: number, status: (seq: number) => 'complete' | 'failed' = () => 'complete'): void {
+  insertConversation(db, { id: 'c', title: 'x', brain: 'kimi', model: null, now: NOW });
+  for (let seq = 0; seq < count; seq += 1) {
+    insertMessage(db, {
+      id: `m${String(seq).padStart(5, '0')}`, conversationId: 'c', seq, turnId: `t${seq}`, role: seq % 2 === 0 ? 'user' : 'assistant',
+      text: `row ${seq}`, status: status(seq), tokenEstimate: tokens, createdAt: NOW,
+    });
+  }
+}
+
+function summarise(db: AppDatabase, id: string, seq: number, tokens: number, coversThroughSeq: number, previous: string | null): void {
+  insertMessage(db, { id, conversationId: 'c', seq, turnId: `t-${id}`, role: 'system', kind: 'summary', text: id, status: 'complete', tokenEstimate: tokens, createdAt: NOW });
+  db.$client
+    .prepare("UPDATE messages SET compacted_into = ? WHERE conversation_id = 'c' AND compacted_into IS NULL AND id != ? AND ((kind != 'summary' AND seq <= ?) OR id = ?)")
+    .run(id, id, coversThroughSeq, previous);
+}
+
+describe('scanLivePath', () => {
+  it('keeps the newest rows that fit, newest first, and counts the rest in one aggregate', () => {
+    const db = openTestDatabase();
+    seed(db, 2_000, 10);
+    const path = scanLivePath(db, 'c', 505);
+    expect(path.fitting).toHaveLength(50);
+    expect(path.fitting[0]).toEqual({ seq: 1_999, tokens: 10 });
+    expect(path.fitting[49]).toEqual({ seq: 1_950, tokens: 10 });
+    expect(path).toMatchObject({ fittingTokens: 500, outsideRows: 1_950, outsideTokens: 19_500, summary: null, summaryOutside: false });
+  });
+
+  it('reads the index alone, never the rows and their text', () => {
+    const db = openTestDatabase();
+    seed(db, 10, 10);
+    const plan = db.$client
+      .prepare("EXPLAIN QUERY PLAN SELECT seq, token_estimate, compacted_into, status FROM messages WHERE conversation_id = ? AND kind != 'summary' ORDER BY seq DESC")
+      .all('c') as Array<{ detail: string }>;
+    expect(plan.map((step) => step.detail)).toEqual(['SEARCH messages USING COVERING INDEX messages_live_path (conversation_id=?)']);
+  });
+
+  it('skips failed replies: they never replay', () => {
+    const db = openTestDatabase();
+    seed(db, 10, 10, (seq) => (seq === 9 || seq === 7 ? 'failed' : 'complete'));
+    expect(scanLivePath(db, 'c')).toMatchObject({ fittingTokens: 80, outsideRows: 0 });
+    expect(scanLivePath(db, 'c').fitting.map((entry) => entry.seq)).toEqual([8, 6, 5, 4, 3, 2, 1, 0]);
+  });
+
+  it('stops at the first covered row and stands the live summary in for everything before it, through a chain of summaries', () => {
+    const db = openTestDatabase();
+    seed(db, 20, 10);
+    summarise(db, 's1', 20, 30, 5, null);
+    summarise(db, 's2', 21, 40, 11, 's1');
+    const path = scanLivePath(db, 'c');
+    expect(path.fitting.map((entry) => entry.seq)).toEqual([19, 18, 17, 16, 15, 14, 13, 12]);
+    expect(path).toMatchObject({ summary: { id: 's2', tokens: 40 }, fittingTokens: 80 + 40, outsideRows: 0, summaryOutside: false });
+  });
+
+  it('leaves the summary out when the rows after it fill the budget, and counts only live rows outside', () => {
+    const db = openTestDatabase();
+    seed(db, 20, 10);
+    summarise(db, 's1', 20, 30, 9, null);
+    const path = scanLivePath(db, 'c', 55);
+    expect(path.fitting.map((entry) => entry.seq)).toEqual([19, 18, 17, 16, 15]);
+    expect(path).toMatchObject({ summary: { id: 's1', tokens: 30 }, summaryOutside: true, fittingTokens: 50, outsideRows: 5 + 1, outsideTokens: 50 + 30 });
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { BRAIN_IDS, BRAINS } from './brains';
+import { contextLevel, contextPercent, describeContextShare, resolveModelWindow } from './context-windows';
+
+describe('resolveModelWindow', () => {
+  it('knows every model the pickers offer by name', () => {
+    for (const brain of BRAIN_IDS.filter((id) => id !== 'ollama')) {
+      for (const model of BRAINS[brain].models) expect(resolveModelWindow(brain, model).source, `${brain}/${model}`).toBe('model');
+    }
+  });
+
+  it('holds the windows the providers publish', () => {
+    const windowOf = (brain: Parameters<typeof resolveModelWindow>[0], model: string) => resolveModelWindow(brain, model).contextWindow;
+    expect(windowOf('claude', 'claude-sonnet-4-6')).toBe(1_000_000);
+    expect(windowOf('claude', 'claude-haiku-4-5')).toBe(200_000);
+    expect(windowOf('codex', 'gpt-5.5-codex')).toBe(272_000);
+    expect(windowOf('codex', 'gpt-5.6')).toBe(1_050_000);
+    expect(windowOf('kimi', 'kimi-k2.6')).toBe(262_144);
+    expect(windowOf('grok', 'grok-4')).toBe(256_000);
+    expect(windowOf('grok', 'grok-4.3')).toBe(1_000_000);
+    expect(windowOf('glm', 'glm-5.1')).toBe(200_000);
+    expect(windowOf('gemini', 'gemini-3.1-pro-preview')).toBe(1_048_576);
+  });
+
+  it('reads a dated snapshot as its model', () => {
+    expect(resolveModelWindow('claude', 'claude-sonnet-4-6-20260215')).toMatchObject({ contextWindow: 1_000_000, source: 'model', note: null });
+  });
+
+  it('falls back to the family, then to a cautious default, and says so', () => {
+    expect(resolveModelWindow('claude', 'claude-opus-4-9')).toEqual({
+      brain: 'claude',
+      model: 'claude-opus-4-9',
+      contextWindow: 1_000_000,
+      outputLimit: 32_000,
+      source: 'family',
+      note: "Anybrain does not know Claude's model claude-opus-4-9, so it uses the window of its family (claude-opus-4…): 1,000,000 tokens. Set it in Settings if that is wrong.",
+    });
+    expect(resolveModelWindow('claude', 'claude-3-5-sonnet')).toMatchObject({ contextWindow: 200_000, source: 'family' });
+    expect(resolveModelWindow('kimi', 'moonshot-v1-8k')).toEqual({
+      brain: 'kimi',
+      model: 'moonshot-v1-8k',
+      contextWindow: 32_768,
+      outputLimit: 4_096,
+      source: 'default',
+      note: "Anybrain does not know the window of Kimi's model moonshot-v1-8k, so it assumes a cautious 32,768 tokens. Set it in Settings.",
+    });
+  });
+
+  it("takes Ollama's window from the server, else assumes Ollama's own default", () => {
+    expect(resolveModelWindow('ollama', 'qwen3', {}, 40_960)).toMatchObject({ contextWindow: 40_960, outputLimit: 4_096, source: 'server', note: null });
+    expect(resolveModelWindow('ollama', 'qwen3')).toMatchObject({ contextWindow: 4_096, source: 'default' });
+    expect(resolveModelWindow('ollama', 'qwen3').note).toMatch(/^Ollama did not say how large qwen3's window is/);
+  });
+
+  it("lets the user's override win, one field at a time", () => {
+    const overrides = { 'kimi/kimi-k2.6': { contextWindow: 128_000 }, 'ollama/qwen3': { outputLimit: 2_048 } };
+    expect(resolveModelWindow('kimi', 'kimi-k2.6', overrides)).toMatchObject({ contextWindow: 128_000, outputLimit: 32_768, source: 'override', note: null });
+    expect(resolveModelWindow('ollama', 'qwen3', overrides, 40_960)).toMatchObject({ contextWindow: 40_960, outputLimit: 2_048, source: 'override' });
+    expect(resolveModelWindow('kimi', 'kimi-k2.5', overrides).source).toBe('model');
+  });
+});
+
+describe('context levels', () => {
+  it('is fine below the warning line, a warning from it, an emergency from the emergency line', () => {
+    expect(contextLevel(49_999, 100_000)).toBe('ok');
+    expect(contextLevel(50_000, 100_000)).toBe('warning');
+    expect(contextLevel(80_000, 100_000)).toBe('emergency');
+    expect(contextLevel(70_000, 100_000, { warningPercent: 60, emergencyPercent: 90 })).toBe('warning');
+  });
+
+  it('says the share in words a person reads', () => {
+    expect(describeContextShare(160_000, 262_144, 'kimi')).toBe("61 % of Kimi's window");
+    expect(describeContextShare(314_000, 272_000, 'codex')).toBe("115 % of Codex's window");
+    expect(contextPercent(10, 1_000_000)).toBe(1);
+    expect(contextPercent(0, 1_000_000)).toBe(0);
+  });
+});
