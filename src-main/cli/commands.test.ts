@@ -6,7 +6,7 @@ import { openCore, type OpenedCore } from '../core/app';
 import type { ProviderCall, StreamPart } from '../core/providers/stream-parts';
 import { listInvocationsByMessage } from '../core/store/invocations';
 import { everythingServer } from '../core/tools/mcp/testing/servers';
-import { chatCommand, writeFileAtomically, type Output } from './commands';
+import { chatCommand, compactCommand, requestCommand, writeFileAtomically, type Output } from './commands';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -84,5 +84,59 @@ describe('writeFileAtomically', () => {
     expect(readdirSync(folder)).toEqual(['chat.json']);
     expect(() => writeFileAtomically(join(folder, 'missing', 'chat.json'), 'x')).toThrow(/ENOENT/);
     expect(readdirSync(folder)).toEqual(['chat.json']);
+  });
+});
+
+/** A brain that answers a compaction request with a summary naming how many user lines it read, and anything else with "ok". */
+async function* summarisingBrain(call: ProviderCall): AsyncIterable<StreamPart> {
+  const body = JSON.stringify(call.body);
+  const users = body.match(/\\nUser: /g)?.length ?? 0;
+  yield { type: 'text-delta', text: body.includes('[Anybrain compaction request]') ? `Summary of ${users} user messages.` : 'ok' };
+}
+
+async function longConversation(): Promise<{ core: OpenedCore; conversationId: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'anybrain-cli-'));
+  const core = openCore({ dataDir, env: { MOONSHOT_API_KEY: 'k' }, stream: summarisingBrain });
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }), () => core.dispose());
+  const messages = Array.from({ length: 60 }, (_, index) => ({
+    id: `m${index}`, turn_id: `t${Math.floor(index / 2)}`, role: index % 2 === 0 ? 'user' : 'assistant', kind: 'chat',
+    text: `${index % 2 === 0 ? 'question' : 'answer'} ${index}: ${'lorem ipsum dolor '.repeat(30)}`, ...(index % 2 === 1 ? { status: 'complete', brain: 'kimi' } : {}),
+  }));
+  const content = JSON.stringify({ format: 'anybrain.transcript', version: 1, conversation: { id: 'x', title: 'Long', created_at: '2026-12-01T00:00:00.000Z' }, messages });
+  const imported = await core.dispatch('importTranscript', { content });
+  const conversationId = (imported as { ok: true; value: { id: string } }).value.id;
+  expect(await core.dispatch('setConversationBrain', { id: conversationId, brain: 'kimi' })).toMatchObject({ ok: true });
+  expect(await core.dispatch('setModelWindow', { brain: 'kimi', model: 'kimi-k2.6', contextWindow: 6_000, outputLimit: 1_000 })).toMatchObject({ ok: true });
+  return { core, conversationId };
+}
+
+describe('anybrain request and compact against a window', () => {
+  it('request says on stderr which window it built against and how many older messages it left out', async () => {
+    const { core, conversationId } = await longConversation();
+    const output = capture();
+    expect(await requestCommand(core, output, { conversation: conversationId, brain: 'kimi' })).toBe(0);
+    const [window, outside] = output.err.split('\n');
+    expect(window).toMatch(/^Window: Kimi \(kimi-k2\.6\) holds 6,000 tokens \(your setting\); this request is about [\d,]+ tokens, \d+ % of Kimi's window\.$/);
+    expect(outside).toMatch(new RegExp(`^\\d+ older messages are outside Kimi's window and left out; \`anybrain compact --conversation ${conversationId} --brain kimi\` summarises them\\.$`));
+    expect(output.out).toContain("older messages of this conversation are outside Kimi's window and not shown here.");
+  });
+
+  it('compact summarises the oldest messages, says so, and prints the summary', async () => {
+    const { core, conversationId } = await longConversation();
+    const output = capture();
+    expect(await compactCommand(core, output, { conversation: conversationId, brain: 'kimi' })).toBe(0);
+    const lines = output.err.trim().split('\n');
+    expect(lines[0]).toMatch(/^Kimi \(kimi-k2\.6\) is summarising \d+ messages…$/);
+    expect(lines.at(-1)).toMatch(/^Kimi summarised \d+ messages; they stay in the conversation, folded under the summary\.$/);
+    expect(output.out).toMatch(/^Summary of \d+ user messages\.\n$/);
+    const after = capture();
+    await requestCommand(core, after, { conversation: conversationId, brain: 'kimi' });
+    expect(after.err).not.toContain('outside');
+    expect(after.out).toContain("[System line, summary: neither the assistant's words nor the user's]");
+  });
+
+  it('refuses an unknown brain', async () => {
+    const { core, conversationId } = await longConversation();
+    await expect(compactCommand(core, capture(), { conversation: conversationId, brain: 'hal' })).rejects.toThrow('Unknown brain "hal".');
   });
 });
