@@ -74,7 +74,10 @@ export async function measurePressure(db: AppDatabase, windows: ContextWindows, 
   const budget = Math.max(0, inputBudget(window, lines) - overheadTokens);
   const path = scanLivePath(db, conversationId, budget);
   const estimated = path.fittingTokens + path.outsideTokens + overheadTokens;
-  const tokens = Math.max(estimated, measuredTotal(db, conversationId, path));
+  const measured = measuredTotal(db, conversationId, path);
+  // A provider's count is the truth for what it measured: the whole live path, unless rows are left outside now that
+  // its request may not have held, where the larger figure is the safe one.
+  const tokens = measured === 0 ? estimated : path.outsideRows === 0 ? measured : Math.max(measured, estimated);
   const full = readBrainState(db, conversationId, brain)?.full ?? false;
   const level = contextLevel(tokens, window.contextWindow, lines);
   const status: ContextStatusView = {
@@ -82,7 +85,7 @@ export async function measurePressure(db: AppDatabase, windows: ContextWindows, 
     brain,
     model,
     tokens,
-    measuredBy: tokens > estimated ? 'usage' : 'estimate',
+    measuredBy: measured !== 0 && tokens === measured ? 'usage' : 'estimate',
     contextWindow: window.contextWindow,
     outputLimit: window.outputLimit,
     windowSource: window.source,

@@ -73,6 +73,17 @@ describe('the window guard reads the target brain\'s window', () => {
     expect(forClaude.compactFirst).toBe(false);
   });
 
+  it("takes a provider's count over the estimate for what it measured, and adds the estimates of the rows after it", async () => {
+    const { db } = setup();
+    seedExchanges(db, 3, 2_000);
+    const rows = listAllMessages(db, 'c1');
+    db.$client.prepare('UPDATE messages SET usage = ? WHERE id = ?').run(JSON.stringify({ inputTokens: 900, outputTokens: 100, cacheReadTokens: 2_000 }), rows[3]!.id);
+    const windows = new ContextWindows(db);
+    const pressure = await measurePressure(db, windows, { conversationId: 'c1', brain: 'kimi', model: 'kimi-k2.6', overheadTokens: 500 });
+    // Claude's count: 900 input + 2,000 read from the cache + 100 written; then the last exchange's two estimates.
+    expect(pressure.status).toMatchObject({ tokens: 3_000 + rows[4]!.tokenEstimate + rows[5]!.tokenEstimate, measuredBy: 'usage' });
+  });
+
   it('warns at the warning line and compacts first at the emergency line or when the brain is marked full', async () => {
     const { db, engine } = setup();
     seedExchanges(db, 10, 100);

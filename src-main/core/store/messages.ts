@@ -110,6 +110,18 @@ export function nextSeq(db: AppDatabase, conversationId: string): number {
   return (row?.maxSeq ?? -1) + 1;
 }
 
+/** Whether the conversation holds a message of the user's, without reading any text. */
+export function hasUserMessage(db: AppDatabase, conversationId: string): boolean {
+  return (
+    db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(and(eq(messages.conversationId, conversationId), eq(messages.role, 'user')))
+      .limit(1)
+      .get() !== undefined
+  );
+}
+
 export function getMessage(db: AppDatabase, id: string): MessageRow | null {
   return db.select().from(messages).where(eq(messages.id, id)).get() ?? null;
 }

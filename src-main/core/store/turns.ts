@@ -8,7 +8,7 @@ import type { BrainId, ReasoningLevel } from '../../../src-shared/brains';
 import { newId } from './clock';
 import { DEFAULT_TITLE, getConversation, updateConversation } from './conversations';
 import { insertInvocation, type InvocationRow } from './invocations';
-import { finishMessage, insertMessage, listLiveMessages, nextSeq, type FinishedMessage, type MessageRow } from './messages';
+import { finishMessage, hasUserMessage, insertMessage, nextSeq, type FinishedMessage, type MessageRow } from './messages';
 import { inTransaction, type AppDatabase } from './open';
 import { incrementCounter, saveBrainState } from './settings';
 
@@ -59,7 +59,7 @@ export function admitTurn(db: AppDatabase, admission: TurnAdmission): AdmittedTu
     let seq = nextSeq(db, conversationId);
     let userRow: MessageRow | null = null;
     if (userText === null) {
-      if (!listLiveMessages(db, conversationId).some((row) => row.role === 'user')) {
+      if (!hasUserMessage(db, conversationId)) {
         throw new ApiError('nothing-to-retry', 'There is no message to answer again in this conversation.');
       }
     } else {
