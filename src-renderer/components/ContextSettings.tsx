@@ -67,32 +67,8 @@ function ContextLinesRow({ brain, label, lines }: LinesRowProps) {
   return (
     <form className="context-lines-row" data-testid="context-lines" data-brain={brain} onSubmit={onSubmit}>
       <span className="context-lines-brain">{label}</span>
-      <label className="context-lines-field">
-        Warning
-        <input
-          aria-label={`${label} warning line, percent`}
-          type="text"
-          inputMode="numeric"
-          className="percent-input"
-          data-testid="warning-percent"
-          value={warning}
-          onChange={(event) => setWarning(event.target.value)}
-        />
-        %
-      </label>
-      <label className="context-lines-field">
-        Emergency
-        <input
-          aria-label={`${label} emergency line, percent`}
-          type="text"
-          inputMode="numeric"
-          className="percent-input"
-          data-testid="emergency-percent"
-          value={emergency}
-          onChange={(event) => setEmergency(event.target.value)}
-        />
-        %
-      </label>
+      <PercentField line="Warning" label={label} testId="warning-percent" value={warning} onChange={setWarning} />
+      <PercentField line="Emergency" label={label} testId="emergency-percent" value={emergency} onChange={setEmergency} />
       <button type="submit" className="button small" data-testid="save-context-lines" disabled={change.busy || unchanged}>
         Save
       </button>
@@ -133,5 +109,36 @@ export function ContextSettings() {
       </section>
       <ModelWindowSettings context={context} options={options} />
     </div>
+  );
+}
+
+/** One line's percentage: "Warning [50] %". */
+function PercentField({
+  line,
+  label,
+  testId,
+  value,
+  onChange,
+}: {
+  line: 'Warning' | 'Emergency';
+  label: string;
+  testId: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label className="context-lines-field">
+      {line}
+      <input
+        aria-label={`${label} ${line.toLowerCase()} line, percent`}
+        type="text"
+        inputMode="numeric"
+        className="percent-input"
+        data-testid={testId}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      %
+    </label>
   );
 }

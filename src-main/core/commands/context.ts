@@ -3,10 +3,10 @@
  * settings (per-model windows, per-brain lines, the summarising brain).
  */
 import { ApiError } from '../../../src-shared/api';
-import { getMessage, listCoveredPage, toMessageViews } from '../store/messages';
-import { listInvocationsByMessage, toInvocationView } from '../store/invocations';
+import { getMessage, listCoveredPage } from '../store/messages';
 import { requireConversation } from './conversations';
 import type { CommandDependencies, HandlerGroup } from './handlers';
+import { toMessagePage } from './messages';
 import { settingsView, type SettingsDependencies } from './settings';
 
 export function contextCommands(dependencies: Pick<CommandDependencies, 'db' | 'engine'> & SettingsDependencies) {
@@ -24,13 +24,7 @@ export function contextCommands(dependencies: Pick<CommandDependencies, 'db' | '
     listCoveredMessages: ({ summaryId, beforeSeq, limit }) => {
       const summary = getMessage(db, summaryId);
       if (summary === null || summary.kind !== 'summary') throw new ApiError('not-found', 'That summary no longer exists.');
-      const page = listCoveredPage(db, summaryId, limit, beforeSeq);
-      const byMessage = listInvocationsByMessage(db, page.rows.map((row) => row.id));
-      return {
-        messages: toMessageViews(db, page.rows),
-        invocations: page.rows.flatMap((row) => byMessage.get(row.id) ?? []).map(toInvocationView),
-        hasOlder: page.hasOlder,
-      };
+      return toMessagePage(db, listCoveredPage(db, summaryId, limit, beforeSeq));
     },
     setModelWindow: ({ brain, model, contextWindow, outputLimit }) => {
       windows.setOverride(brain, model, { contextWindow, outputLimit });

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { and, asc, desc, eq, getTableColumns, getTableName, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, getTableName, inArray, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { MessageKind, MessageRole, MessageStatus, MessageView, TurnError, Usage } from '../../../src-shared/api';
 import { isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
@@ -167,6 +167,18 @@ export function finishMessage(db: AppDatabase, id: string, finished: FinishedMes
   return row;
 }
 
+/** The newest `limit` rows matching `where` (before `beforeSeq` when given), oldest first, and whether older ones exist. */
+function pageBefore(db: AppDatabase, where: SQL | undefined, limit: number, beforeSeq: number | undefined): { rows: MessageRow[]; hasOlder: boolean } {
+  const newestFirst = db
+    .select()
+    .from(messages)
+    .where(beforeSeq === undefined ? where : and(where, lt(messages.seq, beforeSeq)))
+    .orderBy(desc(messages.seq))
+    .limit(limit + 1)
+    .all();
+  return { rows: newestFirst.slice(0, limit).reverse(), hasOlder: newestFirst.length > limit };
+}
+
 /**
  * A page of the conversation as shown, oldest first: the newest `limit` rows no summary covers, or the `limit` before
  * `beforeSeq`. The page that reaches the start begins with the summary that stands for the covered rows, if any: it
@@ -179,15 +191,7 @@ export function listMessagePage(
   beforeSeq?: number,
 ): { rows: MessageRow[]; hasOlder: boolean } {
   const shown = and(eq(messages.conversationId, conversationId), isNull(messages.compactedInto), ne(messages.kind, 'summary'));
-  const newestFirst = db
-    .select()
-    .from(messages)
-    .where(beforeSeq === undefined ? shown : and(shown, lt(messages.seq, beforeSeq)))
-    .orderBy(desc(messages.seq))
-    .limit(limit + 1)
-    .all();
-  const hasOlder = newestFirst.length > limit;
-  const rows = newestFirst.slice(0, limit).reverse();
+  const { rows, hasOlder } = pageBefore(db, shown, limit, beforeSeq);
   if (hasOlder) return { rows, hasOlder };
   const summary = liveSummary(db, conversationId);
   return { rows: summary === null ? rows : [summary, ...rows], hasOlder };
@@ -212,15 +216,7 @@ export function liveSummary(db: AppDatabase, conversationId: string): MessageRow
  */
 export function listCoveredPage(db: AppDatabase, summaryId: string, limit: number, beforeSeq?: number): { rows: MessageRow[]; hasOlder: boolean } {
   const covered = and(eq(messages.compactedInto, summaryId), ne(messages.kind, 'summary'));
-  const newestFirst = db
-    .select()
-    .from(messages)
-    .where(beforeSeq === undefined ? covered : and(covered, lt(messages.seq, beforeSeq)))
-    .orderBy(desc(messages.seq))
-    .limit(limit + 1)
-    .all();
-  const hasOlder = newestFirst.length > limit;
-  const rows = newestFirst.slice(0, limit).reverse();
+  const { rows, hasOlder } = pageBefore(db, covered, limit, beforeSeq);
   if (hasOlder) return { rows, hasOlder };
   const olderSummaries = db
     .select()
