@@ -13,6 +13,7 @@ import { estimateTokens as fakeRequestTokens } from './fake-brains/fake-wire';
 import { conversationTail, summaryOf } from './fake-brains/script';
 import type { RecordedRequest } from './fake-brains/server';
 import { command, fakeBrainRequests, openApp, sendMessage } from './support/app';
+import { longTranscript } from './support/long-conversation';
 import { readE2eEnvironment } from './support/environment';
 
 const SMALL_WINDOW = 6_000;
@@ -43,37 +44,9 @@ function readStored(conversationId: string): StoredConversation {
   }
 }
 
-/** A conversation of EXCHANGES exchanges with Claude; its first reply read the time with a tool. */
-function longTranscript(title: string): string {
-  const words = (who: string, index: number) => `${who} ${index}: ${'lorem ipsum dolor '.repeat(Math.floor((MESSAGE_TOKENS * 4) / 18))}`.trim();
-  const messages = Array.from({ length: EXCHANGES }, (_, index) => [
-    { id: `u${index}`, turn_id: `t${index}`, role: 'user', kind: 'chat', text: words('Question', index), created_at: '2026-11-01T09:00:00.000Z' },
-    {
-      id: `a${index}`,
-      turn_id: `t${index}`,
-      role: 'assistant',
-      kind: 'chat',
-      text: words('Answer', index),
-      status: 'complete',
-      brain: 'claude',
-      model_requested: BRAINS.claude.defaultModel,
-      model_responded: BRAINS.claude.defaultModel,
-      created_at: '2026-11-01T09:00:01.000Z',
-      ...(index === 0
-        ? {
-            tool_invocations: [
-              { id: 'call0', kind: 'tool', server: null, tool: 'current_time', provider_call_id: 'call_0', input: { zone: 'Asia/Seoul' }, output: '2026-11-01 18:00', status: 'ok' },
-            ],
-          }
-        : {}),
-    },
-  ]).flat();
-  return JSON.stringify({ format: 'anybrain.transcript', version: 1, conversation: { id: 'long', title, created_at: '2026-11-01T09:00:00.000Z' }, messages });
-}
-
 /** Imports the long conversation, on Claude, and gives Kimi's model a small window. */
 async function longConversationOnClaude(request: APIRequestContext, title: string): Promise<string> {
-  const conversation = await command(request, 'importTranscript', { content: longTranscript(title) });
+  const conversation = await command(request, 'importTranscript', { content: longTranscript({ title, exchanges: EXCHANGES, messageTokens: MESSAGE_TOKENS }) });
   await command(request, 'setConversationBrain', { id: conversation.id, brain: 'claude' });
   await command(request, 'setModelWindow', { brain: 'kimi', model: BRAINS.kimi.defaultModel, contextWindow: SMALL_WINDOW, outputLimit: null });
   return conversation.id;
@@ -92,9 +65,6 @@ interface ChatMessage {
 
 const chatMessages = (recorded: RecordedRequest): ChatMessage[] => (recorded.body as { messages: ChatMessage[] }).messages;
 
-/** `[window:N]` padded to seven digits, as the fake reads it: Kimi's fake refuses a request above N tokens. */
-const windowDirective = (limitTokens: number): string => `[window:${String(limitTokens).padStart(7, '0')}]`;
-
 test.afterEach(async ({ request }) => {
   // The web host serves every spec of the run: Kimi's model goes back to the table's window.
   await command(request, 'setModelWindow', { brain: 'kimi', model: BRAINS.kimi.defaultModel, contextWindow: null, outputLimit: null });
@@ -112,8 +82,8 @@ test('a long conversation switched from Claude to a small-window Kimi compacts b
   await openConversation(page, conversationId, title);
   await page.getByTestId('brain-picker').selectOption('kimi');
   await expect(page.getByTestId('brain-switch-kimi')).toHaveAttribute('aria-pressed', 'true');
-  // Kimi's fake also holds the window: it refuses, as Moonshot does, a request above it.
-  const question = `${windowDirective(SMALL_WINDOW)} And now, in one line?`;
+  // `[window:N]`: Kimi's fake also holds the window, refusing as Moonshot does a request above it.
+  const question = `[window:${SMALL_WINDOW}] And now, in one line?`;
   await sendMessage(page, question);
   const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
   await expect(reply).toHaveAttribute('data-status', 'complete', { timeout: 30_000 });

@@ -18,6 +18,7 @@ import { ollamaChatWire } from '../../../e2e/fake-brains/ollama-chat';
 import { openAiResponsesWire } from '../../../e2e/fake-brains/openai-responses';
 import { conversationTail, summaryOf } from '../../../e2e/fake-brains/script';
 import { startFakeBrains, type FakeBrains } from '../../../e2e/fake-brains/server';
+import { longTranscript } from '../../../e2e/support/long-conversation';
 import { openCore, type OpenedCore } from '../app';
 import { listAllMessages } from '../store/messages';
 import { SUMMARY_REQUEST_MARKER } from './summary-prompt';
@@ -61,34 +62,6 @@ async function command<Name extends CommandName>(name: Name, input: unknown): Pr
   return result.value as CommandOutput<Name>;
 }
 
-/** A conversation of EXCHANGES exchanges with Claude, the first reply having read the time with a tool. */
-function longTranscript(title: string): string {
-  const words = (who: string, index: number) => `${who} ${index}: ${'lorem ipsum dolor '.repeat(Math.floor((MESSAGE_TOKENS * 4) / 18))}`.trim();
-  const messages = Array.from({ length: EXCHANGES }, (_, index) => [
-    { id: `u${index}`, turn_id: `t${index}`, role: 'user', kind: 'chat', text: words('Question', index), created_at: '2026-11-01T09:00:00.000Z' },
-    {
-      id: `a${index}`,
-      turn_id: `t${index}`,
-      role: 'assistant',
-      kind: 'chat',
-      text: words('Answer', index),
-      status: 'complete',
-      brain: 'claude',
-      model_requested: 'claude-sonnet-4-6',
-      model_responded: 'claude-sonnet-4-6',
-      created_at: '2026-11-01T09:00:01.000Z',
-      ...(index === 0
-        ? {
-            tool_invocations: [
-              { id: 'call0', kind: 'tool', server: null, tool: 'current_time', provider_call_id: 'call_0', input: { zone: 'Asia/Seoul' }, output: '2026-11-01 18:00', status: 'ok' },
-            ],
-          }
-        : {}),
-    },
-  ]).flat();
-  return JSON.stringify({ format: 'anybrain.transcript', version: 1, conversation: { id: 'long', title, created_at: '2026-11-01T09:00:00.000Z' }, messages });
-}
-
 /** `[window:N]` padded to seven digits, so the directive's length does not depend on N. */
 const windowDirective = (limitTokens: number): string => `[window:${String(limitTokens).padStart(7, '0')}]`;
 
@@ -107,7 +80,7 @@ async function lastReply(conversationId: string): Promise<MessageView> {
 describe.each(BRAIN_IDS.map((brain) => ({ brain })))('a size refusal from $brain over HTTP', ({ brain }: { brain: BrainId }) => {
   it('fails the turn as context-too-large with the advice, marks the brain full, and the retry compacts first and fits', async () => {
     const label = BRAINS[brain].label;
-    const imported: ConversationView = await command('importTranscript', { content: longTranscript(`Long talk for ${label}`) });
+    const imported: ConversationView = await command('importTranscript', { content: longTranscript({ title: `Long talk for ${label}`, exchanges: EXCHANGES, messageTokens: MESSAGE_TOKENS }) });
     const conversationId = imported.id;
     await command('setConversationBrain', { id: conversationId, brain });
     // The table's window (or Ollama's reported one) holds the whole conversation: only the provider's refusal tells.
