@@ -152,7 +152,8 @@ export async function runCompaction(deps: CompactionDependencies, order: Compact
   const brain = windows.summariser(target.brain);
   const model = brain === target.brain ? target.model : BRAINS[brain].defaultModel;
   const label = BRAINS[brain].label;
-  const summariserWindow = await windows.resolve(brain, model);
+  // A provider that refused this conversation's size refuses a summary request above that size too.
+  const summariserWindow = await effectiveWindow(db, windows, conversationId, brain, model);
   const wordLimit = Math.round(
     Math.min(SUMMARY_WORDS_MAX, Math.max(SUMMARY_WORDS_MIN, ((await effectiveWindow(db, windows, conversationId, target.brain, target.model)).contextWindow * SUMMARY_SHARE) / 1.4)),
   );

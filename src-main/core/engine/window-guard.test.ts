@@ -208,11 +208,16 @@ describe('a turn on a smaller window compacts first', () => {
     expect(readBrainState(db, 'c1', 'kimi')).toMatchObject({ full: true, refusedTokens: 4_000, refusedModel: 'kimi-k2.6' });
 
     const retried = engine.retry('c1');
-    scripted.push(...replyParts('Summary: a long talk about lorem ipsum.'), ...replyParts('Fits now.'));
+    // Kimi refused at 4,000 tokens, so the summary requests keep below that too: the span is read in three parts.
+    const summaries = ['Summary: the first third.', 'Summary: two thirds.', 'Summary: a long talk about lorem ipsum.'];
+    scripted.push(...summaries.flatMap(replyParts), ...replyParts('Fits now.'));
     const reply = await retried.done;
     expect(reply).toMatchObject({ status: 'complete', text: 'Fits now.' });
-    expect(listAllMessages(db, 'c1').filter((row) => row.kind === 'summary')).toHaveLength(1);
-    expect(requestTokens(scripted.calls[2]!.body)).toBeLessThanOrEqual(4_000 * 0.8);
+    expect(listAllMessages(db, 'c1').filter((row) => row.kind === 'summary').map((row) => row.text)).toEqual(['Summary: a long talk about lorem ipsum.']);
+    const [, ...retryCalls] = scripted.calls;
+    const systemLine = (call: (typeof retryCalls)[number]) => (call.body as { messages: Array<{ content: string }> }).messages[0]!.content;
+    expect(retryCalls.map((call) => systemLine(call).startsWith(SUMMARY_REQUEST_MARKER))).toEqual([true, true, true, false]);
+    for (const call of retryCalls) expect(requestTokens(call.body)).toBeLessThanOrEqual(4_000 * 0.8);
     expect(readBrainState(db, 'c1', 'kimi')).toMatchObject({ full: false });
   });
 
