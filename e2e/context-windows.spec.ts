@@ -146,11 +146,11 @@ test('a long conversation switched from Claude to a small-window Kimi compacts b
 });
 
 /*
- * The window after a compaction, as far as main's renderer shows it: the summary row as a system line of its own kind,
- * and the messages it does not cover. Where the summary sits, its card (its label, how many messages it covers, the
- * covered rows expanding under it) and the context meter are asserted here once that UI is merged.
+ * The window after a compaction: the summary first, as a card that says what it is (how many messages it stands for,
+ * written by the app, not either speaker's words); every message it covers still shows, subdued, when opened; the
+ * meter reads the share of the selected brain's window and changes with the brain.
  */
-test('after a compaction the conversation shows the summary row and the messages it does not cover', async ({ page, request }) => {
+test('after a compaction the summary shows as what it is, and every message it covers can be opened under it', async ({ page, request }) => {
   const title = `Compacted talk ${Date.now()}`;
   const conversationId = await longConversationOnClaude(request, title);
   await command(request, 'setConversationBrain', { id: conversationId, brain: 'kimi' });
@@ -160,17 +160,44 @@ test('after a compaction the conversation shows the summary row and the messages
   const listed = await command(request, 'listMessages', { conversationId, limit: 500 });
   expect(listed.messages[0]?.id).toBe(summary.id);
   const uncovered = listed.messages.slice(1);
+  const covered = await command(request, 'listCoveredMessages', { summaryId: summary.id, limit: 500 });
 
   await openConversation(page, conversationId, title);
   const rows = page.getByTestId('message');
   await expect(rows).toHaveCount(listed.messages.length);
-  const summaryRow = page.locator(`[data-testid="message"][data-message-id="${summary.id}"]`);
-  await expect(summaryRow).toHaveAttribute('data-role', 'system');
-  await expect(summaryRow).toHaveClass(/\bkind-summary\b/);
-  await expect(summaryRow.getByTestId('message-text')).toHaveText(summary.text);
-  const chatRows = page.locator('[data-testid="message"]:not([data-role="system"])');
-  await expect(chatRows.getByTestId('message-text')).toHaveText(uncovered.map((message) => message.text));
+  // The summary comes first, as a card of its own.
+  const card = rows.first();
+  await expect(card).toHaveAttribute('data-message-id', summary.id);
+  await expect(card).toHaveAttribute('data-kind', 'summary');
+  await expect(card.getByTestId('summary-title')).toHaveText(`Summary of ${summary.coveredMessages} earlier messages`);
+  await expect(card.getByTestId('summary-byline')).toHaveText(
+    "Written by Anybrain for the brains' context, in place of these messages: not your words or a brain's reply.",
+  );
+  await expect(card.getByTestId('message-text')).toHaveText(summary.text);
+  const chatRows = page.locator('[data-testid="message"]:not([data-kind="summary"])');
   expect(await chatRows.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-message-id')))).toEqual(
     uncovered.map((message) => message.id),
   );
+  // Every covered message is still there, under the summary, oldest first.
+  await card.getByTestId('summary-toggle').click();
+  const coveredRows = card.getByTestId('covered-row');
+  // They come a page at a time, newest first; "Show older" brings the rest.
+  await expect(coveredRows).toHaveCount(Math.min(covered.messages.length, 50));
+  while ((await card.getByTestId('covered-show-older').count()) > 0) {
+    const shown = await coveredRows.count();
+    await card.getByTestId('covered-show-older').click();
+    await expect(coveredRows).not.toHaveCount(shown);
+  }
+  await expect(coveredRows).toHaveCount(covered.messages.length);
+  await expect(coveredRows.first()).toContainText(covered.messages[0]!.text.slice(0, 40));
+  await expect(coveredRows.last()).toContainText(covered.messages.at(-1)!.text.slice(0, 40));
+  await expect(card.getByTestId('summary-toggle')).toHaveText(`Hide the ${covered.messages.length} messages`);
+
+  // The meter reads the selected brain's window, and another brain's when the brain changes.
+  const kimi = await command(request, 'getContextStatus', { conversationId });
+  await expect(page.getByTestId('context-meter-text')).toHaveText(kimi.description);
+  await page.getByTestId('brain-picker').selectOption('claude');
+  const claude = await command(request, 'getContextStatus', { conversationId, brain: 'claude' });
+  await expect(page.getByTestId('context-meter-text')).toHaveText(claude.description);
+  expect(claude.description).toMatch(/^\d+ % of Claude's window$/);
 });
