@@ -4,7 +4,7 @@
  * skills the app brought to some turns, stored as the engine stores them (invocations of the turn's reply). Plain prepared statements in one transaction, so 100,000 messages seed in seconds.
  */
 import { BRAINS, type BrainId } from '../../src-shared/brains';
-import { estimateTokens } from '../../src-main/core/context/token-estimate';
+import { estimateRowTokens } from '../../src-main/core/context/row-estimate';
 import { newId } from '../../src-main/core/store/clock';
 import type { AppDatabase } from '../../src-main/core/store/open';
 import type { ToolDefinition } from '../../src-main/core/tools/catalogue';
@@ -287,7 +287,7 @@ export function seedConversation(db: AppDatabase, messageCount: number, randomSe
       if (seq % 2 === 0) {
         turnId = newId();
         const body = content.chance(0.7) ? content.prose(content.between(20, 200)) : `${content.pick(USER_OPENERS)} ${content.prose(content.between(100, 500))}`;
-        insertMessage.run(id, conversationId, seq, turnId, 'user', body, estimateTokens(body), 'complete', null, null, null, null, null, null, null, at, at);
+        insertMessage.run(id, conversationId, seq, turnId, 'user', body, estimateRowTokens(body), 'complete', null, null, null, null, null, null, null, at, at);
         continue;
       }
       const reply = (seq - 1) / 2;
@@ -304,9 +304,11 @@ export function seedConversation(db: AppDatabase, messageCount: number, randomSe
             : null;
       const reasoning = content.chance(0.3) ? JSON.stringify(reasoningFor(brain, model, content)) : null;
       const usage = JSON.stringify({ inputTokens: content.between(1_000, 90_000), outputTokens: content.between(20, 1_500), cacheReadTokens: content.between(0, 80_000) });
-      insertMessage.run(id, conversationId, seq, turnId, 'assistant', body, estimateTokens(body), status, error, brain, model, model, 'medium', reasoning, usage, at, at);
-
       const calls = [...turnContextFor(content), ...(reply % 2 === 0 ? toolCallsFor(brain, content) : [])];
+      // The estimate the engine stores with a reply: its words and the calls and context it replays.
+      const tokens = estimateRowTokens(body, calls);
+      insertMessage.run(id, conversationId, seq, turnId, 'assistant', body, tokens, status, error, brain, model, model, 'medium', reasoning, usage, at, at);
+
       calls.forEach((call, position) => {
         insertInvocation.run(
           newId(),

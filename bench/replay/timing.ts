@@ -20,12 +20,13 @@ export interface Timed<T> {
   readonly result: T;
 }
 
-export async function timeOnce<T>(work: () => T, settleMs: number): Promise<Timed<T>> {
+/** Times one run of `work`; an asynchronous run is timed until it settles. */
+export async function timeOnce<T>(work: () => T | Promise<T>, settleMs: number): Promise<Timed<T>> {
   globalThis.gc?.();
   await sleep(settleMs);
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
-  const result = work();
+  const result = await work();
   const wallMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
   return { wallMs, cpuMs: (cpu.user + cpu.system) / 1_000, result };
@@ -54,7 +55,7 @@ export interface Measurements {
  * spell on the machine spreads over all cases instead of landing on one. Returns the measured samples per case.
  */
 export async function measureInterleaved<T>(
-  cases: ReadonlyMap<string, () => T>,
+  cases: ReadonlyMap<string, () => T | Promise<T>>,
   plan: MeasurePlan,
   check: (name: string, result: T) => void = () => {},
 ): Promise<Measurements> {

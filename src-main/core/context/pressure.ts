@@ -4,12 +4,27 @@
  * usage snapshot lends its count (never its window) for the rows it measured.
  */
 import type { ContextStatusView, Usage } from '../../../src-shared/api';
-import { BRAINS, isBrainId, type BrainId } from '../../../src-shared/brains';
+import { BRAINS, isBrainId, type BrainId, type WireId } from '../../../src-shared/brains';
 import { contextLevel, contextPercent, describeContextShare, type ContextLines, type ResolvedWindow } from '../../../src-shared/context-windows';
 import { newestUsageSnapshot, scanLivePath, type LivePath } from '../store/live-path';
 import type { AppDatabase } from '../store/open';
 import { readBrainState } from '../store/settings';
 import type { ContextWindows } from './windows';
+
+/**
+ * What each wire's JSON wraps one message in beyond the MESSAGE_FRAMING_TOKENS a stored estimate already counts, in the
+ * estimate's own measure (characters / 4 of the request body): Anthropic's content blocks (`[{"type":"text","text":…}]`)
+ * cost the most, Gemini's `parts` less, a bare `{"role","content"}` least. Stored estimates are shared by every brain,
+ * so the wire's part is added when a request's rows are counted; without it a conversation of short messages builds a
+ * body up to a tenth past the emergency line.
+ */
+export const WIRE_MESSAGE_FRAMING_TOKENS: Readonly<Record<WireId, number>> = {
+  'anthropic-messages': 11,
+  'openai-responses': 5,
+  'chat-completions': 5,
+  'gemini-generate-content': 6,
+  'ollama-chat': 5,
+};
 
 /** The most a reply may take, whatever the model allows: the same cap every request has always sent. */
 export const MAX_OUTPUT_TOKENS = 32_000;
@@ -72,7 +87,7 @@ export async function measurePressure(db: AppDatabase, windows: ContextWindows, 
   const window = await effectiveWindow(db, windows, conversationId, brain, model);
   const lines = windows.lines(brain);
   const budget = Math.max(0, inputBudget(window, lines) - overheadTokens);
-  const path = scanLivePath(db, conversationId, budget);
+  const path = scanLivePath(db, conversationId, budget, WIRE_MESSAGE_FRAMING_TOKENS[BRAINS[brain].wire]);
   const estimated = path.fittingTokens + path.outsideTokens + overheadTokens;
   const measured = measuredTotal(db, conversationId, path);
   // A provider's count is the truth for what it measured: the whole live path, unless rows are left outside now that

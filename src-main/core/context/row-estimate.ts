@@ -6,8 +6,12 @@
 import { cutAnswer, cutInput, MAX_REPLAYED_CALLS } from '../replay/call-shaping';
 import { estimateMessageTokens, estimateTokens, MESSAGE_FRAMING_TOKENS } from './token-estimate';
 
-/** What one replayed call costs beyond its input and answer: its id, name and the wire's wrappers. */
-export const CALL_FRAMING_TOKENS = 12;
+/**
+ * What one replayed call costs beyond its input and answer: its id (twice: the call and its answer), its name and the
+ * wire's wrappers, in characters / 4 of the request body. Anthropic's `tool_use` + `tool_result` blocks and the labelled
+ * record of a tool not offered now each come to about 37.
+ */
+export const CALL_FRAMING_TOKENS = 40;
 
 export interface EstimatedInvocation {
   readonly kind: 'tool' | 'memory' | 'skill';

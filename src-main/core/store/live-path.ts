@@ -54,7 +54,9 @@ const sumOlderLiveRows = statementCache(
   `SELECT count(*) AS rows, coalesce(sum(token_estimate), 0) AS tokens FROM messages
    WHERE conversation_id = ? AND kind != 'summary' AND seq < ? AND seq > ? AND compacted_into IS NULL AND ${REPLAYED}`,
 );
-const selectSummaryLink = statementCache(`SELECT id, seq, token_estimate AS tokens, compacted_into AS compactedInto FROM messages WHERE id = ?`);
+const selectSummaryLink = statementCache(
+  `SELECT id, seq, token_estimate AS tokens, compacted_into AS compactedInto, covers_through_id AS coversThroughId FROM messages WHERE id = ?`,
+);
 
 interface WalkedRow {
   readonly seq: number;
@@ -63,21 +65,36 @@ interface WalkedRow {
   readonly status: string;
 }
 
+interface SummaryLink {
+  readonly id: string;
+  readonly seq: number;
+  readonly tokens: number;
+  readonly compactedInto: string | null;
+  readonly coversThroughId: string | null;
+}
+
 /** Follows `compacted_into` from a covered row to the summary no later summary covers. */
-function resolveSummary(db: AppDatabase, summaryId: string): { id: string; seq: number; tokens: number } | null {
-  let current = selectSummaryLink(db).get(summaryId) as { id: string; seq: number; tokens: number; compactedInto: string | null } | undefined;
+function resolveSummary(db: AppDatabase, summaryId: string): SummaryLink | null {
+  let current = selectSummaryLink(db).get(summaryId) as SummaryLink | undefined;
   // A chain of summaries is as long as the number of compactions; the bound only guards against a corrupted loop.
   for (let hops = 0; current && current.compactedInto !== null && hops < 10_000; hops += 1) {
-    current = selectSummaryLink(db).get(current.compactedInto) as typeof current;
+    current = selectSummaryLink(db).get(current.compactedInto) as SummaryLink | undefined;
   }
-  return current ? { id: current.id, seq: current.seq, tokens: current.tokens } : null;
+  return current ?? null;
 }
 
 /**
  * Walks the live path newest first and keeps the rows that fit `budget` tokens (the summary's room taken first).
- * Reads at most the fitting rows one by one; the rows beyond are counted by one aggregate over the index.
+ * Reads at most the fitting rows one by one; the rows beyond are counted by one aggregate over the index. Every row
+ * costs its stored estimate plus `rowFramingTokens`: what the target's wire wraps each message in beyond the framing
+ * the stored estimate already counts.
  */
-export function scanLivePath(db: AppDatabase, conversationId: string, budget: number = Number.POSITIVE_INFINITY): LivePath {
+export function scanLivePath(
+  db: AppDatabase,
+  conversationId: string,
+  budget: number = Number.POSITIVE_INFINITY,
+  rowFramingTokens: number = 0,
+): LivePath {
   const fitting: PathEntry[] = [];
   let fittingTokens = 0;
   let boundary: { seq: number; summaryId: string } | null = null;
@@ -90,25 +107,25 @@ export function scanLivePath(db: AppDatabase, conversationId: string, budget: nu
       break;
     }
     if (row.status === 'failed' || row.status === 'streaming') continue;
-    if (fittingTokens + row.tokens > budget) {
+    const tokens = row.tokens + rowFramingTokens;
+    if (fittingTokens + tokens > budget) {
       cutoffSeq = row.seq + 1;
       break;
     }
-    fitting.push({ seq: row.seq, tokens: row.tokens });
-    fittingTokens += row.tokens;
+    fitting.push({ seq: row.seq, tokens });
+    fittingTokens += tokens;
   }
   let summary: LiveSummary | null = null;
   let boundarySeq = -1;
   if (cutoffSeq === null && boundary !== null) {
     boundarySeq = boundary.seq;
     const resolved = resolveSummary(db, boundary.summaryId);
-    summary = resolved === null ? null : { id: resolved.id, tokens: resolved.tokens };
+    summary = resolved === null ? null : { id: resolved.id, tokens: resolved.tokens + rowFramingTokens };
   } else if (cutoffSeq !== null) {
-    // The walk stopped for room: find where the path ends below it (the first covered row), to count what is left.
-    boundarySeq = coveredBoundaryBelow(db, conversationId, cutoffSeq);
-    const covered = boundarySeq >= 0 ? coveredRowAt(db, conversationId, boundarySeq) : null;
-    const resolved = covered === null ? null : resolveSummary(db, covered);
-    summary = resolved === null ? null : { id: resolved.id, tokens: resolved.tokens };
+    // The walk stopped for room: find where the path ends below it (the newest covered row), to count what is left.
+    const below = coveredBoundaryBelow(db, conversationId, cutoffSeq);
+    boundarySeq = below.seq;
+    summary = below.summary === null ? null : { id: below.summary.id, tokens: below.summary.tokens + rowFramingTokens };
   }
   const older =
     cutoffSeq === null
@@ -116,7 +133,7 @@ export function scanLivePath(db: AppDatabase, conversationId: string, budget: nu
       : (sumOlderLiveRows(db).get(conversationId, cutoffSeq, boundarySeq) as { rows: number; tokens: number });
   let summaryOutside = false;
   let outsideRows = older.rows;
-  let outsideTokens = older.tokens;
+  let outsideTokens = older.tokens + older.rows * rowFramingTokens;
   if (summary !== null) {
     if (cutoffSeq === null && fittingTokens + summary.tokens <= budget) fittingTokens += summary.tokens;
     else {
@@ -129,20 +146,34 @@ export function scanLivePath(db: AppDatabase, conversationId: string, budget: nu
 }
 
 const selectNewestCoveredBelow = statementCache(
-  `SELECT seq FROM messages WHERE conversation_id = ? AND kind != 'summary' AND seq < ? AND compacted_into IS NOT NULL
-   ORDER BY seq DESC LIMIT 1`,
+  `SELECT seq, compacted_into AS compactedInto FROM messages
+   WHERE conversation_id = ? AND kind != 'summary' AND seq < ? AND compacted_into IS NOT NULL ORDER BY seq DESC LIMIT 1`,
 );
-const selectCoveredAt = statementCache(`SELECT compacted_into AS compactedInto FROM messages WHERE conversation_id = ? AND seq = ?`);
+const selectOldestRow = statementCache(
+  `SELECT seq, compacted_into AS compactedInto FROM messages WHERE conversation_id = ? AND kind != 'summary' ORDER BY seq LIMIT 1`,
+);
+const selectSeqOf = statementCache(`SELECT seq FROM messages WHERE id = ? AND conversation_id = ?`);
 
-/** The newest covered row below `seq`, or -1: the live path ends just above it. */
-function coveredBoundaryBelow(db: AppDatabase, conversationId: string, seq: number): number {
-  const row = selectNewestCoveredBelow(db).get(conversationId, seq) as { seq: number } | undefined;
-  return row?.seq ?? -1;
-}
-
-function coveredRowAt(db: AppDatabase, conversationId: string, seq: number): string | null {
-  const row = selectCoveredAt(db).get(conversationId, seq) as { compactedInto: string | null } | undefined;
-  return row?.compactedInto ?? null;
+/**
+ * The newest covered row below `seq` (-1 when none) and the summary that stands for it: the live path ends just above
+ * it. A compaction covers every row from the oldest up to the span it summarises (store/compaction.ts), so the covered
+ * rows are a prefix of the conversation: the oldest row says whether there are any, and the live summary's
+ * `covers_through_id` names the newest. That answer costs a few lookups, where searching the index for the newest
+ * covered row reads every entry below `seq` (about 11 ms at 100,000 messages).
+ */
+function coveredBoundaryBelow(db: AppDatabase, conversationId: string, seq: number): { seq: number; summary: LiveSummary | null } {
+  const oldest = selectOldestRow(db).get(conversationId) as { seq: number; compactedInto: string | null } | undefined;
+  if (oldest === undefined || oldest.seq >= seq || oldest.compactedInto === null) return { seq: -1, summary: null };
+  const live = resolveSummary(db, oldest.compactedInto);
+  const through = live?.coversThroughId ? (selectSeqOf(db).get(live.coversThroughId, conversationId) as { seq: number } | undefined) : undefined;
+  if (live !== null && through !== undefined && through.seq < seq) {
+    return { seq: through.seq, summary: { id: live.id, tokens: live.tokens } };
+  }
+  // Covered rows that are not a prefix (no compaction writes them so): search the index.
+  const row = selectNewestCoveredBelow(db).get(conversationId, seq) as { seq: number; compactedInto: string } | undefined;
+  if (row === undefined) return { seq: -1, summary: null };
+  const resolved = resolveSummary(db, row.compactedInto);
+  return { seq: row.seq, summary: resolved === null ? null : { id: resolved.id, tokens: resolved.tokens } };
 }
 
 const selectNewestMeasured = statementCache(
