@@ -46,6 +46,13 @@ export const messages = sqliteTable(
     compactedInto: text('compacted_into'),
     /** On a summary row: the last message it summarises. */
     coversThroughId: text('covers_through_id'),
+    /**
+     * Running totals over the conversation's non-summary rows up to this one (a failed reply adds nothing): the token
+     * estimates, and how many rows. The difference of two rows' totals counts what lies between them without reading
+     * it. Null on summaries.
+     */
+    replayedTokensThrough: integer('replayed_tokens_through'),
+    replayedRowsThrough: integer('replayed_rows_through'),
     /** While a reply streams: the process writing it (`pid@host`), so another process never marks it interrupted. */
     streamOwner: text('stream_owner'),
     createdAt: text('created_at').notNull(),
@@ -56,7 +63,16 @@ export const messages = sqliteTable(
     index('messages_turn').on(table.turnId),
     // The window guard walks a conversation newest-first reading only these columns: the index alone answers it,
     // so the walk never reads a message's text.
-    index('messages_live_path').on(table.conversationId, table.seq, table.tokenEstimate, table.compactedInto, table.kind, table.status),
+    index('messages_live_path').on(
+      table.conversationId,
+      table.seq,
+      table.tokenEstimate,
+      table.compactedInto,
+      table.kind,
+      table.status,
+      table.replayedTokensThrough,
+      table.replayedRowsThrough,
+    ),
     index('messages_compacted_into')
       .on(table.compactedInto)
       .where(sql`compacted_into IS NOT NULL`),

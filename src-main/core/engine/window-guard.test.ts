@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiEvent } from '../../../src-shared/api';
 import type { BrainId } from '../../../src-shared/brains';
-import { measurePressure } from '../context/pressure';
+import { measurePressure, WIRE_MESSAGE_FRAMING_TOKENS } from '../context/pressure';
 import { SUMMARY_REQUEST_MARKER } from '../context/summary-prompt';
 import { estimateTokens } from '../context/token-estimate';
 import { ContextWindows } from '../context/windows';
@@ -80,8 +80,10 @@ describe('the window guard reads the target brain\'s window', () => {
     db.$client.prepare('UPDATE messages SET usage = ? WHERE id = ?').run(JSON.stringify({ inputTokens: 900, outputTokens: 100, cacheReadTokens: 2_000 }), rows[3]!.id);
     const windows = new ContextWindows(db);
     const pressure = await measurePressure(db, windows, { conversationId: 'c1', brain: 'kimi', model: 'kimi-k2.6', overheadTokens: 500 });
-    // Claude's count: 900 input + 2,000 read from the cache + 100 written; then the last exchange's two estimates.
-    expect(pressure.status).toMatchObject({ tokens: 3_000 + rows[4]!.tokenEstimate + rows[5]!.tokenEstimate, measuredBy: 'usage' });
+    // Claude's count: 900 input + 2,000 read from the cache + 100 written; then the last exchange's two estimates,
+    // each with what Kimi's wire wraps a message in.
+    const framing = WIRE_MESSAGE_FRAMING_TOKENS['chat-completions'];
+    expect(pressure.status).toMatchObject({ tokens: 3_000 + rows[4]!.tokenEstimate + rows[5]!.tokenEstimate + 2 * framing, measuredBy: 'usage' });
   });
 
   it('warns at the warning line and compacts first at the emergency line or when the brain is marked full', async () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { insertConversation } from './conversations';
 import { scanLivePath } from './live-path';
-import { insertMessage } from './messages';
+import { checkpointMessageText, finishMessage, insertMessage } from './messages';
+import { recomputeTotalsOfMessages, replaceMessageTextIfUnchanged } from './repairs';
 import type { AppDatabase } from './open';
 import { openTestDatabase } from './test-database';
 
@@ -68,5 +69,58 @@ describe('scanLivePath', () => {
     const path = scanLivePath(db, 'c', 55);
     expect(path.fitting.map((entry) => entry.seq)).toEqual([19, 18, 17, 16, 15]);
     expect(path).toMatchObject({ summary: { id: 's1', tokens: 30 }, summaryOutside: true, fittingTokens: 50, outsideRows: 5 + 1, outsideTokens: 50 + 30 });
+  });
+});
+
+describe('running totals', () => {
+  /** Each row's totals as a recount from scratch gives them: the estimates and rows before it, failed replies left out. */
+  function recount(db: AppDatabase): Array<[number, number | null, number | null]> {
+    const rows = db.$client
+      .prepare("SELECT seq, kind, status, token_estimate AS tokens, replayed_tokens_through AS tokensThrough, replayed_rows_through AS rowsThrough FROM messages WHERE conversation_id = 'c' ORDER BY seq")
+      .all() as Array<{ seq: number; kind: string; status: string; tokens: number; tokensThrough: number | null; rowsThrough: number | null }>;
+    let tokens = 0;
+    let count = 0;
+    return rows.map((row) => {
+      if (row.kind === 'summary') return [row.seq, null, null];
+      if (row.status !== 'failed') {
+        tokens += row.tokens;
+        count += 1;
+      }
+      return [row.seq, tokens, count];
+    });
+  }
+  const stored = (db: AppDatabase) =>
+    (db.$client.prepare("SELECT seq, replayed_tokens_through AS t, replayed_rows_through AS r FROM messages WHERE conversation_id = 'c' ORDER BY seq").all() as Array<{ seq: number; t: number | null; r: number | null }>).map(
+      (row): [number, number | null, number | null] => [row.seq, row.t, row.r],
+    );
+
+  it('stay a recount of the rows through inserts, a reply checkpointed then failed, a summary and a repair', () => {
+    const db = openTestDatabase();
+    seed(db, 6, 10);
+    insertMessage(db, { id: 'streaming', conversationId: 'c', seq: 6, turnId: 't6', role: 'assistant', text: '', status: 'streaming', createdAt: NOW });
+    checkpointMessageText(db, 'streaming', 'x'.repeat(400), NOW);
+    expect(stored(db)).toEqual(recount(db));
+    finishMessage(db, 'streaming', { text: 'x'.repeat(400), status: 'failed', error: null, modelResponded: null, reasoning: null, usage: null, tokenEstimate: 104, now: NOW });
+    expect(stored(db)).toEqual(recount(db));
+    summarise(db, 's1', 7, 30, 3, null);
+    insertMessage(db, { id: 'after', conversationId: 'c', seq: 8, turnId: 't8', role: 'user', text: 'after the summary', status: 'complete', createdAt: NOW });
+    expect(stored(db)).toEqual(recount(db));
+    expect(replaceMessageTextIfUnchanged(db, 'm00001', 'row 1', 'row 1 but longer now', NOW)).toBe(true);
+    recomputeTotalsOfMessages(db, ['m00001']);
+    expect(stored(db)).toEqual(recount(db));
+    // Six rows of 10, the repaired one 3 tokens longer, the failed reply nothing, the last row 5 tokens and its framing.
+    expect(stored(db).at(-1)).toEqual([8, 10 * 6 + 3 + 5 + 4, 7]);
+  });
+
+  it('count what lies outside the window without reading it, the same as an aggregate over the rows', () => {
+    const db = openTestDatabase();
+    seed(db, 3_000, 10, (seq) => (seq % 97 === 0 ? 'failed' : 'complete'));
+    summarise(db, 's1', 3_000, 30, 999, null);
+    const path = scanLivePath(db, 'c', 1_000);
+    const aggregate = db.$client
+      .prepare("SELECT count(*) AS rows, sum(token_estimate) AS tokens FROM messages WHERE conversation_id = 'c' AND kind != 'summary' AND compacted_into IS NULL AND status != 'failed' AND seq < ?")
+      .get(path.fitting.at(-1)!.seq) as { rows: number; tokens: number };
+    expect(path.outsideRows).toBe(aggregate.rows + 1);
+    expect(path.outsideTokens).toBe(aggregate.tokens + 30);
   });
 });

@@ -3,7 +3,7 @@
  * reading a message's text (the `messages_live_path` index answers every walk here on its own). Walking from the
  * newest row, the first row a summary covers ends the path, and that summary stands for everything before it.
  */
-import type Database from 'better-sqlite3';
+import { statementCacheFor } from './messages';
 import type { AppDatabase } from './open';
 
 /** The summary that stands for the covered rows. */
@@ -31,24 +31,19 @@ export interface LivePath {
   readonly outsideTokens: number;
 }
 
-function statementCache(sqlText: string): (db: AppDatabase) => Database.Statement<unknown[], unknown> {
-  const statements = new WeakMap<Database.Database, Database.Statement<unknown[], unknown>>();
-  return (db) => {
-    let statement = statements.get(db.$client);
-    if (!statement) {
-      statement = db.$client.prepare<unknown[], unknown>(sqlText);
-      statements.set(db.$client, statement);
-    }
-    return statement;
-  };
-}
+const statementCache = statementCacheFor;
 
 // Failed replies never replay and a streaming row is the reply being written: neither takes room in a request.
 const REPLAYED = "status NOT IN ('failed', 'streaming')";
 
 const walkNewestFirst = statementCache(
-  `SELECT seq, token_estimate AS tokens, compacted_into AS compactedInto, status FROM messages
-   WHERE conversation_id = ? AND kind != 'summary' ORDER BY seq DESC`,
+  `SELECT seq, token_estimate AS tokens, compacted_into AS compactedInto, status,
+     replayed_tokens_through AS tokensThrough, replayed_rows_through AS rowsThrough
+   FROM messages WHERE conversation_id = ? AND kind != 'summary' ORDER BY seq DESC`,
+);
+const selectTotalsAt = statementCache(
+  `SELECT replayed_tokens_through AS tokensThrough, replayed_rows_through AS rowsThrough FROM messages
+   WHERE conversation_id = ? AND seq = ? AND kind != 'summary'`,
 );
 const sumOlderLiveRows = statementCache(
   `SELECT count(*) AS rows, coalesce(sum(token_estimate), 0) AS tokens FROM messages
@@ -58,7 +53,12 @@ const selectSummaryLink = statementCache(
   `SELECT id, seq, token_estimate AS tokens, compacted_into AS compactedInto, covers_through_id AS coversThroughId FROM messages WHERE id = ?`,
 );
 
-interface WalkedRow {
+interface RunningTotals {
+  readonly tokensThrough: number | null;
+  readonly rowsThrough: number | null;
+}
+
+interface WalkedRow extends RunningTotals {
   readonly seq: number;
   readonly tokens: number;
   readonly compactedInto: string | null;
@@ -99,6 +99,7 @@ export function scanLivePath(
   let fittingTokens = 0;
   let boundary: { seq: number; summaryId: string } | null = null;
   let cutoffSeq: number | null = null;
+  let firstOutside: RunningTotals | null = null;
   // The summary's room is known only at the walk's end; rows are taken against the whole budget and the summary is
   // then left out if it no longer fits, which costs the replay nothing it could have held.
   for (const row of walkNewestFirst(db).iterate(conversationId) as IterableIterator<WalkedRow>) {
@@ -110,6 +111,7 @@ export function scanLivePath(
     const tokens = row.tokens + rowFramingTokens;
     if (fittingTokens + tokens > budget) {
       cutoffSeq = row.seq + 1;
+      firstOutside = row;
       break;
     }
     fitting.push({ seq: row.seq, tokens });
@@ -127,10 +129,7 @@ export function scanLivePath(
     boundarySeq = below.seq;
     summary = below.summary === null ? null : { id: below.summary.id, tokens: below.summary.tokens + rowFramingTokens };
   }
-  const older =
-    cutoffSeq === null
-      ? { rows: 0, tokens: 0 }
-      : (sumOlderLiveRows(db).get(conversationId, cutoffSeq, boundarySeq) as { rows: number; tokens: number });
+  const older = cutoffSeq === null ? { rows: 0, tokens: 0 } : olderLiveRows(db, conversationId, firstOutside, cutoffSeq, boundarySeq);
   let summaryOutside = false;
   let outsideRows = older.rows;
   let outsideTokens = older.tokens + older.rows * rowFramingTokens;
@@ -143,6 +142,19 @@ export function scanLivePath(
     }
   }
   return { summary, fitting, fittingTokens, summaryOutside, outsideRows, outsideTokens };
+}
+
+/**
+ * The live rows from the first that did not fit down to the newest covered one: the difference of the two rows'
+ * running totals, two index lookups at any length. Rows written without totals fall back to one aggregate over the
+ * index between them.
+ */
+function olderLiveRows(db: AppDatabase, conversationId: string, firstOutside: RunningTotals | null, cutoffSeq: number, boundarySeq: number): { rows: number; tokens: number } {
+  const floor: RunningTotals = boundarySeq < 0 ? { tokensThrough: 0, rowsThrough: 0 } : ((selectTotalsAt(db).get(conversationId, boundarySeq) as RunningTotals | undefined) ?? { tokensThrough: null, rowsThrough: null });
+  if (firstOutside?.tokensThrough != null && firstOutside.rowsThrough != null && floor.tokensThrough != null && floor.rowsThrough != null) {
+    return { rows: firstOutside.rowsThrough - floor.rowsThrough, tokens: firstOutside.tokensThrough - floor.tokensThrough };
+  }
+  return sumOlderLiveRows(db).get(conversationId, cutoffSeq, boundarySeq) as { rows: number; tokens: number };
 }
 
 const selectNewestCoveredBelow = statementCache(

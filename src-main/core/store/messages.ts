@@ -6,7 +6,7 @@ import { isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '
 import { isSameModel } from '../../../src-shared/models';
 import { messages } from '../../../db/schema';
 import { estimateMessageTokens } from '../context/token-estimate';
-import type { AppDatabase } from './open';
+import { inTransaction, type AppDatabase } from './open';
 
 export type MessageRow = typeof messages.$inferSelect;
 
@@ -72,7 +72,57 @@ export interface NewMessage {
   readonly createdAt: string;
 }
 
+/** What a row adds to the running totals: a failed reply never replays, a summary is not counted among the rows. */
+function contribution(kind: MessageKind, status: MessageStatus, tokenEstimate: number): { tokens: number; rows: number } {
+  if (kind === 'summary' || status === 'failed') return { tokens: 0, rows: 0 };
+  return { tokens: tokenEstimate, rows: 1 };
+}
+
+const selectTotalsBefore = statementCacheFor(
+  `SELECT replayed_tokens_through AS tokens, replayed_rows_through AS rows FROM messages
+   WHERE conversation_id = ? AND kind != 'summary' AND seq < ? ORDER BY seq DESC LIMIT 1`,
+);
+const shiftTotalsFrom = statementCacheFor(
+  `UPDATE messages SET replayed_tokens_through = replayed_tokens_through + ?, replayed_rows_through = replayed_rows_through + ?
+   WHERE conversation_id = ? AND seq >= ? AND kind != 'summary'`,
+);
+
+/** The running totals of the rows before `seq`. */
+function totalsBefore(db: AppDatabase, conversationId: string, seq: number): { tokens: number; rows: number } {
+  const row = selectTotalsBefore(db).get(conversationId, seq) as { tokens: number | null; rows: number | null } | undefined;
+  return { tokens: row?.tokens ?? 0, rows: row?.rows ?? 0 };
+}
+
+/** A row's cost changed: its running totals and those of every row after it move by the difference. */
+function shiftTotals(db: AppDatabase, conversationId: string, seq: number, tokens: number, rows: number): void {
+  if (tokens === 0 && rows === 0) return;
+  shiftTotalsFrom(db).run(tokens, rows, conversationId, seq);
+}
+
+/**
+ * Rebuilds a conversation's running totals from its rows, after changes to many of them at once (a repair): one pass
+ * in SQL, where shifting the rows after each change would cost a pass per change.
+ */
+export function recomputeReplayedTotals(db: AppDatabase, conversationId: string): void {
+  db.$client
+    .prepare(
+      `UPDATE messages SET replayed_tokens_through = totals.tokens, replayed_rows_through = totals.rows
+       FROM (
+         SELECT id,
+           sum(CASE WHEN status = 'failed' THEN 0 ELSE token_estimate END) OVER (ORDER BY seq) AS tokens,
+           sum(CASE WHEN status = 'failed' THEN 0 ELSE 1 END) OVER (ORDER BY seq) AS rows
+         FROM messages WHERE conversation_id = ? AND kind != 'summary'
+       ) AS totals
+       WHERE messages.id = totals.id`,
+    )
+    .run(conversationId);
+}
+
 export function insertMessage(db: AppDatabase, message: NewMessage): MessageRow {
+  const kind = message.kind ?? 'chat';
+  const tokenEstimate = message.tokenEstimate ?? estimateMessageTokens(message.text);
+  const own = contribution(kind, message.status, tokenEstimate);
+  const before = kind === 'summary' ? null : totalsBefore(db, message.conversationId, message.seq);
   return db
     .insert(messages)
     .values({
@@ -81,9 +131,9 @@ export function insertMessage(db: AppDatabase, message: NewMessage): MessageRow 
       seq: message.seq,
       turnId: message.turnId,
       role: message.role,
-      kind: message.kind ?? 'chat',
+      kind,
       text: message.text,
-      tokenEstimate: message.tokenEstimate ?? estimateMessageTokens(message.text),
+      tokenEstimate,
       status: message.status,
       error: message.error ?? null,
       brain: message.brain ?? null,
@@ -94,6 +144,8 @@ export function insertMessage(db: AppDatabase, message: NewMessage): MessageRow 
       usage: message.usage ?? null,
       streamOwner: message.streamOwner ?? null,
       coversThroughId: message.coversThroughId ?? null,
+      replayedTokensThrough: before === null ? null : before.tokens + own.tokens,
+      replayedRowsThrough: before === null ? null : before.rows + own.rows,
       createdAt: message.createdAt,
       updatedAt: message.createdAt,
     })
@@ -126,12 +178,32 @@ export function getMessage(db: AppDatabase, id: string): MessageRow | null {
   return db.select().from(messages).where(eq(messages.id, id)).get() ?? null;
 }
 
+const selectCost = statementCacheFor(`SELECT conversation_id AS conversationId, seq, kind, status, token_estimate AS tokenEstimate FROM messages WHERE id = ?`);
+
+interface RowCost {
+  readonly conversationId: string;
+  readonly seq: number;
+  readonly kind: MessageKind;
+  readonly status: MessageStatus;
+  readonly tokenEstimate: number;
+}
+
+/** Moves the running totals by what a row's new cost differs from its old one. */
+function retotal(db: AppDatabase, before: RowCost, kind: MessageKind, status: MessageStatus, tokenEstimate: number): void {
+  const was = contribution(before.kind, before.status, before.tokenEstimate);
+  const is = contribution(kind, status, tokenEstimate);
+  shiftTotals(db, before.conversationId, before.seq, is.tokens - was.tokens, is.rows - was.rows);
+}
+
 /** Writes the streamed text so far; called on a timer while a reply streams. */
 export function checkpointMessageText(db: AppDatabase, id: string, text: string, now: string): void {
-  db.update(messages)
-    .set({ text, tokenEstimate: estimateMessageTokens(text), updatedAt: now })
-    .where(and(eq(messages.id, id), eq(messages.status, 'streaming')))
-    .run();
+  inTransaction(db, () => {
+    const before = selectCost(db).get(id) as RowCost | undefined;
+    if (before === undefined || before.status !== 'streaming') return;
+    const tokenEstimate = estimateMessageTokens(text);
+    db.update(messages).set({ text, tokenEstimate, updatedAt: now }).where(and(eq(messages.id, id), eq(messages.status, 'streaming'))).run();
+    retotal(db, before, before.kind, before.status, tokenEstimate);
+  });
 }
 
 export interface FinishedMessage {
@@ -147,6 +219,7 @@ export interface FinishedMessage {
 }
 
 export function finishMessage(db: AppDatabase, id: string, finished: FinishedMessage): MessageRow {
+  const before = selectCost(db).get(id) as RowCost | undefined;
   const row = db
     .update(messages)
     .set({
@@ -163,9 +236,14 @@ export function finishMessage(db: AppDatabase, id: string, finished: FinishedMes
     .where(eq(messages.id, id))
     .returning()
     .get();
-  if (!row) throw new Error(`Message ${id} vanished before its reply finished.`);
-  return row;
+  if (!row || before === undefined) throw new Error(`Message ${id} vanished before its reply finished.`);
+  retotal(db, before, row.kind, row.status, row.tokenEstimate);
+  return { ...row, ...(selectTotalsOf(db).get(id) as Pick<MessageRow, 'replayedTokensThrough' | 'replayedRowsThrough'>) };
 }
+
+const selectTotalsOf = statementCacheFor(
+  `SELECT replayed_tokens_through AS replayedTokensThrough, replayed_rows_through AS replayedRowsThrough FROM messages WHERE id = ?`,
+);
 
 /** The newest `limit` rows matching `where` (before `beforeSeq` when given), oldest first, and whether older ones exist. */
 function pageBefore(db: AppDatabase, where: SQL | undefined, limit: number, beforeSeq: number | undefined): { rows: MessageRow[]; hasOlder: boolean } {
@@ -249,6 +327,19 @@ export function toMessageViews(db: AppDatabase, rows: readonly MessageRow[]): Me
   return rows.map((row) => toMessageView(row, counts.get(row.id) ?? 0));
 }
 
+/** One prepared statement per database connection, prepared on first use. */
+export function statementCacheFor(sqlText: string): (db: AppDatabase) => Database.Statement<unknown[], unknown> {
+  const statements = new WeakMap<Database.Database, Database.Statement<unknown[], unknown>>();
+  return (db) => {
+    let statement = statements.get(db.$client);
+    if (!statement) {
+      statement = db.$client.prepare<unknown[], unknown>(sqlText);
+      statements.set(db.$client, statement);
+    }
+    return statement;
+  };
+}
+
 /** A JSON column's value as drizzle decodes it: NULL stays null, anything else is parsed. */
 export function parseJsonColumn(value: unknown): unknown {
   return value === null ? null : JSON.parse(value as string);
@@ -307,9 +398,11 @@ function selectLiveRowFrom(values: readonly unknown[]): MessageRow {
     usage: parseJsonColumn(values[15]),
     compactedInto: values[16] as string | null,
     coversThroughId: values[17] as string | null,
-    streamOwner: values[18] as string | null,
-    createdAt: values[19] as string,
-    updatedAt: values[20] as string,
+    replayedTokensThrough: values[18] as number | null,
+    replayedRowsThrough: values[19] as number | null,
+    streamOwner: values[20] as string | null,
+    createdAt: values[21] as string,
+    updatedAt: values[22] as string,
   };
 }
 

@@ -176,21 +176,26 @@ const SEED: ReadonlyArray<{ readonly table: string; readonly rows: readonly Seed
 
 /** Columns a later migration added to a table that already had rows, and the value those rows get. */
 const ADDED_COLUMNS: Readonly<Record<string, SeedRow>> = {
-  messages: { stream_owner: null, covers_through_id: null },
+  messages: { stream_owner: null, covers_through_id: null, replayed_tokens_through: null, replayed_rows_through: null },
   brain_state: { refused_tokens: null, refused_model: null },
 };
 
 /**
  * Migration 0004 adds to each row's estimate what it replays beyond its words: 4 tokens of framing, and on m2 its one
- * tool call (12 of framing, the 27-character input and the 36-character answer at four characters a token, 7 + 9).
- * Its memory invocation has no output, so adds nothing.
+ * tool call (40 of framing, the 27-character input and the 36-character answer at four characters a token, 7 + 9).
+ * Its memory invocation has no output, so adds nothing. Then it writes the running totals of the rows that are not
+ * summaries: m1, m2, m3 in order (the summary m4 has none).
  */
-const TOKEN_ESTIMATES_AFTER_0004: Readonly<Record<string, number>> = { m1: 7 + 4, m2: 3 + 4 + 12 + 7 + 9, m3: 3 + 4, m4: 6 + 4 };
+const MESSAGES_AFTER_0004: Readonly<Record<string, SeedRow>> = {
+  m1: { token_estimate: 7 + 4, replayed_tokens_through: 11, replayed_rows_through: 1 },
+  m2: { token_estimate: 3 + 4 + 40 + 7 + 9, replayed_tokens_through: 11 + 63, replayed_rows_through: 2 },
+  m3: { token_estimate: 3 + 4, replayed_tokens_through: 74 + 7, replayed_rows_through: 3 },
+  m4: { token_estimate: 6 + 4 },
+};
 
 function upgradedRow(table: string, row: SeedRow): SeedRow {
   const added = Object.fromEntries(Object.entries(ADDED_COLUMNS[table] ?? {}).filter(([column]) => !(column in row)));
-  const estimate = table === 'messages' ? TOKEN_ESTIMATES_AFTER_0004[String(row.id)] : undefined;
-  return { ...row, ...added, ...(estimate === undefined ? {} : { token_estimate: estimate }) };
+  return { ...row, ...added, ...(table === 'messages' ? MESSAGES_AFTER_0004[String(row.id)] : {}) };
 }
 
 function columnsOf(sqlite: Database.Database, table: string): string[] {

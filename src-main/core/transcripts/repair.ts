@@ -11,6 +11,7 @@ import {
   iterateModelWrittenRows,
   latestRepair,
   listRepairChanges,
+  recomputeTotalsOfMessages,
   replaceMessageTextIfUnchanged,
 } from '../store/repairs';
 import { incrementCounter } from '../store/settings';
@@ -50,6 +51,7 @@ export function applyRepair(db: AppDatabase, kind: RepairKind, changes: readonly
       if (!replaceMessageTextIfUnchanged(db, change.messageId, change.before, change.after, now)) throw new Error(`Message ${change.messageId} changed while the repair ran; nothing was changed. Run it again.`);
       insertRepairChange(db, { repairId, kind, messageId: change.messageId, beforeText: change.before, afterText: change.after, appliedAt: now });
     }
+    recomputeTotalsOfMessages(db, changes.map((change) => change.messageId));
     if (kind === 'quote-escapes') {
       const total = changes.reduce((sum, change) => sum + change.count, 0);
       if (total > 0) incrementCounter(db, QUOTE_ESCAPE_COUNTER, total);
@@ -65,10 +67,12 @@ export function undoLastRepair(db: AppDatabase): { kind: RepairKind | null; rest
   return inTransaction(db, () => {
     let restored = 0;
     let skipped = 0;
-    for (const row of listRepairChanges(db, latest.repairId)) {
+    const changed = listRepairChanges(db, latest.repairId);
+    for (const row of changed) {
       if (replaceMessageTextIfUnchanged(db, row.messageId, row.afterText, row.beforeText, nowIso())) restored += 1;
       else skipped += 1;
     }
+    recomputeTotalsOfMessages(db, changed.map((row) => row.messageId));
     deleteRepair(db, latest.repairId);
     return { kind: latest.kind, restored, skipped };
   });
