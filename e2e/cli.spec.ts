@@ -153,3 +153,29 @@ test('anybrain request prints byte-identical bodies on repeated runs, for every 
     expect(JSON.stringify(body)).toContain('next 안녕 👋');
   }
 });
+
+test('a request body of megabytes comes through a pipe whole, and its window goes to stderr', () => {
+  // 800 messages of about 300 words: a body of about 1.5 MB, far more than a pipe holds at once.
+  const messages = Array.from({ length: 800 }, (_, index) => ({
+    id: `m${index}`,
+    turn_id: `t${index >> 1}`,
+    role: index % 2 === 0 ? 'user' : 'assistant',
+    kind: 'chat',
+    text: `${index % 2 === 0 ? 'question' : 'answer'} ${index} ${'words '.repeat(300)}`,
+    ...(index % 2 === 1 ? { status: 'complete', brain: 'claude' } : {}),
+  }));
+  const file = join(dataDir, 'long.json');
+  writeFileSync(file, JSON.stringify({ format: 'anybrain.transcript', version: 1, conversation: { id: 'x', title: 'Long', created_at: '2026-12-01T00:00:00.000Z' }, messages }));
+  const conversationId = run(dataDir, ['import', file]).stdout.trim();
+  const request = spawnSync(process.execPath, [cli, 'request', '--conversation', conversationId, '--brain', 'claude'], {
+    env: cliEnvironment(dataDir),
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 30_000,
+  });
+  expect(request.status).toBe(0);
+  expect(request.stdout.length).toBeGreaterThan(1_000_000);
+  const body = JSON.parse(request.stdout) as { messages: unknown[] };
+  expect(body.messages).toHaveLength(800);
+  expect(request.stderr).toMatch(/^Window: Claude \(claude-sonnet-4-6\) holds 1,000,000 tokens \(from the model table\); this request is about [\d,]+ tokens, \d+ % of Claude's window\.\n$/);
+});

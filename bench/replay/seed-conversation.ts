@@ -6,6 +6,7 @@
 import { BRAINS, type BrainId } from '../../src-shared/brains';
 import { estimateRowTokens } from '../../src-main/core/context/row-estimate';
 import { newId } from '../../src-main/core/store/clock';
+import { recomputeReplayedTotals } from '../../src-main/core/store/messages';
 import type { AppDatabase } from '../../src-main/core/store/open';
 import type { ToolDefinition } from '../../src-main/core/tools/catalogue';
 
@@ -329,6 +330,8 @@ export function seedConversation(db: AppDatabase, messageCount: number, randomSe
       });
       invocationCount += calls.length;
     }
+    // The running totals the store keeps as rows are written (store/messages.ts), rebuilt once after the raw inserts.
+    recomputeReplayedTotals(db, conversationId);
   })();
 
   return { conversationId, messageCount, invocationCount, seedMs: performance.now() - started };

@@ -49,7 +49,20 @@ async function withCore(dataFlag: string | undefined, work: (core: Core) => Prom
   } finally {
     await core?.dispose();
   }
+  await flushed(process.stdout);
+  await flushed(process.stderr);
   process.exit(code);
+}
+
+/**
+ * Resolves once everything written to the stream has been handed to the system. A pipe takes about 64 KiB at a time
+ * and Node queues the rest; `process.exit` drops that queue, which cut a large `request` body short.
+ */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.writableLength === 0) resolve();
+    else stream.write('', () => resolve());
+  });
 }
 
 /** Asks at the terminal before a tool whose policy is "ask" runs. */
