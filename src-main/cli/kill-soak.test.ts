@@ -158,6 +158,11 @@ interface CompactionTimings {
   readonly commitMs: number;
 }
 
+interface TrafficCount {
+  readonly requested: number;
+  readonly finished: number;
+}
+
 /** The summary requests of one compaction run reaching the fake and its replies ending, timed as they happen. */
 interface SummaryTraffic {
   readonly requestedAt: number[];
@@ -770,11 +775,10 @@ describe(`kill soak (${KILLS} kills, seed ${SEED})`, () => {
     }
   }
 
-  /** Where the killed compaction was, from the requests the fake received, the replies it ended and what was stored. */
-  function compactionPhase(traffic: SummaryTraffic, parts: number, outcome: CompactionOutcome): string {
+  /** Where the killed compaction was, from the summary requests and replies the fake had seen at the kill, and what was stored. */
+  function compactionPhase(seenAtKill: TrafficCount, parts: number, outcome: CompactionOutcome): string {
     if (outcome.kind === 'compacted') return 'compact: after the summary committed';
-    const requested = traffic.requestedAt.length;
-    const finished = traffic.finishedAt.length;
+    const { requested, finished } = seenAtKill;
     if (requested === 0) return 'compact: before the first summary request';
     if (finished < requested) return requested < parts ? "compact: a part's summary streaming" : "compact: the last part's summary streaming";
     return finished < parts ? 'compact: between parts' : 'compact: the last summary sent, not committed';
@@ -792,6 +796,7 @@ describe(`kill soak (${KILLS} kills, seed ${SEED})`, () => {
     const traffic = watchSummaryTraffic();
     let killed: boolean;
     let started: Started;
+    let seenAtKill: TrafficCount = { requested: 0, finished: 0 };
     try {
       const startedAt = Date.now();
       started = start(compactArgs(conversationId));
@@ -801,6 +806,8 @@ describe(`kill soak (${KILLS} kills, seed ${SEED})`, () => {
         await Promise.race([traffic.until(condition), exited]);
         if (delayMs > 0) await Promise.race([sleep(delayMs), exited]);
         if (started.hasExited()) return false;
+        // Counted before the signal: the fake may still flush a reply to the dead process after it.
+        seenAtKill = { requested: traffic.requestedAt.length, finished: traffic.finishedAt.length };
         await started.kill();
         return true;
       };
@@ -836,7 +843,7 @@ describe(`kill soak (${KILLS} kills, seed ${SEED})`, () => {
     (await checkAfterKill(figures, label, rowsBefore)).close();
     const afterKill = dumpConversation(conversationId);
     const outcome = compactionOutcome(before, afterKill, spanRowsOf(started.stderr()));
-    const phase = compactionPhase(traffic, timings.parts, outcome);
+    const phase = compactionPhase(seenAtKill, timings.parts, outcome);
     figures.killsByPhase[phase] = (figures.killsByPhase[phase] ?? 0) + 1;
     switch (outcome.kind) {
       case 'as before':
