@@ -60,14 +60,14 @@ test('one conversation through all seven brains, each calling a tool, every requ
   await request.post(`${readE2eEnvironment().fakeBrainsUrl}/_fake/reset`);
   await openApp(page);
   const conversationId = await newConversation(page);
-  const replies = page.locator('[data-testid="message"][data-role="assistant"]');
 
   for (const [index, brain] of BRAIN_IDS.entries()) {
     await page.getByTestId('brain-picker').selectOption(brain);
     await sendMessage(page, `[tool:current_time {"zone":"Asia/Seoul"}] Turn ${index + 1}: what time is it, ${BRAINS[brain].label}?`);
-    await expect(replies.nth(index)).toHaveAttribute('data-status', 'complete');
-    await expect(replies.nth(index)).toHaveAttribute('data-brain', brain);
-    await expect(replies.nth(index).getByTestId('message-text')).toContainText('(tools answered: 20');
+    // The list renders the rows in view: this turn's reply is the newest one rendered.
+    const reply = page.locator(`[data-testid="message"][data-role="assistant"][data-brain="${brain}"]`).last();
+    await expect(reply).toHaveAttribute('data-status', 'complete');
+    await expect(reply.getByTestId('message-text')).toContainText(`Turn ${index + 1}: what time is it, ${BRAINS[brain].label}? (tools answered: 20`);
   }
 
   const violations = (await (await request.get(`${readE2eEnvironment().fakeBrainsUrl}/_fake/violations`)).json()) as unknown[];
