@@ -188,5 +188,5 @@ export function contextPercent(tokens: number, contextWindow: number): number {
 
 /** "61 % of Kimi's window". */
 export function describeContextShare(tokens: number, contextWindow: number, brain: BrainId): string {
-  return `${contextPercent(tokens, contextWindow)} % of ${BRAINS[brain].label}'s window`;
+  return `${contextPercent(tokens, contextWindow).toLocaleString('en-US')} % of ${BRAINS[brain].label}'s window`;
 }

@@ -19,7 +19,8 @@ import {
 } from '../../src-shared/api';
 import { chipLabel } from '../../src-shared/receipt';
 import { BRAINS, isBrainId, type BrainId } from '../../src-shared/brains';
-import type { WindowSource } from '../../src-shared/context-windows';
+import { contextPercent, type WindowSource } from '../../src-shared/context-windows';
+import { estimateTokens } from '../core/context/token-estimate';
 import type { Core } from '../core/core-types';
 
 export interface Output {
@@ -193,7 +194,7 @@ export async function requestCommand(
     ...(options.message === undefined ? {} : { message: options.message }),
   });
   output.stdout(`${preview.body}\n`);
-  output.stderr(`${describeWindow(preview.context)}\n`);
+  output.stderr(`${describeWindow(preview.context, estimateTokens(preview.body))}\n`);
   for (const warning of preview.warnings) output.stderr(`Note: ${warning}\n`);
   return 0;
 }
@@ -206,13 +207,17 @@ const WINDOW_SOURCE_WORDS: Readonly<Record<WindowSource, string>> = {
   server: 'as the server reports it',
 };
 
-/** The window a request was built against, in one paragraph for stderr. */
-export function describeWindow(context: ContextStatusView): string {
+/**
+ * The window a request was built against, in one paragraph for stderr: the window, how full the conversation would
+ * make it, and how much of it the request itself takes (`requestTokens`, the body's own estimate).
+ */
+export function describeWindow(context: ContextStatusView, requestTokens: number): string {
   const label = BRAINS[context.brain].label;
   const tokens = (count: number) => count.toLocaleString('en-US');
   const lines = [
-    `Window: ${label} (${context.model}) holds ${tokens(context.contextWindow)} tokens (${WINDOW_SOURCE_WORDS[context.windowSource]}); ` +
-      `this request is about ${tokens(context.tokens)} tokens, ${context.description}.`,
+    `Window: ${label} (${context.model}) holds ${tokens(context.contextWindow)} tokens (${WINDOW_SOURCE_WORDS[context.windowSource]}). ` +
+      `The conversation is about ${tokens(context.tokens)} tokens, ${context.description}; ` +
+      `this request holds about ${tokens(requestTokens)} (${contextPercent(requestTokens, context.contextWindow).toLocaleString('en-US')} %).`,
   ];
   if (context.windowNote) lines.push(`Note: ${context.windowNote}`);
   if (context.outsideWindow > 0) {

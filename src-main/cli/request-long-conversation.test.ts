@@ -227,18 +227,20 @@ describe(`anybrain request --brain kimi on a ${formatCount(MESSAGES)}-message co
 
     const [windowLine, outsideLine, ...rest] = output.err.split('\n');
     expect(windowLine).toMatch(
-      /^Window: Kimi \(kimi-k2\.6\) holds 262,144 tokens \(from the model table\); this request is about [\d,]+ tokens, \d+ % of Kimi's window\.$/,
+      /^Window: Kimi \(kimi-k2\.6\) holds 262,144 tokens \(from the model table\)\. The conversation is about [\d,]+ tokens, [\d,]+ % of Kimi's window; this request holds about [\d,]+ \(\d+ %\)\.$/,
     );
     // The conversation is about four million tokens, all counted though most are outside the window.
     const conversationTokens = Number(/about ([\d,]+) tokens/.exec(windowLine!)![1]!.replaceAll(',', ''));
     expect(conversationTokens).toBeGreaterThan(3_500_000);
     expect(conversationTokens).toBeLessThan(5_000_000);
+    // The request itself stays below the emergency line.
+    expect(Number(/\((\d+) %\)\.$/.exec(windowLine!)![1])).toBeLessThanOrEqual(80);
     expect(outsideLine).toBe(
       `${formatCount(leftOut)} older messages are outside Kimi's window and left out; \`anybrain compact --conversation ${conversations.long} --brain kimi\` summarises them.`,
     );
     // Calls to a files server that is not connected now replay as labelled text, and say so.
     expect(rest.at(-1)).toBe('');
-    for (const line of rest.slice(0, -1)) expect(line).toMatch(/^Note: [12] calls? to tools not offered now replay as text\.$/);
+    for (const line of rest.slice(0, -1)) expect(line).toMatch(/^Note: (1 call to tools not offered now replays|2 calls to tools not offered now replay) as text\.$/);
   }, 60_000);
 
   it('reads the same rows as for a 1,000-message conversation with the same newest rows, and only the rows it holds', async () => {

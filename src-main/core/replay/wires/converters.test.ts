@@ -727,7 +727,7 @@ describe('cross-wire replay rules', () => {
       '[System line, tool record: the assistant called read_file with {\\"path\\":\\"notes/오늘.md\\"}, which failed with: File not found. That tool is not offered now.]',
     );
     expect(text).not.toMatch(/"name":"read_file"/);
-    expect(warnings).toEqual([{ messageId: '01CLAUDEREPLY0000000000000', message: '1 calls to tools not offered now replay as text.' }]);
+    expect(warnings).toEqual([{ messageId: '01CLAUDEREPLY0000000000000', message: '1 call to tools not offered now replays as text.' }]);
   });
 
   it.each(wires)('%s is byte-stable, and appending a turn keeps the earlier messages as a prefix', (wire) => {

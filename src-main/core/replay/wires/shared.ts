@@ -13,15 +13,20 @@ export interface AssistantParts {
   readonly recordLine: string | null;
 }
 
+/** "1 call", "8 earlier calls". */
+function callCount(count: number, adjective: string): string {
+  return `${count} ${adjective === '' ? '' : `${adjective} `}call${count === 1 ? '' : 's'}`;
+}
+
 export function assistantParts(turn: ReplayTurn, request: ReplayRequest, warnings: ReplayWarning[]): AssistantParts {
   const { native, records, dropped } = partitionCalls(turn, request.tools);
   const lines = [...records];
   if (dropped > 0) {
-    lines.unshift(`[System line, tool record: ${dropped} earlier calls of this reply are not shown; the last ${MAX_REPLAYED_CALLS} follow.]`);
-    warnings.push({ messageId: turn.messageId, message: `${dropped} older calls of this reply were left out of the replay.` });
+    lines.unshift(`[System line, tool record: ${callCount(dropped, 'earlier')} of this reply ${dropped === 1 ? 'is' : 'are'} not shown; the last ${MAX_REPLAYED_CALLS} follow.]`);
+    warnings.push({ messageId: turn.messageId, message: `${callCount(dropped, 'older')} of this reply ${dropped === 1 ? 'was' : 'were'} left out of the replay.` });
   }
   if (records.length > 0) {
-    warnings.push({ messageId: turn.messageId, message: `${records.length} calls to tools not offered now replay as text.` });
+    warnings.push({ messageId: turn.messageId, message: `${callCount(records.length, '')} to tools not offered now replay${records.length === 1 ? 's' : ''} as text.` });
   }
   return { native, recordLine: lines.length > 0 ? lines.join('\n') : null };
 }
