@@ -81,6 +81,19 @@ describe('reloading the newest page after a compaction', () => {
     expect(change.hasOlder).toBe(false);
   });
 
+  it('keeps a reply that finished while the page was read, where the page still has it streaming', () => {
+    const streaming = replyFixture({ id: 'm5', seq: 5, status: 'streaming', text: 'He', updatedAt: '2026-12-01T10:00:01.000Z' });
+    openWith(...rows(1, 2, 3, 4), streaming);
+    const loadedBefore = new Set(getState().messageIds);
+    const finished = { ...streaming, status: 'complete' as const, text: 'Hello there.', updatedAt: '2026-12-01T10:00:02.000Z' };
+    setState((state) => mergeMessages(state, [finished]));
+    const change = applyReloadedPage(getState(), pageOf([summaryFixture({ seq: 6, coveredMessages: 3 }), ...rows(4), streaming], false), loadedBefore);
+    expect(change.messageIds).toEqual(['s1', 'm4', 'm5']);
+    expect(change.messagesById?.m5).toEqual(finished);
+    // The same holds for any page merged over rows events already moved on.
+    expect(mergeMessages(getState(), [streaming]).messagesById.m5).toEqual(finished);
+  });
+
   it('drops every loaded row when the page holds only the summary', () => {
     openWith(...rows(1, 2));
     const change = applyReloadedPage(getState(), pageOf([summaryFixture({ coveredMessages: 2 })], false), new Set(getState().messageIds));

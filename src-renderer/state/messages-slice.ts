@@ -111,6 +111,17 @@ function newestRowSeq(messages: readonly (MessageView | undefined)[]): number | 
 type MergedMessages = Pick<MessagesSlice, 'messagesById' | 'messageIds' | 'streamingText'>;
 
 /** Upserts messages of the open conversation, keeping ids ordered by seq, the live summary first. */
+/**
+ * Whether `current` is a later state of the same row than `incoming`: a page read while a reply finished can arrive
+ * after the event that finished it, and must not turn it back into a streaming row. A finished row never streams
+ * again, and every change to a row moves its `updatedAt` on.
+ */
+export function isLaterState(current: MessageView | undefined, incoming: MessageView): current is MessageView {
+  if (current === undefined) return false;
+  if (current.status !== 'streaming' && incoming.status === 'streaming') return true;
+  return current.updatedAt > incoming.updatedAt;
+}
+
 export function mergeMessages(state: MessagesSlice, messages: readonly MessageView[]): MergedMessages {
   const ownMessages = messages.filter((message) => message.conversationId === state.openConversationId);
   if (ownMessages.length === 0) {
@@ -121,6 +132,7 @@ export function mergeMessages(state: MessagesSlice, messages: readonly MessageVi
   const addedIds: string[] = [];
   for (const message of ownMessages) {
     if (!(message.id in messagesById) && !addedIds.includes(message.id)) addedIds.push(message.id);
+    if (isLaterState(messagesById[message.id], message)) continue;
     messagesById[message.id] = message;
     const streamed = state.streamingText[message.id];
     // Streamed text that extends the stored text is newer than it; anything else is replaced by the stored text.
@@ -196,11 +208,17 @@ export function applyReloadedPage(
     .filter((id) => !loadedBefore.has(id))
     .map((id) => state.messagesById[id])
     .filter((message): message is MessageView => message !== undefined && message.kind !== 'summary');
-  const merged = mergeMessages(fresh, [...page.messages, ...arrivedSince]);
+  // A row the page holds in an earlier state than events already brought (a reply that finished while it was read)
+  // keeps the later state.
+  const pageMessages = page.messages.map((message) => {
+    const current = state.messagesById[message.id];
+    return isLaterState(current, message) ? current : message;
+  });
+  const merged = mergeMessages(fresh, [...pageMessages, ...arrivedSince]);
   const streamingText: Record<string, string> = {};
-  for (const message of arrivedSince) {
+  for (const message of [...pageMessages, ...arrivedSince]) {
     const streamed = state.streamingText[message.id];
-    if (streamed !== undefined) streamingText[message.id] = streamed;
+    if (streamed !== undefined && message.status === 'streaming' && streamed.startsWith(message.text)) streamingText[message.id] = streamed;
   }
   return {
     ...fresh,
