@@ -114,6 +114,14 @@ export class TurnEngine {
     return { ...guarded.status, compacting: this.isCompacting(conversationId) };
   }
 
+  /** One thing at a time per conversation: a reply, or a compaction the user started. */
+  private refuseWhileBusy(conversationId: string, then: string): void {
+    const running = this.running.get(conversationId);
+    if (running === undefined) return;
+    const what = running.turnId === null ? 'This conversation is being compacted' : 'A reply is still being written in this conversation';
+    throw new ApiError('turn-running', `${what}. Wait for it, or press Stop, then ${then}.`);
+  }
+
   /** Whether a compaction runs now: one the user started, or one inside a turn. */
   isCompacting(conversationId: string): boolean {
     const running = this.running.get(conversationId);
@@ -125,9 +133,7 @@ export class TurnEngine {
    * turn, so a send waits for it; `stop` cancels it with nothing changed.
    */
   async compact(conversationId: string, brain?: BrainId): Promise<CompactionResult> {
-    if (this.running.has(conversationId)) {
-      throw new ApiError('turn-running', 'A reply is still being written in this conversation. Wait for it, or press Stop, then compact.');
-    }
+    this.refuseWhileBusy(conversationId, 'compact');
     const target = overrideTarget(this.resolveTarget(conversationId), brain ? { brain } : {});
     const controller = new AbortController();
     const done = runCompaction(this.runDependencies, { conversationId, target, signal: controller.signal }).finally(() => {
@@ -176,9 +182,7 @@ export class TurnEngine {
 
   private start(conversationId: string, userText: string | null): StartedTurn {
     const { db, emit } = this.deps;
-    if (this.running.has(conversationId)) {
-      throw new ApiError('turn-running', 'A reply is still being written in this conversation. Wait for it, or press Stop, then send again.');
-    }
+    this.refuseWhileBusy(conversationId, 'send again');
     const admission = { db, toolbox: this.toolbox, connectionFor: this.deps.connectionFor, streamOwner: this.deps.streamOwner ?? null };
     const turn = admit(admission, conversationId, userText);
     const { turnId, userRow, assistantRow } = turn;

@@ -258,6 +258,23 @@ describe('a turn on a smaller window compacts first', () => {
     expect(rows.filter((row) => row.kind === 'summary' && row.compactedInto === null).map((row) => row.text)).toEqual(['Summary two.']);
   });
 
+  it('holds the conversation while a compaction the user started runs: a send is refused saying so, Stop ends it unchanged', async () => {
+    const { db, scripted, engine } = setup('kimi');
+    seedExchanges(db, 40, 150);
+    engine.windows.setOverride('kimi', 'kimi-k2.6', { contextWindow: 8_000, outputLimit: 1_000 });
+    const before = listAllMessages(db, 'c1');
+    const compaction = engine.compact('c1');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(engine.isCompacting('c1')).toBe(true);
+    expect(() => engine.send('c1', 'hello')).toThrow('This conversation is being compacted. Wait for it, or press Stop, then send again.');
+    await expect(engine.compact('c1')).rejects.toThrow('This conversation is being compacted. Wait for it, or press Stop, then compact.');
+    expect(engine.stop('c1')).toBe(true);
+    scripted.push('end');
+    expect(await compaction).toMatchObject({ outcome: 'stopped', message: 'Compaction stopped. Nothing was changed.' });
+    expect(engine.isCompacting('c1')).toBe(false);
+    expect(listAllMessages(db, 'c1')).toEqual(before);
+  });
+
   it('says when there is nothing to compact', async () => {
     const { db, engine } = setup('kimi');
     seedExchanges(db, 2, 20);
