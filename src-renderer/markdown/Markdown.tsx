@@ -24,8 +24,21 @@ function remarkWithoutEmphasis(this: Processor): void {
 
 /** For a block whose emphasis nests too deep to render: its delimiters show as the characters typed. */
 const remarkPluginsWithoutEmphasis: Options['remarkPlugins'] = [remarkGfm, remarkWithoutEmphasis];
+
+let sharedHighlight: ReturnType<typeof rehypeHighlight> | null = null;
+
+/**
+ * rehype-highlight's own attacher creates a highlighter and registers its ~37 common languages each time a processor
+ * is built, and react-markdown builds a processor on every render: this attacher hands every processor the one
+ * transform, built on first use.
+ */
+function rehypeHighlightOnce(): ReturnType<typeof rehypeHighlight> {
+  sharedHighlight ??= rehypeHighlight({ detect: false });
+  return sharedHighlight;
+}
+
 // Sanitise first: highlighting then only adds its own spans to code that is already safe.
-const rehypePlugins: Options['rehypePlugins'] = [rehypeSanitize, [rehypeHighlight, { detect: false }]];
+const rehypePlugins: Options['rehypePlugins'] = [rehypeSanitize, rehypeHighlightOnce];
 
 const urlTransform: UrlTransform = (url, key) => (key === 'href' ? (safeLinkUrl(url) ?? '') : '');
 
