@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Api, ApiEvent, SettingsView } from '../src-shared/api';
 import { App } from './App';
+import { resetDeltaBuffer } from './state/delta-buffer';
 import { startApp } from './state/startup';
 import { resetAppStore } from './state/store';
 import {
@@ -73,9 +74,19 @@ afterAll(() => {
 });
 
 let stopApp: () => void = () => undefined;
+/** Frames asked for since the last one ran: the test decides when the next frame comes. */
+let requestedFrames: (() => void)[] = [];
+const runFrame = () =>
+  act(() => {
+    const due = requestedFrames;
+    requestedFrames = [];
+    for (const callback of due) callback();
+  });
 
 beforeEach(() => {
   resetAppStore();
+  requestedFrames = [];
+  resetDeltaBuffer((callback) => requestedFrames.push(callback));
   window.history.replaceState(null, '', '/');
 });
 
@@ -128,6 +139,7 @@ describe('App', () => {
       assistantMessage: replyFixture({ id: 'm4', seq: 4, turnId: 't2', text: '', status: 'streaming' }),
     });
     push({ type: 'message-delta', conversationId: 'c1', turnId: 't2', messageId: 'm4', textDelta: 'Streaming **now**' });
+    runFrame();
     expect(screen.getByTestId('stop-button')).toBeTruthy();
     const streamingRow = screen.getAllByTestId('message').find((row) => row.dataset.messageId === 'm4');
     expect(streamingRow?.querySelector('[data-testid="message-text"]')?.textContent).toBe('Streaming now');

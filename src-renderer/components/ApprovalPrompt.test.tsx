@@ -4,6 +4,7 @@ import { Profiler } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, type Api, type MessageView } from '../../src-shared/api';
 import { installApi } from '../state/api-client';
+import { flushPendingDeltas } from '../state/delta-buffer';
 import { handleApiEvent } from '../state/events';
 import { openConversationState } from '../state/messages-slice';
 import { resetAppStore, useAppStore } from '../state/store';
@@ -159,6 +160,8 @@ describe('ApprovalPrompt', () => {
     );
     const before = stillRenders.mock.calls.length;
     push({ type: 'message-delta', conversationId: 'c1', turnId: 't1', messageId: 'm2', textDelta: 'more' });
+    act(flushPendingDeltas);
+    expect(useAppStore.getState().streamingText).toEqual({ m2: 'more' });
     expect(stillRenders.mock.calls.length).toBe(before);
   });
 });

@@ -12,6 +12,8 @@ import {
 import { nextBrain, setConversationReasoning, switchConversationBrain, switchToNextBrain } from './brain-actions';
 import { openRequestPreview, previewNextRequest, sendMessage, updateDraft } from './turn-actions';
 import { installApi } from './api-client';
+import { hasPendingDeltas, resetDeltaBuffer } from './delta-buffer';
+import { handleApiEvent } from './events';
 import { resetAppStore, useAppStore } from './store';
 import { contextStatusFixture, conversationFixture, fakeApi, invocationFixture, messageFixture, replyFixture } from './test-fixtures';
 
@@ -21,8 +23,19 @@ function install(commands: Partial<Api>): void {
   installApi(fakeApi(commands));
 }
 
+/** Frames asked for since the last one ran: the test decides when the next frame comes. */
+let requestedFrames: (() => void)[] = [];
+
+function runFrame(): void {
+  const due = requestedFrames;
+  requestedFrames = [];
+  for (const callback of due) callback();
+}
+
 beforeEach(() => {
   resetAppStore();
+  requestedFrames = [];
+  resetDeltaBuffer((callback) => requestedFrames.push(callback));
   window.history.replaceState(null, '', '/');
 });
 
@@ -181,6 +194,40 @@ describe('resync', () => {
     expect(getState().activeTurns).toEqual({});
     expect(getState().messagesById.m2?.text).toBe('Done.');
     expect(getState().conversationOrder).toEqual(['c1']);
+  });
+});
+
+describe('text deltas waiting for a frame', () => {
+  const streamingPage = (text: string) => ({
+    messages: [messageFixture(), replyFixture({ text, status: 'streaming' })],
+    invocations: [],
+    hasOlder: false,
+  });
+
+  it('are applied before a page merge, so a page that already holds them does not show them twice', async () => {
+    install({
+      getConversation: async () => conversationFixture(),
+      listConversations: async () => [conversationFixture()],
+      listMessages: vi.fn<Api['listMessages']>().mockResolvedValueOnce(streamingPage('Hel')).mockResolvedValueOnce(streamingPage('Hello')),
+    });
+    await openConversation('c1');
+    handleApiEvent({ type: 'message-delta', conversationId: 'c1', turnId: 't1', messageId: 'm2', textDelta: 'lo' });
+    await resync();
+    expect(hasPendingDeltas()).toBe(false);
+    runFrame();
+    expect(getState().streamingText).toEqual({ m2: 'Hello' });
+  });
+
+  it('are dropped when the conversation is closed, even if it is opened again before the frame', async () => {
+    install({ getConversation: async () => conversationFixture(), listMessages: async () => streamingPage('Hi') });
+    await openConversation('c1');
+    handleApiEvent({ type: 'message-delta', conversationId: 'c1', turnId: 't1', messageId: 'm2', textDelta: ' there' });
+    closeConversation();
+    expect(hasPendingDeltas()).toBe(false);
+    await openConversation('c1');
+    runFrame();
+    expect(getState().streamingText).toEqual({});
+    expect(getState().messagesById.m2?.text).toBe('Hi');
   });
 });
 

@@ -11,6 +11,7 @@ import {
   openConversationState,
   pagingCursor,
 } from './messages-slice';
+import { dropPendingDeltas, flushPendingDeltas } from './delta-buffer';
 import { useAppStore } from './store';
 import { reconcileActiveTurn } from './turns-slice';
 
@@ -41,6 +42,7 @@ export async function loadConversations(query: string = getState().conversationQ
 
 export function closeConversation(): void {
   pageRequest += 1;
+  dropPendingDeltas();
   setState({ ...openConversationState(null), requestPreviewOpen: false });
   writeConversationHash(null);
 }
@@ -52,6 +54,7 @@ export async function openConversation(conversationId: string): Promise<void> {
     return;
   }
   const request = ++pageRequest;
+  dropPendingDeltas();
   setState({ ...openConversationState(conversationId), requestPreviewOpen: false });
   writeConversationHash(conversationId);
   const conversationRequest = api()
@@ -64,6 +67,7 @@ export async function openConversation(conversationId: string): Promise<void> {
       conversationRequest,
     ]);
     if (request !== pageRequest) return;
+    flushPendingDeltas();
     setState((current) => ({
       ...applyOpeningPage(current, page),
       ...reconcileActiveTurn(current, conversationId, page.messages),
@@ -92,6 +96,7 @@ export async function loadOlderMessages(): Promise<void> {
   try {
     const page = await api().listMessages({ conversationId, beforeSeq, limit: PAGE_SIZE });
     if (request !== pageRequest) return;
+    flushPendingDeltas();
     setState((current) => applyOlderPage(current, page));
   } catch (error) {
     if (request !== pageRequest) return;
@@ -112,6 +117,7 @@ export async function resync(): Promise<void> {
   try {
     const page = await api().listMessages({ conversationId, limit: PAGE_SIZE });
     if (request !== pageRequest) return;
+    flushPendingDeltas();
     setState((current) => ({
       ...applyResyncPage(current, page),
       ...reconcileActiveTurn(current, conversationId, page.messages),
@@ -130,6 +136,7 @@ export async function reloadNewestPage(conversationId: string): Promise<void> {
   try {
     const page = await api().listMessages({ conversationId, limit: PAGE_SIZE });
     if (request !== pageRequest) return;
+    flushPendingDeltas();
     setState((current) => ({
       ...applyReloadedPage(current, page, loadedBefore),
       ...reconcileActiveTurn(current, conversationId, page.messages),

@@ -1,4 +1,5 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { hasPendingDeltas, resetDeltaBuffer } from './delta-buffer';
 import { handleApiEvent } from './events';
 import { openConversationState } from './messages-slice';
 import { resetAppStore, useAppStore } from './store';
@@ -16,7 +17,34 @@ function openWith(conversationId: string, ...messages: ReturnType<typeof message
   });
 }
 
-beforeEach(resetAppStore);
+/** Frames asked for since the last one ran: the test decides when the next frame comes. */
+let requestedFrames: (() => void)[] = [];
+
+function runFrame(): void {
+  const due = requestedFrames;
+  requestedFrames = [];
+  for (const callback of due) callback();
+}
+
+/** Counts store updates from now on. */
+function countStoreUpdates(): { readonly count: () => number } {
+  let updates = 0;
+  const unsubscribe = useAppStore.subscribe(() => {
+    updates += 1;
+  });
+  onTestFinished(unsubscribe);
+  return { count: () => updates };
+}
+
+function delta(messageId: string, textDelta: string, conversationId = 'c1') {
+  return { type: 'message-delta', conversationId, turnId: 't1', messageId, textDelta } as const;
+}
+
+beforeEach(() => {
+  resetAppStore();
+  requestedFrames = [];
+  resetDeltaBuffer((callback) => requestedFrames.push(callback));
+});
 
 describe('turn-started', () => {
   it('adds the user message and the reply to the open conversation and marks the turn running', () => {
@@ -45,13 +73,83 @@ describe('turn-started', () => {
 });
 
 describe('message-delta', () => {
-  it('appends to one reply without copying the loaded messages', () => {
+  it('appends to one reply at the next frame without copying the loaded messages', () => {
     openWith('c1', messageFixture(), replyFixture({ text: 'Hel', status: 'streaming' }));
     const messagesBefore = getState().messagesById;
-    handleApiEvent({ type: 'message-delta', conversationId: 'c1', turnId: 't1', messageId: 'm2', textDelta: 'lo' });
-    handleApiEvent({ type: 'message-delta', conversationId: 'c1', turnId: 't1', messageId: 'm2', textDelta: ' you' });
+    handleApiEvent(delta('m2', 'lo'));
+    handleApiEvent(delta('m2', ' you'));
+    expect(getState().streamingText).toEqual({});
+    expect(requestedFrames).toHaveLength(1);
+    runFrame();
     expect(getState().streamingText).toEqual({ m2: 'Hello you' });
     expect(getState().messagesById).toBe(messagesBefore);
+    expect(hasPendingDeltas()).toBe(false);
+  });
+
+  it('applies 100 deltas of one task in one store update showing their concatenation', () => {
+    openWith('c1', messageFixture(), replyFixture({ text: '', status: 'streaming' }));
+    const updates = countStoreUpdates();
+    const pieces = Array.from({ length: 100 }, (_, index) => `w${index} `);
+    for (const piece of pieces) handleApiEvent(delta('m2', piece));
+    expect(updates.count()).toBe(0);
+    runFrame();
+    expect(updates.count()).toBe(1);
+    expect(getState().streamingText).toEqual({ m2: pieces.join('') });
+    expect(requestedFrames).toEqual([]);
+  });
+
+  it('asks for one frame per burst, and a new one for deltas after it ran', () => {
+    openWith('c1', replyFixture({ text: '', status: 'streaming' }));
+    handleApiEvent(delta('m2', 'a'));
+    handleApiEvent(delta('m2', 'b'));
+    runFrame();
+    handleApiEvent(delta('m2', 'c'));
+    expect(requestedFrames).toHaveLength(1);
+    runFrame();
+    expect(getState().streamingText).toEqual({ m2: 'abc' });
+  });
+
+  it('keeps interleaved deltas of two replies apart, each in arrival order', () => {
+    openWith(
+      'c1',
+      replyFixture({ id: 'a1', seq: 1, text: 'A:', status: 'streaming' }),
+      replyFixture({ id: 'a2', seq: 2, text: 'B:', status: 'streaming' }),
+    );
+    const updates = countStoreUpdates();
+    handleApiEvent(delta('a1', '1'));
+    handleApiEvent(delta('a2', 'x'));
+    handleApiEvent(delta('a1', '2'));
+    handleApiEvent(delta('a2', 'y'));
+    handleApiEvent(delta('a1', '3'));
+    runFrame();
+    expect(updates.count()).toBe(1);
+    expect(getState().streamingText).toEqual({ a1: 'A:123', a2: 'B:xy' });
+  });
+
+  it('applies waiting deltas before a tool event, so events keep their order', () => {
+    openWith('c1', replyFixture({ text: '', status: 'streaming' }));
+    handleApiEvent(delta('m2', 'Let me check. '));
+    handleApiEvent({
+      type: 'tool-call-started',
+      conversationId: 'c1',
+      turnId: 't1',
+      messageId: 'm2',
+      tool: 'current_time',
+      server: null,
+      input: {},
+    });
+    expect(getState().streamingText).toEqual({ m2: 'Let me check. ' });
+    expect(hasPendingDeltas()).toBe(false);
+  });
+
+  it('drops waiting deltas of a conversation closed before the frame', () => {
+    openWith('c1', replyFixture({ text: 'Hi', status: 'streaming' }));
+    handleApiEvent(delta('m2', ' there'));
+    openWith('c2', replyFixture({ conversationId: 'c2', text: 'Hi', status: 'streaming' }));
+    const updates = countStoreUpdates();
+    runFrame();
+    expect(updates.count()).toBe(0);
+    expect(getState().streamingText).toEqual({});
   });
 
   it('asks for a resync when the reply is not loaded', () => {
@@ -71,6 +169,8 @@ describe('message-delta', () => {
     openWith('c1', messageFixture());
     const outcome = handleApiEvent({ type: 'message-delta', conversationId: 'c2', turnId: 't', messageId: 'm1', textDelta: 'x' });
     expect(outcome.needsResync).toBe(false);
+    expect(hasPendingDeltas()).toBe(false);
+    runFrame();
     expect(getState().streamingText).toEqual({});
   });
 });
@@ -88,6 +188,44 @@ describe('turn-done and turn-failed', () => {
     expect(getState().streamingText).toEqual({});
     expect(getState().activeTurns).toEqual({});
     expect(getState().finishedTurnIds).toEqual(['t1']);
+  });
+
+  it('ends with exactly the final text when it arrives in the same task as waiting deltas', () => {
+    openWith('c1', messageFixture(), replyFixture({ text: '', status: 'streaming' }));
+    setState((state) => startTurn(state, 'c1', { turnId: 't1', assistantMessageId: 'm2' }));
+    handleApiEvent(delta('m2', 'Hello'));
+    handleApiEvent(delta('m2', ' world'));
+    const final = replyFixture({ text: 'Hello world.', status: 'complete' });
+    handleApiEvent({ type: 'turn-done', conversationId: 'c1', turnId: 't1', message: final });
+    expect(hasPendingDeltas()).toBe(false);
+    runFrame();
+    expect(getState().messagesById.m2).toBe(final);
+    expect(getState().streamingText).toEqual({});
+  });
+
+  it('keeps the stopped text when a stop arrives with deltas waiting, and drops deltas that come after it', () => {
+    openWith('c1', replyFixture({ text: '', status: 'streaming' }));
+    handleApiEvent(delta('m2', 'Partial'));
+    const stopped = replyFixture({ text: 'Partial', status: 'stopped' });
+    handleApiEvent({ type: 'turn-failed', conversationId: 'c1', turnId: 't1', message: stopped });
+    handleApiEvent(delta('m2', ' late'));
+    runFrame();
+    expect(getState().messagesById.m2).toBe(stopped);
+    expect(getState().streamingText).toEqual({});
+  });
+
+  it('applies waiting deltas before a new turn of the open conversation starts', () => {
+    openWith('c1', replyFixture({ text: '', status: 'streaming' }));
+    handleApiEvent(delta('m2', 'First reply'));
+    handleApiEvent({
+      type: 'turn-started',
+      conversationId: 'c1',
+      turnId: 't2',
+      userMessage: null,
+      assistantMessage: replyFixture({ id: 'm3', seq: 3, turnId: 't2', text: '', status: 'streaming' }),
+    });
+    expect(getState().streamingText).toEqual({ m2: 'First reply' });
+    expect(hasPendingDeltas()).toBe(false);
   });
 
   it('keeps a late send answer from reviving a turn that already failed', () => {

@@ -9,7 +9,8 @@ import {
   unchangedOutcomeTone,
 } from './context-slice';
 import { removeConversation, upsertConversation } from './conversations-slice';
-import { appendDelta, applyReceipt, mergeInvocations, mergeMessages, openConversationState } from './messages-slice';
+import { applyReceipt, mergeInvocations, mergeMessages, openConversationState } from './messages-slice';
+import { bufferDelta, flushPendingDeltas } from './delta-buffer';
 import { useAppStore } from './store';
 import { endToolCall, finishTurn, startToolCall, startTurn } from './turns-slice';
 
@@ -31,9 +32,13 @@ const NOTHING_MORE: EventOutcome = {
   reloadNewestPageOf: null,
 };
 
-/** Applies one pushed event to the store. */
+/**
+ * Applies one pushed event to the store. Text deltas wait for the next frame, so a burst of them renders once; any
+ * other event first applies the deltas that wait, so events still take effect in the order they arrived.
+ */
 export function handleApiEvent(event: ApiEvent): EventOutcome {
   const { setState, getState } = useAppStore;
+  if (event.type !== 'message-delta') flushPendingDeltas();
   switch (event.type) {
     case 'turn-started': {
       setState((state) => {
@@ -46,9 +51,8 @@ export function handleApiEvent(event: ApiEvent): EventOutcome {
     case 'message-delta': {
       const state = getState();
       if (state.openConversationId !== event.conversationId) return NOTHING_MORE;
-      const change = appendDelta(state, event.messageId, event.textDelta);
-      if (change === null) return { ...NOTHING_MORE, needsResync: state.pageStatus === 'ready' };
-      setState(change);
+      if (!(event.messageId in state.messagesById)) return { ...NOTHING_MORE, needsResync: state.pageStatus === 'ready' };
+      bufferDelta(event.conversationId, event.messageId, event.textDelta);
       return NOTHING_MORE;
     }
     case 'turn-done':

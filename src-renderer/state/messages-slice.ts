@@ -239,16 +239,22 @@ export function applyOlderPage(state: MessagesSlice, page: MessagePage): Partial
   };
 }
 
-/** Appends streamed text to one reply; null when the reply is not loaded. */
-export function appendDelta(
+/**
+ * Appends streamed text to replies, in one copy of `streamingText`. Text for a row that is not loaded or no longer
+ * streams is dropped: the row's stored text already ends the reply. Null when nothing changes.
+ */
+export function appendDeltas(
   state: MessagesSlice,
-  messageId: string,
-  textDelta: string,
+  textByMessage: ReadonlyMap<string, string>,
 ): Pick<MessagesSlice, 'streamingText'> | null {
-  const message = state.messagesById[messageId];
-  if (message === undefined) return null;
-  const current = state.streamingText[messageId] ?? message.text;
-  return { streamingText: { ...state.streamingText, [messageId]: current + textDelta } };
+  let streamingText: Record<string, string> | null = null;
+  for (const [messageId, textDelta] of textByMessage) {
+    const message = state.messagesById[messageId];
+    if (message?.status !== 'streaming') continue;
+    streamingText ??= { ...state.streamingText };
+    streamingText[messageId] = (streamingText[messageId] ?? message.text) + textDelta;
+  }
+  return streamingText === null ? null : { streamingText };
 }
 
 /**

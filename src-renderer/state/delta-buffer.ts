@@ -1,0 +1,74 @@
+import { appendDeltas } from './messages-slice';
+import { useAppStore } from './store';
+
+/** Runs a callback once, before the next frame is painted. */
+export type FrameScheduler = (callback: () => void) => void;
+
+/** Where requestAnimationFrame is missing (tests, a worker), a timer of about one frame at 60 Hz. */
+const FALLBACK_FRAME_MS = 16;
+
+export function animationFrameScheduler(): FrameScheduler {
+  if (typeof requestAnimationFrame === 'function') return (callback) => requestAnimationFrame(() => callback());
+  return (callback) => setTimeout(callback, FALLBACK_FRAME_MS);
+}
+
+interface PendingDeltas {
+  readonly conversationId: string;
+  /** Text streamed since the last frame, by message id, in arrival order. */
+  readonly textByMessage: Map<string, string>;
+}
+
+let scheduleFrame: FrameScheduler = animationFrameScheduler();
+let pending: PendingDeltas | null = null;
+/** The frame already asked for, so a burst of deltas asks for one; a stale frame's callback does nothing. */
+let requestedFrame: object | null = null;
+
+/**
+ * Keeps a delta of the open conversation until the next frame, when every delta since the last frame is applied in
+ * one store update. The reply must be loaded (the caller resyncs otherwise).
+ */
+export function bufferDelta(conversationId: string, messageId: string, textDelta: string): void {
+  if (pending !== null && pending.conversationId !== conversationId) pending = null;
+  pending ??= { conversationId, textByMessage: new Map() };
+  pending.textByMessage.set(messageId, (pending.textByMessage.get(messageId) ?? '') + textDelta);
+  if (requestedFrame !== null) return;
+  const frame = {};
+  requestedFrame = frame;
+  scheduleFrame(() => {
+    if (requestedFrame !== frame) return;
+    requestedFrame = null;
+    flushPendingDeltas();
+  });
+}
+
+/**
+ * Applies the buffered deltas now, in one store update. Called before anything that replaces or finishes a row, so a
+ * delta is never applied after the text that ends it. Deltas of a conversation that is no longer open, or of a row
+ * no longer streaming, are dropped.
+ */
+export function flushPendingDeltas(): void {
+  if (pending === null) return;
+  const { conversationId, textByMessage } = pending;
+  pending = null;
+  const state = useAppStore.getState();
+  if (state.openConversationId !== conversationId) return;
+  const change = appendDeltas(state, textByMessage);
+  if (change !== null) useAppStore.setState(change);
+}
+
+/** Forgets the buffered deltas: the conversation they belong to is being left or reloaded from scratch. */
+export function dropPendingDeltas(): void {
+  pending = null;
+}
+
+/** Whether deltas wait for a frame (for tests). */
+export function hasPendingDeltas(): boolean {
+  return pending !== null;
+}
+
+/** Replaces the frame scheduler and forgets buffered deltas and the frame asked for (tests drive frames by hand). */
+export function resetDeltaBuffer(scheduler: FrameScheduler = animationFrameScheduler()): void {
+  scheduleFrame = scheduler;
+  pending = null;
+  requestedFrame = null;
+}
