@@ -17,7 +17,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRAINS, WIRE_IDS, type WireId } from '../../src-shared/brains';
 import { ContextWindows } from '../../src-main/core/context/windows';
@@ -34,6 +34,7 @@ import {
   replayExtent,
   type ReplayExtent,
 } from './replay-build';
+import { buildCliInto, cliBuildFolder } from '../../src-main/cli/testing';
 import { SEEDED_TOOLS, seedConversation, type SeededConversation } from './seed-conversation';
 import { measureInterleaved, median, type MeasurePlan, type Samples } from './timing';
 
@@ -272,19 +273,7 @@ function engineWith(db: AppDatabase, windows: ContextWindows): TurnEngine {
   });
 }
 
-const repoRoot = resolve(import.meta.dirname, '..', '..');
-// Inside the checkout, so the bundle's external imports resolve from its node_modules; one folder per run.
-const builtCliFolder = join(repoRoot, 'out', `bench-cli-${process.pid}`);
-
-function buildCli(): void {
-  const vite = join(repoRoot, 'node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(
-    process.execPath,
-    [vite, 'build', '--config', 'vite.node.config.ts', '--outDir', builtCliFolder, '--emptyOutDir', '--logLevel', 'error'],
-    { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 },
-  );
-  if (result.status !== 0) throw new Error(`Building the command line failed:\n${result.stdout}\n${result.stderr}`);
-}
+const builtCliFolder = cliBuildFolder('bench-cli');
 
 /** One `anybrain request --brain kimi` process over the benchmark's store: its wall-clock time and what it printed. */
 function runRequest(dataDir: string, conversationId: string): { wallMs: number; stdout: string } {
@@ -378,7 +367,7 @@ describe('replay build benchmark', () => {
   });
 
   it('measures `anybrain request --brain kimi` in its own process, 100,000 messages against 1,000', () => {
-    buildCli();
+    buildCliInto(builtCliFolder);
     const compared = PLANS.map((plan, index) => ({ messages: plan.messages, conversationId: seeded[index]!.conversationId })).filter(
       (entry) => entry.messages === SMALLEST || entry.messages === PLANS[PLANS.length - 1]!.messages,
     );

@@ -4,22 +4,12 @@
  * skills the app brought to some turns, stored as the engine stores them (invocations of the turn's reply). Plain prepared statements in one transaction, so 100,000 messages seed in seconds.
  */
 import { BRAINS, type BrainId } from '../../src-shared/brains';
+import { seededRandom } from '../../src-main/cli/testing';
 import { estimateRowTokens } from '../../src-main/core/context/row-estimate';
 import { newId } from '../../src-main/core/store/clock';
 import { recomputeReplayedTotals } from '../../src-main/core/store/messages';
 import type { AppDatabase } from '../../src-main/core/store/open';
 import type { ToolDefinition } from '../../src-main/core/tools/catalogue';
-
-/** A small deterministic generator (mulberry32), so every run seeds the same texts. */
-function randomSource(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const ENGLISH_SENTENCES = [
   'The migration ran cleanly on the staging copy, so the next step is to try it on a snapshot of production.',
@@ -259,7 +249,7 @@ function reasoningFor(brain: BrainId, model: string, content: RandomContent): Re
 /** Inserts one conversation of `messageCount` messages and returns how long it took. */
 export function seedConversation(db: AppDatabase, messageCount: number, randomSeed: number): SeededConversation {
   const sqlite = db.$client;
-  const content = new RandomContent(randomSource(randomSeed));
+  const content = new RandomContent(seededRandom(randomSeed));
   const conversationId = newId();
   const started = performance.now();
   const insertConversation = sqlite.prepare(

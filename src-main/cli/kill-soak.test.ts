@@ -18,11 +18,11 @@
  * moments (process timing still varies). The command line is built from this checkout into out/kill-soak-cli-<pid>
  * first, because the unit stage of `npm test` runs before `npm run build`.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRAIN_IDS, BRAINS } from '../../src-shared/brains';
@@ -31,6 +31,7 @@ import { startFakeBrains, type FakeBrains } from '../../e2e/fake-brains/server';
 import { SLOW_CHUNK_COUNT, SLOW_DELAY_MS } from '../../e2e/fake-brains/script';
 import { longTranscript as longConversationTranscript } from '../../e2e/support/long-conversation';
 import { DATABASE_FILE } from '../core/app';
+import { buildCliInto, cliBuildFolder, seededRandom } from './testing';
 
 const KILLS = Number(process.env.ANYBRAIN_SOAK_KILLS ?? '10');
 const SEED = Number(process.env.ANYBRAIN_SOAK_SEED ?? String(Date.now() % 2_147_483_647));
@@ -50,9 +51,7 @@ const COMPACTION_MESSAGE_TOKENS = 100;
 /** The path every Ollama chat request, a summary request among them, reaches the fake on. */
 const OLLAMA_CHAT_PATH = '/ollama/api/chat';
 
-const repoRoot = resolve(import.meta.dirname, '..', '..');
-// Inside the checkout, so the bundle's external imports resolve from its node_modules; one folder per run.
-const builtCliFolder = join(repoRoot, 'out', `kill-soak-cli-${process.pid}`);
+const builtCliFolder = cliBuildFolder('kill-soak-cli');
 const builtCli = join(builtCliFolder, 'anybrain.js');
 
 type Scenario = 'chat' | 'chat-tool' | 'import' | 'export' | 'serve' | 'compact';
@@ -65,17 +64,6 @@ const COMPACTION_MOMENTS: readonly CompactionMoment[] = ['before the first reque
  * reply streams for SLOW_CHUNK_COUNT × SLOW_DELAY_MS). An import's or export's window is as long as an unkilled run took.
  */
 const REPLY_KILL_WINDOW_MS: Readonly<Record<'chat' | 'chat-tool' | 'serve', number>> = { chat: 3_000, 'chat-tool': 1_600, serve: 3_000 };
-
-/** mulberry32: a small seeded generator, so a failing run can be replayed with its seed. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 interface MessageSnapshot {
   readonly id: string;
@@ -275,16 +263,6 @@ function sleep(milliseconds: number): Promise<void> {
   return new Promise((resolvePromise) => setTimeout(resolvePromise, milliseconds));
 }
 
-function buildCli(): void {
-  const vite = join(repoRoot, 'node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(
-    process.execPath,
-    [vite, 'build', '--config', 'vite.node.config.ts', '--outDir', builtCliFolder, '--emptyOutDir', '--logLevel', 'error'],
-    { cwd: repoRoot, encoding: 'utf8', timeout: 120_000 },
-  );
-  if (result.status !== 0) throw new Error(`Building the command line failed:\n${result.stdout}\n${result.stderr}`);
-}
-
 /** The printed launch URL carries the token as `?token=` or, kept out of server logs and Referer, as `#token=`. */
 export function tokenFromLaunchUrl(launchUrl: string): string | null {
   const url = new URL(launchUrl);
@@ -377,7 +355,7 @@ describe(`kill soak (${KILLS} kills, seed ${SEED})`, () => {
   const children = new Set<ChildProcess>();
 
   beforeAll(async () => {
-    buildCli();
+    buildCliInto(builtCliFolder);
     fakeBrains = await startFakeBrains({ openAiSpecPath: null });
     dataDir = mkdtempSync(join(tmpdir(), 'anybrain-kill-soak-'));
     databasePath = join(dataDir, DATABASE_FILE);

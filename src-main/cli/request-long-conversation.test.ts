@@ -16,6 +16,7 @@ import type * as InvocationsModule from '../core/store/invocations';
 import type * as LivePathModule from '../core/store/live-path';
 import type * as MessagesModule from '../core/store/messages';
 import { importCommand, requestCommand, type Output } from './commands';
+import { seededRandom } from './testing';
 
 /** What the request read: rows with their text, invocations, and the rows the live-path walk kept. */
 const reads = vi.hoisted(() => ({ rows: 0, invocationsAskedFor: 0, walkedFitting: 0 }));
@@ -57,17 +58,6 @@ const MESSAGES = 100_000;
 /** The newest messages, the same in both conversations: a long working session that alone overflows Kimi's window. */
 const SESSION_MESSAGES = 1_000;
 const KIMI_WINDOW = 262_144;
-
-/** mulberry32: the same transcript on every run. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const SENTENCES = [
   'The migration ran cleanly on the staging copy, so the next step is a snapshot of production.',

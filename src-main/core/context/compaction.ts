@@ -5,8 +5,8 @@
  * (store/compaction.ts). Stopped, failed or killed before that, nothing has changed.
  */
 import type { ApiEvent, CompactionResult } from '../../../src-shared/api';
-import { ApiError } from '../../../src-shared/api';
 import { BRAINS, type BrainId } from '../../../src-shared/brains';
+import type { ResolvedWindow } from '../../../src-shared/context-windows';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
 import { collectReplayTurns } from '../replay/collect';
 import type { ReplayTurn } from '../replay/types';
@@ -17,7 +17,7 @@ import { listInvocationsByMessage } from '../store/invocations';
 import { scanLivePath } from '../store/live-path';
 import { listLiveMessagesBetween, liveSummary, nextSeq, toMessageViews, type MessageRow } from '../store/messages';
 import type { AppDatabase } from '../store/open';
-import { effectiveWindow, inputBudget, replyTokens } from './pressure';
+import { effectiveWindow, inputBudget, replyTokens, WIRE_MESSAGE_FRAMING_TOKENS } from './pressure';
 import { summaryRequestText, summarySystemPrompt, transcriptLines } from './summary-prompt';
 import { estimateTokens } from './token-estimate';
 import type { ContextWindows } from './windows';
@@ -53,21 +53,21 @@ export interface CompactionOrder {
   readonly protectedFromSeq?: number;
 }
 
-class SummaryFailure extends Error {}
-
 function ended(conversationId: string, emit: CompactionDependencies['emit'], outcome: Exclude<CompactionResult['outcome'], 'compacted'>, message: string): CompactionResult {
-  emit({ type: 'compaction-failed', conversationId, reason: outcome === 'stopped' ? 'stopped' : outcome === 'failed' ? 'failed' : 'nothing-to-compact', message });
+  emit({ type: 'compaction-failed', conversationId, reason: outcome, message });
   return { outcome, summary: null, coveredMessages: 0, message };
 }
 
-/** The span a compaction for `target` summarises: everything but the newest rows that fill KEEP_PERCENT of its window. */
-async function planSpan(deps: CompactionDependencies, order: CompactionOrder): Promise<CompactionSpan> {
+/**
+ * The span a compaction for `target` summarises: everything but the newest rows that fill KEEP_PERCENT of its window
+ * (`window`), counted as the guard counts them, with the target wire's framing.
+ */
+function planSpan(deps: CompactionDependencies, order: CompactionOrder, window: ResolvedWindow): CompactionSpan {
   const { db, windows } = deps;
   const { conversationId, target } = order;
-  const window = await effectiveWindow(db, windows, conversationId, target.brain, target.model);
   const keepPercent = Math.min(KEEP_PERCENT, Math.floor(windows.lines(target.brain).emergencyPercent / 2));
   const keepTokens = Math.floor((window.contextWindow * keepPercent) / 100);
-  const kept = scanLivePath(db, conversationId, keepTokens).fitting;
+  const kept = scanLivePath(db, conversationId, keepTokens, WIRE_MESSAGE_FRAMING_TOKENS[BRAINS[target.brain].wire]).fitting;
   const keptFromSeq = kept.length > 0 ? kept[kept.length - 1]!.seq : nextSeq(db, conversationId);
   const protectedFromSeq = order.protectedFromSeq ?? Number.MAX_SAFE_INTEGER;
   const throughSeq = spanEnd(db, conversationId, keptFromSeq, protectedFromSeq);
@@ -104,7 +104,7 @@ function* spanParts(db: AppDatabase, conversationId: string, span: CompactionSpa
   if (part.length > 0) yield flush();
 }
 
-/** Streams one summary; throws SummaryFailure with the provider's message, or returns null when stopped. */
+/** Streams one summary; throws with the provider's message, or returns null when stopped. */
 async function summarise(
   deps: CompactionDependencies,
   call: ProviderCall,
@@ -123,7 +123,7 @@ async function summarise(
         }
         break;
       case 'error':
-        throw new SummaryFailure(part.error.message);
+        throw new Error(part.error.message);
       case 'tool-call':
       case 'reasoning-delta':
       case 'reasoning-opaque':
@@ -145,7 +145,8 @@ async function summarise(
 export async function runCompaction(deps: CompactionDependencies, order: CompactionOrder): Promise<CompactionResult> {
   const { db, windows, emit } = deps;
   const { conversationId, target, signal } = order;
-  const span = await planSpan(deps, order);
+  const targetWindow = await effectiveWindow(db, windows, conversationId, target.brain, target.model);
+  const span = planSpan(deps, order, targetWindow);
   if (span.rows === 0) {
     return ended(conversationId, emit, 'nothing-to-compact', 'There is nothing old enough to summarise: every message already fits.');
   }
@@ -154,9 +155,7 @@ export async function runCompaction(deps: CompactionDependencies, order: Compact
   const label = BRAINS[brain].label;
   // A provider that refused this conversation's size refuses a summary request above that size too.
   const summariserWindow = await effectiveWindow(db, windows, conversationId, brain, model);
-  const wordLimit = Math.round(
-    Math.min(SUMMARY_WORDS_MAX, Math.max(SUMMARY_WORDS_MIN, ((await effectiveWindow(db, windows, conversationId, target.brain, target.model)).contextWindow * SUMMARY_SHARE) / 1.4)),
-  );
+  const wordLimit = Math.round(Math.min(SUMMARY_WORDS_MAX, Math.max(SUMMARY_WORDS_MIN, (targetWindow.contextWindow * SUMMARY_SHARE) / 1.4)));
   const maxOutputTokens = Math.min(SUMMARY_OUTPUT_TOKENS, replyTokens(summariserWindow));
   const system = summarySystemPrompt();
   // Each part also carries the summary so far, which may grow to the word limit (about 1.4 tokens a word).
@@ -187,14 +186,14 @@ export async function runCompaction(deps: CompactionDependencies, order: Compact
         emit({ type: 'compaction-progress', conversationId, summarisedMessages: summarised, totalMessages: span.rows, characters }),
       );
       if (text === null) break;
-      if (text.length === 0) throw new SummaryFailure(`${label} answered with an empty summary.`);
+      if (text.length === 0) throw new Error(`${label} answered with an empty summary.`);
       carried = text;
       summarised += part.rows;
       emit({ type: 'compaction-progress', conversationId, summarisedMessages: summarised, totalMessages: span.rows, characters: text.length });
     }
   } catch (thrown) {
     if (signal.aborted) return ended(conversationId, emit, 'stopped', 'Compaction stopped. Nothing was changed.');
-    const reason = thrown instanceof SummaryFailure || thrown instanceof ApiError ? thrown.message : thrown instanceof Error ? thrown.message : String(thrown);
+    const reason = thrown instanceof Error ? thrown.message : String(thrown);
     return ended(conversationId, emit, 'failed', `${label} could not summarise the conversation, so nothing was changed: ${reason}`);
   }
   if (signal.aborted || carried === null || summarised < span.rows) {

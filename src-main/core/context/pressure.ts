@@ -9,6 +9,8 @@ import { contextLevel, contextPercent, describeContextShare, type ContextLines, 
 import { newestUsageSnapshot, scanLivePath, type LivePath } from '../store/live-path';
 import type { AppDatabase } from '../store/open';
 import { readBrainState } from '../store/settings';
+
+type BrainStateRow = ReturnType<typeof readBrainState>;
 import type { ContextWindows } from './windows';
 
 /**
@@ -68,9 +70,15 @@ export interface Pressure {
 }
 
 /** The window a request to this brain is built against, lowered to what its provider refused for this conversation. */
-export async function effectiveWindow(db: AppDatabase, windows: ContextWindows, conversationId: string, brain: BrainId, model: string): Promise<ResolvedWindow> {
+export async function effectiveWindow(
+  db: AppDatabase,
+  windows: ContextWindows,
+  conversationId: string,
+  brain: BrainId,
+  model: string,
+  state: BrainStateRow | null = readBrainState(db, conversationId, brain),
+): Promise<ResolvedWindow> {
   const window = await windows.resolve(brain, model);
-  const state = readBrainState(db, conversationId, brain);
   if (state?.refusedTokens && state.refusedModel === model && state.refusedTokens < window.contextWindow) {
     const label = BRAINS[brain].label;
     return {
@@ -84,7 +92,8 @@ export async function effectiveWindow(db: AppDatabase, windows: ContextWindows, 
 
 export async function measurePressure(db: AppDatabase, windows: ContextWindows, input: PressureInput): Promise<Pressure> {
   const { conversationId, brain, model, overheadTokens } = input;
-  const window = await effectiveWindow(db, windows, conversationId, brain, model);
+  const state = readBrainState(db, conversationId, brain);
+  const window = await effectiveWindow(db, windows, conversationId, brain, model, state);
   const lines = windows.lines(brain);
   const budget = Math.max(0, inputBudget(window, lines) - overheadTokens);
   const path = scanLivePath(db, conversationId, budget, WIRE_MESSAGE_FRAMING_TOKENS[BRAINS[brain].wire]);
@@ -93,7 +102,7 @@ export async function measurePressure(db: AppDatabase, windows: ContextWindows, 
   // A provider's count is the truth for what it measured: the whole live path, unless rows are left outside now that
   // its request may not have held, where the larger figure is the safe one.
   const tokens = measured === 0 ? estimated : path.outsideRows === 0 ? measured : Math.max(measured, estimated);
-  const full = readBrainState(db, conversationId, brain)?.full ?? false;
+  const full = state?.full ?? false;
   const level = contextLevel(tokens, window.contextWindow, lines);
   const status: ContextStatusView = {
     conversationId,

@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiEvent } from '../../../src-shared/api';
-import { insertConversation } from '../store/conversations';
 import { listAllMessages } from '../store/messages';
 import { readBrainState, readCounters } from '../store/settings';
 import { listInvocationsByMessage } from '../store/invocations';
@@ -9,26 +8,10 @@ import { clockOnlyToolbox, type TurnToolbox } from './turn-toolbox';
 import { ApprovalGate, type ApprovalRequest, type ToolPolicy } from '../tools/approvals';
 import { createRunSkillTool, parseSkill, type Skill } from '../tools/skills';
 import { currentTimeTool } from '../tools/current-time';
-import { openTestDatabase } from '../store/test-database';
-import { TurnEngine } from './turn-engine';
-import { ScriptedStream } from './testing';
+import { scriptedEngine } from './testing';
 
 function setup(options: { apiKey?: string | null; baseUrl?: string; toolbox?: TurnToolbox } = {}) {
-  const db = openTestDatabase();
-  insertConversation(db, { id: 'c1', title: 'New conversation', brain: 'kimi', model: null, now: '2026-01-01T00:00:00.000Z' });
-  const events: ApiEvent[] = [];
-  const scripted = new ScriptedStream();
-  const engine = new TurnEngine({
-    db,
-    emit: (event) => events.push(event),
-    stream: scripted.stream,
-    connectionFor: () => ({ baseUrl: options.baseUrl ?? 'http://127.0.0.1:1/v1', apiKey: options.apiKey === undefined ? 'test-key' : options.apiKey }),
-    checkpointIntervalMs: 5,
-    deltaIntervalMs: 1,
-    now: () => new Date('2026-11-30T11:00:00.000Z'),
-    ...(options.toolbox ? { toolbox: options.toolbox } : {}),
-  });
-  return { db, events, scripted, engine };
+  return scriptedEngine(options);
 }
 
 const shownText = (events: ApiEvent[], messageId: string) =>

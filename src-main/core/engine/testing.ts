@@ -1,5 +1,11 @@
-/** Test support for the engine: a provider stream the test feeds part by part. */
+/** Test support for the engine: a provider stream the test feeds part by part, and an engine over it. */
+import type { ApiEvent } from '../../../src-shared/api';
+import type { BrainId } from '../../../src-shared/brains';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
+import { insertConversation } from '../store/conversations';
+import { openTestDatabase } from '../store/test-database';
+import { TurnEngine } from './turn-engine';
+import type { TurnToolbox } from './turn-toolbox';
 
 /** A provider stream the test feeds part by part. */
 export class ScriptedStream {
@@ -34,3 +40,30 @@ export class ScriptedStream {
   }
 }
 
+
+export interface ScriptedEngineOptions {
+  readonly brain?: BrainId;
+  readonly title?: string;
+  readonly apiKey?: string | null;
+  readonly baseUrl?: string;
+  readonly toolbox?: TurnToolbox;
+}
+
+/** An engine on a fresh in-memory store with conversation `c1`, its provider the scripted stream, its events kept. */
+export function scriptedEngine(options: ScriptedEngineOptions = {}) {
+  const db = openTestDatabase();
+  insertConversation(db, { id: 'c1', title: options.title ?? 'New conversation', brain: options.brain ?? 'kimi', model: null, now: '2026-01-01T00:00:00.000Z' });
+  const events: ApiEvent[] = [];
+  const scripted = new ScriptedStream();
+  const engine = new TurnEngine({
+    db,
+    emit: (event) => events.push(event),
+    stream: scripted.stream,
+    connectionFor: () => ({ baseUrl: options.baseUrl ?? 'http://127.0.0.1:1/v1', apiKey: options.apiKey === undefined ? 'test-key' : options.apiKey }),
+    checkpointIntervalMs: 5,
+    deltaIntervalMs: 1,
+    now: () => new Date('2026-11-30T11:00:00.000Z'),
+    ...(options.toolbox ? { toolbox: options.toolbox } : {}),
+  });
+  return { db, events, scripted, engine };
+}

@@ -18,7 +18,7 @@ import { overrideTarget, resolveTarget, type ResolvedTarget } from './resolve-ta
 import { providerCall, runTurn, type TurnRunDependencies } from './run-turn';
 import { buildTurnRequest } from './turn-request';
 import { clockOnlyToolbox, type TurnToolbox } from './turn-toolbox';
-import { guardWindow, type CompactionControl } from './window-guard';
+import { guardWindow, measure, type CompactionControl } from './window-guard';
 
 export interface TurnEngineDependencies {
   readonly db: AppDatabase;
@@ -110,8 +110,9 @@ export class TurnEngine {
   /** How full the window of the brain the next turn goes to (or of `brain`/`model`) is for this conversation. */
   async contextStatus(conversationId: string, overrides: { brain?: BrainId; model?: string }): Promise<ContextStatusView> {
     const target = overrideTarget(this.resolveTarget(conversationId), overrides);
-    const guarded = await guardWindow(this.runDependencies, { conversationId, target, tools: await this.toolbox.list(), skills: this.toolbox.skills(), mayCompact: false });
-    return { ...guarded.status, compacting: this.isCompacting(conversationId) };
+    // The measure alone: the meter needs no rows read, where building the request would read every row that fits.
+    const { status } = await measure(this.runDependencies, { conversationId, target, tools: await this.toolbox.list(), skills: this.toolbox.skills() });
+    return { ...status, compacting: this.isCompacting(conversationId) };
   }
 
   /** One thing at a time per conversation: a reply, or a compaction the user started. */

@@ -1,36 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiEvent } from '../../../src-shared/api';
 import type { BrainId } from '../../../src-shared/brains';
 import { measurePressure, WIRE_MESSAGE_FRAMING_TOKENS } from '../context/pressure';
 import { SUMMARY_REQUEST_MARKER } from '../context/summary-prompt';
 import { estimateTokens } from '../context/token-estimate';
 import { ContextWindows } from '../context/windows';
 import { newId } from '../store/clock';
-import { insertConversation } from '../store/conversations';
 import { insertInvocation } from '../store/invocations';
 import { insertMessage, listAllMessages, listMessagePage } from '../store/messages';
 import type { AppDatabase } from '../store/open';
 import { readBrainState, saveBrainState } from '../store/settings';
-import { openTestDatabase } from '../store/test-database';
-import { ScriptedStream } from './testing';
-import { TurnEngine } from './turn-engine';
+import { scriptedEngine } from './testing';
 
 const NOW = '2026-12-01T10:00:00.000Z';
 
 function setup(brain: BrainId = 'claude') {
-  const db = openTestDatabase();
-  insertConversation(db, { id: 'c1', title: 'Long talk', brain, model: null, now: NOW });
-  const events: ApiEvent[] = [];
-  const scripted = new ScriptedStream();
-  const engine = new TurnEngine({
-    db,
-    emit: (event) => events.push(event),
-    stream: scripted.stream,
-    connectionFor: () => ({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'test-key' }),
-    checkpointIntervalMs: 5,
-    deltaIntervalMs: 1,
-  });
-  return { db, events, scripted, engine };
+  return scriptedEngine({ brain, title: 'Long talk' });
 }
 
 /** `exchanges` user/assistant pairs of about `tokens` tokens each, the replies by `brain`. */

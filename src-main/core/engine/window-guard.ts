@@ -79,7 +79,8 @@ export interface CompactionControl {
   readonly end: () => void;
 }
 
-async function measure(deps: WindowGuardDependencies, order: GuardOrder): Promise<Pressure> {
+/** How full the target's window is for the request `order` describes: the guard's measure, reading no row's text. */
+export async function measure(deps: WindowGuardDependencies, order: Omit<GuardOrder, 'mayCompact'>): Promise<Pressure> {
   const overheadTokens = requestOverhead(order.target, order.tools, order.skills) + (order.pendingTokens ?? 0);
   return measurePressure(deps.db, deps.windows, { conversationId: order.conversationId, brain: order.target.brain, model: order.target.model, overheadTokens });
 }

@@ -31,31 +31,23 @@ export interface LivePath {
   readonly outsideTokens: number;
 }
 
-const statementCache = statementCacheFor;
-
-// Failed replies never replay and a streaming row is the reply being written: neither takes room in a request.
-const REPLAYED = "status NOT IN ('failed', 'streaming')";
-
-const walkNewestFirst = statementCache(
+const walkNewestFirst = statementCacheFor(
   `SELECT seq, token_estimate AS tokens, compacted_into AS compactedInto, status,
      replayed_tokens_through AS tokensThrough, replayed_rows_through AS rowsThrough
    FROM messages WHERE conversation_id = ? AND kind != 'summary' ORDER BY seq DESC`,
 );
-const selectTotalsAt = statementCache(
+const selectTotalsAt = statementCacheFor(
   `SELECT replayed_tokens_through AS tokensThrough, replayed_rows_through AS rowsThrough FROM messages
    WHERE conversation_id = ? AND seq = ? AND kind != 'summary'`,
 );
-const sumOlderLiveRows = statementCache(
-  `SELECT count(*) AS rows, coalesce(sum(token_estimate), 0) AS tokens FROM messages
-   WHERE conversation_id = ? AND kind != 'summary' AND seq < ? AND seq > ? AND compacted_into IS NULL AND ${REPLAYED}`,
-);
-const selectSummaryLink = statementCache(
+const selectSummaryLink = statementCacheFor(
   `SELECT id, seq, token_estimate AS tokens, compacted_into AS compactedInto, covers_through_id AS coversThroughId FROM messages WHERE id = ?`,
 );
 
+/** Every row but a summary carries them: written with the row (store/messages.ts), backfilled by migration 0004. */
 interface RunningTotals {
-  readonly tokensThrough: number | null;
-  readonly rowsThrough: number | null;
+  readonly tokensThrough: number;
+  readonly rowsThrough: number;
 }
 
 interface WalkedRow extends RunningTotals {
@@ -99,7 +91,7 @@ export function scanLivePath(
   let fittingTokens = 0;
   let boundary: { seq: number; summaryId: string } | null = null;
   let cutoffSeq: number | null = null;
-  let firstOutside: RunningTotals | null = null;
+  let firstOutside: RunningTotals = { tokensThrough: 0, rowsThrough: 0 };
   // The summary's room is known only at the walk's end; rows are taken against the whole budget and the summary is
   // then left out if it no longer fits, which costs the replay nothing it could have held.
   for (const row of walkNewestFirst(db).iterate(conversationId) as IterableIterator<WalkedRow>) {
@@ -129,7 +121,7 @@ export function scanLivePath(
     boundarySeq = below.seq;
     summary = below.summary === null ? null : { id: below.summary.id, tokens: below.summary.tokens + rowFramingTokens };
   }
-  const older = cutoffSeq === null ? { rows: 0, tokens: 0 } : olderLiveRows(db, conversationId, firstOutside, cutoffSeq, boundarySeq);
+  const older = cutoffSeq === null ? { rows: 0, tokens: 0 } : olderLiveRows(db, conversationId, firstOutside, boundarySeq);
   let summaryOutside = false;
   let outsideRows = older.rows;
   let outsideTokens = older.tokens + older.rows * rowFramingTokens;
@@ -146,25 +138,21 @@ export function scanLivePath(
 
 /**
  * The live rows from the first that did not fit down to the newest covered one: the difference of the two rows'
- * running totals, two index lookups at any length. Rows written without totals fall back to one aggregate over the
- * index between them.
+ * running totals, two index lookups at any length where an aggregate would read every index entry between them.
  */
-function olderLiveRows(db: AppDatabase, conversationId: string, firstOutside: RunningTotals | null, cutoffSeq: number, boundarySeq: number): { rows: number; tokens: number } {
-  const floor: RunningTotals = boundarySeq < 0 ? { tokensThrough: 0, rowsThrough: 0 } : ((selectTotalsAt(db).get(conversationId, boundarySeq) as RunningTotals | undefined) ?? { tokensThrough: null, rowsThrough: null });
-  if (firstOutside?.tokensThrough != null && firstOutside.rowsThrough != null && floor.tokensThrough != null && floor.rowsThrough != null) {
-    return { rows: firstOutside.rowsThrough - floor.rowsThrough, tokens: firstOutside.tokensThrough - floor.tokensThrough };
-  }
-  return sumOlderLiveRows(db).get(conversationId, cutoffSeq, boundarySeq) as { rows: number; tokens: number };
+function olderLiveRows(db: AppDatabase, conversationId: string, firstOutside: RunningTotals, boundarySeq: number): { rows: number; tokens: number } {
+  const floor = boundarySeq < 0 ? undefined : (selectTotalsAt(db).get(conversationId, boundarySeq) as RunningTotals | undefined);
+  return { rows: firstOutside.rowsThrough - (floor?.rowsThrough ?? 0), tokens: firstOutside.tokensThrough - (floor?.tokensThrough ?? 0) };
 }
 
-const selectNewestCoveredBelow = statementCache(
+const selectNewestCoveredBelow = statementCacheFor(
   `SELECT seq, compacted_into AS compactedInto FROM messages
    WHERE conversation_id = ? AND kind != 'summary' AND seq < ? AND compacted_into IS NOT NULL ORDER BY seq DESC LIMIT 1`,
 );
-const selectOldestRow = statementCache(
+const selectOldestRow = statementCacheFor(
   `SELECT seq, compacted_into AS compactedInto FROM messages WHERE conversation_id = ? AND kind != 'summary' ORDER BY seq LIMIT 1`,
 );
-const selectSeqOf = statementCache(`SELECT seq FROM messages WHERE id = ? AND conversation_id = ?`);
+const selectSeqOf = statementCacheFor(`SELECT seq FROM messages WHERE id = ? AND conversation_id = ?`);
 
 /**
  * The newest covered row below `seq` (-1 when none) and the summary that stands for it: the live path ends just above
@@ -188,7 +176,7 @@ function coveredBoundaryBelow(db: AppDatabase, conversationId: string, seq: numb
   return { seq: row.seq, summary: resolved === null ? null : { id: resolved.id, tokens: resolved.tokens } };
 }
 
-const selectNewestMeasured = statementCache(
+const selectNewestMeasured = statementCacheFor(
   `SELECT seq, brain, usage FROM messages
    WHERE conversation_id = ? AND seq >= ? AND role = 'assistant' AND kind != 'summary' AND compacted_into IS NULL AND usage IS NOT NULL
    ORDER BY seq DESC LIMIT 1`,
@@ -200,7 +188,7 @@ export function newestUsageSnapshot(db: AppDatabase, conversationId: string, fro
   return row ? { seq: row.seq, brain: row.brain, usage: JSON.parse(row.usage) as unknown } : null;
 }
 
-const selectNewestUserBefore = statementCache(
+const selectNewestUserBefore = statementCacheFor(
   `SELECT seq FROM messages WHERE conversation_id = ? AND seq < ? AND role = 'user' AND compacted_into IS NULL ORDER BY seq DESC LIMIT 1`,
 );
 

@@ -99,23 +99,23 @@ function shiftTotals(db: AppDatabase, conversationId: string, seq: number, token
   shiftTotalsFrom(db).run(tokens, rows, conversationId, seq);
 }
 
+const recountTotals = statementCacheFor(
+  `UPDATE messages SET replayed_tokens_through = totals.tokens, replayed_rows_through = totals.rows
+   FROM (
+     SELECT id,
+       sum(CASE WHEN status = 'failed' THEN 0 ELSE token_estimate END) OVER (ORDER BY seq) AS tokens,
+       sum(CASE WHEN status = 'failed' THEN 0 ELSE 1 END) OVER (ORDER BY seq) AS rows
+     FROM messages WHERE conversation_id = ? AND kind != 'summary'
+   ) AS totals
+   WHERE messages.id = totals.id`,
+);
+
 /**
  * Rebuilds a conversation's running totals from its rows, after changes to many of them at once (a repair): one pass
  * in SQL, where shifting the rows after each change would cost a pass per change.
  */
 export function recomputeReplayedTotals(db: AppDatabase, conversationId: string): void {
-  db.$client
-    .prepare(
-      `UPDATE messages SET replayed_tokens_through = totals.tokens, replayed_rows_through = totals.rows
-       FROM (
-         SELECT id,
-           sum(CASE WHEN status = 'failed' THEN 0 ELSE token_estimate END) OVER (ORDER BY seq) AS tokens,
-           sum(CASE WHEN status = 'failed' THEN 0 ELSE 1 END) OVER (ORDER BY seq) AS rows
-         FROM messages WHERE conversation_id = ? AND kind != 'summary'
-       ) AS totals
-       WHERE messages.id = totals.id`,
-    )
-    .run(conversationId);
+  recountTotals(db).run(conversationId);
 }
 
 export function insertMessage(db: AppDatabase, message: NewMessage): MessageRow {
@@ -305,16 +305,17 @@ export function listCoveredPage(db: AppDatabase, summaryId: string, limit: numbe
   return { rows: [...olderSummaries, ...rows], hasOlder };
 }
 
+const countStoodFor = statementCacheFor(
+  `WITH RECURSIVE chain(id) AS (
+     SELECT ? UNION ALL SELECT m.id FROM messages m JOIN chain ON m.compacted_into = chain.id WHERE m.kind = 'summary'
+   )
+   SELECT count(*) AS count FROM messages WHERE compacted_into IN (SELECT id FROM chain) AND kind != 'summary'`,
+);
+
 /** How many messages each of these summaries stands for: the rows it covers, and those under the summaries it covers. */
 export function countCoveredMessages(db: AppDatabase, summaryIds: readonly string[]): Map<string, number> {
   const counts = new Map<string, number>();
-  const statement = db.$client.prepare<[string], { count: number }>(
-    `WITH RECURSIVE chain(id) AS (
-       SELECT ? UNION ALL SELECT m.id FROM messages m JOIN chain ON m.compacted_into = chain.id WHERE m.kind = 'summary'
-     )
-     SELECT count(*) AS count FROM messages WHERE compacted_into IN (SELECT id FROM chain) AND kind != 'summary'`,
-  );
-  for (const id of summaryIds) counts.set(id, statement.get(id)?.count ?? 0);
+  for (const id of summaryIds) counts.set(id, (countStoodFor(db).get(id) as { count: number } | undefined)?.count ?? 0);
   return counts;
 }
 
@@ -366,15 +367,8 @@ export function handMappedQuery<Row extends object>(
     throw new Error(`The hand-written row mapping for ${getTableName(table)} no longer matches its columns in db/schema.ts.`);
   }
   const text = `SELECT ${fields.map(([, column]) => `"${column.name}"`).join(', ')} FROM "${getTableName(table)}" ${clauses}`;
-  const statements = new WeakMap<Database.Database, Database.Statement<unknown[], unknown[]>>();
-  return (db, ...params) => {
-    let statement = statements.get(db.$client);
-    if (!statement) {
-      statement = db.$client.prepare<unknown[], unknown[]>(text).raw(true);
-      statements.set(db.$client, statement);
-    }
-    return statement.all(...params).map(rowFrom);
-  };
+  const statement = statementCacheFor(text);
+  return (db, ...params) => (statement(db).raw(true).all(...params) as unknown[][]).map(rowFrom);
 }
 
 /** A row from SQLite's array of the table's columns, in schema order (see `handMappedQuery`). */
