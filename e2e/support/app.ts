@@ -11,6 +11,10 @@ export async function openApp(page: Page): Promise<void> {
   if (page.url() !== 'about:blank') await page.goto('about:blank');
   await page.goto(readE2eEnvironment().launchUrl);
   await expect(page.getByTestId('new-conversation').first()).toBeVisible();
+  // Counting conversation rows before the list has loaded would count none.
+  await expect(
+    page.locator('[data-testid="conversation-list"][aria-busy="false"], [data-testid="conversation-list-empty"]'),
+  ).toHaveCount(1);
 }
 
 /** This run's web host token, from the `#token=…` fragment of the address `anybrain serve` printed. */

@@ -48,10 +48,14 @@ function ConversationList() {
   const searching = useAppStore((state) => state.conversationQuery.trim() !== '');
 
   if (loaded && conversationIds.length === 0) {
-    return <p className="sidebar-empty">{searching ? 'No conversation has that title.' : 'No conversations yet.'}</p>;
+    return (
+      <p className="sidebar-empty" data-testid="conversation-list-empty">
+        {searching ? 'No conversation has that title.' : 'No conversations yet.'}
+      </p>
+    );
   }
   return (
-    <ul className="conversation-list" aria-label="Conversations">
+    <ul className="conversation-list" aria-label="Conversations" aria-busy={!loaded} data-testid="conversation-list">
       {conversationIds.map((conversationId) => (
         <ConversationItem key={conversationId} conversationId={conversationId} />
       ))}
