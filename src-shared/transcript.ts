@@ -8,6 +8,49 @@ import { MESSAGE_KINDS, MESSAGE_ROLES, MESSAGE_STATUSES } from './api';
 export const TRANSCRIPT_FORMAT = 'anybrain.transcript';
 export const TRANSCRIPT_VERSION = 1;
 
+/** Extension: a call's provider-opaque facts. */
+export const transcriptInvocationOpaqueSchema = z
+  .object({})
+  .passthrough()
+  .meta({
+    description:
+      'The call\'s provider-opaque facts, verbatim as the provider sent them (a Gemini call\'s {"thoughtSignature": "…"}), ' +
+      'replayed only to the brain and model that made the reply.',
+  });
+
+/** A reasoning's opaque carriers: `blocks` is checked to be an array; everything in it, and beside it, is the wire's own. */
+export const transcriptReasoningOpaqueSchema = z
+  .object({
+    blocks: z
+      .array(z.unknown())
+      .optional()
+      .meta({
+        description:
+          'The wire\'s own reasoning items verbatim, in the order they came: Anthropic thinking and redacted_thinking blocks, ' +
+          'Responses reasoning items with encrypted_content, Gemini parts\' {"thoughtSignature": "…"}.',
+      }),
+  })
+  .passthrough()
+  .meta({
+    description:
+      'The reasoning\'s opaque carriers, replayed only to the brain and model that made them. Every field, known or not, ' +
+      'is kept verbatim.',
+  });
+
+/** Extension: what went wrong with a reply (`TurnError` in snake_case). */
+export const transcriptErrorSchema = z
+  .object({
+    code: z.string().min(1).meta({ description: 'Stable machine code: provider-error, rate-limited, context-too-large, interrupted, …' }),
+    message: z.string().meta({ description: 'One sentence a person can act on.' }),
+    retryable: z.boolean().meta({ description: 'Whether a retry of the same turn can succeed.' }),
+    status: z.number().optional().meta({ description: "The provider's HTTP status, where there was one." }),
+    retry_after_seconds: z.number().optional().meta({ description: 'How long the provider asked to wait before a retry, in seconds.' }),
+    limit_tokens: z.number().optional().meta({ description: 'A size refusal: the window or limit the provider named, in tokens.' }),
+    request_tokens: z.number().optional().meta({ description: 'A size refusal: what the provider counted for the request, in tokens.' }),
+  })
+  .passthrough()
+  .meta({ description: "What went wrong with the reply: a failed reply's error, or the note on an interrupted or cut-short one." });
+
 export const transcriptInvocationSchema = z
   .object({
     id: z.string().min(1),
@@ -18,6 +61,8 @@ export const transcriptInvocationSchema = z
     input: z.unknown().optional(),
     output: z.string().nullable().optional(),
     status: z.enum(['ok', 'error', 'denied', 'cancelled']),
+    /** Extension. */
+    opaque: transcriptInvocationOpaqueSchema.nullable().optional(),
   })
   .passthrough();
 
@@ -35,11 +80,13 @@ export const transcriptMessageSchema = z
     model_responded: z.string().nullable().optional(),
     reasoning_level: z.string().nullable().optional(),
     reasoning: z
-      .object({ brain: z.string(), model: z.string(), text: z.string(), opaque: z.unknown() })
+      .object({ brain: z.string(), model: z.string(), text: z.string(), opaque: transcriptReasoningOpaqueSchema.nullable().optional() })
       .passthrough()
       .nullable()
       .optional(),
     tool_invocations: z.array(transcriptInvocationSchema).optional(),
+    /** Extension. */
+    error: transcriptErrorSchema.nullable().optional(),
     /** Extension: on a summary (`kind: "summary"`), the id of the last message it summarises. */
     covers_through_id: z.string().min(1).nullable().optional(),
   })
@@ -54,8 +101,17 @@ export const transcriptSchema = z
       .passthrough(),
     messages: z.array(transcriptMessageSchema),
   })
-  .passthrough();
+  .passthrough()
+  .meta({
+    title: 'Anybrain transcript v1',
+    description:
+      'One conversation as Anybrain exports and imports it. Unknown fields are kept or ignored, never fatal; ' +
+      'a file without the optional extensions reads as before.',
+  });
 
 export type TranscriptV1 = z.infer<typeof transcriptSchema>;
 export type TranscriptMessage = z.infer<typeof transcriptMessageSchema>;
 export type TranscriptInvocation = z.infer<typeof transcriptInvocationSchema>;
+export type TranscriptError = z.infer<typeof transcriptErrorSchema>;
+export type TranscriptInvocationOpaque = z.infer<typeof transcriptInvocationOpaqueSchema>;
+export type TranscriptReasoningOpaque = z.infer<typeof transcriptReasoningOpaqueSchema>;

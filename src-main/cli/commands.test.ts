@@ -1,12 +1,12 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openCore, type OpenedCore } from '../core/app';
 import type { ProviderCall, StreamPart } from '../core/providers/stream-parts';
 import { listInvocationsByMessage } from '../core/store/invocations';
 import { everythingServer } from '../core/tools/mcp/testing/servers';
-import { chatCommand, compactCommand, requestCommand, writeFileAtomically, type Output } from './commands';
+import { chatCommand, compactCommand, exportCommand, importCommand, requestCommand, writeFileAtomically, type Output } from './commands';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -138,5 +138,97 @@ describe('anybrain request and compact against a window', () => {
   it('refuses an unknown brain', async () => {
     const { core, conversationId } = await longConversation();
     await expect(compactCommand(core, capture(), { conversation: conversationId, brain: 'hal' })).rejects.toThrow('Unknown brain "hal".');
+  });
+});
+
+/**
+ * Gemini 3 as it streams a signed call: the thought's text, a current_time call carrying its own thoughtSignature,
+ * then (once the call's answer is in the request) the reply, whose text part carries another signature.
+ */
+async function* signingGemini(call: ProviderCall): AsyncIterable<StreamPart> {
+  if (!JSON.stringify(call.body).includes('functionResponse')) {
+    yield { type: 'reasoning-delta', text: 'The user wants the time in UTC.' };
+    yield { type: 'tool-call', providerCallId: null, name: 'current_time', input: { zone: 'UTC' }, opaque: { thoughtSignature: 'Q2FsbFNpZ25hdHVyZQ==' } };
+    yield { type: 'finish', reason: 'tool-calls', rawReason: 'STOP' };
+    return;
+  }
+  yield { type: 'text-delta', text: 'It is noon in UTC.' };
+  yield { type: 'reasoning-opaque', opaque: { thoughtSignature: 'VGV4dFNpZ25hdHVyZQ==' } };
+  yield { type: 'finish', reason: 'stop', rawReason: 'STOP' };
+}
+
+/** Gemini refusing the turn for its rate limit, asking for half a minute. */
+async function* rateLimitedGemini(): AsyncIterable<StreamPart> {
+  yield {
+    type: 'error',
+    error: { code: 'rate-limited', message: 'Gemini is rate limiting this key (HTTP 429); try again in 30 s.', status: 429, retryable: true, retryAfterSeconds: 30 },
+  };
+}
+
+function geminiCore(stream: (call: ProviderCall) => AsyncIterable<StreamPart>): { core: OpenedCore; dataDir: string } {
+  const dataDir = mkdtempSync(join(tmpdir(), 'anybrain-cli-'));
+  const core = openCore({ dataDir, env: { GEMINI_API_KEY: 'k' }, stream });
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }), () => core.dispose());
+  return { core, dataDir };
+}
+
+/** `anybrain export --format json --out FILE` then `anybrain import FILE`: the new conversation's id. */
+async function exportAndImport(core: OpenedCore, dataDir: string, conversationId: string): Promise<string> {
+  const file = join(dataDir, 'transcript.json');
+  expect(await exportCommand(core, capture(), { conversation: conversationId, format: 'json', out: file })).toBe(0);
+  const imported = capture();
+  expect(await importCommand(core, imported, file)).toBe(0);
+  return imported.out.trim();
+}
+
+describe('anybrain export and import keep what the next turn replays', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("keeps a Gemini call's own thoughtSignature, so the next turn sends the same body, not the dummy signature", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-12-01T12:00:00.000Z'));
+    const { core, dataDir } = geminiCore(signingGemini);
+    const chat = capture();
+    expect(await chatCommand(core, chat, { brain: 'gemini', text: 'What time is it?' })).toBe(0);
+    const conversationId = chat.err.trim().split('\n')[0]!;
+    const importedId = await exportAndImport(core, dataDir, conversationId);
+
+    const request = capture();
+    expect(await requestCommand(core, request, { conversation: importedId, brain: 'gemini' })).toBe(0);
+    const body = JSON.parse(request.out) as Record<string, unknown>;
+    expect(body.contents).toEqual([
+      { role: 'user', parts: [{ text: 'What time is it?' }] },
+      { role: 'model', parts: [{ functionCall: { name: 'current_time', args: { zone: 'UTC' } }, thoughtSignature: 'Q2FsbFNpZ25hdHVyZQ==' }] },
+      {
+        role: 'user',
+        parts: [{ functionResponse: { name: 'current_time', response: { output: '2026-12-01T12:00:00+00:00 (UTC)' } } }],
+      },
+      { role: 'model', parts: [{ text: 'It is noon in UTC.', thoughtSignature: 'VGV4dFNpZ25hdHVyZQ==' }] },
+    ]);
+    // The rest of the body (system prompt, tools, generation settings) is byte for byte the original conversation's.
+    const original = capture();
+    expect(await requestCommand(core, original, { conversation: conversationId, brain: 'gemini' })).toBe(0);
+    expect(request.out).toBe(original.out);
+  });
+
+  it("keeps a failed reply's error", async () => {
+    const { core, dataDir } = geminiCore(rateLimitedGemini);
+    const chat = capture();
+    expect(await chatCommand(core, chat, { brain: 'gemini', text: 'Hello?' })).toBe(1);
+    const conversationId = chat.err.trim().split('\n')[0]!;
+    const importedId = await exportAndImport(core, dataDir, conversationId);
+
+    const replyOf = async (id: string) => {
+      const page = await core.dispatch('listMessages', { conversationId: id });
+      return (page as { ok: true; value: { messages: Array<{ status: string; error: unknown }> } }).value.messages[1]!;
+    };
+    const expected = {
+      status: 'failed',
+      error: { code: 'rate-limited', message: 'Gemini is rate limiting this key (HTTP 429); try again in 30 s.', retryable: true, status: 429, retryAfterSeconds: 30 },
+    };
+    expect(await replyOf(conversationId)).toMatchObject(expected);
+    expect(await replyOf(importedId)).toMatchObject(expected);
   });
 });

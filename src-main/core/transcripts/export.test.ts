@@ -1,7 +1,13 @@
+import { readFileSync } from 'node:fs';
+import Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import type { TranscriptV1 } from '../../../src-shared/transcript';
+import { insertConversation } from '../store/conversations';
+import { insertInvocation } from '../store/invocations';
+import { INTERRUPTED_ERROR, insertMessage, type NewMessage } from '../store/messages';
+import type { AppDatabase } from '../store/open';
 import { openTestDatabase } from '../store/test-database';
-import { exportConversation } from './export';
+import { buildTranscript, exportConversation } from './export';
 import { importTranscript } from './import';
 
 const HOSTILE = '<img src=x onerror="alert(1)">\'&';
@@ -54,5 +60,76 @@ describe('the HTML export', () => {
         '',
       ].join('\n'),
     );
+  });
+});
+
+const AT = '2026-12-01T12:00:00.000Z';
+const ANTHROPIC_THINKING = { type: 'thinking', thinking: 'Which file?', signature: 'EqQBCkYIBxgCKkA=' };
+const RESPONSES_REASONING = { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'gAAAAABo' };
+
+/** Every kind of row the app writes: reasoning and calls with their carriers, a failed, an interrupted and a summary. */
+function seedEveryKindOfRow(db: AppDatabase): string {
+  insertConversation(db, { id: 'c', title: 'Every row', brain: 'claude', model: 'claude-opus-4-7', now: AT });
+  const message = (seq: number, fields: Partial<NewMessage> & Pick<NewMessage, 'role' | 'text'>) =>
+    insertMessage(db, { id: `m${seq}`, conversationId: 'c', seq, turnId: `t${Math.floor(seq / 2)}`, status: 'complete', createdAt: AT, ...fields });
+  message(0, { role: 'user', text: 'Read the notes.' });
+  message(1, {
+    role: 'assistant', text: 'Done.', brain: 'claude', modelRequested: 'claude-opus-4-7', modelResponded: 'claude-opus-4-7', reasoningLevel: 'high',
+    reasoning: { brain: 'claude', model: 'claude-opus-4-7', text: 'Which file?', opaque: { blocks: [ANTHROPIC_THINKING] } },
+  });
+  const invocation = (seq: number, kind: 'tool' | 'memory' | 'skill', opaque: unknown) =>
+    insertInvocation(db, {
+      id: `i${seq}`, turnId: 't0', messageId: 'm1', seq, kind, server: kind === 'tool' ? 'files' : null, tool: kind === 'tool' ? 'read_file' : kind,
+      providerCallId: kind === 'memory' ? null : `call_${seq}`, input: { path: 'notes.md' }, output: 'notes', status: 'ok', opaque, startedAt: AT, endedAt: AT,
+    });
+  invocation(0, 'memory', null);
+  invocation(1, 'tool', { thoughtSignature: 'Q2FsbA==' });
+  invocation(2, 'skill', null);
+  message(2, { role: 'user', text: 'Again.' });
+  message(3, {
+    role: 'assistant', text: '', status: 'failed', brain: 'codex', modelRequested: 'gpt-5.5',
+    error: { code: 'context-too-large', message: 'The request is too large for gpt-5.5.', retryable: false, status: 400, limitTokens: 400_000, requestTokens: 512_000 },
+  });
+  message(4, { role: 'user', text: 'Once more.' });
+  message(5, {
+    role: 'assistant', text: 'Part', status: 'interrupted', brain: 'codex', modelRequested: 'gpt-5.5', error: INTERRUPTED_ERROR,
+    reasoning: { brain: 'codex', model: 'gpt-5.5', text: '', opaque: { blocks: [RESPONSES_REASONING], positions: [0] } },
+  });
+  message(6, { role: 'system', kind: 'notice', text: 'Switched brain.' });
+  message(7, { role: 'system', kind: 'summary', text: 'They read the notes.', coversThroughId: 'm1' });
+  return 'c';
+}
+
+describe('the JSON export', () => {
+  it("carries each call's and each reasoning's opaque carriers verbatim, and each reply's error", () => {
+    const db = openTestDatabase();
+    const messages = buildTranscript(db, seedEveryKindOfRow(db)).messages;
+    expect(messages[1]?.reasoning?.opaque).toEqual({ blocks: [ANTHROPIC_THINKING] });
+    expect(messages[1]?.tool_invocations?.map((invocation) => invocation.opaque)).toEqual([undefined, { thoughtSignature: 'Q2FsbA==' }, undefined]);
+    expect(messages[1]).not.toHaveProperty('error');
+    expect(messages[3]?.error).toEqual({
+      code: 'context-too-large', message: 'The request is too large for gpt-5.5.', retryable: false, status: 400, limit_tokens: 400_000, request_tokens: 512_000,
+    });
+    expect(messages[5]).toMatchObject({
+      status: 'interrupted',
+      error: { code: 'interrupted', message: INTERRUPTED_ERROR.message, retryable: true },
+      reasoning: { opaque: { blocks: [RESPONSES_REASONING], positions: [0] } },
+    });
+  });
+
+  it('validates against the shipped JSON Schema of transcript v1', () => {
+    const schema = JSON.parse(readFileSync(new URL('../../../src-shared/transcript-v1.schema.json', import.meta.url), 'utf8')) as object;
+    const validate = new Ajv2020({ strict: true, allErrors: true }).compile(schema);
+    const db = openTestDatabase();
+    const exports = [seedEveryKindOfRow(db), importTranscript(db, JSON.stringify(hostileTranscript()))].map(
+      (conversationId) => JSON.parse(exportConversation(db, conversationId, 'json').content) as unknown,
+    );
+    for (const exported of exports) {
+      validate(exported);
+      expect(validate.errors ?? []).toEqual([]);
+    }
+    const broken = exports[0] as TranscriptV1;
+    validate({ ...broken, messages: broken.messages.map((message, index) => (index === 1 ? { ...message, tool_invocations: [{ ...message.tool_invocations![1], opaque: 'Q2FsbA==' }] } : message)) });
+    expect(validate.errors?.map((error) => error.instancePath)).toContain('/messages/1/tool_invocations/0/opaque');
   });
 });

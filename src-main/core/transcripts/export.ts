@@ -1,10 +1,18 @@
 /**
- * Transcript export: words and structured rows only. Keys never appear; reasoning keeps its opaque carriers so an
- * import can replay them to the brain that made them.
+ * Transcript export: words and structured rows only. Keys never appear; reasoning and calls keep their opaque carriers
+ * verbatim so an import can replay them to the brain that made them.
  */
-import type { ExportFormat, ExportResult } from '../../../src-shared/api';
+import type { ExportFormat, ExportResult, TurnError } from '../../../src-shared/api';
 import { BRAINS, isBrainId } from '../../../src-shared/brains';
-import { TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION, type TranscriptMessage, type TranscriptV1 } from '../../../src-shared/transcript';
+import {
+  TRANSCRIPT_FORMAT,
+  TRANSCRIPT_VERSION,
+  type TranscriptError,
+  type TranscriptInvocationOpaque,
+  type TranscriptMessage,
+  type TranscriptReasoningOpaque,
+  type TranscriptV1,
+} from '../../../src-shared/transcript';
 import { getConversation } from '../store/conversations';
 import { listInvocationsByMessage } from '../store/invocations';
 import { listAllMessages, type StoredReasoning } from '../store/messages';
@@ -15,6 +23,19 @@ export class ConversationNotFoundError extends Error {
     super(`There is no conversation with id ${conversationId}.`);
     this.name = 'ConversationNotFoundError';
   }
+}
+
+/** A reply's error in the transcript's own spelling; the optional fields only where the reply had them. */
+function transcriptErrorOf(error: TurnError): TranscriptError {
+  return {
+    code: error.code,
+    message: error.message,
+    retryable: error.retryable,
+    ...(error.status === undefined ? {} : { status: error.status }),
+    ...(error.retryAfterSeconds === undefined ? {} : { retry_after_seconds: error.retryAfterSeconds }),
+    ...(error.limitTokens === undefined ? {} : { limit_tokens: error.limitTokens }),
+    ...(error.requestTokens === undefined ? {} : { request_tokens: error.requestTokens }),
+  };
 }
 
 export function buildTranscript(db: AppDatabase, conversationId: string): TranscriptV1 {
@@ -41,7 +62,8 @@ export function buildTranscript(db: AppDatabase, conversationId: string): Transc
       model_requested: row.modelRequested,
       model_responded: row.modelResponded,
       reasoning_level: row.reasoningLevel,
-      ...(reasoning ? { reasoning: { brain: reasoning.brain, model: reasoning.model, text: reasoning.text, opaque: reasoning.opaque } } : {}),
+      ...(row.error ? { error: transcriptErrorOf(row.error as TurnError) } : {}),
+      ...(reasoning ? { reasoning: { brain: reasoning.brain, model: reasoning.model, text: reasoning.text, opaque: reasoning.opaque as TranscriptReasoningOpaque } } : {}),
       tool_invocations: (invocations.get(row.id) ?? []).map((invocation) => ({
         id: invocation.id,
         kind: invocation.kind,
@@ -51,6 +73,7 @@ export function buildTranscript(db: AppDatabase, conversationId: string): Transc
         input: invocation.input ?? {},
         output: invocation.output,
         status: invocation.status,
+        ...(invocation.opaque === null || invocation.opaque === undefined ? {} : { opaque: invocation.opaque as TranscriptInvocationOpaque }),
       })),
     };
   });

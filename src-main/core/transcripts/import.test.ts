@@ -55,6 +55,13 @@ describe('importTranscript', () => {
     expect(listConversations(db)).toEqual([]);
   });
 
+  it('reads a file without carriers or errors as before: no opaque on its calls, no error on its replies', () => {
+    const db = openTestDatabase();
+    const rows = listAllMessages(db, importTranscript(db, JSON.stringify(transcript)));
+    expect(rows.map((row) => row.error)).toEqual([null, null, null]);
+    expect(listInvocationsByMessage(db, [rows[1]!.id]).get(rows[1]!.id)?.map((row) => row.opaque)).toEqual([null]);
+  });
+
   it('rolls back a half-written import', () => {
     const db = openTestDatabase();
     db.$client.exec("CREATE TRIGGER fail_third BEFORE INSERT ON messages WHEN new.seq = 2 BEGIN SELECT RAISE(ABORT, 'disk trouble'); END;");
@@ -115,6 +122,56 @@ describe('summaries in transcripts', () => {
     );
     const onChat = { ...compacted, messages: compacted.messages.map((message) => (message.id === 'u3' ? { ...message, covers_through_id: 'a1' } : message)) };
     expect(() => importTranscript(db, JSON.stringify(onChat))).toThrow('messages[5].covers_through_id: only a summary covers messages');
+    expect(listConversations(db)).toEqual([]);
+  });
+});
+
+describe('carriers and errors in transcripts', () => {
+  const signedCall = { id: 'i1', kind: 'tool', server: null, tool: 'current_time', provider_call_id: null, input: { zone: 'UTC' }, output: 'noon', status: 'ok', opaque: { thoughtSignature: 'Q2FsbA==' } };
+  const reasoning = { brain: 'gemini', model: 'gemini-3.1-pro-preview', text: 'Time.', opaque: { blocks: [{ thoughtSignature: 'VGV4dA==' }], positions: [1] } };
+  const error = { code: 'context-too-large', message: 'Too large.', retryable: false, status: 400, retry_after_seconds: 2.5, limit_tokens: 1_048_576, request_tokens: 1_200_000 };
+  const carrying = {
+    format: 'anybrain.transcript',
+    version: 1,
+    conversation: { id: 'old', title: 'Signed', created_at: '2026-12-01T00:00:00.000Z' },
+    messages: [
+      { id: 'u1', turn_id: 't1', role: 'user', kind: 'chat', text: 'What time is it?' },
+      {
+        id: 'a1', turn_id: 't1', role: 'assistant', kind: 'chat', text: 'Noon.', status: 'complete', brain: 'gemini',
+        model_requested: 'gemini-3.1-pro-preview', model_responded: 'gemini-3.1-pro-preview', reasoning_level: 'medium', reasoning, tool_invocations: [signedCall],
+      },
+      { id: 'u2', turn_id: 't2', role: 'user', kind: 'chat', text: 'Read it all.' },
+      { id: 'a2', turn_id: 't2', role: 'assistant', kind: 'chat', text: '', status: 'failed', brain: 'gemini', model_requested: 'gemini-3.1-pro-preview', error },
+    ],
+  };
+
+  it("keeps each call's and each reasoning's opaque carriers and each reply's error, and exports them back verbatim", () => {
+    const db = openTestDatabase();
+    const conversationId = importTranscript(db, JSON.stringify(carrying));
+    const rows = listAllMessages(db, conversationId);
+    expect(listInvocationsByMessage(db, [rows[1]!.id]).get(rows[1]!.id)?.map((row) => row.opaque)).toEqual([{ thoughtSignature: 'Q2FsbA==' }]);
+    expect(rows[1]?.reasoning).toEqual(reasoning);
+    expect(rows[3]?.error).toEqual({
+      code: 'context-too-large', message: 'Too large.', retryable: false, status: 400, retryAfterSeconds: 2.5, limitTokens: 1_048_576, requestTokens: 1_200_000,
+    });
+    const exported = buildTranscript(db, conversationId).messages;
+    expect(exported[1]?.tool_invocations?.map((invocation) => invocation.opaque)).toEqual([signedCall.opaque]);
+    expect(exported[1]?.reasoning).toEqual(reasoning);
+    expect(exported[3]?.error).toEqual(error);
+  });
+
+  it('refuses a call opaque that is not an object, reasoning blocks that are not a list, and an error without its fields, naming the path', () => {
+    const db = openTestDatabase();
+    const withReply = (reply: Record<string, unknown>) => JSON.stringify({ ...carrying, messages: [carrying.messages[0], { ...carrying.messages[1], ...reply }] });
+    expect(() => importTranscript(db, withReply({ tool_invocations: [{ ...signedCall, opaque: 'Q2FsbA==' }] }))).toThrow(
+      'The file is not a valid Anybrain transcript: messages[1].tool_invocations[0].opaque: Invalid input: expected object, received string. Nothing was imported.',
+    );
+    expect(() => importTranscript(db, withReply({ reasoning: { ...reasoning, opaque: { blocks: { thoughtSignature: 'VGV4dA==' } } } }))).toThrow(
+      'The file is not a valid Anybrain transcript: messages[1].reasoning.opaque.blocks: Invalid input: expected array, received object. Nothing was imported.',
+    );
+    expect(() => importTranscript(db, withReply({ error: { code: 'rate-limited', message: 'Slow down.' } }))).toThrow(
+      'The file is not a valid Anybrain transcript: messages[1].error.retryable: Invalid input: expected boolean, received undefined. Nothing was imported.',
+    );
     expect(listConversations(db)).toEqual([]);
   });
 });

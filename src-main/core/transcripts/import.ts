@@ -3,7 +3,8 @@
  * two conversations), all or nothing. A malformed file is refused whole, naming its first bad path.
  */
 import type { ZodError } from 'zod';
-import { TRANSCRIPT_FORMAT, transcriptSchema, type TranscriptV1 } from '../../../src-shared/transcript';
+import type { TurnError } from '../../../src-shared/api';
+import { TRANSCRIPT_FORMAT, transcriptSchema, type TranscriptError, type TranscriptV1 } from '../../../src-shared/transcript';
 import { newId, nowIso } from '../store/clock';
 import { insertConversation } from '../store/conversations';
 import { estimateRowTokens } from '../context/row-estimate';
@@ -65,6 +66,19 @@ function reasoningLevelOf(value: string | null | undefined): ReasoningLevel | nu
   return value && (REASONING_LEVELS as readonly string[]).includes(value) ? (value as ReasoningLevel) : null;
 }
 
+/** A reply's error as the app keeps it: the known fields only, an optional one only where the file gives it. */
+function turnErrorOf(error: TranscriptError): TurnError {
+  return {
+    code: error.code,
+    message: error.message,
+    retryable: error.retryable,
+    ...(error.status === undefined ? {} : { status: error.status }),
+    ...(error.retry_after_seconds === undefined ? {} : { retryAfterSeconds: error.retry_after_seconds }),
+    ...(error.limit_tokens === undefined ? {} : { limitTokens: error.limit_tokens }),
+    ...(error.request_tokens === undefined ? {} : { requestTokens: error.request_tokens }),
+  };
+}
+
 /** Imports one transcript in a single transaction; returns the new conversation id. */
 export function importTranscript(db: AppDatabase, text: string): string {
   const transcript = parseTranscript(text);
@@ -101,6 +115,7 @@ export function importTranscript(db: AppDatabase, text: string): string {
         modelResponded: message.model_responded ?? null,
         reasoningLevel: reasoningLevelOf(message.reasoning_level),
         reasoning,
+        error: message.error ? turnErrorOf(message.error) : null,
         tokenEstimate: estimateRowTokens(
           message.text,
           (message.tool_invocations ?? []).map((invocation) => ({
@@ -126,7 +141,7 @@ export function importTranscript(db: AppDatabase, text: string): string {
           input: invocation.input ?? {},
           output: invocation.output ?? null,
           status: invocation.status,
-          opaque: null,
+          opaque: invocation.opaque ?? null,
           startedAt: message.created_at ?? now,
           endedAt: message.created_at ?? now,
         });
