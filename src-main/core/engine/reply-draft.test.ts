@@ -25,6 +25,7 @@ describe('applyStreamPart', () => {
       text: 'Hello',
       reasoningText: 'Think.',
       reasoningBlocks: [{ type: 'thinking', signature: 'c2ln' }],
+      reasoningPlaces: [null],
       pendingCalls: [{ type: 'tool-call', providerCallId: 'call_1', name: 'current_time', input: {} }],
       callsRun: 0,
       servedModel: 'kimi-k2.6-0901',
@@ -63,6 +64,25 @@ describe('draftReasoning', () => {
     const draft = fold([{ type: 'reasoning-opaque', opaque: { type: 'redacted_thinking', data: 'x' } }]);
     expect(draftReasoning(draft, 'claude', 'claude-sonnet-4-6')).toEqual({
       brain: 'claude', model: 'claude-sonnet-4-6', text: '', opaque: { blocks: [{ type: 'redacted_thinking', data: 'x' }] },
+    });
+  });
+
+  it('keeps the items verbatim and, beside them, what each stood before, across tool rounds', () => {
+    const first = { id: 'rs_1', type: 'reasoning', summary: [], encrypted_content: 'enc-1' };
+    const second = { id: 'rs_2', type: 'reasoning', summary: [], encrypted_content: 'enc-2' };
+    const afterRound = afterToolRound(
+      fold([
+        { type: 'reasoning-opaque', opaque: first, place: { before: 'call', providerCallId: 'call_a' } },
+        { type: 'tool-call', providerCallId: 'call_a', name: 'current_time', input: {} },
+      ]),
+      1,
+    );
+    const draft = fold([{ type: 'reasoning-opaque', opaque: second, place: { before: 'words' } }, { type: 'text-delta', text: 'Noon.' }], afterRound);
+    expect(draftReasoning(draft, 'codex', 'gpt-5.5-codex')).toEqual({
+      brain: 'codex',
+      model: 'gpt-5.5-codex',
+      text: '',
+      opaque: { blocks: [first, second], places: [{ before: 'call', providerCallId: 'call_a' }, { before: 'words' }] },
     });
   });
 });

@@ -5,7 +5,7 @@
 import type { MessageStatus, TurnError, Usage } from '../../../src-shared/api';
 import type { BrainId } from '../../../src-shared/brains';
 import type { ProviderError, StreamPart } from '../providers/stream-parts';
-import type { ReplayReasoning } from '../replay/types';
+import type { ReasoningPlace, ReplayReasoning } from '../replay/types';
 
 export type ToolCallPart = Extract<StreamPart, { type: 'tool-call' }>;
 
@@ -17,6 +17,8 @@ export interface ReplyDraft {
   readonly reasoningText: string;
   /** Signatures, encrypted items and the like, verbatim and in stream order. */
   readonly reasoningBlocks: readonly unknown[];
+  /** Beside each block, what followed it in the output, where the wire says (else null). */
+  readonly reasoningPlaces: readonly (ReasoningPlace | null)[];
   /** The calls the current round's stream asked for, not yet run. */
   readonly pendingCalls: readonly ToolCallPart[];
   /** How many calls earlier rounds ran. */
@@ -32,6 +34,7 @@ export const EMPTY_DRAFT: ReplyDraft = {
   text: '',
   reasoningText: '',
   reasoningBlocks: [],
+  reasoningPlaces: [],
   pendingCalls: [],
   callsRun: 0,
   servedModel: null,
@@ -59,7 +62,7 @@ export function applyStreamPart(draft: ReplyDraft, part: StreamPart): ReplyDraft
     case 'reasoning-delta':
       return { ...draft, reasoningText: draft.reasoningText + part.text };
     case 'reasoning-opaque':
-      return { ...draft, reasoningBlocks: [...draft.reasoningBlocks, part.opaque] };
+      return { ...draft, reasoningBlocks: [...draft.reasoningBlocks, part.opaque], reasoningPlaces: [...draft.reasoningPlaces, part.place ?? null] };
     case 'tool-call':
       return { ...draft, pendingCalls: [...draft.pendingCalls, part] };
     case 'usage':
@@ -92,10 +95,14 @@ export function failDraft(draft: ReplyDraft, error: TurnError): ReplyDraft {
   return { ...draft, error };
 }
 
-/** The reasoning as stored and replayed: written once, tagged with the brain and model that produced it. */
+/**
+ * The reasoning as stored and replayed: written once, tagged with the brain and model that produced it. The blocks
+ * stay the provider's own items; their places ride beside them, only when the wire gave any.
+ */
 export function draftReasoning(draft: ReplyDraft, brain: BrainId, model: string): ReplayReasoning | null {
   if (draft.reasoningText.length === 0 && draft.reasoningBlocks.length === 0) return null;
-  return { brain, model, text: draft.reasoningText, opaque: { blocks: [...draft.reasoningBlocks] } };
+  const places = draft.reasoningPlaces.some((place) => place !== null) ? { places: [...draft.reasoningPlaces] } : {};
+  return { brain, model, text: draft.reasoningText, opaque: { blocks: [...draft.reasoningBlocks], ...places } };
 }
 
 export interface FinalStatus {

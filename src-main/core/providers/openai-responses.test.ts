@@ -46,7 +46,12 @@ describe('mapOpenAiResponsesEvents on recorded streams', () => {
       { type: 'reasoning-delta', text: 'Step 2.' },
       { type: 'text-delta', text: 'The answer is ' },
       { type: 'text-delta', text: '42' },
-      { type: 'reasoning-opaque', opaque: { id: 'r1', type: 'reasoning', summary: [], status: 'completed', content: [{ type: 'reasoning_text', text: 'Chain: Step 1. Step 2.' }] } },
+      {
+        type: 'reasoning-opaque',
+        opaque: { id: 'r1', type: 'reasoning', summary: [], status: 'completed', content: [{ type: 'reasoning_text', text: 'Chain: Step 1. Step 2.' }] },
+        // The final response lists the reasoning item right before the message.
+        place: { before: 'words' },
+      },
       { type: 'usage', usage: { inputTokens: 0, outputTokens: 6, cacheReadTokens: 0, reasoningTokens: 2 } },
       { type: 'finish', reason: 'stop', rawReason: 'completed' },
     ]);
@@ -69,10 +74,92 @@ describe('mapOpenAiResponsesEvents on synthetic streams', () => {
     expect(await collect(mapOpenAiResponsesEvents(eventsFrom(events)))).toEqual([
       { type: 'response-model', model: 'gpt-5.5-codex' },
       { type: 'reasoning-delta', text: 'Plan.' },
-      { type: 'reasoning-opaque', opaque: reasoningItem },
+      { type: 'reasoning-opaque', opaque: reasoningItem, place: { before: 'call', providerCallId: 'call_abc' } },
       { type: 'tool-call', providerCallId: 'call_abc', name: 'read_file', input: { path: 'a.txt' } },
       { type: 'usage', usage: { inputTokens: 30, outputTokens: 12, cacheReadTokens: 0, reasoningTokens: 8 } },
       { type: 'finish', reason: 'tool-calls', rawReason: 'completed' },
+    ]);
+  });
+
+  /**
+   * Reasoning between calls, as a reasoning model streams a turn with two calls: each item as `output_item.added` and
+   * `.done` with its `output_index`, then the final response listing them all again.
+   */
+  function interleavedStream(itemId: (id: string) => string) {
+    const reasoning = (id: string, text: string) => ({ id: itemId(id), type: 'reasoning', summary: [{ type: 'summary_text', text }], encrypted_content: `enc-${id}` });
+    const call = (id: string, callId: string, path: string) => ({ id: itemId(id), type: 'function_call', status: 'completed', call_id: callId, name: 'read_file', arguments: JSON.stringify({ path }) });
+    const message = { id: itemId('msg_1'), type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Both read.', annotations: [] }] };
+    const output = [reasoning('rs_1', 'First a.'), call('fc_1', 'call_a', 'a.txt'), reasoning('rs_2', 'Then b.'), call('fc_2', 'call_b', 'b.txt'), reasoning('rs_3', 'Answer.'), message];
+    const started = (item: Record<string, unknown>): Record<string, unknown> =>
+      item.type === 'reasoning' ? { id: item.id, type: 'reasoning', summary: [] } : item.type === 'function_call' ? { ...item, status: 'in_progress', arguments: '' } : { ...item, status: 'in_progress', content: [] };
+    const events = [
+      created('gpt-5.5-codex'),
+      ...output.flatMap((item, outputIndex) => [
+        { type: 'response.output_item.added', output_index: outputIndex, item: started(item) },
+        ...(item.type === 'message' ? [{ type: 'response.output_text.delta', item_id: item.id, output_index: outputIndex, content_index: 0, delta: 'Both read.' }] : []),
+        { type: 'response.output_item.done', output_index: outputIndex, item },
+      ]),
+      completed(output),
+    ];
+    return { events, output };
+  }
+
+  it('places each reasoning item before the call or message that followed it', async () => {
+    const { events, output } = interleavedStream((id) => id);
+    expect(await collect(mapOpenAiResponsesEvents(eventsFrom(events)))).toEqual([
+      { type: 'response-model', model: 'gpt-5.5-codex' },
+      { type: 'reasoning-opaque', opaque: output[0], place: { before: 'call', providerCallId: 'call_a' } },
+      { type: 'tool-call', providerCallId: 'call_a', name: 'read_file', input: { path: 'a.txt' } },
+      { type: 'reasoning-opaque', opaque: output[2], place: { before: 'call', providerCallId: 'call_b' } },
+      { type: 'tool-call', providerCallId: 'call_b', name: 'read_file', input: { path: 'b.txt' } },
+      { type: 'reasoning-opaque', opaque: output[4], place: { before: 'words' } },
+      { type: 'text-delta', text: 'Both read.' },
+      { type: 'usage', usage: { inputTokens: 30, outputTokens: 12, cacheReadTokens: 0, reasoningTokens: 8 } },
+      { type: 'finish', reason: 'tool-calls', rawReason: 'completed' },
+    ]);
+  });
+
+  it('takes items whose id is empty as items without one: none is lost, none doubled', async () => {
+    // Some Responses-compatible servers send `id: ""`; the items stay apart by call_id and position.
+    const { events, output } = interleavedStream(() => '');
+    const parts = await collect(mapOpenAiResponsesEvents(eventsFrom(events)));
+    expect(parts.filter((part) => part.type === 'tool-call')).toEqual([
+      { type: 'tool-call', providerCallId: 'call_a', name: 'read_file', input: { path: 'a.txt' } },
+      { type: 'tool-call', providerCallId: 'call_b', name: 'read_file', input: { path: 'b.txt' } },
+    ]);
+    expect(parts.filter((part) => part.type === 'reasoning-opaque')).toEqual([
+      { type: 'reasoning-opaque', opaque: output[0], place: { before: 'call', providerCallId: 'call_a' } },
+      { type: 'reasoning-opaque', opaque: output[2], place: { before: 'call', providerCallId: 'call_b' } },
+      { type: 'reasoning-opaque', opaque: output[4], place: { before: 'words' } },
+    ]);
+  });
+
+  it('places reasoning before a call whose call_id comes only when the call is done', async () => {
+    const reasoning = { id: 'rs_1', type: 'reasoning', summary: [], encrypted_content: 'enc' };
+    const call = { id: 'fc_1', type: 'function_call', call_id: 'call_late', name: 'read_file', arguments: '{"path":"a.txt"}' };
+    const events = [
+      created('gpt-5.5'),
+      { type: 'response.output_item.done', output_index: 0, item: reasoning },
+      { type: 'response.output_item.added', output_index: 1, item: { id: 'fc_1', type: 'function_call', name: 'read_file', arguments: '' } },
+      { type: 'response.output_item.done', output_index: 1, item: call },
+      completed([reasoning, call]),
+    ];
+    expect((await collect(mapOpenAiResponsesEvents(eventsFrom(events)))).slice(1, 3)).toEqual([
+      { type: 'reasoning-opaque', opaque: reasoning, place: { before: 'call', providerCallId: 'call_late' } },
+      { type: 'tool-call', providerCallId: 'call_late', name: 'read_file', input: { path: 'a.txt' } },
+    ]);
+  });
+
+  it('keeps a reasoning item nothing followed, placed nowhere', async () => {
+    const reasoning = { id: 'rs_1', type: 'reasoning', summary: [], encrypted_content: 'enc' };
+    const events = [
+      created('gpt-5.5'),
+      { type: 'response.output_item.done', output_index: 0, item: reasoning },
+      { type: 'response.incomplete', response: { model: 'gpt-5.5', status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' }, output: [reasoning] } },
+    ];
+    expect((await collect(mapOpenAiResponsesEvents(eventsFrom(events)))).slice(1)).toEqual([
+      { type: 'reasoning-opaque', opaque: reasoning, place: { before: 'other' } },
+      { type: 'finish', reason: 'length', rawReason: 'max_output_tokens' },
     ]);
   });
 

@@ -8,6 +8,7 @@ import { sendWithOpenAiSdk } from './openai-sdk';
 import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
 import { classifyProviderFailure, malformedStreamError } from './provider-errors';
 import { createModelAnnouncer, truncate, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
+import type { ReasoningPlace } from '../replay/types';
 import type { FinishReason, ProviderCall, StreamPart } from './stream-parts';
 
 export function streamOpenAiResponses(call: ProviderCall): AsyncIterable<StreamPart> {
@@ -28,16 +29,24 @@ export function mapOpenAiResponsesEvents(events: AsyncIterable<unknown>, options
 async function* responsesParts(events: AsyncIterable<unknown>): AsyncGenerator<StreamPart, MappingEnd> {
   const announceModel = createModelAnnouncer();
   let sawToolCall = false;
-  const emittedItemIds = new Set<string>();
-  function* outputItem(item: JsonRecord): Iterable<StreamPart> {
-    const itemId = stringField(item, 'id') ?? stringField(item, 'call_id');
-    if (itemId !== null && emittedItemIds.has(itemId)) return;
+  // Items arrive twice (`output_item.done`, then the final response's list): each is taken once.
+  const seenItems = new Set<string>();
+  // Finished reasoning items wait for the item after them: each replays right before it.
+  const unplacedReasoning: JsonRecord[] = [];
+  function* placeReasoning(place: ReasoningPlace): Iterable<StreamPart> {
+    for (const item of unplacedReasoning.splice(0)) yield { type: 'reasoning-opaque', opaque: item, place };
+  }
+  function* outputItem(item: JsonRecord, outputIndex: number | null): Iterable<StreamPart> {
+    if (item.type !== 'reasoning') yield* placeReasoning(placeOf(item));
+    const key = itemKey(item, outputIndex);
+    if (key !== null) {
+      if (seenItems.has(key)) return;
+      seenItems.add(key);
+    }
     if (item.type === 'reasoning') {
       // Take reasoning items whole, once done: only then do they carry `encrypted_content` for a store:false replay.
-      if (itemId !== null) emittedItemIds.add(itemId);
-      yield { type: 'reasoning-opaque', opaque: item };
+      unplacedReasoning.push(item);
     } else if (item.type === 'function_call') {
-      if (itemId !== null) emittedItemIds.add(itemId);
       sawToolCall = true;
       yield functionCallPart(item);
     }
@@ -65,18 +74,28 @@ async function* responsesParts(events: AsyncIterable<unknown>): AsyncGenerator<S
         if (text) yield { type: 'reasoning-delta', text };
         break;
       }
+      case 'response.output_item.added': {
+        // The item after a reasoning item is known from its start, before its words stream; a call without its
+        // call_id yet is placed when it is done.
+        const item = recordField(event, 'item');
+        if (item !== null && item.type !== 'reasoning' && !(item.type === 'function_call' && idField(item, 'call_id') === null)) {
+          yield* placeReasoning(placeOf(item));
+        }
+        break;
+      }
       case 'response.output_item.done': {
         const item = recordField(event, 'item');
         // A call whose arguments do not read ends the reply: the call cannot run.
-        if (item !== null && (yield* untilError(outputItem(item)))) return 'ended';
+        if (item !== null && (yield* untilError(outputItem(item, numberField(event, 'output_index'))))) return 'ended';
         break;
       }
       case 'response.completed':
       case 'response.incomplete': {
         // Some servers skip `output_item.done`; the final response lists every item, so nothing is lost.
-        for (const item of (response === null ? null : arrayField(response, 'output')) ?? []) {
-          if (isRecord(item) && (yield* untilError(outputItem(item)))) return 'ended';
+        for (const [outputIndex, item] of ((response === null ? null : arrayField(response, 'output')) ?? []).entries()) {
+          if (isRecord(item) && (yield* untilError(outputItem(item, outputIndex)))) return 'ended';
         }
+        yield* placeReasoning({ before: 'other' });
         if (response !== null) {
           const usage = usageFrom(recordField(response, 'usage'));
           if (usage !== null) yield { type: 'usage', usage };
@@ -112,6 +131,37 @@ async function* responsesParts(events: AsyncIterable<unknown>): AsyncGenerator<S
   return 'cut-off';
 }
 
+/** A non-empty string field: some servers send `id: ""` for items that have none. */
+function idField(item: JsonRecord, key: string): string | null {
+  const value = stringField(item, key);
+  return value === null || value === '' ? null : value;
+}
+
+/**
+ * What identifies an output item across its `output_item.done` and the final response's list: its type with its
+ * call_id (a call) or id, else its position in the output. Null when the item names neither.
+ */
+function itemKey(item: JsonRecord, outputIndex: number | null): string | null {
+  const type = stringField(item, 'type') ?? '';
+  const id = (type === 'function_call' ? idField(item, 'call_id') : null) ?? idField(item, 'id');
+  if (id !== null) return `${type} ${id}`;
+  return outputIndex === null ? null : `${type} #${outputIndex}`;
+}
+
+/** Where a reasoning item right before `item` replays: before that call, before the words, or nowhere. */
+function placeOf(item: JsonRecord): ReasoningPlace {
+  switch (item.type) {
+    case 'function_call': {
+      const providerCallId = idField(item, 'call_id');
+      return providerCallId === null ? { before: 'other' } : { before: 'call', providerCallId };
+    }
+    case 'message':
+      return { before: 'words' };
+    default:
+      return { before: 'other' };
+  }
+}
+
 function functionCallPart(item: JsonRecord): StreamPart {
   const name = stringField(item, 'name') ?? '';
   const argumentsText = stringField(item, 'arguments') ?? '';
@@ -124,7 +174,7 @@ function functionCallPart(item: JsonRecord): StreamPart {
   if (!isRecord(input)) {
     return { type: 'error', error: malformedStreamError(`the arguments of tool call "${name}" are not a JSON object: ${truncate(argumentsText, 200)}`) };
   }
-  return { type: 'tool-call', providerCallId: stringField(item, 'call_id'), name, input };
+  return { type: 'tool-call', providerCallId: idField(item, 'call_id'), name, input };
 }
 
 function usageFrom(wireUsage: JsonRecord | null): Usage | null {

@@ -4,6 +4,7 @@
  */
 import type { Usage } from '../../../src-shared/api';
 import type { WireId } from '../../../src-shared/brains';
+import type { ReasoningPlace } from '../replay/types';
 
 export type FinishReason = 'stop' | 'length' | 'tool-calls' | 'content-filter' | 'error' | 'other';
 
@@ -43,8 +44,11 @@ export interface ProviderError {
 export type StreamPart =
   | { readonly type: 'text-delta'; readonly text: string }
   | { readonly type: 'reasoning-delta'; readonly text: string }
-  /** An opaque reasoning carrier (thinking signature, encrypted item, …), kept verbatim for replay to the same brain. */
-  | { readonly type: 'reasoning-opaque'; readonly opaque: unknown }
+  /**
+   * An opaque reasoning carrier (thinking signature, encrypted item, …), kept verbatim for replay to the same brain;
+   * `place` says what followed it, on wires whose reasoning sits between a reply's calls.
+   */
+  | { readonly type: 'reasoning-opaque'; readonly opaque: unknown; readonly place?: ReasoningPlace }
   | {
       readonly type: 'tool-call';
       readonly providerCallId: string | null;

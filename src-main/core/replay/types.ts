@@ -23,9 +23,21 @@ export interface ReplayReasoning {
   readonly brain: BrainId;
   readonly model: string;
   readonly text: string;
-  /** Signatures, encrypted items and the like, verbatim as the provider sent them. */
+  /**
+   * Signatures, encrypted items and the like, verbatim as the provider sent them: `{blocks: [...]}`, and, where the
+   * wire puts reasoning between a reply's calls, `places` beside them (one `ReasoningPlace` or null per block).
+   */
   readonly opaque: unknown;
 }
+
+/**
+ * What a reasoning item stood right before in the reply's output, so it can replay in place: one of the reply's calls
+ * (by the id the provider gave it), the reply's words, or something a replay does not carry (or nothing at all).
+ */
+export type ReasoningPlace =
+  | { readonly before: 'call'; readonly providerCallId: string }
+  | { readonly before: 'words' }
+  | { readonly before: 'other' };
 
 export interface ReplayTurn {
   readonly messageId: string;

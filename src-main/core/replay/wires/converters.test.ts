@@ -694,6 +694,59 @@ describe('the shared conversation on every wire', () => {
   });
 });
 
+describe('openai-responses: reasoning items in place', () => {
+  const reasoning = (id: string, text: string) => ({ id, type: 'reasoning', summary: [{ type: 'summary_text', text }], encrypted_content: `gAAAA-${id}` });
+  const [first, second, last] = [reasoning('rs_1', 'First a.'), reasoning('rs_2', 'Then b.'), reasoning('rs_3', 'Answer.')];
+  const calls: ReplayTurn['calls'] = [
+    { callId: 'call_01CODEXREPLY00000000000000_0', providerCallId: 'call_a', name: 'read_file', input: { path: 'a.txt' }, answer: 'A', isError: false, server: null },
+    { callId: 'call_01CODEXREPLY00000000000000_1', providerCallId: 'call_b', name: 'read_file', input: { path: 'b.txt' }, answer: 'B', isError: false, server: null },
+  ];
+  const codexTurn = (opaque: unknown): ReplayTurn => ({
+    messageId: '01CODEXREPLY00000000000000', role: 'assistant', kind: 'chat', text: 'Both read.', calls, brain: 'codex', model: 'gpt-5.5-codex',
+    reasoning: { brain: 'codex', model: 'gpt-5.5-codex', text: 'First a. Then b. Answer.', opaque },
+  });
+  const inputOf = (turn: ReplayTurn, overrides: Parameters<typeof fixtureRequest>[0] = {}) =>
+    convertToOpenAiResponsesInput(
+      fixtureRequest({
+        brain: 'codex', model: 'gpt-5.5-codex', reasoningLevel: 'medium',
+        turns: [{ messageId: 'u1', role: 'user', kind: 'chat', text: 'Read a and b.', calls: [] }, turn, { messageId: 'u2', role: 'user', kind: 'chat', text: 'Thanks.', calls: [] }],
+        ...overrides,
+      }),
+    ).body.input;
+  const places = [{ before: 'call', providerCallId: 'call_a' }, { before: 'call', providerCallId: 'call_b' }, { before: 'words' }];
+  const functionCall = (index: number, path: string) => ({ type: 'function_call', call_id: `call_01CODEXREPLY00000000000000_${index}`, name: 'read_file', arguments: JSON.stringify({ path }) });
+  const output = (index: number, text: string) => ({ type: 'function_call_output', call_id: `call_01CODEXREPLY00000000000000_${index}`, output: text });
+
+  it('replays each item, exactly as received, before the call or the words that followed it', () => {
+    expect(inputOf(codexTurn({ blocks: [first, second, last], places }))).toEqual([
+      { role: 'user', content: 'Read a and b.' },
+      first,
+      functionCall(0, 'a.txt'),
+      second,
+      functionCall(1, 'b.txt'),
+      output(0, 'A'),
+      output(1, 'B'),
+      last,
+      { role: 'assistant', content: 'Both read.' },
+      { role: 'user', content: 'Thanks.' },
+    ]);
+  });
+
+  it('replays a reply stored before places were recorded with all its items first, as before', () => {
+    expect(inputOf(codexTurn({ blocks: [first, second, last] })).slice(1, 6)).toEqual([first, second, last, functionCall(0, 'a.txt'), functionCall(1, 'b.txt')]);
+  });
+
+  it('leaves out an item whose call does not replay as a call, so none dangles', () => {
+    const withoutReadFile = inputOf(codexTurn({ blocks: [first, second, last], places }), { tools: TOOLS.filter((tool) => tool.name !== 'read_file') });
+    expect(withoutReadFile.filter((item) => 'type' in item && item.type === 'reasoning')).toEqual([last]);
+  });
+
+  it('gives the items to the same model only', () => {
+    const toOtherModel = inputOf(codexTurn({ blocks: [first, second, last], places }), { model: 'gpt-5.6' });
+    expect(toOtherModel.filter((item) => 'type' in item && item.type === 'reasoning')).toEqual([]);
+  });
+});
+
 describe('cross-wire replay rules', () => {
   const wires = ['anthropic-messages', 'chat-completions', 'openai-responses', 'gemini-generate-content', 'ollama-chat'] as const;
 

@@ -4,16 +4,25 @@
  * https://platform.openai.com/docs/api-reference/responses/create
  */
 import { declaredName, sanitiseResponsesCallId } from '../call-shaping';
-import type { ReplayRequest, ReplayTurn, ReplayWarning, TurnPlacement, WireRequest } from '../types';
+import type { ReasoningPlace, ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, TurnPlacement, WireRequest } from '../types';
 import type { OpenAiResponsesBody, ResponsesItem, ResponsesReasoningItem } from './openai-responses-types';
 import { answerText, assistantParts, opaqueBlocks, renderTurns, replayableReasoning } from './shared';
 
+/** A reasoning item this request may carry, and what it stood before when the reply streamed (undefined: not recorded). */
+export interface PlacedReasoningItem {
+  readonly item: ResponsesReasoningItem;
+  readonly place: ReasoningPlace | undefined;
+}
+
 /**
  * Reasoning items replay only to the same provider and model, and only with encrypted_content: with store:false the
- * provider cannot look an item up by id.
+ * provider cannot look an item up by id. The item goes back exactly as received; its place is stored beside it.
  */
-function reasoningItems(turn: ReplayTurn, request: ReplayRequest): ResponsesReasoningItem[] {
-  return opaqueBlocks(replayableReasoning('openai-responses', turn, request)).filter(isEncryptedReasoningItem);
+function reasoningItems(turn: ReplayTurn, request: ReplayRequest): PlacedReasoningItem[] {
+  const reasoning = replayableReasoning('openai-responses', turn, request);
+  const blocks = opaqueBlocks(reasoning);
+  const places = opaquePlaces(reasoning);
+  return blocks.flatMap((block, index) => (isEncryptedReasoningItem(block) ? [{ item: block, place: places[index] }] : []));
 }
 
 function isEncryptedReasoningItem(block: unknown): block is ResponsesReasoningItem {
@@ -22,10 +31,54 @@ function isEncryptedReasoningItem(block: unknown): block is ResponsesReasoningIt
   return type === 'reasoning' && typeof encryptedContent === 'string';
 }
 
+/** The stored places beside the blocks, one per block; rows written before places were recorded have none. */
+function opaquePlaces(reasoning: ReplayTurn['reasoning'] | undefined): (ReasoningPlace | undefined)[] {
+  const places = (reasoning?.opaque as { places?: unknown } | null | undefined)?.places;
+  return Array.isArray(places) ? places.map((place) => (isReasoningPlace(place) ? place : undefined)) : [];
+}
+
+function isReasoningPlace(value: unknown): value is ReasoningPlace {
+  if (typeof value !== 'object' || value === null) return false;
+  const { before, providerCallId } = value as { before?: unknown; providerCallId?: unknown };
+  return before === 'words' || before === 'other' || (before === 'call' && typeof providerCallId === 'string');
+}
+
+/**
+ * Puts each reasoning item right before the item it preceded when the reply streamed ("reasoning items replay in place,
+ * each before the call or message that followed it"): before the function_call of the call it stood before
+ * (`calls` maps the replayed call_ids back to the provider's), or before the assistant's words. An item stored without
+ * a place goes first, as such rows always replayed. An item whose call or words do not replay goes nowhere: OpenAI
+ * refuses a reasoning item out of place with "Item 'rs_…' of type 'reasoning' was provided without its required
+ * following item.". Works on any stretch of a reply: its items, its reasoning and its calls.
+ */
+export function placeReasoningItems(items: readonly ResponsesItem[], reasoning: readonly PlacedReasoningItem[], calls: readonly ReplayCall[]): ResponsesItem[] {
+  const providerCallIds = new Map<string, string>();
+  for (const call of calls) {
+    if (call.providerCallId !== undefined) providerCallIds.set(sanitiseResponsesCallId(call.callId), call.providerCallId);
+  }
+  let waiting = reasoning.filter((placed) => placed.place !== undefined);
+  const takeBefore = (matches: (place: ReasoningPlace) => boolean): ResponsesItem[] => {
+    const taken = waiting.filter((placed) => placed.place !== undefined && matches(placed.place));
+    waiting = waiting.filter((placed) => !taken.includes(placed));
+    return taken.map((placed) => placed.item);
+  };
+  const placed: ResponsesItem[] = reasoning.filter((unplaced) => unplaced.place === undefined).map((unplaced) => unplaced.item);
+  for (const item of items) {
+    if ('type' in item && item.type === 'function_call') {
+      const providerCallId = providerCallIds.get(item.call_id);
+      placed.push(...takeBefore((place) => place.before === 'call' && place.providerCallId === providerCallId));
+    } else if ('role' in item && item.role === 'assistant') {
+      placed.push(...takeBefore((place) => place.before === 'words'));
+    }
+    placed.push(item);
+  }
+  return placed;
+}
+
 function assistantItems(turn: ReplayTurn, placement: TurnPlacement, request: ReplayRequest, warnings: ReplayWarning[]): ResponsesItem[] {
   const live = placement === 'live';
   const { native, recordLine } = assistantParts(turn, request, warnings);
-  const items: ResponsesItem[] = [...reasoningItems(turn, request)];
+  const items: ResponsesItem[] = [];
   const words: ResponsesItem[] = turn.text.length > 0 ? [{ role: 'assistant', content: turn.text }] : [];
   if (live) items.push(...words);
   for (const call of native) {
@@ -37,7 +90,7 @@ function assistantItems(turn: ReplayTurn, placement: TurnPlacement, request: Rep
   }
   if (recordLine !== null) items.push({ role: 'user', content: recordLine });
   if (!live) items.push(...words);
-  return items;
+  return placeReasoningItems(items, reasoningItems(turn, request), native);
 }
 
 export function convertToOpenAiResponsesInput(request: ReplayRequest): WireRequest<OpenAiResponsesBody> {
