@@ -24,7 +24,7 @@ function isEncryptedReasoningItem(block: unknown): block is ResponsesReasoningIt
 
 function assistantItems(turn: ReplayTurn, placement: TurnPlacement, request: ReplayRequest, warnings: ReplayWarning[]): ResponsesItem[] {
   const live = placement === 'live';
-  const { native, recordLine } = assistantParts(turn, request, warnings);
+  const { native, recordLine } = assistantParts(turn, placement, request, warnings);
   const items: ResponsesItem[] = [...reasoningItems(turn, request)];
   const words: ResponsesItem[] = turn.text.length > 0 ? [{ role: 'assistant', content: turn.text }] : [];
   if (live) items.push(...words);
