@@ -13,6 +13,11 @@ const ASSISTANT_BLOCK_TYPES = ['text', 'thinking', 'redacted_thinking', 'tool_us
 const ALL_BLOCK_TYPES = [...new Set([...USER_BLOCK_TYPES, ...ASSISTANT_BLOCK_TYPES])];
 
 export const TOOLS_REQUIRED_MESSAGE = 'Requests which include `tool_use` or `tool_result` blocks must define tools.';
+/**
+ * Claude 4.6 and later refuse a request that ends on the assistant's words; older models take it as a prefill. The app
+ * never prefills, so the fake refuses it for every model.
+ */
+export const PREFILL_REFUSED_MESSAGE = 'This model does not support assistant message prefill. The conversation must end with a user message.';
 /** Anthropic allows at most four prompt-cache breakpoints per request. */
 const MAX_CACHE_BREAKPOINTS = 4;
 
@@ -56,6 +61,8 @@ export function checkAnthropicRequest(body: Record<string, unknown>): string | n
       usesToolBlocks = true;
     }
   }
+  const last = messages.at(-1);
+  if (isRecord(last) && last.role === 'assistant') return PREFILL_REFUSED_MESSAGE;
   const breakpoints = countCacheBreakpoints(body);
   if (breakpoints > MAX_CACHE_BREAKPOINTS) return `A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints}.`;
   if (usesToolBlocks && !toolsDeclared) return TOOLS_REQUIRED_MESSAGE;

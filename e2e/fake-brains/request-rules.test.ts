@@ -82,6 +82,11 @@ describe('anthropic-messages', () => {
       'messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `text`. When `thinking` is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of `tool_use` and `tool_result` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable `thinking`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking',
     ],
     [
+      'a request that ends on the assistant\u2019s words',
+      body([{ role: 'user', content: 'Time?' }, { role: 'assistant', content: [toolUse('toolu_a')] }, { role: 'user', content: [toolResult('toolu_a')] }, { role: 'assistant', content: 'Let me think.' }]),
+      'This model does not support assistant message prefill. The conversation must end with a user message.',
+    ],
+    [
       'a thinking block another model signed',
       body([{ role: 'user', content: 'Time?' }, { role: 'assistant', content: [thinkingBlock('claude-other'), toolUse('toolu_a')] }, { role: 'user', content: [toolResult('toolu_a')] }], { thinking }),
       'messages.1.content.0: Invalid `signature` in `thinking` block',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamPart } from '../providers/stream-parts';
-import { afterToolRound, applyStreamPart, draftReasoning, EMPTY_DRAFT, failDraft, finalStatus, type ReplyDraft } from './reply-draft';
+import { afterToolRound, applyStreamPart, draftReasoning, draftRounds, EMPTY_DRAFT, failDraft, finalStatus, type ReplyDraft } from './reply-draft';
 
 const fold = (parts: readonly StreamPart[], from: ReplyDraft = EMPTY_DRAFT): ReplyDraft => parts.reduce(applyStreamPart, from);
 
@@ -27,7 +27,7 @@ describe('applyStreamPart', () => {
       reasoningBlocks: [{ type: 'thinking', signature: 'c2ln' }],
       reasoningPlaces: [null],
       pendingCalls: [{ type: 'tool-call', providerCallId: 'call_1', name: 'current_time', input: {} }],
-      callsRun: 0,
+      roundEnds: [],
       servedModel: 'kimi-k2.6-0901',
       usage: { inputTokens: 10, outputTokens: 3 },
       error: null,
@@ -52,9 +52,44 @@ describe('applyStreamPart', () => {
     expect(refused.error).toEqual({ code: 'context-too-large', message: 'Too long.', retryable: false, status: 400, limitTokens: 262144, requestTokens: 300000 });
   });
 
-  it('clears the pending calls after a round and counts them as run', () => {
-    const asked = fold([{ type: 'tool-call', providerCallId: null, name: 'current_time', input: {} }]);
-    expect(afterToolRound(asked, 1)).toMatchObject({ pendingCalls: [], callsRun: 1 });
+  it('clears the pending calls after a round and records where the round ended', () => {
+    const asked = fold([{ type: 'text-delta', text: 'Checking.' }, { type: 'tool-call', providerCallId: null, name: 'current_time', input: {} }]);
+    expect(afterToolRound(asked, 1)).toMatchObject({
+      pendingCalls: [],
+      roundEnds: [{ textLength: 9, reasoningTextLength: 0, reasoningBlockCount: 0, callCount: 1 }],
+    });
+  });
+});
+
+describe('draftRounds', () => {
+  it('gives each finished round only the words and reasoning its own stream gave, and leaves the open round out', () => {
+    const firstRound = afterToolRound(
+      fold([
+        { type: 'reasoning-delta', text: 'Read first.' },
+        { type: 'reasoning-opaque', opaque: { type: 'thinking', thinking: 'Read first.', signature: 'c2lnMQ==' } },
+        { type: 'text-delta', text: 'Reading. ' },
+        { type: 'tool-call', providerCallId: 'a', name: 'read_file', input: { path: 'a.md' } },
+        { type: 'tool-call', providerCallId: 'b', name: 'read_file', input: { path: 'b.md' } },
+      ]),
+      2,
+    );
+    const secondRound = afterToolRound(
+      fold([{ type: 'text-delta', text: 'Now the clock. ' }, { type: 'tool-call', providerCallId: 'c', name: 'current_time', input: {} }], firstRound),
+      1,
+    );
+    const open = fold([{ type: 'reasoning-delta', text: 'Answer now.' }, { type: 'text-delta', text: 'Done.' }], secondRound);
+    expect(draftRounds(open, 'claude', 'claude-sonnet-4-6')).toEqual([
+      {
+        text: 'Reading. ',
+        reasoning: {
+          brain: 'claude', model: 'claude-sonnet-4-6', text: 'Read first.',
+          opaque: { blocks: [{ type: 'thinking', thinking: 'Read first.', signature: 'c2lnMQ==' }] },
+        },
+        callCount: 2,
+      },
+      { text: 'Now the clock. ', reasoning: null, callCount: 1 },
+    ]);
+    expect(draftRounds(EMPTY_DRAFT, 'claude', 'claude-sonnet-4-6')).toEqual([]);
   });
 });
 

@@ -21,13 +21,21 @@ export interface ReplyDraft {
   readonly reasoningPlaces: readonly (ReasoningPlace | null)[];
   /** The calls the current round's stream asked for, not yet run. */
   readonly pendingCalls: readonly ToolCallPart[];
-  /** How many calls earlier rounds ran. */
-  readonly callsRun: number;
+  /** Where each finished tool round ended, oldest first: the live replay gives every round its own message. */
+  readonly roundEnds: readonly RoundEnd[];
   readonly servedModel: string | null;
   readonly usage: Usage | null;
   readonly error: TurnError | null;
   /** The provider refused the request for its size. */
   readonly contextTooLarge: boolean;
+}
+
+/** How far the reply had streamed when one round's calls ran, and how many calls that round ran. */
+export interface RoundEnd {
+  readonly textLength: number;
+  readonly reasoningTextLength: number;
+  readonly reasoningBlockCount: number;
+  readonly callCount: number;
 }
 
 export const EMPTY_DRAFT: ReplyDraft = {
@@ -36,7 +44,7 @@ export const EMPTY_DRAFT: ReplyDraft = {
   reasoningBlocks: [],
   reasoningPlaces: [],
   pendingCalls: [],
-  callsRun: 0,
+  roundEnds: [],
   servedModel: null,
   usage: null,
   error: null,
@@ -85,9 +93,15 @@ export function applyStreamPart(draft: ReplyDraft, part: StreamPart): ReplyDraft
   }
 }
 
-/** The draft after its pending calls ran: the next round starts with none pending. */
+/** The draft after its pending calls ran: the round ends where the stream stood, and the next starts with none pending. */
 export function afterToolRound(draft: ReplyDraft, callsRun: number): ReplyDraft {
-  return { ...draft, pendingCalls: [], callsRun: draft.callsRun + callsRun };
+  const end: RoundEnd = {
+    textLength: draft.text.length,
+    reasoningTextLength: draft.reasoningText.length,
+    reasoningBlockCount: draft.reasoningBlocks.length,
+    callCount: callsRun,
+  };
+  return { ...draft, pendingCalls: [], roundEnds: [...draft.roundEnds, end] };
 }
 
 /** The reply ends with an error of the engine's own (too many tool rounds, an unexpected throw). */
@@ -96,13 +110,37 @@ export function failDraft(draft: ReplyDraft, error: TurnError): ReplyDraft {
 }
 
 /**
- * The reasoning as stored and replayed: written once, tagged with the brain and model that produced it. The blocks
- * stay the provider's own items; their places ride beside them, only when the wire gave any.
+ * The blocks stay the provider's own items; their places ride beside them, only when the wire gave any.
  */
+function taggedReasoning(text: string, blocks: readonly unknown[], places: readonly (ReasoningPlace | null)[], brain: BrainId, model: string): ReplayReasoning | null {
+  if (text.length === 0 && blocks.length === 0) return null;
+  const placed = places.some((place) => place !== null) ? { places: [...places] } : {};
+  return { brain, model, text, opaque: { blocks: [...blocks], ...placed } };
+}
+
+/** The reasoning as stored and replayed: written once, tagged with the brain and model that produced it. */
 export function draftReasoning(draft: ReplyDraft, brain: BrainId, model: string): ReplayReasoning | null {
-  if (draft.reasoningText.length === 0 && draft.reasoningBlocks.length === 0) return null;
-  const places = draft.reasoningPlaces.some((place) => place !== null) ? { places: [...draft.reasoningPlaces] } : {};
-  return { brain, model, text: draft.reasoningText, opaque: { blocks: [...draft.reasoningBlocks], ...places } };
+  return taggedReasoning(draft.reasoningText, draft.reasoningBlocks, draft.reasoningPlaces, brain, model);
+}
+
+/** One finished tool round: the words and reasoning its stream gave, and how many calls it ran. */
+export interface DraftRound {
+  readonly text: string;
+  readonly reasoning: ReplayReasoning | null;
+  readonly callCount: number;
+}
+
+/** The draft's finished tool rounds, oldest first, each with only what its own stream gave. */
+export function draftRounds(draft: ReplyDraft, brain: BrainId, model: string): DraftRound[] {
+  let start: Omit<RoundEnd, 'callCount'> = { textLength: 0, reasoningTextLength: 0, reasoningBlockCount: 0 };
+  return draft.roundEnds.map((end): DraftRound => {
+    const text = draft.text.slice(start.textLength, end.textLength);
+    const reasoningText = draft.reasoningText.slice(start.reasoningTextLength, end.reasoningTextLength);
+    const blocks = draft.reasoningBlocks.slice(start.reasoningBlockCount, end.reasoningBlockCount);
+    const places = draft.reasoningPlaces.slice(start.reasoningBlockCount, end.reasoningBlockCount);
+    start = end;
+    return { text, reasoning: taggedReasoning(reasoningText, blocks, places, brain, model), callCount: end.callCount };
+  });
 }
 
 export interface FinalStatus {
@@ -123,7 +161,7 @@ export function finalStatus(draft: ReplyDraft, abortReason: AbortReason | null, 
   }
   if (abortReason === 'stop') return { status: 'stopped', error: draft.error };
   if (draft.error !== null && draft.error.code !== 'length') return { status: 'failed', error: draft.error };
-  if (draft.text.trim().length === 0 && draft.callsRun === 0) {
+  if (draft.text.trim().length === 0 && draft.roundEnds.length === 0) {
     return {
       status: 'failed',
       error: { code: 'empty-reply', message: `${brainLabel} sent back an empty reply. Retry, or switch brain.`, retryable: true },

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiEvent } from '../../../src-shared/api';
+import { updateConversation } from '../store/conversations';
 import { listAllMessages } from '../store/messages';
 import { readBrainState, readCounters } from '../store/settings';
 import { listInvocationsByMessage } from '../store/invocations';
@@ -224,6 +225,70 @@ describe('TurnEngine', () => {
       { role: 'tool', tool_call_id: 'functions.current_time:0', content: '2026-11-30T20:00:00+09:00 (Asia/Seoul)' },
       { role: 'assistant', content: 'Checking. It is 8 pm.' },
     ]);
+  });
+
+  it('sends a tool\u2019s 5,000-character answer whole within its turn, and cut to 500 when the next turn replays it', async () => {
+    const fileText = `${'Seoul at night. '.repeat(312)}The END.`;
+    const readFile = {
+      name: 'read_file', description: 'Read a file.', inputSchema: { type: 'object' }, server: null,
+      execute: async () => ({ output: fileText, isError: false }),
+    };
+    const { scripted, engine } = setup({ toolbox: { ...clockOnlyToolbox(), list: async () => [readFile] } });
+    const started = engine.send('c1', 'Read a.md');
+    scripted.push(
+      { type: 'tool-call', providerCallId: 'functions.read_file:0', name: 'read_file', input: { path: 'a.md' } }, 'end',
+      { type: 'text-delta', text: 'It is about Seoul.' }, 'end',
+    );
+    await started.done;
+    expect(fileText).toHaveLength(5000);
+    expect((scripted.calls[1]?.body.messages as unknown[]).at(-1)).toEqual({ role: 'tool', tool_call_id: 'functions.read_file:0', content: fileText });
+
+    const next = engine.send('c1', 'Thanks');
+    scripted.push({ type: 'text-delta', text: 'Welcome' }, 'end');
+    await next.done;
+    const replayed = (scripted.calls[2]?.body.messages as unknown[]).slice(2, 4);
+    expect(replayed[1]).toEqual({ role: 'tool', tool_call_id: 'functions.read_file:0', content: `${fileText.slice(0, 493)}… [cut]` });
+    expect(JSON.stringify(replayed)).not.toContain('The END.');
+  });
+
+  it('replays a live loop of two rounds as two assistant messages, each with its own words and reasoning', async () => {
+    const { db, scripted, engine } = setup();
+    updateConversation(db, 'c1', { reasoningLevel: 'high' });
+    const started = engine.send('c1', 'Time in Seoul, then in Paris?');
+    scripted.push(
+      { type: 'reasoning-delta', text: 'Seoul first.' },
+      { type: 'text-delta', text: 'Seoul: ' },
+      { type: 'tool-call', providerCallId: 'functions.current_time:0', name: 'current_time', input: { zone: 'Asia/Seoul' } },
+      'end',
+      { type: 'reasoning-delta', text: 'Now Paris.' },
+      { type: 'text-delta', text: 'Paris: ' },
+      { type: 'tool-call', providerCallId: 'functions.current_time:1', name: 'current_time', input: { zone: 'Europe/Paris' } },
+      'end',
+      { type: 'reasoning-delta', text: 'Both known.' },
+      { type: 'text-delta', text: 'done.' },
+      'end',
+    );
+    const message = await started.done;
+    expect(message.text).toBe('Seoul: Paris: done.');
+    expect(scripted.calls).toHaveLength(3);
+    expect((scripted.calls[2]?.body.messages as unknown[]).slice(2)).toEqual([
+      {
+        role: 'assistant',
+        content: 'Seoul: ',
+        reasoning_content: 'Seoul first.',
+        tool_calls: [{ id: 'functions.current_time:0', type: 'function', function: { name: 'current_time', arguments: '{"zone":"Asia/Seoul"}' } }],
+      },
+      { role: 'tool', tool_call_id: 'functions.current_time:0', content: '2026-11-30T20:00:00+09:00 (Asia/Seoul)' },
+      {
+        role: 'assistant',
+        content: 'Paris: ',
+        reasoning_content: 'Now Paris.',
+        tool_calls: [{ id: 'functions.current_time:1', type: 'function', function: { name: 'current_time', arguments: '{"zone":"Europe/Paris"}' } }],
+      },
+      { role: 'tool', tool_call_id: 'functions.current_time:1', content: '2026-11-30T12:00:00+01:00 (Europe/Paris)' },
+    ]);
+    // The stored reply keeps the whole reasoning as one record.
+    expect(listAllMessages(db, 'c1')[1]?.reasoning).toMatchObject({ brain: 'kimi', text: 'Seoul first.Now Paris.Both known.' });
   });
 
   it('answers a call to a tool that is not offered with a tool error, and carries on', async () => {

@@ -6,8 +6,8 @@ import type { ApiEvent, MessageView } from '../../../src-shared/api';
 import { BRAINS, type BrainId } from '../../../src-shared/brains';
 import { buildReceipt } from '../../../src-shared/receipt';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
-import { replyReplayTurn, type ReplySource } from '../replay/collect';
-import type { ReplayTurn } from '../replay/types';
+import { liveReplayTurn, type LiveRoundSource } from '../replay/collect';
+import type { LiveTurn } from '../replay/types';
 import { nowIso } from '../store/clock';
 import { listInvocationsByMessage, type InvocationRow } from '../store/invocations';
 import { estimateRowTokens } from '../context/row-estimate';
@@ -20,7 +20,7 @@ import { normalizeQuoteEscapes } from '../transcripts/quote-escapes';
 import { QUOTE_ESCAPE_COUNTER } from '../transcripts/repair';
 import type { BrainConnection, TurnContext } from './admit';
 import { DeltaCoalescer } from './delta-coalescer';
-import { afterToolRound, applyStreamPart, draftReasoning, EMPTY_DRAFT, failDraft, finalStatus, type AbortReason, type ReplyDraft } from './reply-draft';
+import { afterToolRound, applyStreamPart, draftReasoning, draftRounds, EMPTY_DRAFT, failDraft, finalStatus, type AbortReason, type ReplyDraft } from './reply-draft';
 import { runToolRound } from './tool-round';
 import { buildTurnRequest } from './turn-request';
 import type { TurnToolbox } from './turn-toolbox';
@@ -42,12 +42,19 @@ export interface TurnRunDependencies extends WindowGuardDependencies {
   readonly deltaIntervalMs?: number;
 }
 
-/** The reply being written as a replay turn of its own, once it has made calls (the same builder as the history's). */
-function liveTurn(turn: TurnContext, draft: ReplyDraft, calls: readonly InvocationRow[]): ReplayTurn | null {
-  if (calls.length === 0) return null;
+/**
+ * The reply being written, once it has made calls: one round per request, each with the words and reasoning that
+ * request streamed and the invocation rows of the calls it asked for (`calls` holds every round's rows in order).
+ */
+function liveTurn(turn: TurnContext, draft: ReplyDraft, calls: readonly InvocationRow[]): LiveTurn | null {
   const { brain, model } = turn.target;
-  const reply: ReplySource = { id: turn.assistantRow.id, kind: 'chat', text: draft.text, brain, modelRequested: model, reasoning: draftReasoning(draft, brain, model) };
-  return replyReplayTurn(reply, calls);
+  let first = 0;
+  const rounds = draftRounds(draft, brain, model).map((round): LiveRoundSource => {
+    const brainCalls = calls.slice(first, first + round.callCount);
+    first += round.callCount;
+    return { text: round.text, reasoning: round.reasoning, brainCalls };
+  });
+  return liveReplayTurn({ id: turn.assistantRow.id, brain, model }, rounds);
 }
 
 /** The call a brain's connection makes with a built body. */

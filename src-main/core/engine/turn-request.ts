@@ -5,7 +5,7 @@
 import { BRAINS } from '../../../src-shared/brains';
 import { collectReplayTurns } from '../replay/collect';
 import { buildSystemPrompt } from '../replay/system-prompt';
-import type { ReplayTurn, WireRequest } from '../replay/types';
+import type { LiveTurn, ReplayTurn, WireRequest } from '../replay/types';
 import { buildWireRequest } from '../replay/wires';
 import { listInvocationsByMessage } from '../store/invocations';
 import type { MessageRow } from '../store/messages';
@@ -27,8 +27,8 @@ export interface TurnRequest {
   readonly leading?: readonly ReplayTurn[];
   /** The most the reply may take in the target's window (see context/pressure.ts `replyTokens`). */
   readonly maxOutputTokens: number;
-  /** The reply being written, once it has made calls. */
-  readonly live?: ReplayTurn | null;
+  /** The reply being written, round by round, once it has made calls. */
+  readonly live?: LiveTurn | null;
 }
 
 export function buildTurnRequest(db: AppDatabase, request: TurnRequest): WireRequest {

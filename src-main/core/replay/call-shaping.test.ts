@@ -28,7 +28,7 @@ describe('replayed call names when a server tool shares its bare name with a bui
   it('replays a server call as a text record when only the built-in of that name is offered', () => {
     const onServer = call('files', 'read_file');
     expect(isDeclared(onServer, [builtInReadFile])).toBe(false);
-    const { native, records } = partitionCalls({ messageId: '01A', role: 'assistant', kind: 'chat', text: '', calls: [onServer] }, [builtInReadFile]);
+    const { native, records } = partitionCalls({ messageId: '01A', role: 'assistant', kind: 'chat', text: '', calls: [onServer] }, [builtInReadFile], 'history');
     expect(native).toEqual([]);
     expect(records).toHaveLength(1);
   });

@@ -2,11 +2,11 @@
  * Shared rules for replaying calls, used by every wire converter: how many, how long, which id, which name.
  */
 import { bareToolName, sameToolKey, toolKeyOfWireName, type ToolKey } from '../../../src-shared/tool-key';
-import type { ReplayCall, ReplayTurn, ToolDeclaration } from './types';
+import type { ReplayCall, ReplayTurn, ToolDeclaration, TurnPlacement } from './types';
 
-/** A reply replays at most its last 12 calls. */
+/** A reply in the history replays at most its last 12 calls (the reply being written keeps all of its own). */
 export const MAX_REPLAYED_CALLS = 12;
-/** Each replayed input (as JSON) and answer is cut to 500 characters. */
+/** Each input (as JSON) and answer of a reply in the history is cut to 500 characters. */
 export const MAX_CALL_CHARS = 500;
 
 const CUT_MARK = '…';
@@ -133,9 +133,16 @@ export function undeclaredCallRecord(call: ReplayCall): string {
   return `[System line, tool record: the assistant called ${bareToolName(call.name)} with ${JSON.stringify(call.input)}, which ${outcome}: ${call.answer}. That tool is not offered now.]`;
 }
 
-/** Splits a turn's calls into the ones that replay natively and the text records for the rest. */
-export function partitionCalls(turn: ReplayTurn, tools: readonly ToolDeclaration[]): { native: ReplayCall[]; records: string[]; dropped: number } {
-  const { calls, dropped } = shapeCalls(turn.calls);
+/**
+ * Splits a turn's calls into the ones that replay natively and the text records for the rest. Only the history is
+ * shaped to 12 calls of 500 characters: a live round is the loop the brain is in, and it reads its answers whole.
+ */
+export function partitionCalls(
+  turn: ReplayTurn,
+  tools: readonly ToolDeclaration[],
+  placement: TurnPlacement,
+): { native: ReplayCall[]; records: string[]; dropped: number } {
+  const { calls, dropped } = placement === 'history' ? shapeCalls(turn.calls) : { calls: turn.calls, dropped: 0 };
   const native: ReplayCall[] = [];
   const records: string[] = [];
   for (const call of calls) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InvocationRow } from '../store/invocations';
 import type { MessageRow } from '../store/messages';
-import { collectReplayTurns, replyReplayTurn } from './collect';
+import { collectReplayTurns, liveReplayTurn } from './collect';
 
 function row(overrides: Partial<MessageRow>): MessageRow {
   return {
@@ -32,7 +32,7 @@ describe('collectReplayTurns', () => {
     ]);
   });
 
-  it('builds the reply being written and the stored reply alike: call ids count only the brain\u2019s own calls', () => {
+  it('gives the reply being written the call ids the stored reply keeps: ids count only the brain\u2019s own calls', () => {
     const invocation = (overrides: Partial<InvocationRow>): InvocationRow => ({
       id: 'i', turnId: 't', messageId: 'a1', seq: 0, kind: 'tool', server: null, tool: 'current_time', providerCallId: 'p', input: {},
       output: 'now', status: 'ok', opaque: null, startedAt: 't', endedAt: 't', ...overrides,
@@ -42,11 +42,23 @@ describe('collectReplayTurns', () => {
     const second = invocation({ id: 'i2', seq: 2, kind: 'skill', tool: 'whales', providerCallId: 'p2', status: 'error' });
     const reply = row({ id: 'a1', turnId: 't', role: 'assistant', brain: 'kimi', modelRequested: 'kimi-k2.6', text: 'Checked.' });
     const [, stored] = collectReplayTurns([row({ id: 'u1', turnId: 't' }), reply], new Map([['a1', [memory, first, second]]]));
-    const live = replyReplayTurn({ id: 'a1', kind: 'chat', text: 'Checked.', brain: 'kimi', modelRequested: 'kimi-k2.6', reasoning: null }, [first, second]);
-    expect(live).toEqual(stored);
-    expect(live?.calls.map((call) => [call.callId, call.name, call.isError])).toEqual([
+    expect(stored?.calls.map((call) => [call.callId, call.name, call.isError])).toEqual([
       ['call_a1_0', 'current_time', false],
       ['call_a1_1', 'run_skill', true],
     ]);
+    // While it was being written, the same reply made one call per round: its calls had the ids they keep.
+    const reasoning = { brain: 'kimi' as const, model: 'kimi-k2.6', text: 'Skill next.', opaque: { blocks: [] } };
+    const live = liveReplayTurn({ id: 'a1', brain: 'kimi', model: 'kimi-k2.6' }, [
+      { text: 'Checking. ', reasoning: null, brainCalls: [first] },
+      { text: 'Now the skill. ', reasoning, brainCalls: [second] },
+    ]);
+    expect(live).toEqual({
+      messageId: 'a1', brain: 'kimi', model: 'kimi-k2.6',
+      rounds: [
+        { text: 'Checking. ', calls: [stored?.calls[0]] },
+        { text: 'Now the skill. ', reasoning, calls: [stored?.calls[1]] },
+      ],
+    });
+    expect(liveReplayTurn({ id: 'a1', brain: 'kimi', model: 'kimi-k2.6' }, [])).toBeNull();
   });
 });

@@ -3,12 +3,12 @@
  * stopped and interrupted replies keep the words the user saw. Only calls the brain itself made replay as calls:
  * memories the app retrieved and skills the user started were that turn's context.
  */
-import { isBrainId } from '../../../src-shared/brains';
+import { isBrainId, type BrainId } from '../../../src-shared/brains';
 import type { InvocationRow } from '../store/invocations';
 import type { MessageRow, StoredReasoning } from '../store/messages';
 import { RUN_SKILL_TOOL } from '../tools/run-skill-tool';
 import { deriveCallId } from './call-shaping';
-import type { ReplayCall, ReplayTurn } from './types';
+import type { LiveRound, LiveTurn, ReplayCall, ReplayReasoning, ReplayTurn } from './types';
 
 /** The memories a turn took into its context, as one labelled line on the user's message. */
 export function memoryContext(memories: ReadonlyArray<{ readonly text: string }>): string {
@@ -58,13 +58,13 @@ function toReplayCall(messageId: string, invocation: InvocationRow, position: nu
 }
 
 /** The stored facts of a reply that its replay turn shows. */
-export type ReplySource = Pick<MessageRow, 'id' | 'kind' | 'text' | 'brain' | 'modelRequested' | 'reasoning'>;
+type ReplySource = Pick<MessageRow, 'id' | 'kind' | 'text' | 'brain' | 'modelRequested' | 'reasoning'>;
 
 /**
- * A reply as one replay turn, for the history and for the reply being written alike: `brainCalls` are the calls the
- * brain itself made in this reply, in call order. Null when there is nothing to replay.
+ * A reply in the history as one replay turn: `brainCalls` are the calls the brain itself made in this reply, in call
+ * order. Null when there is nothing to replay.
  */
-export function replyReplayTurn(reply: ReplySource, brainCalls: readonly InvocationRow[]): ReplayTurn | null {
+function replyReplayTurn(reply: ReplySource, brainCalls: readonly InvocationRow[]): ReplayTurn | null {
   const calls = brainCalls.map((invocation, position) => toReplayCall(reply.id, invocation, position));
   if (reply.text.length === 0 && calls.length === 0) return null;
   const reasoning = reply.reasoning as StoredReasoning | null;
@@ -77,6 +77,32 @@ export function replyReplayTurn(reply: ReplySource, brainCalls: readonly Invocat
     ...(isBrainId(reply.brain) ? { brain: reply.brain } : {}),
     ...(reply.modelRequested ? { model: reply.modelRequested } : {}),
     ...(reasoning ? { reasoning } : {}),
+  };
+}
+
+/** One finished round of the reply being written: what its stream gave, and the calls it ran, in call order. */
+export interface LiveRoundSource {
+  readonly text: string;
+  readonly reasoning: ReplayReasoning | null;
+  readonly brainCalls: readonly InvocationRow[];
+}
+
+/**
+ * The reply being written, round by round, once it has made calls; null before that. Its calls get the same ids as
+ * when the finished reply replays in the history: positions count on across rounds.
+ */
+export function liveReplayTurn(reply: { readonly id: string; readonly brain: BrainId; readonly model: string }, rounds: readonly LiveRoundSource[]): LiveTurn | null {
+  if (rounds.length === 0) return null;
+  let position = 0;
+  return {
+    messageId: reply.id,
+    brain: reply.brain,
+    model: reply.model,
+    rounds: rounds.map((round): LiveRound => ({
+      text: round.text,
+      ...(round.reasoning ? { reasoning: round.reasoning } : {}),
+      calls: round.brainCalls.map((invocation) => toReplayCall(reply.id, invocation, position++)),
+    })),
   };
 }
 

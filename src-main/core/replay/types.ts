@@ -52,11 +52,34 @@ export interface ReplayTurn {
 }
 
 /**
- * Where an assistant turn sits in a request: in the history, or live (the reply being written now, inside its tool
- * loop). A live reply's text so far goes before its calls (the provider's own order), since a request may not end on
- * an assistant's words.
+ * Where an assistant turn sits in a request: in the history, or live (one round of the reply being written now, inside
+ * its tool loop). A live round's words go before its calls (the provider's own order), since a request may not end on
+ * an assistant's words; its calls and answers go whole, while the history replays at most 12 calls per reply, each cut
+ * to 500 characters.
  */
 export type TurnPlacement = 'history' | 'live';
+
+/**
+ * One round of the reply being written: the words and reasoning one request streamed, then the calls that request
+ * asked for with their answers, in the order the brain made them.
+ */
+export interface LiveRound {
+  readonly text: string;
+  /** The reasoning streamed in this round only; the wire's reasoning rule decides whether it replays. */
+  readonly reasoning?: ReplayReasoning;
+  readonly calls: readonly ReplayCall[];
+}
+
+/**
+ * The reply being written, once it has made calls: one round per request it has streamed so far, each replayed as
+ * its own assistant message followed by its answers, as the provider sent and received them.
+ */
+export interface LiveTurn {
+  readonly messageId: string;
+  readonly brain: BrainId;
+  readonly model: string;
+  readonly rounds: readonly LiveRound[];
+}
 
 export interface ToolDeclaration {
   readonly name: string;
@@ -73,7 +96,7 @@ export interface ReplayRequest {
   /** The history, oldest first. */
   readonly turns: readonly ReplayTurn[];
   /** The reply being written, once it has made calls: it follows the history. */
-  readonly live?: ReplayTurn;
+  readonly live?: LiveTurn;
   readonly tools: readonly ToolDeclaration[];
   readonly maxOutputTokens: number;
   /** Stable per conversation: lets a provider route every turn of it to the same prompt cache. */

@@ -42,7 +42,7 @@ function toolResult(call: ReplayCall): ToolResultBlockParam {
 
 function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: ReplayRequest, warnings: ReplayWarning[]): AnthropicMessage[] {
   const live = placement === 'live';
-  const { native, recordLine } = assistantParts(turn, request, warnings);
+  const { native, recordLine } = assistantParts(turn, placement, request, warnings);
   const thinking = thinkingBlocks(turn, request);
   const text: TextBlockParam[] = turn.text.length > 0 ? [{ type: 'text', text: turn.text }] : [];
   const messages: AnthropicMessage[] = [];
@@ -52,10 +52,12 @@ function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: 
     messages.push({ role: 'assistant', content: [...thinking, ...leading, ...native.map((call) => toolUse(call, request))] });
     messages.push({ role: 'user', content: native.map(toolResult) });
   }
-  if (recordLine !== null) messages.push({ role: 'user', content: [{ type: 'text', text: recordLine }] });
-  if (text.length > 0 && !(live && native.length > 0)) {
-    messages.push({ role: 'assistant', content: [...(native.length > 0 ? [] : thinking), ...text] });
-  }
+  const words: AnthropicMessage[] = text.length > 0 && !(live && native.length > 0)
+    ? [{ role: 'assistant', content: [...(native.length > 0 ? [] : thinking), ...text] }]
+    : [];
+  const records: AnthropicMessage[] = recordLine === null ? [] : [{ role: 'user', content: [{ type: 'text', text: recordLine }] }];
+  // A live round's words come before the record of its calls: a request may not end on the assistant's words.
+  messages.push(...(live ? [...words, ...records] : [...records, ...words]));
   return messages;
 }
 

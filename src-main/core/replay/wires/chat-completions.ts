@@ -30,7 +30,7 @@ function callIdFor(call: ReplayCall, turn: ReplayTurn, request: ReplayRequest): 
 
 function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: ReplayRequest, warnings: ReplayWarning[]): ChatMessage[] {
   const live = placement === 'live';
-  const { native, recordLine } = assistantParts(turn, request, warnings);
+  const { native, recordLine } = assistantParts(turn, placement, request, warnings);
   const reasoningText = ownReasoningText(turn, request);
   const messages: ChatMessage[] = [];
   if (native.length > 0) {
@@ -48,11 +48,14 @@ function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: 
     });
     for (const call of native) messages.push({ role: 'tool', tool_call_id: callIdFor(call, turn, request), content: answerText(call) });
   }
-  if (recordLine !== null) messages.push({ role: 'user', content: recordLine });
+  const words: ChatMessage[] = [];
   if (turn.text.length > 0 && !(live && native.length > 0)) {
     const reasoningHere = native.length === 0 ? reasoningText : null;
-    messages.push(reasoningHere === null ? { role: 'assistant', content: turn.text } : { role: 'assistant', content: turn.text, reasoning_content: reasoningHere });
+    words.push(reasoningHere === null ? { role: 'assistant', content: turn.text } : { role: 'assistant', content: turn.text, reasoning_content: reasoningHere });
   }
+  const records: ChatMessage[] = recordLine === null ? [] : [{ role: 'user', content: recordLine }];
+  // A live round's words come before the record of its calls: a request may not end on the assistant's words.
+  messages.push(...(live ? [...words, ...records] : [...records, ...words]));
   return messages;
 }
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_CALL_CHARS } from '../call-shaping';
-import type { ReplayTurn } from '../types';
+import type { LiveTurn, ReplayTurn } from '../types';
 import { convertToAnthropicMessages } from './anthropic-messages';
 import { convertToChatCompletionsMessages, FOREIGN_REASONING_PLACEHOLDER } from './chat-completions';
 import { convertToGeminiContents, DUMMY_THOUGHT_SIGNATURE } from './gemini-generate-content';
@@ -851,7 +851,8 @@ describe('cross-wire replay rules', () => {
   });
 
   it('keeps a live reply\u2019s words before its calls so the request never ends on the assistant', () => {
-    const live: ReplayTurn = { ...manyCallsTurn(1), text: 'Let me check.' };
+    const { messageId, calls } = manyCallsTurn(1);
+    const live: LiveTurn = { messageId, brain: 'claude', model: 'claude-sonnet-4-6', rounds: [{ text: 'Let me check.', calls }] };
     const turns: ReplayTurn[] = [{ messageId: 'u', role: 'user', kind: 'chat', text: 'time?', calls: [] }];
     const anthropic = convertToAnthropicMessages(fixtureRequest({ turns, live })).body.messages as Array<{ role: string; content: Array<{ type: string }> }>;
     expect(anthropic.map((message) => [message.role, message.content.map((block) => block.type)])).toEqual([

@@ -14,7 +14,7 @@ function ownThinking(turn: ReplayTurn, request: ReplayRequest): string | null {
 
 function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: ReplayRequest, warnings: ReplayWarning[]): OllamaMessage[] {
   const live = placement === 'live';
-  const { native, recordLine } = assistantParts(turn, request, warnings);
+  const { native, recordLine } = assistantParts(turn, placement, request, warnings);
   const thinking = ownThinking(turn, request);
   const messages: OllamaMessage[] = [];
   if (native.length > 0) {
@@ -26,10 +26,12 @@ function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: 
     });
     for (const call of native) messages.push({ role: 'tool', content: answerText(call), tool_name: declaredName(call, request.tools) });
   }
-  if (recordLine !== null) messages.push({ role: 'user', content: recordLine });
-  if (turn.text.length > 0 && !(live && native.length > 0)) {
-    messages.push({ role: 'assistant', content: turn.text, ...(native.length === 0 && thinking !== null ? { thinking } : {}) });
-  }
+  const words: OllamaMessage[] = turn.text.length > 0 && !(live && native.length > 0)
+    ? [{ role: 'assistant', content: turn.text, ...(native.length === 0 && thinking !== null ? { thinking } : {}) }]
+    : [];
+  const records: OllamaMessage[] = recordLine === null ? [] : [{ role: 'user', content: recordLine }];
+  // A live round's words come before the record of its calls: a request may not end on the assistant's words.
+  messages.push(...(live ? [...words, ...records] : [...records, ...words]));
   return messages;
 }
 

@@ -77,7 +77,7 @@ export function placeReasoningItems(items: readonly ResponsesItem[], reasoning: 
 
 function assistantItems(turn: ReplayTurn, placement: TurnPlacement, request: ReplayRequest, warnings: ReplayWarning[]): ResponsesItem[] {
   const live = placement === 'live';
-  const { native, recordLine } = assistantParts(turn, request, warnings);
+  const { native, recordLine } = assistantParts(turn, placement, request, warnings);
   const items: ResponsesItem[] = [];
   const words: ResponsesItem[] = turn.text.length > 0 ? [{ role: 'assistant', content: turn.text }] : [];
   if (live) items.push(...words);

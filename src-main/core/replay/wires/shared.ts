@@ -4,7 +4,7 @@
  */
 import type { WireId } from '../../../../src-shared/brains';
 import { MAX_REPLAYED_CALLS, partitionCalls } from '../call-shaping';
-import { systemLineLabel, type ReplayCall, type ReplayReasoning, type ReplayRequest, type ReplayTurn, type ReplayWarning, type TurnPlacement } from '../types';
+import { systemLineLabel, type LiveTurn, type ReplayCall, type ReplayReasoning, type ReplayRequest, type ReplayTurn, type ReplayWarning, type TurnPlacement } from '../types';
 import type { FunctionToolDeclaration } from './chat-completions-types';
 
 export interface AssistantParts {
@@ -18,8 +18,8 @@ function callCount(count: number, adjective: string): string {
   return `${count} ${adjective === '' ? '' : `${adjective} `}call${count === 1 ? '' : 's'}`;
 }
 
-export function assistantParts(turn: ReplayTurn, request: ReplayRequest, warnings: ReplayWarning[]): AssistantParts {
-  const { native, records, dropped } = partitionCalls(turn, request.tools);
+export function assistantParts(turn: ReplayTurn, placement: TurnPlacement, request: ReplayRequest, warnings: ReplayWarning[]): AssistantParts {
+  const { native, records, dropped } = partitionCalls(turn, request.tools, placement);
   const lines = [...records];
   if (dropped > 0) {
     lines.unshift(`[System line, tool record: ${callCount(dropped, 'earlier')} of this reply ${dropped === 1 ? 'is' : 'are'} not shown; the last ${MAX_REPLAYED_CALLS} follow.]`);
@@ -80,11 +80,32 @@ export function answerText(call: ReplayCall): string {
 export interface TurnRenderers<Item> {
   /** A message on the user's side: the user's own words, or a labelled system line. */
   readonly userText: (text: string) => Item;
+  /** A reply in the history, or one round of the reply being written (`live`). */
   readonly assistant: (turn: ReplayTurn, placement: TurnPlacement) => Item[];
 }
 
-/** Every wire walks the turns the same way, the live reply last; only the shape of each item differs. */
-export function renderTurns<Item>(turns: readonly ReplayTurn[], renderers: TurnRenderers<Item>, live?: ReplayTurn): Item[] {
+/**
+ * Each round of the reply being written as an assistant turn of its own: the words, reasoning and calls of one
+ * request, under the reply's message id, brain and model (which decide where its reasoning and call ids may go).
+ */
+function liveRoundTurns(live: LiveTurn): ReplayTurn[] {
+  return live.rounds.map((round): ReplayTurn => ({
+    messageId: live.messageId,
+    role: 'assistant',
+    kind: 'chat',
+    text: round.text,
+    calls: round.calls,
+    brain: live.brain,
+    model: live.model,
+    ...(round.reasoning ? { reasoning: round.reasoning } : {}),
+  }));
+}
+
+/**
+ * Every wire walks the turns the same way, the live reply last, one assistant message per round as the provider
+ * streamed it; only the shape of each item differs.
+ */
+export function renderTurns<Item>(turns: readonly ReplayTurn[], renderers: TurnRenderers<Item>, live?: LiveTurn): Item[] {
   const items: Item[] = [];
   for (const turn of turns) {
     switch (turn.role) {
@@ -103,7 +124,9 @@ export function renderTurns<Item>(turns: readonly ReplayTurn[], renderers: TurnR
       }
     }
   }
-  if (live !== undefined) items.push(...renderers.assistant(live, 'live'));
+  if (live !== undefined) {
+    for (const round of liveRoundTurns(live)) items.push(...renderers.assistant(round, 'live'));
+  }
   return items;
 }
 
