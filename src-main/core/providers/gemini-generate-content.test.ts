@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { errorFromGeminiBody, mapGeminiChunks, mapGeminiFinishReason } from './gemini-generate-content';
 import { CLOSED_EARLY_MESSAGE } from './provider-errors';
 import type { StreamPart } from './stream-parts';
+import { geminiChunk, randomArguments, randomlyStreamedCallParts, streamedCallParts } from './testing/gemini-streamed-arguments';
 import { collect, eventsFrom, readReference } from './testing/recorded-streams';
+import { BASE_SEED, createRandom } from './testing/stream-fuzzing';
 
 interface Recording {
   readonly interactions: readonly { readonly response: { readonly bodySegments: readonly unknown[] } }[];
@@ -88,10 +90,11 @@ describe('mapGeminiChunks on synthetic streams', () => {
   it('refuses a streamed argument path into __proto__, ending the reply, and leaves Object.prototype alone', async () => {
     const call = (jsonPath: string): unknown =>
       chunk([{ functionCall: { name: 'lookup', partialArgs: [{ jsonPath, stringValue: 'yes' }], willContinue: false } }], 'STOP');
-    for (const jsonPath of ['$.__proto__.polluted', '$.constructor.prototype.polluted', '$.a.__proto__']) {
+    for (const [jsonPath, name] of [['$.__proto__.polluted', '__proto__'], ['$.constructor.prototype.polluted', 'constructor'], ['$.a.__proto__', '__proto__']] as const) {
+      const message = `The provider sent a reply that could not be read: the arguments of tool call "lookup" could not be read: the jsonPath "${jsonPath}" uses the reserved name "${name}"`;
       expect(await collect(mapGeminiChunks(eventsFrom([call(jsonPath)])))).toEqual([
         { type: 'response-model', model: 'gemini-3.1-pro-preview' },
-        { type: 'error', error: { code: 'malformed-stream', message: 'The provider sent a reply that could not be read: the arguments of tool call "lookup" could not be read', retryable: true } },
+        { type: 'error', error: { code: 'malformed-stream', message, retryable: true } },
       ]);
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -112,5 +115,155 @@ describe('mapGeminiChunks on synthetic streams', () => {
     expect(mapGeminiFinishReason('MAX_TOKENS', false)).toBe('length');
     expect(mapGeminiFinishReason('SAFETY', false)).toBe('content-filter');
     expect(mapGeminiFinishReason('MALFORMED_FUNCTION_CALL', false)).toBe('error');
+  });
+});
+
+describe('mapGeminiChunks on streamed function-call arguments (Vertex, streamFunctionCallArguments)', () => {
+  const MODEL = { type: 'response-model', model: 'gemini-3.1-pro-preview' } as const;
+  const USAGE = { promptTokenCount: 31, candidatesTokenCount: 684, thoughtsTokenCount: 1026 };
+  const FINISH = [
+    { type: 'usage', usage: { inputTokens: 31, outputTokens: 684, reasoningTokens: 1026 } },
+    { type: 'finish', reason: 'tool-calls', rawReason: 'STOP' },
+  ] as const;
+  const unreadable = (detail: string): StreamPart => ({
+    type: 'error',
+    error: { code: 'malformed-stream', message: `The provider sent a reply that could not be read: the arguments of ${detail}`, retryable: true },
+  });
+  /** Each part in a chunk of its own, the last chunk closing the reply, as the recorded Vertex streams send them. */
+  const oneChunkPerPart = (parts: readonly unknown[]): unknown[] =>
+    parts.map((part, index) => (index === parts.length - 1 ? geminiChunk([part], 'STOP', USAGE) : geminiChunk([part])));
+
+  it('assembles nested objects, arrays of objects and strings split across chunks; the name comes from the first part', async () => {
+    const chunks = oneChunkPerPart([
+      { functionCall: { name: 'cookRecipe', willContinue: true }, thoughtSignature: 'c2lnbmVkIHJlY2lwZQ==' },
+      { functionCall: { partialArgs: [{ jsonPath: '$.recipe.ingredients[0].amount', stringValue: '16 oz', willContinue: true }], willContinue: true } },
+      { functionCall: { partialArgs: [{ jsonPath: '$.recipe.ingredients[0].amount', stringValue: '' }], willContinue: true } },
+      { functionCall: { partialArgs: [{ jsonPath: '$.recipe.ingredients[0].name', stringValue: 'Lasagna noodles', willContinue: true }], willContinue: true } },
+      { functionCall: { partialArgs: [{ jsonPath: '$.recipe.ingredients[0].name', stringValue: '' }], willContinue: true } },
+      { functionCall: { willContinue: true } },
+      { functionCall: { partialArgs: [{ jsonPath: '$.recipe.ingredients[1].amount', stringValue: '1 lb', willContinue: true }], willContinue: true } },
+      { functionCall: { partialArgs: [{ jsonPath: '$.recipe.ingredients[1].amount', stringValue: '' }], willContinue: true } },
+      { functionCall: { partialArgs: [{ jsonPath: '$.recipe.ingredients[1].name', stringValue: 'Ground beef', willContinue: true }], willContinue: true } },
+      { functionCall: { partialArgs: [{ jsonPath: '$.recipe.ingredients[1].name', stringValue: '' }], willContinue: true } },
+      { functionCall: { partialArgs: [{ jsonPath: '$.recipe.name', stringValue: 'Lasagna', willContinue: true }], willContinue: true } },
+      { functionCall: { partialArgs: [{ jsonPath: '$.recipe.name', stringValue: '' }], willContinue: true } },
+      { functionCall: { partialArgs: [{ jsonPath: '$.recipe.servings', numberValue: 8 }, { jsonPath: '$.recipe.vegetarian', boolValue: false }], willContinue: true } },
+      { functionCall: { partialArgs: [{ jsonPath: '$.recipe.wine', nullValue: 'NULL_VALUE' }], willContinue: true } },
+      { functionCall: { partialArgs: [{ jsonPath: '$.recipe.steps[0]', stringValue: 'In a 9x13 baking dish, spread a', willContinue: true }], willContinue: true } },
+      { functionCall: { partialArgs: [{ jsonPath: '$.recipe.steps[0]', stringValue: ' thin layer of meat sauce.', willContinue: true }], willContinue: true } },
+      { functionCall: { partialArgs: [{ jsonPath: '$.recipe.steps[0]', stringValue: '' }], willContinue: true } },
+      { functionCall: {} },
+    ]);
+    expect(await collect(mapGeminiChunks(eventsFrom(chunks)))).toEqual([
+      MODEL,
+      {
+        type: 'tool-call',
+        providerCallId: null,
+        name: 'cookRecipe',
+        input: {
+          recipe: {
+            ingredients: [
+              { amount: '16 oz', name: 'Lasagna noodles' },
+              { amount: '1 lb', name: 'Ground beef' },
+            ],
+            name: 'Lasagna',
+            servings: 8,
+            vegetarian: false,
+            wine: null,
+            steps: ['In a 9x13 baking dish, spread a thin layer of meat sauce.'],
+          },
+        },
+        opaque: { thoughtSignature: 'c2lnbmVkIHJlY2lwZQ==' },
+      },
+      ...FINISH,
+    ]);
+  });
+
+  it('reads two streamed calls in one reply, each closed by an empty functionCall', async () => {
+    const chunks = oneChunkPerPart([
+      ...streamedCallParts({ name: 'getWeather', args: { location: 'Boston' }, signature: 'Zmlyc3Q=' }, (text) => [text.slice(0, 3), text.slice(3)]),
+      ...streamedCallParts({ name: 'getWeather', args: { location: 'San Francisco', days: [{ day: 1, hourly: true }, { day: 2, hourly: false }] } }),
+    ]);
+    expect(await collect(mapGeminiChunks(eventsFrom(chunks)))).toEqual([
+      MODEL,
+      { type: 'tool-call', providerCallId: null, name: 'getWeather', input: { location: 'Boston' }, opaque: { thoughtSignature: 'Zmlyc3Q=' } },
+      {
+        type: 'tool-call',
+        providerCallId: null,
+        name: 'getWeather',
+        input: { location: 'San Francisco', days: [{ day: 1, hourly: true }, { day: 2, hourly: false }] },
+      },
+      ...FINISH,
+    ]);
+  });
+
+  it('ends a call at a partialArgs part without willContinue, and one still open when the reply finishes', async () => {
+    const closedByLastArgument = [
+      geminiChunk([{ functionCall: { name: 'writeItems', willContinue: true } }]),
+      geminiChunk([{ functionCall: { partialArgs: [{ jsonPath: '$.operations[0].action', stringValue: 'add', willContinue: true }], willContinue: true } }]),
+      geminiChunk([{ functionCall: { partialArgs: [{ jsonPath: '$.operations[0].action', stringValue: '' }], willContinue: true } }]),
+      geminiChunk([{ functionCall: { partialArgs: [{ jsonPath: '$.operations[0].price', numberValue: 0.3 }] } }]),
+      geminiChunk([{ text: '' }], 'STOP', USAGE),
+    ];
+    expect(await collect(mapGeminiChunks(eventsFrom(closedByLastArgument)))).toEqual([
+      MODEL,
+      { type: 'tool-call', providerCallId: null, name: 'writeItems', input: { operations: [{ action: 'add', price: 0.3 }] } },
+      ...FINISH,
+    ]);
+    const openAtFinish = [
+      geminiChunk([{ functionCall: { name: 'writeItems', willContinue: true } }]),
+      geminiChunk([{ functionCall: { partialArgs: [{ jsonPath: '$.operations[0].price', numberValue: 0.3 }], willContinue: true } }], 'STOP', USAGE),
+    ];
+    expect(await collect(mapGeminiChunks(eventsFrom(openAtFinish)))).toEqual([
+      MODEL,
+      { type: 'tool-call', providerCallId: null, name: 'writeItems', input: { operations: [{ price: 0.3 }] } },
+      ...FINISH,
+    ]);
+  });
+
+  it('ends the reply with an error naming the tool when the parts do not make a call', async () => {
+    const start = { functionCall: { name: 'cookRecipe', willContinue: true } };
+    const argument = (partialArg: Record<string, unknown>, willContinue = true): unknown => ({ functionCall: { partialArgs: [partialArg], willContinue } });
+    const cases: readonly (readonly [readonly unknown[], StreamPart])[] = [
+      [[start, argument({ jsonPath: '$.recipe.ingredients[', stringValue: 'x' }), { functionCall: {} }], unreadable('tool call "cookRecipe" could not be read: the jsonPath "$.recipe.ingredients[" is not an RFC 9535 path to one place')],
+      [
+        [start, argument({ jsonPath: '$.recipe.name', stringValue: 'Lasagna' }), argument({ jsonPath: '$.recipe.name.first', stringValue: 'x' })],
+        unreadable('tool call "cookRecipe" could not be read: $.recipe.name.first goes inside $.recipe.name, which an earlier part set to a string'),
+      ],
+      [
+        [start, argument({ jsonPath: '$.recipe.steps[0]', stringValue: 'Boil' }), argument({ jsonPath: '$.recipe.steps.first', stringValue: 'x' })],
+        unreadable('tool call "cookRecipe" could not be read: $.recipe.steps.first treats $.recipe.steps as an object, but it is an array'),
+      ],
+      [[start, argument({ jsonPath: '$.recipe.name', stringValue: 'Lasag', willContinue: true }), { functionCall: {} }], unreadable('tool call "cookRecipe" could not be read: the call ended while the string at $.recipe.name was still coming')],
+      [[start, argument({ jsonPath: '$.recipe.name', stringValue: 'Lasag', willContinue: true })], unreadable('tool call "cookRecipe" could not be read: the call ended while the string at $.recipe.name was still coming')],
+      [[start, { functionCall: { name: 'getWeather', willContinue: true } }], unreadable('tool call "cookRecipe" could not be read: a later part of the call names "getWeather"')],
+      [[{ functionCall: { partialArgs: [{ jsonPath: '$.a', numberValue: 1 }] } }], unreadable('a tool call could not be read: the call names no function')],
+      [[start, { functionCall: { partialArgs: { jsonPath: '$.a', numberValue: 1 }, willContinue: true } }], unreadable('tool call "cookRecipe" could not be read: its partialArgs are not a list')],
+    ];
+    for (const [parts, error] of cases) {
+      expect(await collect(mapGeminiChunks(eventsFrom(oneChunkPerPart(parts)))), JSON.stringify(parts)).toEqual([MODEL, error]);
+    }
+  });
+
+  it('rebuilds arguments of any shape however Vertex cuts them into pieces, parts and chunks (seeded)', async () => {
+    const cases = 300;
+    for (let caseIndex = 0; caseIndex < cases; caseIndex += 1) {
+      const seed = BASE_SEED + caseIndex;
+      const random = createRandom(seed);
+      const calls = Array.from({ length: 1 + random.integer(3) }, (_, index) => ({ name: `tool_${index}`, args: randomArguments(random), signature: `c2ln${index}` }));
+      const parts = calls.flatMap((call) => randomlyStreamedCallParts(call, random));
+      const chunks: unknown[] = [];
+      for (let start = 0; start < parts.length; ) {
+        const count = 1 + random.integer(3);
+        const last = start + count >= parts.length;
+        chunks.push(geminiChunk(parts.slice(start, start + count), last ? 'STOP' : undefined, last ? USAGE : undefined));
+        start += count;
+      }
+      expect(await collect(mapGeminiChunks(eventsFrom(chunks))), `STREAM_FUZZ_SEED=${seed} (case ${caseIndex}): ${JSON.stringify(calls)}`).toEqual([
+        MODEL,
+        ...calls.map((call) => ({ type: 'tool-call', providerCallId: null, name: call.name, input: call.args, opaque: { thoughtSignature: call.signature } })),
+        ...FINISH,
+      ]);
+    }
   });
 });
