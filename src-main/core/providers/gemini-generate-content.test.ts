@@ -88,10 +88,11 @@ describe('mapGeminiChunks on synthetic streams', () => {
   it('refuses a streamed argument path into __proto__, ending the reply, and leaves Object.prototype alone', async () => {
     const call = (jsonPath: string): unknown =>
       chunk([{ functionCall: { name: 'lookup', partialArgs: [{ jsonPath, stringValue: 'yes' }], willContinue: false } }], 'STOP');
-    for (const jsonPath of ['$.__proto__.polluted', '$.constructor.prototype.polluted', '$.a.__proto__']) {
+    for (const [jsonPath, name] of [['$.__proto__.polluted', '__proto__'], ['$.constructor.prototype.polluted', 'constructor'], ['$.a.__proto__', '__proto__']] as const) {
+      const message = `The provider sent a reply that could not be read: the arguments of tool call "lookup" could not be read: the jsonPath "${jsonPath}" uses the reserved name "${name}"`;
       expect(await collect(mapGeminiChunks(eventsFrom([call(jsonPath)])))).toEqual([
         { type: 'response-model', model: 'gemini-3.1-pro-preview' },
-        { type: 'error', error: { code: 'malformed-stream', message: 'The provider sent a reply that could not be read: the arguments of tool call "lookup" could not be read', retryable: true } },
+        { type: 'error', error: { code: 'malformed-stream', message, retryable: true } },
       ]);
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -5,6 +5,7 @@
  */
 import type { Usage } from '../../../src-shared/api';
 import { parseJsonOrNull, postForStream } from './http-stream';
+import { StreamedArguments } from './gemini-partial-args';
 import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
 import { ProviderFailure, classifyProviderFailure, malformedStreamError } from './provider-errors';
 import { readServerSentEvents } from './sse';
@@ -53,8 +54,14 @@ export function errorFromGeminiBody(body: unknown, status: number | undefined, f
 interface PendingCall {
   readonly name: string;
   readonly id: string | null;
-  readonly args: Record<string, unknown>;
+  readonly args: StreamedArguments;
   readonly signature: string | null;
+}
+
+/** Why a call's parts do not make a call, and the name it had by then (for the message). */
+interface UnreadableCall {
+  readonly name: string;
+  readonly problem: string;
 }
 
 export function mapGeminiChunks(chunks: AsyncIterable<unknown>, options: StreamMappingOptions = {}): AsyncIterable<StreamPart> {
@@ -92,18 +99,16 @@ async function* geminiParts(chunks: AsyncIterable<unknown>): AsyncGenerator<Stre
         continue;
       }
       const merged = mergeCall(pendingCall, functionCall, stringField(part, 'thoughtSignature'));
-      if (merged === null) {
-        // A call whose arguments do not read ends the reply: the call cannot run.
-        yield { type: 'error', error: malformedStreamError(`the arguments of tool call "${stringField(functionCall, 'name') ?? ''}" could not be read`) };
-        return 'ended';
-      }
-      if (functionCall.willContinue === true) {
+      if (functionCall.willContinue === true && !('problem' in merged)) {
         pendingCall = merged;
         continue;
       }
       pendingCall = null;
+      const called = completedCall(merged);
+      // A call whose arguments do not read ends the reply: the call cannot run.
+      yield called;
+      if (called.type === 'error') return 'ended';
       sawToolCall = true;
-      yield toolCallPart(merged);
     }
     const finishReason = candidate === undefined ? null : stringField(candidate, 'finishReason');
     // A blocked prompt comes back without candidates, only `promptFeedback.blockReason`.
@@ -115,7 +120,11 @@ async function* geminiParts(chunks: AsyncIterable<unknown>): AsyncGenerator<Stre
   }
   if (rawFinishReason === null) return 'cut-off';
   // A call still waiting for `willContinue` parts is complete once the reply finishes.
-  const lastCall = pendingCall === null ? [] : [toolCallPart(pendingCall)];
+  const lastCall = pendingCall === null ? [] : [completedCall(pendingCall)];
+  if (lastCall[0]?.type === 'error') {
+    yield lastCall[0];
+    return 'ended';
+  }
   return closingParts(lastCall, usage, mapGeminiFinishReason(rawFinishReason, sawToolCall || pendingCall !== null), rawFinishReason);
 }
 
@@ -127,62 +136,57 @@ function* contentParts(part: JsonRecord): Iterable<StreamPart> {
   if (signature !== null) yield { type: 'reasoning-opaque', opaque: { thoughtSignature: signature } };
 }
 
+/** The call's tool-call part once its last part is in; the error that ends the reply when its parts do not read. */
+function completedCall(call: PendingCall | UnreadableCall): StreamPart {
+  if ('problem' in call) return unreadableCallError(call);
+  const problem = call.args.unfinished();
+  return problem === null ? toolCallPart(call) : unreadableCallError({ name: call.name, problem });
+}
+
+function unreadableCallError(call: UnreadableCall): StreamPart {
+  const which = call.name === '' ? 'a tool call' : `tool call "${call.name}"`;
+  return { type: 'error', error: malformedStreamError(`the arguments of ${which} could not be read: ${call.problem}`) };
+}
+
 function toolCallPart(call: PendingCall): StreamPart {
   return {
     type: 'tool-call',
     providerCallId: call.id,
     name: call.name,
-    input: call.args,
+    input: call.args.value,
     // Gemini 3 requires each call's thoughtSignature back exactly as received, on the same part.
     ...(call.signature === null ? {} : { opaque: { thoughtSignature: call.signature } }),
   };
 }
 
-/** Folds one functionCall part into the call being assembled; null when its arguments cannot be read. */
-function mergeCall(pending: PendingCall | null, functionCall: JsonRecord, signature: string | null): PendingCall | null {
-  let args: Record<string, unknown> = { ...(pending?.args ?? {}) };
+/**
+ * Folds one functionCall part into the call being assembled (see gemini-partial-args.ts). A call streamed in parts
+ * names its function in the first part only; a later part naming another function is not part of the same call.
+ */
+function mergeCall(pending: PendingCall | null, functionCall: JsonRecord, signature: string | null): PendingCall | UnreadableCall {
+  const partName = stringField(functionCall, 'name') ?? '';
+  const name = pending?.name ?? partName;
+  if (name === '') return { name, problem: 'the call names no function' };
+  if (partName !== '' && partName !== name) return { name, problem: `a later part of the call names "${partName}"` };
+  const args = pending?.args ?? new StreamedArguments();
   const wholeArgs = functionCall.args;
   if (wholeArgs !== undefined) {
-    if (!isRecord(wholeArgs)) return null;
-    // Spread defines own properties: a `__proto__` key in the provider's JSON stays a plain key.
-    args = { ...args, ...wholeArgs };
+    if (!isRecord(wholeArgs)) return { name, problem: 'its args are not a JSON object' };
+    const problem = args.addWhole(wholeArgs);
+    if (problem !== null) return { name, problem };
   }
+  const partialArgs = functionCall.partialArgs;
+  if (partialArgs !== undefined && !Array.isArray(partialArgs)) return { name, problem: 'its partialArgs are not a list' };
   for (const partialArg of arrayField(functionCall, 'partialArgs') ?? []) {
-    if (!isRecord(partialArg) || !applyPartialArg(args, partialArg)) return null;
+    const problem = args.add(partialArg);
+    if (problem !== null) return { name, problem };
   }
   return {
-    name: stringField(functionCall, 'name') || (pending?.name ?? ''),
+    name,
     id: stringField(functionCall, 'id') ?? pending?.id ?? null,
     args,
     signature: signature ?? pending?.signature ?? null,
   };
-}
-
-/** Applies one streamed argument (`{jsonPath: "$.a.b", stringValue|numberValue|boolValue|nullValue}`); plain member paths only. */
-const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-
-function applyPartialArg(args: Record<string, unknown>, partialArg: JsonRecord): boolean {
-  const path = stringField(partialArg, 'jsonPath') ?? '';
-  if (!/^\$(\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(path)) return false;
-  const keys = path.slice(2).split('.');
-  // The path comes from the network: `$.__proto__.x` must never reach Object.prototype.
-  if (keys.some((key) => UNSAFE_KEYS.has(key))) return false;
-  const lastKey = keys.pop() ?? '';
-  let target = args;
-  for (const key of keys) {
-    const next = Object.hasOwn(target, key) ? target[key] : undefined;
-    if (!isRecord(next)) target[key] = {};
-    target = target[key] as Record<string, unknown>;
-  }
-  if (typeof partialArg.stringValue === 'string') {
-    // A string may arrive in pieces under the same path (`willContinue` on the piece before).
-    const previous = target[lastKey];
-    target[lastKey] = typeof previous === 'string' ? previous + partialArg.stringValue : partialArg.stringValue;
-  } else if (typeof partialArg.numberValue === 'number') target[lastKey] = partialArg.numberValue;
-  else if (typeof partialArg.boolValue === 'boolean') target[lastKey] = partialArg.boolValue;
-  else if (partialArg.nullValue !== undefined) target[lastKey] = null;
-  else return false;
-  return true;
 }
 
 function usageFrom(metadata: JsonRecord): Usage {

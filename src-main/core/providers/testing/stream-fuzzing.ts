@@ -2,6 +2,7 @@
  * Support for the stream fuzzer: a seeded PRNG, the recorded real streams as the bytes each wire sends, byte-level and
  * frame-level mutations of them, and the invariants every run must keep. Test support: only tests import `testing/`.
  */
+import { geminiChunk, streamedCallParts } from './gemini-streamed-arguments';
 import { readReference } from './recorded-streams';
 import { chatCompletionsWire } from '../../../../e2e/fake-brains/chat-completions';
 import type { FakeWire } from '../../../../e2e/fake-brains/fake-wire';
@@ -183,6 +184,25 @@ function scriptedToolCallStream(wire: FakeWire, brain: BrainId, body: Record<str
   return wire.streamEvents(context).map((event) => event.bytes).join('');
 }
 
+/**
+ * The recorded Gemini streams send arguments whole or flat: two calls streamed the way Vertex streams nested arguments
+ * (partialArgs into objects and arrays, strings in pieces) stand in for them (synthetic, see gemini-streamed-arguments.ts).
+ */
+function geminiStreamedArgumentsStream(): string {
+  const parts = [
+    ...streamedCallParts(
+      {
+        name: 'cookRecipe',
+        args: { recipe: { name: 'Lasagna', ingredients: [{ name: 'Noodles', grams: 250 }, { name: 'Ricotta', optional: true, brand: null }], steps: ['Boil the noodles.', 'Layer everything.'] } },
+        signature: 'c2lnbmVkIHJlY2lwZQ==',
+      },
+      (text) => text.split(/(?<= )/),
+    ),
+    ...streamedCallParts({ name: 'getWeather', args: { location: 'Boston, MA', days: [1, 2] } }),
+  ];
+  return parts.map((part, index) => sseFrame(geminiChunk([part], index === parts.length - 1 ? 'STOP' : undefined))).join('');
+}
+
 function recorded(name: string, text: string | undefined, framing: 'sse' | 'ndjson'): RecordedStream {
   if (text === undefined || text === '') throw new Error(`No recorded stream ${name}`);
   return { name, frames: framesOf(text, framing) };
@@ -258,6 +278,7 @@ export const FUZZ_WIRES: readonly FuzzWire[] = [
       // Google may frame its SSE with CRLF: the same parser must read both.
       recorded('gemini/Vertex streamed arguments (CRLF)', geminiStream(GEMINI_VERTEX, 0, '\r\n'), 'sse'),
       recorded('gemini/Vertex answer after the call', geminiStream(GEMINI_VERTEX, 1), 'sse'),
+      recorded('gemini/streamed nested arguments (synthetic)', geminiStreamedArgumentsStream(), 'sse'),
     ],
     // No [DONE]: a Gemini reply ends when the stream does.
     endsReply: () => false,
