@@ -76,9 +76,14 @@ function countCacheBreakpoints(body: Record<string, unknown>): number {
   return marked(body.system) + marked(body.tools) + messages.reduce<number>((sum, message) => sum + (isRecord(message) ? marked(message.content) : 0), 0);
 }
 
+function isThinkingType(type: string): boolean {
+  return type === 'thinking' || type === 'redacted_thinking';
+}
+
 /**
- * With thinking on, the assistant message that made the latest tool calls must open with its thinking; and every
- * thinking block must carry the signature the same model gave it (the fake's own, bound to model and text).
+ * With thinking on, the assistant message that made the latest tool calls must open with its thinking; any assistant
+ * message holding thinking must open with it; and every thinking block must carry the signature the same model gave it
+ * (the fake's own, bound to model and text).
  */
 function checkThinking(messages: readonly unknown[], body: Record<string, unknown>): string | null {
   const finalAssistantIndex = messages.findLastIndex((message) => isRecord(message) && message.role === 'assistant');
@@ -86,13 +91,17 @@ function checkThinking(messages: readonly unknown[], body: Record<string, unknow
   if (thinkingEnabled(body) && isRecord(finalAssistant) && blocksOfType(finalAssistant.content, 'tool_use').length > 0) {
     const first: unknown = Array.isArray(finalAssistant.content) ? finalAssistant.content[0] : undefined;
     const firstType = isRecord(first) ? String(first.type) : '';
-    if (firstType !== 'thinking' && firstType !== 'redacted_thinking') {
+    if (!isThinkingType(firstType)) {
       return `messages.${finalAssistantIndex}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${firstType}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking`;
     }
   }
   const model = typeof body.model === 'string' ? body.model : '';
   for (const [index, message] of messages.entries()) {
     if (!isRecord(message) || message.role !== 'assistant' || !Array.isArray(message.content)) continue;
+    const types = message.content.map((block) => (isRecord(block) ? String(block.type) : ''));
+    if (types.some(isThinkingType) && !isThinkingType(types[0]!)) {
+      return `messages.${index}.content.0: If an assistant message contains any thinking blocks, the first block must be thinking or redacted_thinking. Found ${types[0]!}.`;
+    }
     for (const [blockIndex, block] of message.content.entries()) {
       if (!isRecord(block) || block.type !== 'thinking') continue;
       if (!isOwnAnthropicSignature(String(block.signature), model, String(block.thinking))) {

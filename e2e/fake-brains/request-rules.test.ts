@@ -87,6 +87,39 @@ describe('anthropic-messages', () => {
       'This model does not support assistant message prefill. The conversation must end with a user message.',
     ],
     [
+      'words before the thinking of an earlier assistant message, thinking off',
+      body([
+        { role: 'user', content: 'Time?' },
+        { role: 'assistant', content: [{ type: 'text', text: 'Let me' }, thinkingBlock('claude-test'), { type: 'text', text: 'It is noon.' }] },
+        { role: 'user', content: 'Thanks.' },
+      ]),
+      'messages.1.content.0: If an assistant message contains any thinking blocks, the first block must be thinking or redacted_thinking. Found text.',
+    ],
+    [
+      'a tool call before the thinking of an earlier assistant message, thinking on',
+      body(
+        [
+          { role: 'user', content: 'Time?' },
+          { role: 'assistant', content: [toolUse('toolu_a'), thinkingBlock('claude-test'), toolUse('toolu_b')] },
+          { role: 'user', content: [toolResult('toolu_a'), toolResult('toolu_b')] },
+          { role: 'assistant', content: 'Noon.' },
+          { role: 'user', content: 'Thanks.' },
+        ],
+        { thinking },
+      ),
+      'messages.1.content.0: If an assistant message contains any thinking blocks, the first block must be thinking or redacted_thinking. Found tool_use.',
+    ],
+    [
+      'a text block of only blank lines before a tool call',
+      body([{ role: 'user', content: 'Time?' }, { role: 'assistant', content: [{ type: 'text', text: '\n\n' }, toolUse('toolu_a')] }, { role: 'user', content: [toolResult('toolu_a')] }]),
+      'messages: text content blocks must contain non-whitespace text',
+    ],
+    [
+      'a user text block of only spaces',
+      body([{ role: 'user', content: [{ type: 'text', text: ' \t ' }] }]),
+      'messages: text content blocks must contain non-whitespace text',
+    ],
+    [
       'a thinking block another model signed',
       body([{ role: 'user', content: 'Time?' }, { role: 'assistant', content: [thinkingBlock('claude-other'), toolUse('toolu_a')] }, { role: 'user', content: [toolResult('toolu_a')] }], { thinking }),
       'messages.1.content.0: Invalid `signature` in `thinking` block',

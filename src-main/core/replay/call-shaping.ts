@@ -28,48 +28,124 @@ export function cutAnswer(answer: string): string {
 
 type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
-/** Paths to every string in a JSON value, longest first. */
-function stringLeaves(value: JsonValue, path: Array<string | number>, leaves: Array<{ path: Array<string | number>; length: number }>): void {
-  if (typeof value === 'string') leaves.push({ path, length: value.length });
-  else if (Array.isArray(value)) value.forEach((item, index) => stringLeaves(item, [...path, index], leaves));
-  else if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) stringLeaves(item, [...path, key], leaves);
+/** A parsed JSON value with its serialised length (`size`) and the least it can be cut to while keeping its keys. */
+type Measured = { readonly value: JsonValue; readonly size: number; readonly least: number } & (
+  | { readonly kind: 'leaf'; readonly value: null | boolean | number | string }
+  | { readonly kind: 'array'; readonly items: readonly Measured[] }
+  | { readonly kind: 'object'; readonly entries: ReadonlyArray<readonly [string, Measured]> }
+);
+
+/** The key of the last-resort form: an input whose keys alone exceed the limit replays as the start of its JSON text. */
+const CUT_INPUT_KEY = '[input cut]';
+
+function serialisedLength(value: JsonValue): number {
+  return JSON.stringify(value).length;
+}
+
+/** What stands for the items an array lost: `"… [3 items cut]"`. */
+function itemsCutMark(count: number): string {
+  return `${CUT_MARK} [${count} item${count === 1 ? '' : 's'} cut]`;
+}
+
+function measure(value: JsonValue): Measured {
+  if (Array.isArray(value)) {
+    const items = value.map(measure);
+    const size = 2 + items.reduce((sum, item) => sum + item.size, 0) + Math.max(0, items.length - 1);
+    return { kind: 'array', value, items, size, least: items.length === 0 ? size : Math.min(size, 2 + serialisedLength(itemsCutMark(items.length))) };
   }
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).map(([key, item]) => [key, measure(item)] as const);
+    const framing = 2 + entries.reduce((sum, [key]) => sum + serialisedLength(key) + 1, 0) + Math.max(0, entries.length - 1);
+    const size = framing + entries.reduce((sum, [, item]) => sum + item.size, 0);
+    return { kind: 'object', value, entries, size, least: framing + entries.reduce((sum, [, item]) => sum + item.least, 0) };
+  }
+  const size = serialisedLength(value);
+  // A string can always be cut to `"…"`; a number, boolean or null stays as it is.
+  return { kind: 'leaf', value, size, least: typeof value === 'string' ? Math.min(size, 2 + CUT_MARK.length) : size };
 }
 
-function setAt(root: JsonValue, path: Array<string | number>, next: string): void {
-  let cursor = root as Record<string | number, JsonValue>;
-  for (const key of path.slice(0, -1)) cursor = cursor[key] as Record<string | number, JsonValue>;
-  cursor[path[path.length - 1]!] = next;
-}
-
-function getAt(root: JsonValue, path: Array<string | number>): string {
-  let cursor: JsonValue = root;
-  for (const key of path) cursor = (cursor as Record<string | number, JsonValue>)[key]!;
-  return cursor as string;
+/** The longest start of `text` (whole code points) that serialises, with the cut mark, within `budget` characters. */
+function cutStringTo(text: string, budget: number): string {
+  let kept = 0;
+  let length = 2 + CUT_MARK.length;
+  for (const codePoint of text) {
+    const escaped = serialisedLength(codePoint) - 2;
+    if (length + escaped > budget) break;
+    length += escaped;
+    kept += codePoint.length;
+  }
+  return `${text.slice(0, kept)}${CUT_MARK}`;
 }
 
 /**
- * Cuts an input to 500 characters of JSON while keeping it a valid object of the same shape: the longest strings are
- * shortened first. Returns whether anything was cut.
+ * Budgets for `values` within `total` (at least the sum of their least): each value gets its least, and the rest goes
+ * to all alike up to a common cap, so only values above the cap are cut, the largest most.
+ */
+function shareBudget(values: readonly Measured[], total: number): number[] {
+  const budgetAt = (cap: number) => values.map((value) => Math.max(value.least, Math.min(value.size, cap)));
+  const sum = (budgets: readonly number[]) => budgets.reduce((left, right) => left + right, 0);
+  let low = 0;
+  let high = Math.max(0, ...values.map((value) => value.size));
+  while (low < high) {
+    const cap = Math.ceil((low + high) / 2);
+    if (sum(budgetAt(cap)) <= total) low = cap;
+    else high = cap - 1;
+  }
+  return budgetAt(low);
+}
+
+/**
+ * The value cut to at most `budget` characters of JSON; `budget` is at least `least`. Objects keep every key and share
+ * the budget among their values; arrays keep their first items whole where they can, then a mark of how many were cut.
+ */
+function fitValue(measured: Measured, budget: number): JsonValue {
+  switch (measured.kind) {
+    case 'leaf':
+      return measured.size <= budget || typeof measured.value !== 'string' ? measured.value : cutStringTo(measured.value, budget);
+    case 'object': {
+      if (measured.size <= budget) return measured.value;
+      const values = measured.entries.map(([, item]) => item);
+      const framing = measured.least - values.reduce((sum, item) => sum + item.least, 0);
+      const budgets = shareBudget(values, budget - framing);
+      return Object.fromEntries(measured.entries.map(([key, item], index) => [key, fitValue(item, budgets[index]!)]));
+    }
+    case 'array': {
+      if (measured.size <= budget) return measured.value;
+      const { items } = measured;
+      // The most whole items that fit before the mark of the rest.
+      let used = 2;
+      let whole = 0;
+      while (whole < items.length - 1 && used + items[whole]!.size + 1 + serialisedLength(itemsCutMark(items.length - whole - 1)) <= budget) {
+        used += items[whole]!.size + 1;
+        whole += 1;
+      }
+      if (whole > 0) return [...items.slice(0, whole).map((item) => item.value), itemsCutMark(items.length - whole)];
+      const first = items[0]!;
+      const rest = items.length - 1;
+      const firstBudget = budget - 2 - (rest > 0 ? 1 + serialisedLength(itemsCutMark(rest)) : 0);
+      if (firstBudget >= first.least) return [fitValue(first, firstBudget), ...(rest > 0 ? [itemsCutMark(rest)] : [])];
+      return [itemsCutMark(items.length)];
+    }
+    default: {
+      const unreachable: never = measured;
+      throw new Error(`Unknown JSON value ${String(unreachable)}`);
+    }
+  }
+}
+
+/**
+ * Cuts an input to at most 500 characters of JSON. It stays a valid object with the same top-level keys, and every
+ * object in it keeps all its keys: long strings are shortened (the longest most) and long arrays keep their first items
+ * with a mark of how many were cut. Only an input whose keys alone exceed the limit (hundreds of keys, deep nesting)
+ * becomes `{"[input cut]": "<the start of its JSON>…"}`. Returns whether anything was cut.
  */
 export function cutInput(input: Record<string, unknown>): { input: Record<string, unknown>; cut: boolean } {
   const serialised = JSON.stringify(input);
   if (serialised.length <= MAX_CALL_CHARS) return { input, cut: false };
-  const copy = JSON.parse(serialised) as JsonValue;
-  for (let round = 0; round < 64 && JSON.stringify(copy).length > MAX_CALL_CHARS; round += 1) {
-    const leaves: Array<{ path: Array<string | number>; length: number }> = [];
-    stringLeaves(copy, [], leaves);
-    leaves.sort((left, right) => right.length - left.length);
-    const longest = leaves[0];
-    if (!longest || longest.length <= 8) break;
-    const excess = JSON.stringify(copy).length - MAX_CALL_CHARS;
-    const current = getAt(copy, longest.path);
-    // JSON escapes can make a string longer than its characters; cut at least half when one pass is not enough.
-    const keep = Math.max(4, Math.min(current.length - excess - CUT_MARK.length, Math.floor(current.length / 2)));
-    setAt(copy, longest.path, `${cutCodePoints(current, keep)}${CUT_MARK}`);
-  }
-  return { input: copy as Record<string, unknown>, cut: true };
+  const measured = measure(JSON.parse(serialised) as JsonValue);
+  if (measured.least <= MAX_CALL_CHARS) return { input: fitValue(measured, MAX_CALL_CHARS) as Record<string, unknown>, cut: true };
+  const framing = serialisedLength({ [CUT_INPUT_KEY]: '' });
+  return { input: { [CUT_INPUT_KEY]: cutStringTo(serialised, MAX_CALL_CHARS - framing + 2) }, cut: true };
 }
 
 /** The last 12 calls of a reply, each cut to size. */

@@ -3,14 +3,35 @@
  * https://docs.anthropic.com/en/api/messages
  */
 import { declaredName, sanitiseAnthropicId } from '../call-shaping';
-import type { ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, TurnPlacement, WireRequest } from '../types';
+import { systemLineLabel, type ReplayCall, type ReplayRequest, type ReplayTurn, type ReplayWarning, type TurnPlacement, type WireRequest } from '../types';
 import type { TextBlockParam, ToolResultBlockParam, ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { AnthropicMessage, AnthropicMessagesBody, AnthropicThinkingBlock, AnthropicTool } from './anthropic-messages-types';
-import { assistantParts, opaqueBlocks, renderTurns, replayableReasoning } from './shared';
+import { assistantParts, NEXT_REPLY_LINE, opaqueBlocks, renderTurns, replayableReasoning } from './shared';
 
 /** Thinking budgets per reasoning level. Anthropic requires max_tokens to exceed budget_tokens. */
 const THINKING_BUDGET = { low: 2048, medium: 8192, high: 24576 } as const;
 const EPHEMERAL = { type: 'ephemeral' } as const;
+
+/** Separators Python's `str.isspace` counts as space and JavaScript's `trim` keeps. */
+const PYTHON_ONLY_SPACES = '\u001c\u001d\u001e\u001f\u0085';
+
+/** Stands for a user message of only blank space, which Anthropic would refuse as a text block. */
+const BLANK_USER_LINE = `${systemLineLabel('notice')}\nThe user sent a message with no visible text.`;
+
+/**
+ * Anthropic rejects a text block without a visible character: "text content blocks must contain non-whitespace text".
+ * Blank is taken broadly (what `trim` removes, and what Python counts as space too): leaving out a blank block loses
+ * nothing, and sending one is a 400.
+ */
+function hasVisibleText(text: string): boolean {
+  for (const character of text) if (character.trim() !== '' && !PYTHON_ONLY_SPACES.includes(character)) return true;
+  return false;
+}
+
+/** A text block, or none for text Anthropic would refuse as blank. */
+function textBlocks(text: string): TextBlockParam[] {
+  return hasVisibleText(text) ? [{ type: 'text', text }] : [];
+}
 
 function isThinkingBlock(value: unknown): value is AnthropicThinkingBlock {
   if (typeof value !== 'object' || value === null) return false;
@@ -44,7 +65,7 @@ function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: 
   const live = placement === 'live';
   const { native, recordLine } = assistantParts(turn, placement, request, warnings);
   const thinking = thinkingBlocks(turn, request);
-  const text: TextBlockParam[] = turn.text.length > 0 ? [{ type: 'text', text: turn.text }] : [];
+  const text = textBlocks(turn.text);
   const messages: AnthropicMessage[] = [];
   if (native.length > 0) {
     // A live reply keeps the provider's own order (words, then calls); a finished one replays its calls first.
@@ -64,6 +85,21 @@ function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: 
 /** Tool input schemas are JSON Schema objects (`type: "object"`), which the SDK types only at their top level. */
 function jsonSchemaObject(schema: Record<string, unknown>): AnthropicTool['input_schema'] {
   return schema as AnthropicTool['input_schema'];
+}
+
+/**
+ * Anthropic requires alternating roles, so adjacent same-role content merges into one message, except a reply holding
+ * thinking after another reply (a stopped reply, then its retry): "If an assistant message contains any thinking
+ * blocks, the first block must be thinking or redacted_thinking", and signed blocks may be neither moved nor left out
+ * of the latest reply (nor of any reply inside a tool loop). That reply keeps a message of its own behind a labelled
+ * line; Anthropic would merge two assistant messages in a row itself, and Anthropic-compatible servers refuse them.
+ */
+function appendMessage(messages: AnthropicMessage[], message: AnthropicMessage): void {
+  const previous = messages.at(-1);
+  if (!previous || previous.role !== message.role) messages.push(message);
+  else if (message.role === 'assistant' && message.content.some(isThinkingBlock)) {
+    messages.push({ role: 'user', content: [{ type: 'text', text: NEXT_REPLY_LINE }] }, message);
+  } else previous.content.push(...message.content);
 }
 
 function isToolResultMessage(message: AnthropicMessage): boolean {
@@ -92,15 +128,10 @@ export function convertToAnthropicMessages(request: ReplayRequest): WireRequest<
   const warnings: ReplayWarning[] = [];
   const messages: AnthropicMessage[] = [];
   const rendered = renderTurns<AnthropicMessage>(request.turns, {
-    userText: (text) => ({ role: 'user', content: [{ type: 'text', text }] }),
+    userText: (text) => ({ role: 'user', content: [{ type: 'text', text: hasVisibleText(text) ? text : BLANK_USER_LINE }] }),
     assistant: (turn, placement) => assistantMessages(turn, placement, request, warnings),
   }, request.live);
-  for (const message of rendered) {
-    const previous = messages.at(-1);
-    // Anthropic requires alternating roles: adjacent same-role content merges into one message.
-    if (previous && previous.role === message.role) previous.content.push(...message.content);
-    else messages.push(message);
-  }
+  for (const message of rendered) appendMessage(messages, message);
   const first = messages[0];
   if (first && first.role !== 'user') {
     // The first message must come from the user.

@@ -213,3 +213,18 @@ describe('a live round whose calls all went to tools not offered', () => {
     ]);
   });
 });
+
+describe('a Retry after a stopped reply', () => {
+  const stopped: ReplayTurn = { messageId: 'a1', role: 'assistant', kind: 'chat', text: 'Let me', calls: [], brain: 'kimi', model: 'kimi-k2.6' };
+  const line = "[System line, notice: neither the assistant's words nor the user's]\nThe reply above ended there; another reply follows.";
+  const wires = ['anthropic-messages', 'chat-completions', 'openai-responses', 'gemini-generate-content', 'ollama-chat'] as const;
+
+  it.each(wires)('%s: the request ends on a labelled line after the stopped reply, never on its words', (wire) => {
+    const { body } = buildWireRequest(wire, fixtureRequest({ turns: [...ASKED, stopped] }));
+    const entries = (body as { messages?: unknown[]; input?: unknown[]; contents?: unknown[] });
+    const last = JSON.stringify((entries.messages ?? entries.input ?? entries.contents)!.at(-1));
+    expect(last).toContain(JSON.stringify(line).slice(1, -1));
+    expect(last).not.toContain('"assistant"');
+    expect(last).not.toContain('"model"');
+  });
+});

@@ -31,6 +31,9 @@ export function assistantParts(turn: ReplayTurn, placement: TurnPlacement, reque
   return { native, recordLine: lines.length > 0 ? lines.join('\n') : null };
 }
 
+/** Put after a reply that another reply follows (a Retry after a stopped reply), so neither reads as the other. */
+export const NEXT_REPLY_LINE = `${systemLineLabel('notice')}\nThe reply above ended there; another reply follows.`;
+
 export function systemLineText(turn: ReplayTurn): string {
   return `${systemLineLabel(turn.kind)}\n${turn.text}`;
 }
@@ -124,6 +127,10 @@ export function renderTurns<Item>(turns: readonly ReplayTurn[], renderers: TurnR
       }
     }
   }
+  // A request never ends on a finished reply (a Retry after a stopped one): Anthropic reads that as a prefill to
+  // continue ("This model does not support assistant message prefill. The conversation must end with a user
+  // message."), and every brain should write a new reply, not extend the old one.
+  if (turns.at(-1)?.role === 'assistant') items.push(renderers.userText(NEXT_REPLY_LINE));
   if (live !== undefined) {
     for (const round of liveRoundTurns(live)) items.push(...renderers.assistant(round, 'live'));
   }

@@ -75,7 +75,7 @@ describe('anthropic-messages', () => {
     const { body, warnings } = convertToAnthropicMessages(
       request({ turns: [{ messageId: 'a0', role: 'assistant', kind: 'chat', text: 'Earlier', calls: [] }] }),
     );
-    expect((body.messages as Array<{ role: string }>).map((message) => message.role)).toEqual(['user', 'assistant']);
+    expect((body.messages as Array<{ role: string }>).map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
     expect(warnings).toEqual([{ messageId: 'a0', message: 'The replay began with a reply; a user line was added before it.' }]);
   });
 });
