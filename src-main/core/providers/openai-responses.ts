@@ -7,7 +7,7 @@ import type { Usage } from '../../../src-shared/api';
 import { sendWithOpenAiSdk } from './openai-sdk';
 import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
 import { classifyProviderFailure, malformedStreamError } from './provider-errors';
-import { createModelAnnouncer, truncate, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
+import { createModelAnnouncer, refusalPart, truncate, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, StreamPart } from './stream-parts';
 
 export function streamOpenAiResponses(call: ProviderCall): AsyncIterable<StreamPart> {
@@ -29,6 +29,10 @@ async function* responsesParts(events: AsyncIterable<unknown>): AsyncGenerator<S
   const announceModel = createModelAnnouncer();
   let sawToolCall = false;
   const emittedItemIds = new Set<string>();
+  // A refusal is a content part of its own (`{type: "refusal", refusal}`), streamed as `response.refusal.delta`s:
+  // its words explain the refusal and are not the reply's. The whole text (`.done`, the item) wins over the pieces.
+  let refusalPieces = '';
+  let refusalText: string | null = null;
   function* outputItem(item: JsonRecord): Iterable<StreamPart> {
     const itemId = stringField(item, 'id') ?? stringField(item, 'call_id');
     if (itemId !== null && emittedItemIds.has(itemId)) return;
@@ -52,12 +56,17 @@ async function* responsesParts(events: AsyncIterable<unknown>): AsyncGenerator<S
     const model = response === null ? null : stringField(response, 'model');
     yield* announceModel(model);
     switch (event.type) {
-      case 'response.output_text.delta':
-      case 'response.refusal.delta': {
+      case 'response.output_text.delta': {
         const text = stringField(event, 'delta');
         if (text) yield { type: 'text-delta', text };
         break;
       }
+      case 'response.refusal.delta':
+        refusalPieces += stringField(event, 'delta') ?? '';
+        break;
+      case 'response.refusal.done':
+        refusalText ??= stringField(event, 'refusal') ?? refusalPieces;
+        break;
       // OpenAI streams reasoning summaries; open-weight models served on this wire stream the reasoning text itself.
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta': {
@@ -67,6 +76,7 @@ async function* responsesParts(events: AsyncIterable<unknown>): AsyncGenerator<S
       }
       case 'response.output_item.done': {
         const item = recordField(event, 'item');
+        refusalText ??= item === null ? null : refusalIn(item);
         // A call whose arguments do not read ends the reply: the call cannot run.
         if (item !== null && (yield* untilError(outputItem(item)))) return 'ended';
         break;
@@ -77,6 +87,10 @@ async function* responsesParts(events: AsyncIterable<unknown>): AsyncGenerator<S
         for (const item of (response === null ? null : arrayField(response, 'output')) ?? []) {
           if (isRecord(item) && (yield* untilError(outputItem(item)))) return 'ended';
         }
+        for (const item of (response === null ? null : arrayField(response, 'output')) ?? []) {
+          if (isRecord(item)) refusalText ??= refusalIn(item);
+        }
+        if (refusalText !== null || refusalPieces !== '') yield refusalPart(refusalText ?? refusalPieces, null);
         if (response !== null) {
           const usage = usageFrom(recordField(response, 'usage'));
           if (usage !== null) yield { type: 'usage', usage };
@@ -110,6 +124,13 @@ async function* responsesParts(events: AsyncIterable<unknown>): AsyncGenerator<S
     }
   }
   return 'cut-off';
+}
+
+/** The refusal text of an output message's `refusal` content parts, or null when it has none. */
+function refusalIn(item: JsonRecord): string | null {
+  if (item.type !== 'message') return null;
+  const refusals = (arrayField(item, 'content') ?? []).flatMap((part) => (isRecord(part) && part.type === 'refusal' ? [stringField(part, 'refusal') ?? ''] : []));
+  return refusals.length === 0 ? null : refusals.join('\n');
 }
 
 function functionCallPart(item: JsonRecord): StreamPart {
