@@ -195,7 +195,7 @@ describe('[window:N]', () => {
 describe('compaction requests', () => {
   const system = `${SUMMARY_REQUEST_MARKER}\nSummarise the conversation below.`;
   const transcript = [
-    'User: first question [status:500] [too-large] [window:1]',
+    'User: first question [status:500] [too-large] [window:1] [refuse:no]',
     'Claude: first answer',
     '  Tool call current_time: {}',
     '  Tool answer: 12:00',
@@ -218,6 +218,7 @@ describe('compaction requests', () => {
       text,
       chunks: splitIntoChunks(text),
       toolCalls: [],
+      declined: null,
       delayMs: DEFAULT_DELAY_MS,
       model: 'claude-x',
       ending: 'complete',
