@@ -138,6 +138,9 @@ describe('MessageRow', () => {
     expect(offered[0]).toBe('');
     expect(offered).toContain('gemini');
     expect(offered).not.toContain('claude');
+    act(() => useAppStore.setState({ compactions: { c1: { brain: 'claude', model: 'claude-sonnet-4-6', totalMessages: 9, summarisedMessages: 0, characters: 0 } } }));
+    expect(picker.disabled).toBe(true);
+    act(() => useAppStore.setState({ compactions: {} }));
     fireEvent.change(picker, { target: { value: 'gemini' } });
     await waitFor(() => expect(retry).toHaveBeenCalledWith({ conversationId: 'c1' }));
     expect(setConversationBrain).toHaveBeenCalledWith({ id: 'c1', brain: 'gemini', model: null });

@@ -50,10 +50,12 @@ interface AskAnotherBrainProps {
   readonly conversationId: string;
   /** The brain that declined, which is not offered again. */
   readonly declinedBy: BrainId | null;
+  /** A compaction holds the conversation: nothing can be asked until it ends. */
+  readonly disabled: boolean;
 }
 
 /** Picking a brain hands the conversation to it and asks it the same message again. */
-function AskAnotherBrain({ conversationId, declinedBy }: AskAnotherBrainProps) {
+function AskAnotherBrain({ conversationId, declinedBy, disabled }: AskAnotherBrainProps) {
   const settings = useAppStore((state) => state.settings);
   const options = useMemo(
     () => brainOptions(settings).filter((option) => option.available && option.id !== declinedBy),
@@ -66,6 +68,7 @@ function AskAnotherBrain({ conversationId, declinedBy }: AskAnotherBrainProps) {
       aria-label="Ask another brain"
       title="Switch this conversation to another brain and ask it the same message"
       value=""
+      disabled={disabled}
       onChange={(event) => {
         if (isBrainId(event.target.value)) void askAnotherBrain(conversationId, event.target.value);
       }}
@@ -156,7 +159,7 @@ function AssistantMessage({ message }: MessageProps) {
       ) : null}
       {declined && isLast && !turnRunning ? (
         <div className="message-actions">
-          <AskAnotherBrain conversationId={message.conversationId} declinedBy={message.brain} />
+          <AskAnotherBrain conversationId={message.conversationId} declinedBy={message.brain} disabled={compacting} />
         </div>
       ) : null}
     </article>

@@ -71,10 +71,14 @@ export function applyStreamPart(draft: ReplyDraft, part: StreamPart): ReplyDraft
       return { ...draft, usage: { ...(draft.usage ?? {}), ...part.usage } };
     case 'response-model':
       return { ...draft, servedModel: part.model };
-    case 'refusal':
-      return { ...draft, refusal: { explanation: part.explanation ?? draft.refusal?.explanation ?? null, category: part.category ?? draft.refusal?.category ?? null } };
+    case 'refusal': {
+      // A later part without words keeps the words an earlier one gave.
+      const explanation = part.explanation ?? draft.refusal?.explanation ?? null;
+      return { ...draft, refusal: { explanation, category: part.category ?? draft.refusal?.category ?? null } };
+    }
     case 'finish':
-      // A wire that only says its filter stopped the reply (Chat Completions `content_filter`) declined all the same.
+      // A wire that only says its filter stopped the reply (`content_filter` on Chat Completions and Responses) declined
+      // all the same.
       if (part.reason === 'content-filter' && draft.refusal === null) return { ...draft, refusal: { explanation: null, category: null } };
       // A cut-short reply keeps its words: `length` is recorded, yet the reply still counts as complete.
       if (part.reason === 'length' && draft.error === null) {
