@@ -68,8 +68,15 @@ function thinkingSignature(context: ReplyContext): string {
   return anthropicThinkingSignature(typeof context.body.model === 'string' ? context.body.model : '', context.plan.reasoning);
 }
 
-function stopReason(context: ReplyContext): 'tool_use' | 'end_turn' {
+function stopReason(context: ReplyContext): 'tool_use' | 'end_turn' | 'refusal' {
+  if (context.plan.declined !== null) return 'refusal';
   return context.plan.toolCalls.length > 0 ? 'tool_use' : 'end_turn';
+}
+
+/** A refusal says why beside its stop reason; the fake names no policy category. */
+function stopDetails(context: ReplyContext): Record<string, unknown> {
+  const { declined } = context.plan;
+  return declined === null ? {} : { stop_details: { type: 'refusal', category: null, explanation: declined.explanation } };
 }
 
 function usage(context: ReplyContext, outputTokens: number): unknown {
@@ -193,7 +200,7 @@ export const anthropicMessagesWire: FakeWire = {
       end(
         event('message_delta', {
           type: 'message_delta',
-          delta: { stop_reason: stopReason(context), stop_sequence: null },
+          delta: { stop_reason: stopReason(context), stop_sequence: null, ...stopDetails(context) },
           usage: { output_tokens: plan.outputTokens },
         }),
       ),
@@ -218,6 +225,7 @@ export const anthropicMessagesWire: FakeWire = {
       content,
       stop_reason: stopReason(context),
       stop_sequence: null,
+      ...stopDetails(context),
       usage: usage(context, plan.outputTokens),
     };
   },

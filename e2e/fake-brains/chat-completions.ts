@@ -20,7 +20,7 @@ import {
   type ReplyContext,
   type StreamEvent,
 } from './fake-wire';
-import type { ConversationEntry } from './script';
+import { refusalWords, splitIntoChunks, type ConversationEntry } from './script';
 
 const SYSTEM_FINGERPRINT = 'fp_fake0001';
 
@@ -185,6 +185,9 @@ export const chatCompletionsWire: FakeWire = {
     const events: StreamEvent[] = [structure(deltaChunk(context, { role: 'assistant', content: '', refusal: null }))];
     for (const piece of plan.reasoningChunks) events.push(delta(deltaChunk(context, { reasoning_content: piece })));
     for (const piece of plan.chunks) events.push(delta(deltaChunk(context, { content: piece })));
+    // OpenAI streams a refusal as `delta.refusal` pieces and finishes with "stop" (openai-node's recorded refusal);
+    // whether Moonshot ever sends one is not documented.
+    for (const piece of splitIntoChunks(refusalWords(context.plan) ?? '')) events.push(delta(deltaChunk(context, { refusal: piece })));
     const ids = toolCallIds(context);
     for (const [callIndex, call] of plan.toolCalls.entries()) {
       // A call's first piece names it; the pieces after it carry only argument text, keyed by `index`.
@@ -216,7 +219,7 @@ export const chatCompletionsWire: FakeWire = {
             content: toolCalls.length > 0 ? null : plan.text,
             ...(plan.reasoning === '' ? {} : { reasoning_content: plan.reasoning }),
             ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
-            refusal: null,
+            refusal: refusalWords(context.plan),
             annotations: [],
           },
           logprobs: null,

@@ -57,12 +57,19 @@ function functionCallParts(context: ReplyContext): unknown[] {
   }));
 }
 
+/** How the last chunk ends the candidate: `STOP`, or a refusal as a safety stop with its `finishMessage`. */
+function finishFields(context: ReplyContext): Record<string, unknown> {
+  const { declined } = context.plan;
+  if (declined === null) return { finishReason: 'STOP' };
+  return { finishReason: 'SAFETY', ...(declined.explanation === null ? {} : { finishMessage: declined.explanation }) };
+}
+
 function responseChunk(context: ReplyContext, parts: readonly unknown[], final: boolean): unknown {
   const { plan } = context;
   const thoughtsTokenCount = plan.reasoningChunks.length;
   const candidatesTokenCount = plan.outputTokens - thoughtsTokenCount;
   return {
-    candidates: [{ content: { parts, role: 'model' }, ...(final ? { finishReason: 'STOP' } : {}), index: 0 }],
+    candidates: [{ content: { parts, role: 'model' }, ...(final ? finishFields(context) : {}), index: 0 }],
     usageMetadata: {
       promptTokenCount: context.inputTokens,
       ...(final ? { candidatesTokenCount } : {}),
@@ -159,6 +166,9 @@ export const geminiGenerateContentWire: FakeWire = {
     if (plan.toolCalls.length > 0) {
       // The Gemini API sends each call whole, with the finish reason, in one chunk (see the recorded streams).
       events.push(end(dataLine(responseChunk(context, functionCallParts(context), true))));
+    } else if (plan.declined !== null) {
+      // "When streaming, content is empty if content filters blocks the output" (the FinishReason.SAFETY reference).
+      events.push(end(dataLine(responseChunk(context, [], true))));
     } else {
       // Without calls, the signature rides on the last part of the reply.
       const signature = thoughtSignature(context);

@@ -7,7 +7,7 @@ import { openAiErrorBody } from './chat-completions';
 import { derivedId, responsesEncryptedReasoning } from './derived-tokens';
 import { contentText, hasBearerOrHeader, isRecord, listField, type ErrorReply, type FakeWire, type RefusalSizes, type ReplyContext, type StreamEvent } from './fake-wire';
 import { checkResponsesRequest } from './openai-responses-rules';
-import type { ConversationEntry } from './script';
+import { refusalWords, splitIntoChunks, type ConversationEntry } from './script';
 
 /** Text parts of input messages: `input_text`, and `text` as some clients send it. */
 const INPUT_TEXT_PARTS = ['input_text', 'text'];
@@ -42,7 +42,7 @@ function outputItems(context: ReplyContext): OutputItems {
   const { plan, sequence } = context;
   return {
     reasoningId: plan.reasoning === '' ? null : derivedId('rs_', 48, sequence, 'reasoning'),
-    messageId: plan.chunks.length === 0 ? null : `msg_fake${String(sequence).padStart(4, '0')}`,
+    messageId: plan.chunks.length === 0 && plan.declined === null ? null : `msg_fake${String(sequence).padStart(4, '0')}`,
     calls: plan.toolCalls.map((_call, callIndex) => ({ id: derivedId('fc_', 48, sequence, callIndex), callId: derivedId('call_', 24, sequence, callIndex) })),
   };
 }
@@ -58,8 +58,16 @@ function reasoningItem(context: ReplyContext, id: string, status: 'in_progress' 
   return { id, type: 'reasoning', summary: [{ type: 'summary_text', text: context.plan.reasoning }], ...encrypted };
 }
 
+/** A refusal is a content part of the message, after any text: `{type: "refusal", refusal}`. */
 function messageItem(context: ReplyContext, id: string, status: 'in_progress' | 'completed'): unknown {
-  const content = status === 'completed' ? [{ type: 'output_text', annotations: [], logprobs: [], text: context.plan.text }] : [];
+  const refusal = refusalWords(context.plan);
+  const content =
+    status === 'completed'
+      ? [
+          ...(context.plan.chunks.length === 0 ? [] : [{ type: 'output_text', annotations: [], logprobs: [], text: context.plan.text }]),
+          ...(refusal === null ? [] : [{ type: 'refusal', refusal }]),
+        ]
+      : [];
   return { id, type: 'message', status, content, role: 'assistant' };
 }
 
@@ -149,14 +157,26 @@ function pendingEvents(context: ReplyContext): PendingEvent[] {
   if (items.messageId !== null) {
     const at = { item_id: items.messageId, output_index: outputIndex, content_index: 0 };
     const part = (text: string): unknown => ({ type: 'output_text', annotations: [], logprobs: [], text });
-    events.push(
-      { kind: 'structure', type: 'response.output_item.added', fields: { output_index: outputIndex, item: messageItem(context, items.messageId, 'in_progress') } },
-      { kind: 'structure', type: 'response.content_part.added', fields: { ...at, part: part('') } },
-      ...plan.chunks.map((piece): PendingEvent => ({ kind: 'delta', type: 'response.output_text.delta', fields: { ...at, delta: piece, logprobs: [] } })),
-      { kind: 'structure', type: 'response.output_text.done', fields: { ...at, text: plan.text, logprobs: [] } },
-      { kind: 'structure', type: 'response.content_part.done', fields: { ...at, part: part(plan.text) } },
-      { kind: 'structure', type: 'response.output_item.done', fields: { output_index: outputIndex, item: messageItem(context, items.messageId, 'completed') } },
-    );
+    events.push({ kind: 'structure', type: 'response.output_item.added', fields: { output_index: outputIndex, item: messageItem(context, items.messageId, 'in_progress') } });
+    if (plan.chunks.length > 0) {
+      events.push(
+        { kind: 'structure', type: 'response.content_part.added', fields: { ...at, part: part('') } },
+        ...plan.chunks.map((piece): PendingEvent => ({ kind: 'delta', type: 'response.output_text.delta', fields: { ...at, delta: piece, logprobs: [] } })),
+        { kind: 'structure', type: 'response.output_text.done', fields: { ...at, text: plan.text, logprobs: [] } },
+        { kind: 'structure', type: 'response.content_part.done', fields: { ...at, part: part(plan.text) } },
+      );
+    }
+    const refusal = refusalWords(context.plan);
+    if (refusal !== null) {
+      const refusalAt = { ...at, content_index: plan.chunks.length > 0 ? 1 : 0 };
+      events.push(
+        { kind: 'structure', type: 'response.content_part.added', fields: { ...refusalAt, part: { type: 'refusal', refusal: '' } } },
+        ...splitIntoChunks(refusal).map((piece): PendingEvent => ({ kind: 'delta', type: 'response.refusal.delta', fields: { ...refusalAt, delta: piece } })),
+        { kind: 'structure', type: 'response.refusal.done', fields: { ...refusalAt, refusal } },
+        { kind: 'structure', type: 'response.content_part.done', fields: { ...refusalAt, part: { type: 'refusal', refusal } } },
+      );
+    }
+    events.push({ kind: 'structure', type: 'response.output_item.done', fields: { output_index: outputIndex, item: messageItem(context, items.messageId, 'completed') } });
     outputIndex += 1;
   }
   for (const [callIndex, call] of plan.toolCalls.entries()) {

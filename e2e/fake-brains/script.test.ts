@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SUMMARY_REQUEST_MARKER } from '../../src-main/core/context/summary-prompt';
-import { DEFAULT_DELAY_MS, SLOW_CHUNK_COUNT, SLOW_DELAY_MS, conversationTail, parseDirectives, planReply, splitIntoChunks, splitIntoPieces, summaryOf } from './script';
+import { DEFAULT_DELAY_MS, DEFAULT_REFUSAL_WORDS, SLOW_CHUNK_COUNT, SLOW_DELAY_MS, conversationTail, parseDirectives, planReply, refusalWords, splitIntoChunks, splitIntoPieces, summaryOf } from './script';
 
 describe('parseDirectives', () => {
   it('reads every directive anywhere in the text', () => {
@@ -21,6 +21,7 @@ describe('parseDirectives', () => {
       reply: 'x\ny',
       tools: [],
       unreadableTool: null,
+      refuse: null,
     });
   });
 
@@ -65,6 +66,7 @@ describe('parseDirectives', () => {
       reply: null,
       tools: [],
       unreadableTool: null,
+      refuse: null,
     });
   });
 });
@@ -78,6 +80,7 @@ describe('planReply', () => {
       text: 'Fake Claude reply to: hi there',
       chunks: ['Fake', ' Claude', ' reply', ' to:', ' hi', ' there'],
       toolCalls: [],
+      declined: null,
       delayMs: DEFAULT_DELAY_MS,
       model: 'claude-x',
       ending: 'complete',
@@ -95,6 +98,16 @@ describe('planReply', () => {
     expect(planReply({ label: 'Kimi', userText: '[too-large] [window:10]', requestedModel: 'k', requestTokens: 50 }).failure).toEqual({ kind: 'too-large', sizes: null });
     expect(planReply({ label: 'Kimi', userText: '[status:503] [window:10]', requestedModel: 'k', requestTokens: 50 }).failure).toEqual({ kind: 'status', status: 503, retryAfterSeconds: null });
     expect(planReply({ label: 'Kimi', userText: '[reply:a b c] [drop] [error-midstream]', requestedModel: 'k' }).ending).toBe('drop');
+  });
+
+  it('plans a refusal after the text, with its explanation or none, and no calls', () => {
+    expect(parseDirectives('x [refuse]').refuse).toEqual({ explanation: null });
+    expect(parseDirectives('x [refuse: Not this one. ]').refuse).toEqual({ explanation: 'Not this one.' });
+    const refused = planReply({ label: 'Gemini', userText: '[reply:Part one] [refuse:Blocked.] [tool:now]', requestedModel: 'g', declaredTools: ['now'] });
+    expect([refused.text, refused.toolCalls, refused.declined]).toEqual(['Part one', [], { explanation: 'Blocked.' }]);
+    expect(refusalWords(refused)).toBe('Blocked.');
+    expect(refusalWords(planReply({ label: 'Kimi', userText: '[empty] [refuse]', requestedModel: 'k' }))).toBe(DEFAULT_REFUSAL_WORDS);
+    expect(refusalWords(planReply({ label: 'Kimi', userText: 'hi', requestedModel: 'k' }))).toBeNull();
   });
 
   it('slows down to 60 words', () => {
@@ -182,7 +195,7 @@ describe('[window:N]', () => {
 describe('compaction requests', () => {
   const system = `${SUMMARY_REQUEST_MARKER}\nSummarise the conversation below.`;
   const transcript = [
-    'User: first question [status:500] [too-large] [window:1]',
+    'User: first question [status:500] [too-large] [window:1] [refuse:no]',
     'Claude: first answer',
     '  Tool call current_time: {}',
     '  Tool answer: 12:00',
@@ -205,6 +218,7 @@ describe('compaction requests', () => {
       text,
       chunks: splitIntoChunks(text),
       toolCalls: [],
+      declined: null,
       delayMs: DEFAULT_DELAY_MS,
       model: 'claude-x',
       ending: 'complete',

@@ -69,6 +69,21 @@ export interface Directives {
   readonly tools: readonly ToolDirective[];
   /** A `[tool:…]` directive whose input is not a JSON object, verbatim; null when every one reads. */
   readonly unreadableTool: string | null;
+  /** `[refuse]` or `[refuse:why]`: the reply ends with the wire's own refusal (`why` its explanation). */
+  readonly refuse: Declined | null;
+}
+
+/** A refusal the reply ends with, after whatever text streamed first; `explanation` null when the provider gives none. */
+export interface Declined {
+  readonly explanation: string | null;
+}
+
+/** What a refusal says on the wires whose refusal is always words (Responses, Chat Completions), unless `[refuse:why]`. */
+export const DEFAULT_REFUSAL_WORDS = "I'm sorry, but I can't assist with that request.";
+
+/** The words of the reply's refusal on a wire whose refusal is words; null when the reply is not refused. */
+export function refusalWords(plan: Pick<ReplyPlan, 'declined'>): string | null {
+  return plan.declined === null ? null : (plan.declined.explanation ?? DEFAULT_REFUSAL_WORDS);
 }
 
 /** One thing a request's conversation says, in order: words the user wrote, or an answer to a tool call. */
@@ -116,6 +131,8 @@ export interface ReplyPlan {
   readonly chunks: readonly string[];
   /** Calls the reply makes after its text; a reply with calls has no text. */
   readonly toolCalls: readonly ScriptedToolCall[];
+  /** The wire's refusal, sent after the text (wires without one, like Ollama's, ignore it); a refused reply makes no calls. */
+  readonly declined: Declined | null;
   readonly delayMs: number;
   /** The model the reply announces. */
   readonly model: string;
@@ -149,6 +166,7 @@ export function parseDirectives(userText: string): Directives {
   const model = /\[model:([^\]]+)\]/.exec(userText);
   const window = /\[window:(\d+)\]/.exec(userText);
   const reply = /\[reply:([^\]]*)\]/.exec(userText);
+  const refuse = /\[refuse(?::([^\]]*))?\]/.exec(userText);
   // Base64 carries any reply, brackets and newlines included, through a directive that ends at the first "]".
   const encodedReply = /\[reply-base64:([A-Za-z0-9+/]*={0,2})\]/.exec(userText);
   const { tools, unreadable } = parseToolDirectives(userText);
@@ -174,6 +192,7 @@ export function parseDirectives(userText: string): Directives {
           : reply[1].replace(/\\n/g, '\n'),
     tools,
     unreadableTool: unreadable,
+    refuse: refuse === null ? null : { explanation: refuse[1]?.trim() || null },
   };
 }
 
@@ -277,7 +296,7 @@ export function planReply(input: PlanInput): ReplyPlan {
           : directives.jsonInstead
             ? { kind: 'json-instead' as const }
             : null;
-  const wantsCalls = toolAnswers.length === 0 && (directives.tools.length > 0 || directives.unreadableTool !== null);
+  const wantsCalls = directives.refuse === null && toolAnswers.length === 0 && (directives.tools.length > 0 || directives.unreadableTool !== null);
   const refusal = wantsCalls ? callRefusal(directives, input.label, input.declaredTools ?? []) : null;
   const toolCalls = wantsCalls && refusal === null ? directives.tools.map(scriptedCall) : [];
   const text = refusal ?? (toolCalls.length > 0 ? '' : withAnswers(replyText(directives, input.label, input.userText), toolAnswers));
@@ -293,6 +312,7 @@ export function planReply(input: PlanInput): ReplyPlan {
     text,
     chunks,
     toolCalls,
+    declined: directives.refuse,
     delayMs: directives.slow ? SLOW_DELAY_MS : DEFAULT_DELAY_MS,
     model: directives.model ?? input.requestedModel,
     ending,
@@ -312,6 +332,7 @@ function planSummary(input: PlanInput): ReplyPlan {
     text,
     chunks,
     toolCalls: [],
+    declined: null,
     delayMs: slow ? SLOW_DELAY_MS : DEFAULT_DELAY_MS,
     model: input.requestedModel,
     ending: 'complete',

@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, waitFor } from '@testing-library/react';
 import { Profiler } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Api, MessageView } from '../../src-shared/api';
 import { installApi } from '../state/api-client';
 import { mergeInvocations, openConversationState } from '../state/messages-slice';
 import { resetAppStore, useAppStore } from '../state/store';
-import { fakeApi, invocationFixture, messageFixture, replyFixture } from '../state/test-fixtures';
+import { conversationFixture, fakeApi, invocationFixture, messageFixture, replyFixture } from '../state/test-fixtures';
 import { MessageRow } from './MessageRow';
 
 function load(...messages: MessageView[]): void {
@@ -115,6 +115,38 @@ describe('MessageRow', () => {
       await Promise.resolve();
     });
     expect(retry).toHaveBeenCalledWith({ conversationId: 'c1' });
+  });
+
+  it("shows a refusal's explanation as text and offers another brain instead of Retry, which switches and asks again", async () => {
+    const explanation = 'Claude declined to answer (cyber): <img src=x onerror=alert(1)> is not something I can help with.';
+    const setConversationBrain = vi.fn<Api['setConversationBrain']>().mockResolvedValue(conversationFixture({ brain: 'gemini' }));
+    const retry = vi.fn<Api['retry']>().mockResolvedValue({ turnId: 't2', userMessageId: 'm1', assistantMessageId: 'm3' });
+    installApi(fakeApi({ setConversationBrain, retry }));
+    load(
+      messageFixture(),
+      replyFixture({ brain: 'claude', text: 'The first part', status: 'failed', error: { code: 'refusal', message: explanation, retryable: false } }),
+    );
+    useAppStore.setState({ conversationsById: { c1: conversationFixture({ brain: 'claude' }) } });
+    const view = render(<MessageRow messageId="m2" />);
+    expect(view.getByTestId('message-text').textContent).toBe('The first part');
+    const error = view.getByTestId('message-error');
+    expect(error.textContent).toBe(explanation);
+    expect(error.querySelector('img')).toBeNull();
+    expect(view.queryByTestId('retry-button')).toBeNull();
+    const picker = view.getByRole('combobox', { name: 'Ask another brain' }) as HTMLSelectElement;
+    const offered = [...picker.options].map((option) => option.value);
+    expect(offered[0]).toBe('');
+    expect(offered).toContain('gemini');
+    expect(offered).not.toContain('claude');
+    act(() => useAppStore.setState({ compactions: { c1: { brain: 'claude', model: 'claude-sonnet-4-6', totalMessages: 9, summarisedMessages: 0, characters: 0 } } }));
+    expect(picker.disabled).toBe(true);
+    act(() => useAppStore.setState({ compactions: {} }));
+    fireEvent.change(picker, { target: { value: 'gemini' } });
+    await waitFor(() => expect(retry).toHaveBeenCalledWith({ conversationId: 'c1' }));
+    expect(setConversationBrain).toHaveBeenCalledWith({ id: 'c1', brain: 'gemini', model: null });
+    expect(setConversationBrain.mock.invocationCallOrder[0]).toBeLessThan(retry.mock.invocationCallOrder[0] ?? 0);
+    act(() => useAppStore.setState({ activeTurns: { c1: { turnId: 't2', assistantMessageId: 'm3' } } }));
+    expect(view.queryByTestId('ask-another-brain')).toBeNull();
   });
 
   it('offers Retry on an interrupted last reply, and none on an earlier one or while a turn runs', () => {

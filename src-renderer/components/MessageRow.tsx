@@ -1,12 +1,14 @@
-import { memo } from 'react';
+import { memo, useMemo } from 'react';
 import type { MessageView } from '../../src-shared/api';
+import { isBrainId, type BrainId } from '../../src-shared/brains';
 import { MarkdownView } from '../markdown/Markdown';
+import { askAnotherBrain } from '../state/brain-actions';
 import { retryTurn } from '../state/turn-actions';
 import { useAppStore } from '../state/store';
 import { TurnApprovals } from './ApprovalPrompt';
 import { RenderBoundary } from './RenderBoundary';
 import { SummaryCard } from './SummaryCard';
-import { brainLabel } from './brain-options';
+import { brainLabel, brainOptions } from './brain-options';
 import { usageSummary } from './format';
 import { RetryIcon, WarningIcon } from './icons';
 import { ToolActivity } from './ToolActivity';
@@ -44,6 +46,43 @@ const STATUS_NOTES: Partial<Record<MessageView['status'], string>> = {
   failed: 'Failed',
 };
 
+interface AskAnotherBrainProps {
+  readonly conversationId: string;
+  /** The brain that declined, which is not offered again. */
+  readonly declinedBy: BrainId | null;
+  /** A compaction holds the conversation: nothing can be asked until it ends. */
+  readonly disabled: boolean;
+}
+
+/** Picking a brain hands the conversation to it and asks it the same message again. */
+function AskAnotherBrain({ conversationId, declinedBy, disabled }: AskAnotherBrainProps) {
+  const settings = useAppStore((state) => state.settings);
+  const options = useMemo(
+    () => brainOptions(settings).filter((option) => option.available && option.id !== declinedBy),
+    [settings, declinedBy],
+  );
+  return (
+    <select
+      className="ask-another-brain"
+      data-testid="ask-another-brain"
+      aria-label="Ask another brain"
+      title="Switch this conversation to another brain and ask it the same message"
+      value=""
+      disabled={disabled}
+      onChange={(event) => {
+        if (isBrainId(event.target.value)) void askAnotherBrain(conversationId, event.target.value);
+      }}
+    >
+      <option value="">Ask another brain…</option>
+      {options.map((option) => (
+        <option key={option.id} value={option.id}>
+          {option.label}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 function AssistantMessage({ message }: MessageProps) {
   const text = useAppStore((state) => state.streamingText[message.id] ?? message.text);
   const isLast = useAppStore((state) => state.messageIds[state.messageIds.length - 1] === message.id);
@@ -52,9 +91,12 @@ function AssistantMessage({ message }: MessageProps) {
   const mismatch = servedModelMismatch(message);
   const statusNote = STATUS_NOTES[message.status];
   const streaming = message.status === 'streaming';
+  // The brain declined: the same request draws the same refusal, so the way on is another brain, not Retry.
+  const declined = message.error?.code === 'refusal';
   const canRetry =
     isLast &&
     !turnRunning &&
+    !declined &&
     (message.error?.retryable === true || message.status === 'failed' || message.status === 'interrupted');
   // The main process marked the brain full, so its retry compacts the conversation before sending again.
   const tooLarge = message.error?.code === 'context-too-large';
@@ -113,6 +155,11 @@ function AssistantMessage({ message }: MessageProps) {
             <RetryIcon />
             {tooLarge ? 'Compact and retry' : 'Retry'}
           </button>
+        </div>
+      ) : null}
+      {declined && isLast && !turnRunning ? (
+        <div className="message-actions">
+          <AskAnotherBrain conversationId={message.conversationId} declinedBy={message.brain} disabled={compacting} />
         </div>
       ) : null}
     </article>

@@ -4,6 +4,7 @@ import { upsertConversation } from './conversations-slice';
 import { showNotice } from './conversation-actions';
 import { selectConversationBrain } from './selectors';
 import { useAppStore } from './store';
+import { retryTurn } from './turn-actions';
 
 const { getState, setState } = useAppStore;
 
@@ -28,6 +29,14 @@ export async function setConversationBrain(conversationId: string, brain: BrainI
 export async function switchConversationBrain(conversationId: string, brain: BrainId): Promise<void> {
   if (getState().conversationsById[conversationId]?.brain === brain) return;
   await setConversationBrain(conversationId, brain, { model: null });
+}
+
+/** Answers the last message again with `brain` instead: the conversation switches to it, then the turn is retried. */
+export async function askAnotherBrain(conversationId: string, brain: BrainId): Promise<void> {
+  await switchConversationBrain(conversationId, brain);
+  // A switch that failed has shown its notice: the brain that declined is not asked again.
+  if (getState().conversationsById[conversationId]?.brain !== brain) return;
+  await retryTurn(conversationId);
 }
 
 /** The brain after the current one in table order, wrapping around. */

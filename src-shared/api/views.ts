@@ -17,7 +17,7 @@ export type RepairKind = (typeof REPAIR_KINDS)[number];
 
 /** What went wrong with a turn, shown under the reply it belongs to. */
 export interface TurnError {
-  /** Stable machine code: `provider-error`, `empty-reply`, `missing-key`, `connection`, `interrupted`, … */
+  /** Stable machine code: `provider-error`, `empty-reply`, `missing-key`, `connection`, `interrupted`, `refusal` (the brain declined to answer), … */
   readonly code: string;
   /** One sentence a person can act on. */
   readonly message: string;

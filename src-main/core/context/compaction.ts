@@ -7,6 +7,7 @@
 import type { ApiEvent, CompactionResult } from '../../../src-shared/api';
 import { BRAINS, type BrainId } from '../../../src-shared/brains';
 import type { ResolvedWindow } from '../../../src-shared/context-windows';
+import { refusalMessage } from '../providers/provider-errors';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
 import { collectReplayTurns } from '../replay/collect';
 import type { ReplayTurn } from '../replay/types';
@@ -124,6 +125,8 @@ async function summarise(
         break;
       case 'error':
         throw new Error(part.error.message);
+      case 'refusal':
+        throw new Error(refusalMessage(call.label ?? 'The summariser', part));
       case 'tool-call':
       case 'reasoning-delta':
       case 'reasoning-opaque':

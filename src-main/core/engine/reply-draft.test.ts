@@ -32,6 +32,7 @@ describe('applyStreamPart', () => {
       usage: { inputTokens: 10, outputTokens: 3 },
       error: null,
       contextTooLarge: false,
+      refusal: null,
     });
   });
 
@@ -139,6 +140,29 @@ describe('finalStatus', () => {
     });
     const error = { code: 'tool-rounds', message: 'Too many rounds.', retryable: false } as const;
     expect(finalStatus(failDraft(words, error), null, 'Kimi')).toEqual({ status: 'failed', error });
+  });
+
+  it("fails a refused reply as a refusal, naming the brain and quoting the provider's words, with the text before it kept", () => {
+    const refused = fold([
+      { type: 'refusal', explanation: 'This request could enable <script>cyber</script> harm.', category: 'cyber' },
+      { type: 'finish', reason: 'content-filter', rawReason: 'refusal' },
+    ]);
+    expect(finalStatus(refused, null, 'Claude')).toEqual({
+      status: 'failed',
+      error: { code: 'refusal', message: 'Claude declined to answer (cyber): This request could enable <script>cyber</script> harm.', retryable: false },
+    });
+    const afterWords = fold([{ type: 'refusal', explanation: "I can't help with that.", category: null }, { type: 'finish', reason: 'stop', rawReason: 'completed' }], words);
+    expect(afterWords.text).toBe('Some words');
+    expect(finalStatus(afterWords, null, 'Codex')).toEqual({
+      status: 'failed',
+      error: { code: 'refusal', message: "Codex declined to answer: I can't help with that.", retryable: false },
+    });
+    // A filter that stopped the reply without saying why (Chat Completions `content_filter`) is a refusal too.
+    const filtered = fold([{ type: 'finish', reason: 'content-filter', rawReason: 'content_filter' }]);
+    expect(finalStatus(filtered, null, 'Kimi')).toEqual({
+      status: 'failed',
+      error: { code: 'refusal', message: 'Kimi declined to answer.', retryable: false },
+    });
   });
 
   it('keeps a stopped reply as stopped, even an empty one, and a shutdown as interrupted', () => {

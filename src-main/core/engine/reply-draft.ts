@@ -4,6 +4,7 @@
  */
 import type { MessageStatus, TurnError, Usage } from '../../../src-shared/api';
 import type { BrainId } from '../../../src-shared/brains';
+import { refusalMessage, type RefusalDetails } from '../providers/provider-errors';
 import type { ProviderError, StreamPart } from '../providers/stream-parts';
 import type { ReasoningPlace, ReplayReasoning } from '../replay/types';
 
@@ -28,6 +29,8 @@ export interface ReplyDraft {
   readonly error: TurnError | null;
   /** The provider refused the request for its size. */
   readonly contextTooLarge: boolean;
+  /** The provider declined to answer, with its own words where it gave them. */
+  readonly refusal: RefusalDetails | null;
 }
 
 /** How far the reply had streamed when one round's calls ran, and how many calls that round ran. */
@@ -49,6 +52,7 @@ export const EMPTY_DRAFT: ReplyDraft = {
   usage: null,
   error: null,
   contextTooLarge: false,
+  refusal: null,
 };
 
 function toTurnError(error: ProviderError): TurnError {
@@ -78,7 +82,15 @@ export function applyStreamPart(draft: ReplyDraft, part: StreamPart): ReplyDraft
       return { ...draft, usage: { ...(draft.usage ?? {}), ...part.usage } };
     case 'response-model':
       return { ...draft, servedModel: part.model };
+    case 'refusal': {
+      // A later part without words keeps the words an earlier one gave.
+      const explanation = part.explanation ?? draft.refusal?.explanation ?? null;
+      return { ...draft, refusal: { explanation, category: part.category ?? draft.refusal?.category ?? null } };
+    }
     case 'finish':
+      // A wire that only says its filter stopped the reply (`content_filter` on Chat Completions and Responses) declined
+      // all the same.
+      if (part.reason === 'content-filter' && draft.refusal === null) return { ...draft, refusal: { explanation: null, category: null } };
       // A cut-short reply keeps its words: `length` is recorded, yet the reply still counts as complete.
       if (part.reason === 'length' && draft.error === null) {
         return { ...draft, error: { code: 'length', message: 'The reply reached the output limit and was cut short.', retryable: false } };
@@ -150,7 +162,8 @@ export interface FinalStatus {
 
 /**
  * How a finished draft is stored (DESIGN rule 4): a stopped reply keeps what the user saw, a shutdown leaves it
- * `interrupted`, an empty reply is a failure, never a finished turn.
+ * `interrupted`, a refusal fails naming itself (the words before it kept), an empty reply is a failure, never a
+ * finished turn.
  */
 export function finalStatus(draft: ReplyDraft, abortReason: AbortReason | null, brainLabel: string): FinalStatus {
   if (abortReason === 'shutdown') {
@@ -161,6 +174,10 @@ export function finalStatus(draft: ReplyDraft, abortReason: AbortReason | null, 
   }
   if (abortReason === 'stop') return { status: 'stopped', error: draft.error };
   if (draft.error !== null && draft.error.code !== 'length') return { status: 'failed', error: draft.error };
+  if (draft.refusal !== null) {
+    // The same request draws the same refusal: another brain, or other words, is the way on.
+    return { status: 'failed', error: { code: 'refusal', message: refusalMessage(brainLabel, draft.refusal), retryable: false } };
+  }
   if (draft.text.trim().length === 0 && draft.roundEnds.length === 0) {
     return {
       status: 'failed',

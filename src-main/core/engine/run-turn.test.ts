@@ -99,6 +99,22 @@ describe('TurnEngine', () => {
     expect(events.at(-2)?.type).toBe('turn-failed');
   });
 
+  it('ends a refused reply as a refusal and runs none of the calls that came with it', async () => {
+    const { db, scripted, engine } = setup();
+    const started = engine.send('c1', 'hi');
+    scripted.push(
+      { type: 'text-delta', text: 'Let me ' },
+      { type: 'tool-call', providerCallId: 'functions.current_time:0', name: 'current_time', input: {} },
+      { type: 'refusal', explanation: 'Not this.', category: null },
+      { type: 'finish', reason: 'tool-calls', rawReason: 'tool_calls' },
+      'end',
+    );
+    const message = await started.done;
+    expect(message).toMatchObject({ status: 'failed', text: 'Let me ', error: { code: 'refusal', message: 'Kimi declined to answer: Not this.', retryable: false } });
+    expect(scripted.calls).toHaveLength(1);
+    expect(listInvocationsByMessage(db, [message.id]).get(message.id) ?? []).toEqual([]);
+  });
+
   it('keeps the partial text when a provider error arrives mid-stream', async () => {
     const { scripted, engine } = setup();
     const started = engine.send('c1', 'hi');

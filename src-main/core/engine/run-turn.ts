@@ -147,7 +147,8 @@ async function writeReply(
         draft = applyStreamPart(draft, part);
         progress.show(draft, part);
       }
-      if (signal.aborted || draft.error !== null || draft.pendingCalls.length === 0) break;
+      // A refused reply runs none of the calls that came with it.
+      if (signal.aborted || draft.error !== null || draft.refusal !== null || draft.pendingCalls.length === 0) break;
       if (round >= MAX_TOOL_ROUNDS) {
         const label = BRAINS[target.brain].label;
         const message = `${label} kept calling tools for ${MAX_TOOL_ROUNDS} rounds, so the reply was ended here. Ask it to continue if you want more.`;

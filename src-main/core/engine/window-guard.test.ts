@@ -181,6 +181,22 @@ describe('a turn on a smaller window compacts first', () => {
     expect(listAllMessages(db, 'c1').slice(0, before.length)).toEqual(before);
   });
 
+  it('a summary the brain declines to write fails the compaction with its words, and changes nothing', async () => {
+    const { db, events, scripted, engine } = setup('kimi');
+    seedExchanges(db, 40, 150);
+    engine.windows.setOverride('kimi', 'kimi-k2.6', { contextWindow: 8_000, outputLimit: 1_000 });
+    const before = listAllMessages(db, 'c1');
+    const started = engine.send('c1', 'Go on');
+    scripted.push({ type: 'text-delta', text: 'Summary: the user' }, { type: 'refusal', explanation: 'Not this.', category: null }, { type: 'finish', reason: 'stop', rawReason: 'stop' }, 'end');
+    scripted.push(...replyParts('Still here.'));
+    await started.done;
+    expect(events.find((event) => event.type === 'compaction-failed')).toMatchObject({
+      reason: 'failed',
+      message: 'Kimi could not summarise the conversation, so nothing was changed: Kimi declined to answer: Not this.',
+    });
+    expect(listAllMessages(db, 'c1').slice(0, before.length)).toEqual(before);
+  });
+
   it('a size refusal marks the brain full with the limit named, and the retry compacts first and fits below it', async () => {
     const { db, scripted, engine } = setup('kimi');
     seedExchanges(db, 20, 150);

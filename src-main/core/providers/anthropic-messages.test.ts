@@ -30,6 +30,8 @@ const REFUSAL_PARTS: StreamPart[] = [
   ...THINKING_PIECES.map((text): StreamPart => ({ type: 'reasoning-delta', text })),
   { type: 'reasoning-opaque', opaque: { type: 'thinking', thinking: THINKING_PIECES.join(''), signature: SIGNATURE } },
   { type: 'text-delta', text: 'Hi' },
+  // stop_details names neither a category nor an explanation here.
+  { type: 'refusal', explanation: null, category: null },
   { type: 'usage', usage: { inputTokens: 28, outputTokens: 106, cacheReadTokens: 0, cacheWriteTokens: 0, reasoningTokens: 67 } },
   { type: 'finish', reason: 'content-filter', rawReason: 'refusal' },
 ];
@@ -76,6 +78,23 @@ describe('mapAnthropicEvents on recorded streams', () => {
 });
 
 describe('mapAnthropicEvents on synthetic streams', () => {
+  it('names a refusal with its stop_details category and explanation, after the text so far', async () => {
+    const explanation = 'This request asks for <b>exploit</b> code.';
+    const events = [
+      messageStart(),
+      ...textBlock(0, 'Here is'),
+      { type: 'message_delta', delta: { stop_reason: 'refusal', stop_sequence: null, stop_details: { type: 'refusal', category: 'cyber', explanation } }, usage: { output_tokens: 3 } },
+      { type: 'message_stop' },
+    ];
+    expect(await collect(mapAnthropicEvents(eventsFrom(events)))).toEqual([
+      { type: 'response-model', model: 'claude-sonnet-4-6' },
+      { type: 'text-delta', text: 'Here is' },
+      { type: 'refusal', explanation, category: 'cyber' },
+      { type: 'usage', usage: { inputTokens: 10, outputTokens: 3 } },
+      { type: 'finish', reason: 'content-filter', rawReason: 'refusal' },
+    ]);
+  });
+
   it('passes redacted_thinking through verbatim', async () => {
     const redacted = { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4a' };
     const events = [

@@ -9,7 +9,7 @@ import { isRecord, numberField, recordField, stringField, type JsonRecord } from
 import { ProviderFailure, classifyProviderFailure, malformedStreamError } from './provider-errors';
 import { failureFromSdkError, sdkClientOptions, streamThroughSdk, type SdkErrorClasses } from './sdk-stream';
 import { applyDelta, blockStateFor, finishBlock, type BlockState } from './anthropic-content-blocks';
-import { createModelAnnouncer, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
+import { createModelAnnouncer, refusalPart, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, ProviderError, StreamPart } from './stream-parts';
 
 export function streamAnthropicMessages(call: ProviderCall): AsyncIterable<StreamPart> {
@@ -68,6 +68,7 @@ async function* anthropicParts(events: AsyncIterable<unknown>): AsyncGenerator<S
   const announceModel = createModelAnnouncer();
   let usage: Usage = {};
   let rawStopReason: string | null = null;
+  let stopDetails: JsonRecord | null = null;
 
   for await (const event of events) {
     if (!isRecord(event) || typeof event.type !== 'string') {
@@ -120,12 +121,15 @@ async function* anthropicParts(events: AsyncIterable<unknown>): AsyncGenerator<S
         const delta = recordField(event, 'delta');
         const stopReason = delta === null ? null : stringField(delta, 'stop_reason');
         if (stopReason !== null) rawStopReason = stopReason;
+        // A refusal says why in `stop_details: {type: "refusal", category, explanation}`, either of them null.
+        stopDetails = (delta === null ? null : recordField(delta, 'stop_details')) ?? stopDetails;
         // message_delta usage is cumulative for the whole message.
         const deltaUsage = recordField(event, 'usage');
         if (deltaUsage !== null) usage = mergeUsage(usage, deltaUsage);
         break;
       }
       case 'message_stop': {
+        if (rawStopReason === 'refusal') yield refusalPart(stringField(stopDetails ?? {}, 'explanation'), stringField(stopDetails ?? {}, 'category'));
         if (Object.keys(usage).length > 0) yield { type: 'usage', usage };
         yield { type: 'finish', reason: mapStopReason(rawStopReason), rawReason: rawStopReason };
         return 'ended';

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { mapChatCompletionChunks, mapFinishReason } from './chat-completions';
 import { errorFromOpenAiErrorObject } from './openai-sdk';
 import { CLOSED_EARLY_MESSAGE } from './provider-errors';
+import { parseServerSentEvents } from './sse';
 import { collect, eventsFrom } from './testing/recorded-streams';
+import { snapshotStreams } from './testing/stream-fuzzing';
 
 /** A chunk as OpenAI and Moonshot stream it; only `choices` and `usage` vary between chunks of one reply. */
 function chunk(delta: Record<string, unknown>, finishReason: string | null = null, model = 'kimi-k2.6'): unknown {
@@ -98,6 +100,29 @@ describe('mapChatCompletionChunks', () => {
         type: 'error',
         error: { code: 'malformed-stream', message: 'The provider sent a reply that could not be read: the arguments of tool call "search" are not a JSON object: {"q": ', retryable: true },
       },
+    ]);
+  });
+
+  it("names a refusal streamed as delta.refusal by its words, not as the reply's (openai-node's recorded refusal)", async () => {
+    const sseText = snapshotStreams('recorded-streams', 'chat-completions', 'ChatCompletionStream.test.ts.snap').get('.stream() emits refusal logprobs events 1') ?? '';
+    const chunks = parseServerSentEvents(sseText)
+      .filter((event) => event.data !== '[DONE]')
+      .map((event) => JSON.parse(event.data) as unknown);
+    expect(await collect(mapChatCompletionChunks(eventsFrom(chunks)))).toEqual([
+      { type: 'response-model', model: 'gpt-4o-2024-08-06' },
+      { type: 'refusal', explanation: "I'm very sorry, but I can't assist with that request.", category: null },
+      { type: 'usage', usage: { inputTokens: 17, outputTokens: 13 } },
+      { type: 'finish', reason: 'stop', rawReason: 'stop' },
+    ]);
+  });
+
+  it('keeps the text streamed before a refusal', async () => {
+    const chunks = [chunk({ role: 'assistant', content: 'Well, ', refusal: null }), chunk({ refusal: 'I cannot help with that.' }), chunk({}, 'stop')];
+    expect(await collect(mapChatCompletionChunks(eventsFrom(chunks)))).toEqual([
+      { type: 'response-model', model: 'kimi-k2.6' },
+      { type: 'text-delta', text: 'Well, ' },
+      { type: 'refusal', explanation: 'I cannot help with that.', category: null },
+      { type: 'finish', reason: 'stop', rawReason: 'stop' },
     ]);
   });
 

@@ -7,7 +7,7 @@ import type { Usage } from '../../../src-shared/api';
 import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
 import { errorFromOpenAiErrorObject, sendWithOpenAiSdk } from './openai-sdk';
 import { malformedStreamError } from './provider-errors';
-import { closingParts, createModelAnnouncer, streamedToolCall, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
+import { closingParts, createModelAnnouncer, refusalPart, streamedToolCall, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, StreamPart } from './stream-parts';
 
 export function streamChatCompletions(call: ProviderCall): AsyncIterable<StreamPart> {
@@ -39,6 +39,8 @@ async function* chatCompletionParts(chunks: AsyncIterable<unknown>): AsyncGenera
   const announceModel = createModelAnnouncer();
   let usage: Usage | null = null;
   let rawFinishReason: string | null = null;
+  // OpenAI streams a refusal as `delta.refusal` pieces instead of `content`: they explain it, and are not the reply.
+  let refusal = '';
 
   for await (const chunk of chunks) {
     if (!isRecord(chunk)) {
@@ -63,6 +65,7 @@ async function* chatCompletionParts(chunks: AsyncIterable<unknown>): AsyncGenera
       if (choiceUsage !== null) usage = usageFrom(choiceUsage);
       const delta = recordField(choice, 'delta');
       if (delta !== null) yield* readDelta(delta, toolCalls);
+      refusal += (delta === null ? null : stringField(delta, 'refusal')) ?? '';
 
       const finishReason = stringField(choice, 'finish_reason');
       if (finishReason !== null && rawFinishReason === null) {
@@ -73,7 +76,7 @@ async function* chatCompletionParts(chunks: AsyncIterable<unknown>): AsyncGenera
     }
   }
   if (rawFinishReason === null) return 'cut-off';
-  return closingParts([], usage, mapFinishReason(rawFinishReason), rawFinishReason);
+  return closingParts(refusal === '' ? [] : [refusalPart(refusal, null)], usage, mapFinishReason(rawFinishReason), rawFinishReason);
 }
 
 function* readDelta(delta: JsonRecord, toolCalls: Map<number, PendingToolCall>): Iterable<StreamPart> {

@@ -81,7 +81,33 @@ describe('mapGeminiChunks on synthetic streams', () => {
     });
     expect(await collect(mapGeminiChunks(eventsFrom([{ promptFeedback: { blockReason: 'PROHIBITED_CONTENT' }, modelVersion: 'gemini-3.1-pro-preview' }])))).toEqual([
       { type: 'response-model', model: 'gemini-3.1-pro-preview' },
+      { type: 'refusal', explanation: null, category: 'PROHIBITED_CONTENT' },
       { type: 'finish', reason: 'content-filter', rawReason: 'PROHIBITED_CONTENT' },
+    ]);
+  });
+
+  it('names a candidate stopped by a filter as a refusal, with its finishMessage, keeping the text before it', async () => {
+    const stopped = { candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'SAFETY', finishMessage: 'The response was blocked for safety.', index: 0 }], modelVersion: 'gemini-3.1-pro-preview' };
+    expect(await collect(mapGeminiChunks(eventsFrom([chunk([{ text: 'The first step' }]), stopped])))).toEqual([
+      { type: 'response-model', model: 'gemini-3.1-pro-preview' },
+      { type: 'text-delta', text: 'The first step' },
+      { type: 'refusal', explanation: 'The response was blocked for safety.', category: 'SAFETY' },
+      { type: 'finish', reason: 'content-filter', rawReason: 'SAFETY' },
+    ]);
+    for (const reason of ['RECITATION', 'BLOCKLIST', 'SPII']) {
+      expect((await collect(mapGeminiChunks(eventsFrom([chunk([{ text: 'Part' }], reason)])))).slice(-2)).toEqual([
+        { type: 'refusal', explanation: null, category: reason },
+        { type: 'finish', reason: 'content-filter', rawReason: reason },
+      ]);
+    }
+  });
+
+  it('names any blocked prompt a refusal, with the block message Vertex sends', async () => {
+    const blocked = { promptFeedback: { blockReason: 'OTHER', blockReasonMessage: 'The prompt was blocked.' }, modelVersion: 'gemini-3.1-pro-preview' };
+    expect(await collect(mapGeminiChunks(eventsFrom([blocked])))).toEqual([
+      { type: 'response-model', model: 'gemini-3.1-pro-preview' },
+      { type: 'refusal', explanation: 'The prompt was blocked.', category: 'OTHER' },
+      { type: 'finish', reason: 'other', rawReason: 'OTHER' },
     ]);
   });
 

@@ -9,7 +9,7 @@ import { StreamedArguments } from './gemini-partial-args';
 import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
 import { ProviderFailure, classifyProviderFailure, malformedStreamError } from './provider-errors';
 import { readServerSentEvents } from './sse';
-import { closingParts, createModelAnnouncer, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
+import { closingParts, createModelAnnouncer, refusalPart, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, ProviderError, StreamPart } from './stream-parts';
 import { streamWatchFor } from './watched-fetch';
 
@@ -73,6 +73,7 @@ async function* geminiParts(chunks: AsyncIterable<unknown>): AsyncGenerator<Stre
   let sawToolCall = false;
   let usage: Usage | null = null;
   let rawFinishReason: string | null = null;
+  let refusal: StreamPart | null = null;
   // Vertex can stream one call's arguments over several parts (`willContinue`); the Gemini API sends each call whole.
   let pendingCall: PendingCall | null = null;
 
@@ -117,6 +118,13 @@ async function* geminiParts(chunks: AsyncIterable<unknown>): AsyncGenerator<Stre
     if (finishReason !== null || (candidate === undefined && blockReason !== null)) {
       rawFinishReason = finishReason ?? blockReason;
     }
+    // A blocked prompt or a candidate stopped by a filter is a refusal; the reason is its category, and the message
+    // (`blockReasonMessage`, Vertex only; `finishMessage`) its explanation where one is sent.
+    if (candidate === undefined && blockReason !== null && feedback !== null) {
+      refusal = refusalPart(stringField(feedback, 'blockReasonMessage'), blockReason);
+    } else if (candidate !== undefined && finishReason !== null && mapGeminiFinishReason(finishReason, false) === 'content-filter') {
+      refusal = refusalPart(stringField(candidate, 'finishMessage'), finishReason);
+    }
   }
   if (rawFinishReason === null) return 'cut-off';
   // A call still waiting for `willContinue` parts is complete once the reply finishes.
@@ -125,7 +133,7 @@ async function* geminiParts(chunks: AsyncIterable<unknown>): AsyncGenerator<Stre
     yield lastCall[0];
     return 'ended';
   }
-  return closingParts(lastCall, usage, mapGeminiFinishReason(rawFinishReason, sawToolCall || pendingCall !== null), rawFinishReason);
+  return closingParts([...lastCall, ...(refusal === null ? [] : [refusal])], usage, mapGeminiFinishReason(rawFinishReason, sawToolCall || pendingCall !== null), rawFinishReason);
 }
 
 function* contentParts(part: JsonRecord): Iterable<StreamPart> {

@@ -189,6 +189,41 @@ describe('mapOpenAiResponsesEvents on synthetic streams', () => {
     ]);
   });
 
+  it('names a refusal content part by its text, streamed or only in the output message, keeping the text before it', async () => {
+    const refusal = "I'm sorry, but I can't assist with that request.";
+    const message = {
+      id: 'msg_1',
+      type: 'message',
+      status: 'completed',
+      role: 'assistant',
+      content: [
+        { type: 'output_text', text: 'Sure, ', annotations: [] },
+        { type: 'refusal', refusal },
+      ],
+    };
+    const at = { item_id: 'msg_1', output_index: 0 };
+    const streamed = [
+      created('gpt-5.5'),
+      { type: 'response.output_text.delta', ...at, content_index: 0, delta: 'Sure, ' },
+      { type: 'response.refusal.delta', ...at, content_index: 1, delta: "I'm sorry, " },
+      { type: 'response.refusal.delta', ...at, content_index: 1, delta: "but I can't assist with that request." },
+      { type: 'response.refusal.done', ...at, content_index: 1, refusal },
+      { type: 'response.output_item.done', output_index: 0, item: message },
+      completed([message]),
+    ];
+    const expected = [
+      { type: 'response-model', model: 'gpt-5.5' },
+      { type: 'text-delta', text: 'Sure, ' },
+      { type: 'refusal', explanation: refusal, category: null },
+      { type: 'usage', usage: { inputTokens: 30, outputTokens: 12, cacheReadTokens: 0, reasoningTokens: 8 } },
+      { type: 'finish', reason: 'stop', rawReason: 'completed' },
+    ];
+    expect(await collect(mapOpenAiResponsesEvents(eventsFrom(streamed)))).toEqual(expected);
+    // A server that sends only the final response still names the refusal.
+    const onlyFinal = [created('gpt-5.5'), { type: 'response.output_text.delta', ...at, content_index: 0, delta: 'Sure, ' }, completed([message])];
+    expect(await collect(mapOpenAiResponsesEvents(eventsFrom(onlyFinal)))).toEqual(expected);
+  });
+
   it('reports a stream without response.completed as a closed connection', async () => {
     const events = [created('gpt-5.5'), { type: 'response.output_text.delta', delta: 'Half' }];
     expect(await collect(mapOpenAiResponsesEvents(eventsFrom(events)))).toEqual([

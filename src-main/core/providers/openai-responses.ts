@@ -7,7 +7,7 @@ import type { Usage } from '../../../src-shared/api';
 import { sendWithOpenAiSdk } from './openai-sdk';
 import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
 import { classifyProviderFailure, malformedStreamError } from './provider-errors';
-import { createModelAnnouncer, truncate, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
+import { createModelAnnouncer, refusalPart, truncate, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
 import type { ReasoningPlace } from '../replay/types';
 import type { FinishReason, ProviderCall, StreamPart } from './stream-parts';
 
@@ -36,6 +36,10 @@ async function* responsesParts(events: AsyncIterable<unknown>): AsyncGenerator<S
   function* placeReasoning(place: ReasoningPlace): Iterable<StreamPart> {
     for (const item of unplacedReasoning.splice(0)) yield { type: 'reasoning-opaque', opaque: item, place };
   }
+  // A refusal is a content part of its own (`{type: "refusal", refusal}`), streamed as `response.refusal.delta`s:
+  // its words explain the refusal and are not the reply's. The whole text (`.done`, the item) wins over the pieces.
+  let refusalPieces = '';
+  let refusalText: string | null = null;
   function* outputItem(item: JsonRecord, outputIndex: number | null): Iterable<StreamPart> {
     if (item.type !== 'reasoning') yield* placeReasoning(placeOf(item));
     const key = itemKey(item, outputIndex);
@@ -61,12 +65,17 @@ async function* responsesParts(events: AsyncIterable<unknown>): AsyncGenerator<S
     const model = response === null ? null : stringField(response, 'model');
     yield* announceModel(model);
     switch (event.type) {
-      case 'response.output_text.delta':
-      case 'response.refusal.delta': {
+      case 'response.output_text.delta': {
         const text = stringField(event, 'delta');
         if (text) yield { type: 'text-delta', text };
         break;
       }
+      case 'response.refusal.delta':
+        refusalPieces += stringField(event, 'delta') ?? '';
+        break;
+      case 'response.refusal.done':
+        refusalText ??= stringField(event, 'refusal') ?? refusalPieces;
+        break;
       // OpenAI streams reasoning summaries; open-weight models served on this wire stream the reasoning text itself.
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta': {
@@ -85,6 +94,7 @@ async function* responsesParts(events: AsyncIterable<unknown>): AsyncGenerator<S
       }
       case 'response.output_item.done': {
         const item = recordField(event, 'item');
+        refusalText ??= item === null ? null : refusalIn(item);
         // A call whose arguments do not read ends the reply: the call cannot run.
         if (item !== null && (yield* untilError(outputItem(item, numberField(event, 'output_index'))))) return 'ended';
         break;
@@ -96,6 +106,10 @@ async function* responsesParts(events: AsyncIterable<unknown>): AsyncGenerator<S
           if (isRecord(item) && (yield* untilError(outputItem(item, outputIndex)))) return 'ended';
         }
         yield* placeReasoning({ before: 'other' });
+        for (const item of (response === null ? null : arrayField(response, 'output')) ?? []) {
+          if (isRecord(item)) refusalText ??= refusalIn(item);
+        }
+        if (refusalText !== null || refusalPieces !== '') yield refusalPart(refusalText ?? refusalPieces, null);
         if (response !== null) {
           const usage = usageFrom(recordField(response, 'usage'));
           if (usage !== null) yield { type: 'usage', usage };
@@ -160,6 +174,13 @@ function placeOf(item: JsonRecord): ReasoningPlace {
     default:
       return { before: 'other' };
   }
+}
+
+/** The refusal text of an output message's `refusal` content parts, or null when it has none. */
+function refusalIn(item: JsonRecord): string | null {
+  if (item.type !== 'message') return null;
+  const refusals = (arrayField(item, 'content') ?? []).flatMap((part) => (isRecord(part) && part.type === 'refusal' ? [stringField(part, 'refusal') ?? ''] : []));
+  return refusals.length === 0 ? null : refusals.join('\n');
 }
 
 function functionCallPart(item: JsonRecord): StreamPart {

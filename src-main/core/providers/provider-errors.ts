@@ -166,6 +166,21 @@ function sizeFigures(status: number | undefined, type: string, code: string, mes
   return status === 413 || SIZE_MARKERS.has(type) || SIZE_MARKERS.has(code) ? {} : null;
 }
 
+/** A refusal's own words, as the `refusal` stream part carries them. */
+export interface RefusalDetails {
+  readonly explanation: string | null;
+  readonly category: string | null;
+}
+
+/**
+ * How a refusal reads: "Claude declined to answer (cyber): <explanation>". The category and explanation are the
+ * provider's untrusted text, quoted as is and shown as text only.
+ */
+export function refusalMessage(label: string, refusal: RefusalDetails): string {
+  const category = refusal.category === null ? '' : ` (${refusal.category})`;
+  return `${label} declined to answer${category}${refusal.explanation === null ? '.' : `: ${refusal.explanation}`}`;
+}
+
 /** Seconds as a person reads them: whole numbers as is, fractions to one decimal (`0.2`, `1.5`). */
 export function formatSeconds(seconds: number): string {
   return Number.isInteger(seconds) ? String(seconds) : String(Math.round(seconds * 10) / 10);

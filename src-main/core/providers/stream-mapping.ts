@@ -40,6 +40,15 @@ export function streamedToolCall(
   return { type: 'tool-call', providerCallId: call.id === '' ? null : call.id, name: call.name, input };
 }
 
+/** The longest refusal explanation or category kept: the provider's text is untrusted and shown in full. */
+const REFUSAL_TEXT_LIMIT = 1_000;
+
+/** A refusal part from the provider's own words; blank words count as none. */
+export function refusalPart(explanation: string | null, category: string | null): StreamPart {
+  const kept = (text: string | null): string | null => (text === null || text.trim() === '' ? null : truncate(text.trim(), REFUSAL_TEXT_LIMIT));
+  return { type: 'refusal', explanation: kept(explanation), category: kept(category) };
+}
+
 /**
  * Yields the parts until and including the first `error`, and says whether there was one: an error ends the reply, so
  * the mapper returns and nothing (no `finish`) follows it. Every turn ends with exactly one terminal part.

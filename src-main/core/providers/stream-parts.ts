@@ -58,6 +58,12 @@ export type StreamPart =
     }
   | { readonly type: 'usage'; readonly usage: Usage }
   | { readonly type: 'response-model'; readonly model: string }
+  /**
+   * The provider declined to answer (a refusal stop reason or content part, a safety block). `explanation` and
+   * `category` are the provider's own words, null where it gives none: untrusted text, shown as text only. It comes
+   * before the reply's `finish`; any words streamed before it stay the reply's words.
+   */
+  | { readonly type: 'refusal'; readonly explanation: string | null; readonly category: string | null }
   | { readonly type: 'finish'; readonly reason: FinishReason; readonly rawReason: string | null }
   | { readonly type: 'error'; readonly error: ProviderError };
 
