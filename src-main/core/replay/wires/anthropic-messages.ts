@@ -6,10 +6,8 @@ import { declaredName, sanitiseAnthropicId } from '../call-shaping';
 import { systemLineLabel, type ReplayCall, type ReplayRequest, type ReplayTurn, type ReplayWarning, type TurnPlacement, type WireRequest } from '../types';
 import type { TextBlockParam, ToolResultBlockParam, ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { AnthropicMessage, AnthropicMessagesBody, AnthropicThinkingBlock, AnthropicTool } from './anthropic-messages-types';
-import { assistantParts, NEXT_REPLY_LINE, opaqueBlocks, renderTurns, replayableReasoning } from './shared';
+import { assistantParts, NEXT_REPLY_LINE, opaqueBlocks, reasoningFields, renderTurns, replayableReasoning } from './shared';
 
-/** Thinking budgets per reasoning level. Anthropic requires max_tokens to exceed budget_tokens. */
-const THINKING_BUDGET = { low: 2048, medium: 8192, high: 24576 } as const;
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
 /** Separators Python's `str.isspace` counts as space and JavaScript's `trim` keeps. */
@@ -148,7 +146,8 @@ export function convertToAnthropicMessages(request: ReplayRequest): WireRequest<
       ? { tools: request.tools.map((tool): AnthropicTool => ({ name: tool.name, description: tool.description, input_schema: jsonSchemaObject(tool.inputSchema) })) }
       : {}),
     messages,
-    ...(request.reasoningLevel === 'off' ? {} : { thinking: { type: 'enabled', budget_tokens: THINKING_BUDGET[request.reasoningLevel] } }),
+    // Budgeted thinking for older models, adaptive thinking with an effort for 4.6 and later (see src-shared/reasoning.ts).
+    ...reasoningFields('anthropic-messages', request),
     stream: true,
   };
   return { body, warnings };
