@@ -133,6 +133,15 @@ describe('anthropic-messages', () => {
     expect(await send(requestBody)).toEqual({ status: 400, contentType: 'application/json', text: JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message } }) });
   });
 
+  it.each([
+    ['a budget under 1,024 tokens', { max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 512 } }, 'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024'],
+    ['a budget that reaches max_tokens', { max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 2048 } }, '`max_tokens` must be greater than `thinking.budget_tokens`.'],
+  ])('rejects %s', async (_name, extra, message) => {
+    const reply = await send(body([{ role: 'user', content: 'Hi' }], extra));
+    expect(reply.status).toBe(400);
+    expect(errorMessage(reply.text)).toBe(message);
+  });
+
   it('accepts its own signed thinking with redacted thinking beside it, and four breakpoints', async () => {
     const reply = await send(
       body(

@@ -8,7 +8,7 @@ import { BRAINS } from '../../../../src-shared/brains';
 import type { ReplayRequest } from '../types';
 import { buildWireRequest } from './index';
 
-function body(brain: BrainId, model: string, reasoningLevel: ReasoningLevel): Record<string, unknown> {
+function body(brain: BrainId, model: string, reasoningLevel: ReasoningLevel, maxOutputTokens = 32000): Record<string, unknown> {
   const request: ReplayRequest = {
     brain,
     model,
@@ -16,15 +16,15 @@ function body(brain: BrainId, model: string, reasoningLevel: ReasoningLevel): Re
     system: 'SYSTEM',
     turns: [{ messageId: 'u1', role: 'user', kind: 'chat', text: 'Hi', calls: [] }],
     tools: [],
-    maxOutputTokens: 32000,
+    maxOutputTokens,
     cacheKey: 'anybrain-c1',
   };
   return buildWireRequest(BRAINS[brain].wire, request).body;
 }
 
 /** Only the body fields that carry reasoning or the output limit, in the body's own key order. */
-function reasoningPart(brain: BrainId, model: string, level: ReasoningLevel): Record<string, unknown> {
-  const whole = body(brain, model, level);
+function reasoningPart(brain: BrainId, model: string, level: ReasoningLevel, maxOutputTokens = 32000): Record<string, unknown> {
+  const whole = body(brain, model, level, maxOutputTokens);
   const keys = ['max_tokens', 'max_completion_tokens', 'max_output_tokens', 'thinking', 'output_config', 'reasoning', 'think', 'generationConfig'];
   return Object.fromEntries(Object.entries(whole).filter(([key]) => keys.includes(key)));
 }
@@ -54,6 +54,14 @@ describe('anthropic-messages reasoning per model', () => {
     ['glm-4.7', 'high', { max_tokens: 32000, thinking: { type: 'enabled', budget_tokens: 24576 } }],
   ])('glm %s at %s', (model, level, expected) => {
     expect(reasoningPart('glm', model, level)).toEqual(expected);
+  });
+
+  it('keeps a thinking budget below max_tokens, and sends none when the room is under 1,024 tokens', () => {
+    // "`max_tokens` must be greater than `thinking.budget_tokens`."
+    expect(reasoningPart('glm', 'glm-5.1', 'high', 24576)).toEqual({ max_tokens: 24576, thinking: { type: 'enabled', budget_tokens: 12288 } });
+    expect(reasoningPart('claude', 'claude-haiku-4-5', 'low', 3000)).toEqual({ max_tokens: 3000, thinking: { type: 'enabled', budget_tokens: 2048 } });
+    expect(reasoningPart('claude', 'claude-haiku-4-5', 'low', 2048)).toEqual({ max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 } });
+    expect(reasoningPart('glm', 'glm-5.1', 'high', 2000)).toEqual({ max_tokens: 2000 });
   });
 });
 
