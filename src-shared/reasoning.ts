@@ -138,7 +138,10 @@ const GROK_EFFORT: ReasoningAbility = {
   levels: { off: responses('none'), low: responses('low'), medium: responses('medium'), high: responses('high') },
 };
 
-/** Grok 4 and 4.20 always reason and refuse `reasoning.effort` with an error: nothing is sent. */
+/**
+ * Grok 4 always reasons and answers `reasoning_effort` with an error ("not supported by grok-4"); Grok 4.20 picks
+ * reasoning by model id (`-reasoning`, `-non-reasoning`) and is sent no effort either.
+ */
 const GROK_ALWAYS: ReasoningAbility = {
   defaultLevel: 'high',
   levels: { high: { wire: 'openai-responses', fields: {} } },
