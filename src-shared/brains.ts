@@ -18,6 +18,7 @@ export const WIRE_IDS = [
 ] as const;
 export type WireId = (typeof WIRE_IDS)[number];
 
+/** The levels a user picks from; which of them a model has, and its default, is per model (reasoning.ts). */
 export const REASONING_LEVELS = ['off', 'low', 'medium', 'high'] as const;
 export type ReasoningLevel = (typeof REASONING_LEVELS)[number];
 
@@ -28,7 +29,6 @@ export interface BrainInfo {
   readonly defaultModel: string;
   /** Models offered in the picker; the user may also type any other model id. */
   readonly models: readonly string[];
-  readonly defaultReasoningLevel: ReasoningLevel;
   readonly defaultBaseUrl: string;
   /** Environment variable holding the API key; null when the brain needs none. */
   readonly keyVariable: string | null;
@@ -43,7 +43,6 @@ export const BRAINS: Readonly<Record<BrainId, BrainInfo>> = {
     wire: 'anthropic-messages',
     defaultModel: 'claude-sonnet-4-6',
     models: ['claude-sonnet-4-6', 'claude-opus-4-6', 'claude-haiku-4-5'],
-    defaultReasoningLevel: 'off',
     defaultBaseUrl: 'https://api.anthropic.com',
     keyVariable: 'ANTHROPIC_API_KEY',
     baseUrlVariable: 'ANYBRAIN_CLAUDE_BASE_URL',
@@ -54,7 +53,6 @@ export const BRAINS: Readonly<Record<BrainId, BrainInfo>> = {
     wire: 'openai-responses',
     defaultModel: 'gpt-5.5-codex',
     models: ['gpt-5.5-codex', 'gpt-5.5', 'gpt-5.6'],
-    defaultReasoningLevel: 'medium',
     defaultBaseUrl: 'https://api.openai.com/v1',
     keyVariable: 'OPENAI_API_KEY',
     baseUrlVariable: 'ANYBRAIN_CODEX_BASE_URL',
@@ -65,7 +63,6 @@ export const BRAINS: Readonly<Record<BrainId, BrainInfo>> = {
     wire: 'chat-completions',
     defaultModel: 'kimi-k2.6',
     models: ['kimi-k2.6', 'kimi-k2.5'],
-    defaultReasoningLevel: 'off',
     defaultBaseUrl: 'https://api.moonshot.ai/v1',
     keyVariable: 'MOONSHOT_API_KEY',
     baseUrlVariable: 'ANYBRAIN_KIMI_BASE_URL',
@@ -76,7 +73,6 @@ export const BRAINS: Readonly<Record<BrainId, BrainInfo>> = {
     wire: 'openai-responses',
     defaultModel: 'grok-4.3',
     models: ['grok-4.3', 'grok-4.20', 'grok-4'],
-    defaultReasoningLevel: 'off',
     defaultBaseUrl: 'https://api.x.ai/v1',
     keyVariable: 'XAI_API_KEY',
     baseUrlVariable: 'ANYBRAIN_GROK_BASE_URL',
@@ -87,7 +83,6 @@ export const BRAINS: Readonly<Record<BrainId, BrainInfo>> = {
     wire: 'anthropic-messages',
     defaultModel: 'glm-5.1',
     models: ['glm-5.1', 'glm-5', 'glm-4.7'],
-    defaultReasoningLevel: 'off',
     defaultBaseUrl: 'https://api.z.ai/api/anthropic',
     keyVariable: 'ZAI_API_KEY',
     baseUrlVariable: 'ANYBRAIN_GLM_BASE_URL',
@@ -98,7 +93,6 @@ export const BRAINS: Readonly<Record<BrainId, BrainInfo>> = {
     wire: 'gemini-generate-content',
     defaultModel: 'gemini-3.1-pro-preview',
     models: ['gemini-3.1-pro-preview', 'gemini-3-pro-preview', 'gemini-3-flash-preview'],
-    defaultReasoningLevel: 'medium',
     defaultBaseUrl: 'https://generativelanguage.googleapis.com',
     keyVariable: 'GEMINI_API_KEY',
     baseUrlVariable: 'ANYBRAIN_GEMINI_BASE_URL',
@@ -109,7 +103,6 @@ export const BRAINS: Readonly<Record<BrainId, BrainInfo>> = {
     wire: 'ollama-chat',
     defaultModel: 'qwen3',
     models: ['qwen3', 'gpt-oss', 'llama3.3'],
-    defaultReasoningLevel: 'off',
     defaultBaseUrl: 'http://127.0.0.1:11434',
     keyVariable: null,
     baseUrlVariable: 'ANYBRAIN_OLLAMA_BASE_URL',

@@ -6,7 +6,7 @@ import { BRAINS, type BrainId, type WireId } from '../../src-shared/brains';
 import type { ResolvedWindow } from '../../src-shared/context-windows';
 import { ContextWindows } from '../../src-main/core/context/windows';
 import { measurePressure } from '../../src-main/core/context/pressure';
-import { overrideTarget, resolveTarget } from '../../src-main/core/engine/resolve-target';
+import { resolveTarget } from '../../src-main/core/engine/resolve-target';
 import type { TurnEngine } from '../../src-main/core/engine/turn-engine';
 import { requestOverhead } from '../../src-main/core/engine/window-guard';
 import type { AppDatabase } from '../../src-main/core/store/open';
@@ -58,7 +58,7 @@ export async function replayExtent(
   brain: BrainId,
   tools: readonly ToolDefinition[],
 ): Promise<ReplayExtent> {
-  const target = overrideTarget(resolveTarget(db, conversationId), { brain });
+  const target = resolveTarget(db, conversationId, { brain });
   const pressure = await measurePressure(db, windows, {
     conversationId,
     brain,

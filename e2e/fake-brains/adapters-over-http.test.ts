@@ -112,7 +112,7 @@ describe.each(CASES)('$wire ($brain)', (testCase) => {
 
 describe('reasoning through the adapters', () => {
   it('anthropic-messages: thinking deltas, then the signed block kept for replay', async () => {
-    const parts = await collectParts({ brain: 'claude', wire: 'anthropic-messages', model: 'claude-sonnet-4-6', body: { ...anthropicBody, thinking: { type: 'enabled', budget_tokens: 512 } } });
+    const parts = await collectParts({ brain: 'claude', wire: 'anthropic-messages', model: 'claude-sonnet-4-6', body: { ...anthropicBody, max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 1024 } } });
     const thinking = `Fake Claude thinks about: ${PROMPT.slice(0, 60)}`;
     expect(parts.filter((part) => part.type === 'reasoning-delta').map((part) => (part.type === 'reasoning-delta' ? part.text : '')).join('')).toBe(thinking);
     expect(parts.find((part) => part.type === 'reasoning-opaque')).toEqual({

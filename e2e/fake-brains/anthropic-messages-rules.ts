@@ -32,6 +32,8 @@ export function checkAnthropicRequest(body: Record<string, unknown>): string | n
   if (body.max_tokens === undefined) return 'max_tokens: Field required';
   if (typeof body.max_tokens !== 'number' || !Number.isInteger(body.max_tokens)) return 'max_tokens: Input should be a valid integer';
   if (body.max_tokens < 1) return 'max_tokens: Input should be greater than or equal to 1';
+  const thinkingProblem = checkThinkingBudget(body.thinking, body.max_tokens);
+  if (thinkingProblem !== null) return thinkingProblem;
   if (body.messages === undefined) return 'messages: Field required';
   if (!Array.isArray(body.messages)) return 'messages: Input should be a valid list';
   if (body.messages.length === 0) return 'messages: at least one message is required';
@@ -67,6 +69,15 @@ export function checkAnthropicRequest(body: Record<string, unknown>): string | n
   if (breakpoints > MAX_CACHE_BREAKPOINTS) return `A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints}.`;
   if (usesToolBlocks && !toolsDeclared) return TOOLS_REQUIRED_MESSAGE;
   return checkToolPairing(messages) ?? checkThinking(messages, body);
+}
+
+/** A thinking budget is at least 1,024 tokens and below max_tokens. */
+function checkThinkingBudget(thinking: unknown, maxTokens: number): string | null {
+  if (!isRecord(thinking) || thinking.type !== 'enabled') return null;
+  const budget = thinking.budget_tokens;
+  if (typeof budget !== 'number' || !Number.isInteger(budget)) return 'thinking.enabled.budget_tokens: Field required';
+  if (budget < 1024) return 'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024';
+  return budget >= maxTokens ? '`max_tokens` must be greater than `thinking.budget_tokens`.' : null;
 }
 
 /** Breakpoints count wherever they sit: system blocks, tool definitions and message content blocks. */

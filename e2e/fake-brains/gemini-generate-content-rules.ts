@@ -8,7 +8,14 @@ import { isRecord, listField } from './fake-wire';
 /** Gemini answers some malformed histories (a response to a call the previous turn did not make) with its bare 400. */
 export const GEMINI_BARE_INVALID_ARGUMENT = 'Request contains an invalid argument.';
 
+/** Gemini refuses a thinkingConfig that sets both a level and a budget. */
+export const GEMINI_LEVEL_AND_BUDGET = 'You can only set only one of thinking budget and thinking level.';
+/** Models before Gemini 3 take a thinkingBudget only. */
+export const GEMINI_LEVEL_UNSUPPORTED = 'Thinking level is not supported for this model.';
+
 export function checkGeminiRequest(body: Record<string, unknown>, model: string): string | null {
+  const thinkingProblem = checkThinkingConfig(body, model);
+  if (thinkingProblem !== null) return thinkingProblem;
   if (!Array.isArray(body.contents) || body.contents.length === 0) return '* GenerateContentRequest.contents: contents is not specified\n';
   const contents: readonly unknown[] = body.contents;
   for (const [index, content] of contents.entries()) {
@@ -19,6 +26,13 @@ export function checkGeminiRequest(body: Record<string, unknown>, model: string)
     if (problem !== null) return problem;
   }
   return checkSignaturesAccepted(contents) ?? (model.startsWith('gemini-3') ? checkThoughtSignatures(contents) : null);
+}
+
+function checkThinkingConfig(body: Record<string, unknown>, model: string): string | null {
+  const config = isRecord(body.generationConfig) && isRecord(body.generationConfig.thinkingConfig) ? body.generationConfig.thinkingConfig : null;
+  if (config === null || config.thinkingLevel === undefined) return null;
+  if (config.thinkingBudget !== undefined) return GEMINI_LEVEL_AND_BUDGET;
+  return model.startsWith('gemini-3') ? null : GEMINI_LEVEL_UNSUPPORTED;
 }
 
 /** Each functionResponse answers a functionCall of the same name in the model turn right before it. */

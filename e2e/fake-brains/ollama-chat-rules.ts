@@ -6,8 +6,19 @@ import { isRecord, listField } from './fake-wire';
 
 const ROLES = ['system', 'user', 'assistant', 'tool'];
 
+/**
+ * Which of the fake's models think: all but the Llama family, like the models Ollama serves (llama3.x has no thinking
+ * capability in `/api/show`).
+ */
+export function fakeOllamaModelThinks(model: string): boolean {
+  return !model.startsWith('llama');
+}
+
 export function checkOllamaRequest(body: Record<string, unknown>): string | null {
   if (typeof body.model !== 'string' || body.model === '') return 'model is required';
+  // Ollama's chat handler refuses a truthy think to a model without the thinking capability; false passes anywhere.
+  const truthyThink = body.think === true || (typeof body.think === 'string' && body.think !== '');
+  if (truthyThink && !fakeOllamaModelThinks(body.model)) return `${JSON.stringify(body.model)} does not support thinking`;
   const calledNames = new Set<string>();
   for (const [index, message] of listField(body, 'messages').entries()) {
     if (!isRecord(message)) return 'json: cannot unmarshal into Go struct field ChatRequest.messages of type api.Message';

@@ -6,7 +6,7 @@
  */
 import { systemMessageText } from './chat-completions';
 import { delta, end, isRecord, listField, type ErrorReply, type FakeWire, type ModelLookup, type RefusalSizes, type ReplyContext } from './fake-wire';
-import { checkOllamaRequest } from './ollama-chat-rules';
+import { checkOllamaRequest, fakeOllamaModelThinks } from './ollama-chat-rules';
 import type { ConversationEntry } from './script';
 
 /** Figures for `[too-large]`: a request over a 4,096-token `num_ctx`. */
@@ -110,7 +110,7 @@ export function fakeOllamaShow(model: string): Record<string, unknown> {
       // Filled only when the request asks for `verbose`.
       'tokenizer.ggml.tokens': [],
     },
-    capabilities: ['completion', 'tools', 'thinking'],
+    capabilities: fakeOllamaModelThinks(model) ? ['completion', 'tools', 'thinking'] : ['completion', 'tools'],
     modified_at: '2026-01-01T00:00:00Z',
   };
 }

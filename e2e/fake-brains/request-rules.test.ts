@@ -133,6 +133,15 @@ describe('anthropic-messages', () => {
     expect(await send(requestBody)).toEqual({ status: 400, contentType: 'application/json', text: JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message } }) });
   });
 
+  it.each([
+    ['a budget under 1,024 tokens', { max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 512 } }, 'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024'],
+    ['a budget that reaches max_tokens', { max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 2048 } }, '`max_tokens` must be greater than `thinking.budget_tokens`.'],
+  ])('rejects %s', async (_name, extra, message) => {
+    const reply = await send(body([{ role: 'user', content: 'Hi' }], extra));
+    expect(reply.status).toBe(400);
+    expect(errorMessage(reply.text)).toBe(message);
+  });
+
   it('accepts its own signed thinking with redacted thinking beside it, and four breakpoints', async () => {
     const reply = await send(
       body(
@@ -269,6 +278,18 @@ describe('gemini-generate-content', () => {
       'Request contains an invalid argument.',
     ],
     ['a response without a call turn before it', 'gemini-2.5-flash', body([user, { role: 'user', parts: [response('current_time')] }]), 'Please ensure that function response turn comes immediately after a function call turn.'],
+    [
+      'a thinking level beside a thinking budget',
+      'gemini-3.1-pro-preview',
+      { ...body([user]), generationConfig: { thinkingConfig: { thinkingLevel: 'low', thinkingBudget: 1024 } } },
+      'You can only set only one of thinking budget and thinking level.',
+    ],
+    [
+      'a thinking level to a model before Gemini 3',
+      'gemini-2.5-flash',
+      { ...body([user]), generationConfig: { thinkingConfig: { thinkingLevel: 'low' } } },
+      'Thinking level is not supported for this model.',
+    ],
   ])('rejects %s with Gemini’s 400', async (_name, model, requestBody, message) => {
     const reply = await send(model, requestBody);
     expect(reply.status).toBe(400);
@@ -298,6 +319,19 @@ describe('ollama-chat', () => {
 
   it('accepts a tool message without a tool_name', async () => {
     expect((await send({ model: 'qwen3', messages: messages({ content: '12:00' }) })).status).toBe(200);
+  });
+
+  it('refuses a truthy think to a model without thinking, and takes think: false from any model', async () => {
+    const hello = [{ role: 'user', content: 'Hi' }];
+    for (const think of [true, 'high']) {
+      expect(await send({ model: 'llama3.3', messages: hello, think })).toEqual({
+        status: 400,
+        contentType: 'application/json',
+        text: JSON.stringify({ error: '"llama3.3" does not support thinking' }),
+      });
+    }
+    expect((await send({ model: 'llama3.3', messages: hello, think: false })).status).toBe(200);
+    expect((await send({ model: 'qwen3', messages: hello, think: true })).status).toBe(200);
   });
 });
 

@@ -18,7 +18,7 @@ import {
   type RepairKind,
 } from '../../src-shared/api';
 import { chipLabel } from '../../src-shared/receipt';
-import { BRAINS, isBrainId, type BrainId } from '../../src-shared/brains';
+import { BRAINS, isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../src-shared/brains';
 import { contextPercent, type WindowSource } from '../../src-shared/context-windows';
 import { estimateTokens } from '../core/context/token-estimate';
 import type { Core } from '../core/core-types';
@@ -61,31 +61,45 @@ export async function listCommand(core: Core, output: Output, options: { json?: 
 /** Answers a tool call whose policy is "ask": a person at a terminal, or nobody (then the call is denied). */
 export type ApprovalAsker = (approval: ApprovalView) => Promise<'allow' | 'deny'>;
 
-export interface ChatOptions {
+/**
+ * The brain, model and reasoning level `chat` and `request` take alike: `chat` stores them on the conversation and
+ * `request` asks for them, and the engine resolves both the same way (engine/resolve-target.ts).
+ */
+export interface TargetFlags {
+  readonly brain: string;
+  readonly model?: string;
+  /** `off`, `low`, `medium` or `high`; absent keeps the conversation's pick (none once the brain changes). */
+  readonly reasoning?: string;
+}
+
+function checkedTarget(flags: TargetFlags): { brain: BrainId; model?: string; reasoningLevel?: ReasoningLevel } {
+  if (!isBrainId(flags.brain)) {
+    throw new ApiError('invalid-input', `Unknown brain "${flags.brain}". Choose one of: ${Object.keys(BRAINS).join(', ')}.`);
+  }
+  const reasoning = flags.reasoning;
+  if (reasoning !== undefined && !(REASONING_LEVELS as readonly string[]).includes(reasoning)) {
+    throw new ApiError('invalid-input', `Unknown reasoning level "${reasoning}". Choose one of: ${REASONING_LEVELS.join(', ')}.`);
+  }
+  return {
+    brain: flags.brain,
+    ...(flags.model ? { model: flags.model } : {}),
+    ...(reasoning === undefined ? {} : { reasoningLevel: reasoning as ReasoningLevel }),
+  };
+}
+
+export interface ChatOptions extends TargetFlags {
   readonly conversation?: string;
   /** Without one, calls that need approval are denied and the brain is told so. */
   readonly askApproval?: ApprovalAsker;
-  readonly brain: string;
-  readonly model?: string;
   readonly text: string;
   /** Aborted on Ctrl-C: the reply so far is kept as `stopped`. */
   readonly interrupt?: AbortSignal;
 }
 
 export async function chatCommand(core: Core, output: Output, options: ChatOptions): Promise<number> {
-  if (!isBrainId(options.brain)) {
-    throw new ApiError('invalid-input', `Unknown brain "${options.brain}". Choose one of: ${Object.keys(BRAINS).join(', ')}.`);
-  }
-  let conversation: ConversationView;
-  if (options.conversation) {
-    conversation = await call(core, 'setConversationBrain', {
-      id: options.conversation,
-      brain: options.brain,
-      ...(options.model ? { model: options.model } : {}),
-    });
-  } else {
-    conversation = await call(core, 'createConversation', { brain: options.brain, ...(options.model ? { model: options.model } : {}) });
-  }
+  const target = checkedTarget(options);
+  const id = options.conversation ?? (await call(core, 'createConversation', { brain: target.brain, ...(target.model ? { model: target.model } : {}) })).id;
+  const conversation: ConversationView = await call(core, 'setConversationBrain', { id, ...target });
   output.stderr(`${conversation.id}\n`);
 
   let assistantId: string | null = null;
@@ -182,15 +196,11 @@ export async function doctorCommand(core: Core, output: Output): Promise<number>
 export async function requestCommand(
   core: Core,
   output: Output,
-  options: { conversation: string; brain: string; model?: string; message?: string },
+  options: TargetFlags & { conversation: string; message?: string },
 ): Promise<number> {
-  if (!isBrainId(options.brain)) {
-    throw new ApiError('invalid-input', `Unknown brain "${options.brain}". Choose one of: ${Object.keys(BRAINS).join(', ')}.`);
-  }
   const preview = await call(core, 'previewRequest', {
     conversationId: options.conversation,
-    brain: options.brain,
-    ...(options.model ? { model: options.model } : {}),
+    ...checkedTarget(options),
     ...(options.message === undefined ? {} : { message: options.message }),
   });
   output.stdout(`${preview.body}\n`);

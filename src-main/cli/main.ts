@@ -7,7 +7,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { createInterface } from 'node:readline/promises';
 import { ApiError, EXPORT_FORMATS, type ApprovalView } from '../../src-shared/api';
 import { chipLabel } from '../../src-shared/receipt';
-import { BRAIN_IDS } from '../../src-shared/brains';
+import { BRAIN_IDS, REASONING_LEVELS } from '../../src-shared/brains';
 import { openCore } from '../core/app';
 import type { Core } from '../core/core-types';
 import { DatabaseFromFutureError } from '../core/store/open';
@@ -24,6 +24,11 @@ import {
   type Output,
 } from './commands';
 import { resolveDataDir } from './data-dir';
+
+/** One reasoning option for `chat` and `request`, so both read it alike. */
+function reasoningOption(): Option {
+  return new Option('--reasoning <level>', "reasoning level (default: the conversation's pick, else the model's own)").choices([...REASONING_LEVELS]);
+}
 
 const output: Output = {
   stdout: (text) => process.stdout.write(text),
@@ -118,8 +123,9 @@ program
   .addOption(new Option('--brain <brain>', 'which brain answers').choices([...BRAIN_IDS]).makeOptionMandatory())
   .option('--conversation <id>', 'continue this conversation (default: start a new one)')
   .option('--model <model>', 'model id (default: the brain\u2019s default)')
+  .addOption(reasoningOption())
   .argument('<text>', 'your message')
-  .action((text: string, options: { brain: string; conversation?: string; model?: string }) => {
+  .action((text: string, options: { brain: string; conversation?: string; model?: string; reasoning?: string }) => {
     const interrupt = new AbortController();
     process.once('SIGINT', () => interrupt.abort());
     const askApproval = process.stdin.isTTY ? terminalApproval : undefined;
@@ -142,8 +148,9 @@ program
   .requiredOption('--conversation <id>', 'conversation id')
   .addOption(new Option('--brain <brain>', 'which brain').choices([...BRAIN_IDS]).makeOptionMandatory())
   .option('--model <model>', 'model id (default: the brain\u2019s default)')
+  .addOption(reasoningOption())
   .option('--message <text>', 'the new user message to include')
-  .action((options: { conversation: string; brain: string; model?: string; message?: string }) =>
+  .action((options: { conversation: string; brain: string; model?: string; reasoning?: string; message?: string }) =>
     withCore(dataFlag(), (core) => requestCommand(core, output, options)),
   );
 

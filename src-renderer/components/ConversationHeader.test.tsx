@@ -59,7 +59,7 @@ describe('ConversationHeader', () => {
     const view = render(<ConversationHeader conversationId="c1" />);
     fireEvent.change(view.getByTestId('brain-picker'), { target: { value: 'glm' } });
     await settle();
-    expect(setConversationBrain).toHaveBeenLastCalledWith({ id: 'c1', brain: 'glm', model: null });
+    expect(setConversationBrain).toHaveBeenLastCalledWith({ id: 'c1', brain: 'glm', model: null, reasoningLevel: null });
     const input = view.getByTestId('model-picker') as HTMLInputElement;
     expect(input.placeholder).toBe('glm-5.1');
     fireEvent.change(input, { target: { value: ' glm-4.7 ' } });
@@ -95,7 +95,7 @@ describe('ConversationHeader', () => {
     expect(setConversationBrain).not.toHaveBeenCalled();
     fireEvent.click(view.getByTestId('brain-switch-gemini'));
     await settle();
-    expect(setConversationBrain).toHaveBeenCalledWith({ id: 'c1', brain: 'gemini', model: null });
+    expect(setConversationBrain).toHaveBeenCalledWith({ id: 'c1', brain: 'gemini', model: null, reasoningLevel: null });
     expect(view.getByTestId('brain-switch-gemini').getAttribute('aria-pressed')).toBe('true');
     expect(view.getByTestId('brain-switch-kimi').getAttribute('aria-pressed')).toBe('false');
     expect((view.getByTestId('brain-picker') as HTMLSelectElement).value).toBe('gemini');
@@ -107,7 +107,7 @@ describe('ConversationHeader', () => {
     expect(view.getByTestId('brain-switch-claude').getAttribute('aria-pressed')).toBe('true');
   });
 
-  it('picks a reasoning level, empty meaning the brain default', async () => {
+  it("offers only the model's reasoning levels, empty meaning the model's own default", async () => {
     const setConversationBrain = vi
       .fn<Api['setConversationBrain']>()
       .mockResolvedValueOnce(conversationFixture({ brain: 'kimi', reasoningLevel: 'high' }))
@@ -116,11 +116,10 @@ describe('ConversationHeader', () => {
     const view = render(<ConversationHeader conversationId="c1" />);
     const picker = view.getByTestId('reasoning-picker') as HTMLSelectElement;
     expect(picker.value).toBe('');
+    // Kimi K2.6 thinks by default and has no dial between on and off.
     expect(Array.from(picker.options).map((option) => [option.value, option.textContent])).toEqual([
-      ['', 'Default (off)'],
+      ['', 'Default (high)'],
       ['off', 'Off'],
-      ['low', 'Low'],
-      ['medium', 'Medium'],
       ['high', 'High'],
     ]);
     expect(picker.closest('label')?.textContent).toContain('Reasoning');
@@ -131,6 +130,15 @@ describe('ConversationHeader', () => {
     fireEvent.change(view.getByTestId('reasoning-picker'), { target: { value: '' } });
     await settle();
     expect(setConversationBrain).toHaveBeenLastCalledWith({ id: 'c1', brain: 'kimi', reasoningLevel: null });
+  });
+
+  it("offers the levels of the conversation's own model, not its brain's default model", () => {
+    act(() => useAppStore.setState({ conversationsById: { c1: conversationFixture({ brain: 'gemini', model: 'gemini-3-pro-preview', reasoningLevel: 'medium' }) } }));
+    const view = render(<ConversationHeader conversationId="c1" />);
+    const picker = view.getByTestId('reasoning-picker') as HTMLSelectElement;
+    // Gemini 3 Pro has low and high only, and cannot stop thinking; a pick it lacks shows as its default.
+    expect(Array.from(picker.options).map((option) => option.value)).toEqual(['', 'low', 'high']);
+    expect(picker.value).toBe('');
   });
 
   it('opens the request view from its button', () => {

@@ -1,6 +1,7 @@
 import { memo, useMemo, useState, type KeyboardEvent } from 'react';
 import { EXPORT_FORMATS, type ExportFormat } from '../../src-shared/api';
 import { BRAINS, REASONING_LEVELS, isBrainId, type BrainId, type ReasoningLevel } from '../../src-shared/brains';
+import { reasoningAbility, reasoningLevelsOf } from '../../src-shared/reasoning';
 import { exportConversation, showNotice } from '../state/conversation-actions';
 import { openRequestPreview } from '../state/turn-actions';
 import { setConversationBrain, setConversationReasoning, switchConversationBrain } from '../state/brain-actions';
@@ -143,12 +144,16 @@ function isReasoningLevel(value: string): value is ReasoningLevel {
 interface ReasoningPickerProps {
   readonly conversationId: string;
   readonly brain: BrainId;
+  /** The conversation's model, or null for the brain's default model. */
+  readonly model: string | null;
   readonly level: ReasoningLevel | null;
 }
 
-/** Empty means the brain's own default level. */
-function ReasoningPicker({ conversationId, brain, level }: ReasoningPickerProps) {
-  const defaultLevel = BRAINS[brain].defaultReasoningLevel;
+/** Empty means the model's own default level; only the levels the model has are offered. */
+function ReasoningPicker({ conversationId, brain, model, level }: ReasoningPickerProps) {
+  const ability = reasoningAbility(brain, model ?? BRAINS[brain].defaultModel);
+  const levels = reasoningLevelsOf(ability);
+  const defaultLevel = ability.defaultLevel;
   const onChange = (value: string): void => {
     const picked = isReasoningLevel(value) ? value : null;
     if (picked !== level) void setConversationReasoning(conversationId, picked);
@@ -159,11 +164,11 @@ function ReasoningPicker({ conversationId, brain, level }: ReasoningPickerProps)
       <select
         className="reasoning-picker"
         data-testid="reasoning-picker"
-        value={level ?? ''}
+        value={level !== null && levels.includes(level) ? level : ''}
         onChange={(event) => onChange(event.target.value)}
       >
         <option value="">Default ({REASONING_LABELS[defaultLevel].toLowerCase()})</option>
-        {REASONING_LEVELS.map((option) => (
+        {levels.map((option) => (
           <option key={option} value={option}>
             {REASONING_LABELS[option]}
           </option>
@@ -220,7 +225,7 @@ export function ConversationHeader({ conversationId }: { readonly conversationId
               />
             </label>
           )}
-          <ReasoningPicker conversationId={conversationId} brain={brainId} level={conversation?.reasoningLevel ?? null} />
+          <ReasoningPicker conversationId={conversationId} brain={brainId} model={conversation?.model ?? null} level={conversation?.reasoningLevel ?? null} />
         </div>
         <div className="conversation-actions-bar">
           <ContextMeter conversationId={conversationId} />

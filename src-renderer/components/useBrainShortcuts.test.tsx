@@ -35,7 +35,7 @@ describe('useBrainShortcuts', () => {
     textarea.dispatchEvent(event);
     await settle();
     expect(event.defaultPrevented).toBe(true);
-    expect(setConversationBrain).toHaveBeenCalledWith({ id: 'c1', brain: 'glm', model: null });
+    expect(setConversationBrain).toHaveBeenCalledWith({ id: 'c1', brain: 'glm', model: null, reasoningLevel: null });
     textarea.remove();
   });
 

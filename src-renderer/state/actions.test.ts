@@ -236,13 +236,13 @@ describe('brain switching', () => {
     useAppStore.setState({ conversationsById: { c1: conversationFixture({ brain: 'kimi', model: 'kimi-k2.5' }) } });
   });
 
-  it('hands the next turn to another brain on its default model, and does nothing for the current brain', async () => {
+  it('hands the next turn to another brain on its default model and that model\u2019s default reasoning, and does nothing for the current brain', async () => {
     const setConversationBrain = vi.fn<Api['setConversationBrain']>().mockResolvedValue(conversationFixture({ brain: 'glm' }));
     install({ setConversationBrain });
     await switchConversationBrain('c1', 'kimi');
     expect(setConversationBrain).not.toHaveBeenCalled();
     await switchConversationBrain('c1', 'glm');
-    expect(setConversationBrain).toHaveBeenCalledWith({ id: 'c1', brain: 'glm', model: null });
+    expect(setConversationBrain).toHaveBeenCalledWith({ id: 'c1', brain: 'glm', model: null, reasoningLevel: null });
     expect(getState().conversationsById.c1?.brain).toBe('glm');
   });
 
@@ -252,7 +252,7 @@ describe('brain switching', () => {
     const setConversationBrain = vi.fn<Api['setConversationBrain']>().mockResolvedValue(conversationFixture({ brain: 'grok' }));
     install({ setConversationBrain });
     await switchToNextBrain('c1');
-    expect(setConversationBrain).toHaveBeenCalledWith({ id: 'c1', brain: 'grok', model: null });
+    expect(setConversationBrain).toHaveBeenCalledWith({ id: 'c1', brain: 'grok', model: null, reasoningLevel: null });
   });
 
   it('starts the cycle from the default brain when the conversation has none', async () => {
@@ -260,7 +260,7 @@ describe('brain switching', () => {
     const setConversationBrain = vi.fn<Api['setConversationBrain']>().mockResolvedValue(conversationFixture({ brain: 'codex' }));
     install({ setConversationBrain });
     await switchToNextBrain('c1');
-    expect(setConversationBrain).toHaveBeenCalledWith({ id: 'c1', brain: 'codex', model: null });
+    expect(setConversationBrain).toHaveBeenCalledWith({ id: 'c1', brain: 'codex', model: null, reasoningLevel: null });
   });
 
   it('sets a reasoning level without touching the brain or its model', async () => {

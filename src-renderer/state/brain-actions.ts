@@ -12,7 +12,7 @@ const { getState, setState } = useAppStore;
 export interface BrainChoice {
   /** A model id, or null for the brain's default. */
   readonly model?: string | null;
-  /** A reasoning level, or null for the brain's default. */
+  /** A reasoning level, or null for the model's default; a brain change without one goes back to the default. */
   readonly reasoningLevel?: ReasoningLevel | null;
 }
 
@@ -25,10 +25,13 @@ export async function setConversationBrain(conversationId: string, brain: BrainI
   }
 }
 
-/** Hands the conversation's next turn to `brain`, on that brain's default model (a model id belongs to one brain). */
+/**
+ * Hands the conversation's next turn to `brain`, on that brain's default model at that model's default reasoning
+ * level: a model id belongs to one brain, and a level one model has may be one the next lacks.
+ */
 export async function switchConversationBrain(conversationId: string, brain: BrainId): Promise<void> {
   if (getState().conversationsById[conversationId]?.brain === brain) return;
-  await setConversationBrain(conversationId, brain, { model: null });
+  await setConversationBrain(conversationId, brain, { model: null, reasoningLevel: null });
 }
 
 /** Answers the last message again with `brain` instead: the conversation switches to it, then the turn is retried. */
@@ -46,10 +49,10 @@ export function nextBrain(current: BrainId): BrainId {
 
 export async function switchToNextBrain(conversationId: string): Promise<void> {
   const current = selectConversationBrain(getState(), conversationId);
-  await setConversationBrain(conversationId, nextBrain(current), { model: null });
+  await setConversationBrain(conversationId, nextBrain(current), { model: null, reasoningLevel: null });
 }
 
-/** `null` goes back to the brain's default level. */
+/** `null` goes back to the model's default level. */
 export async function setConversationReasoning(conversationId: string, reasoningLevel: ReasoningLevel | null): Promise<void> {
   const brain = selectConversationBrain(getState(), conversationId);
   await setConversationBrain(conversationId, brain, { reasoningLevel });

@@ -139,6 +139,8 @@ export const commandSchemas = {
       conversationId: entityId,
       brain: brainId.optional(),
       model: z.string().trim().min(1).max(200).optional(),
+      /** A level, or null for the model's default; absent keeps the conversation's pick (none on another brain). */
+      reasoningLevel: reasoningLevel.nullable().optional(),
       message: z.string().max(1_000_000).optional(),
     })
     .strict(),

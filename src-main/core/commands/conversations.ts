@@ -47,9 +47,10 @@ export function conversationCommands({ db, emit, engine }: Pick<CommandDependenc
       const current = requireConversation(db, id);
       const conversation = updateConversation(db, id, {
         brain,
-        // A model pick belongs to its brain: switching brain without naming a model goes back to that brain's default.
+        // A model and a reasoning level belong to the brain they were picked on: switching brain without naming them
+        // goes back to that brain's default model and that model's default level (engine/resolve-target.ts reads them so).
         model: model === undefined ? (current.brain === brain ? current.model : null) : model,
-        reasoningLevel: reasoningLevel === undefined ? current.reasoningLevel : reasoningLevel,
+        reasoningLevel: reasoningLevel === undefined ? (current.brain === brain ? current.reasoningLevel : null) : reasoningLevel,
       })!;
       emit({ type: 'conversation-updated', conversation });
       return conversation;

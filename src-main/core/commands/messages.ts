@@ -27,7 +27,12 @@ export function messageCommands({ db, engine }: Pick<CommandDependencies, 'db' |
     send: ({ conversationId, text }) => engine.send(conversationId, text).result,
     retry: ({ conversationId }) => engine.retry(conversationId).result,
     stop: ({ conversationId }) => ({ stopped: engine.stop(conversationId) }),
-    previewRequest: ({ conversationId, brain, model, message }) =>
-      engine.previewRequest(conversationId, { ...(brain ? { brain } : {}), ...(model ? { model } : {}), ...(message === undefined ? {} : { message }) }),
+    previewRequest: ({ conversationId, brain, model, reasoningLevel, message }) =>
+      engine.previewRequest(conversationId, {
+        ...(brain ? { brain } : {}),
+        ...(model ? { model } : {}),
+        ...(reasoningLevel === undefined ? {} : { reasoningLevel }),
+        ...(message === undefined ? {} : { message }),
+      }),
   } satisfies HandlerGroup;
 }

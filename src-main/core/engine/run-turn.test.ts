@@ -10,6 +10,7 @@ import { ApprovalGate, type ApprovalRequest, type ToolPolicy } from '../tools/ap
 import { createRunSkillTool, parseSkill, type Skill } from '../tools/skills';
 import { currentTimeTool } from '../tools/current-time';
 import { scriptedEngine } from './testing';
+import { FOREIGN_REASONING_PLACEHOLDER } from '../replay/wires/chat-completions';
 
 function setup(options: { apiKey?: string | null; baseUrl?: string; toolbox?: TurnToolbox } = {}) {
   return scriptedEngine(options);
@@ -219,10 +220,12 @@ describe('TurnEngine', () => {
       },
     ]);
     expect(scripted.calls).toHaveLength(2);
+    // Kimi K2.6 thinks by default, and then wants reasoning_content on every assistant message with tool calls.
     expect((scripted.calls[1]?.body.messages as unknown[]).slice(2)).toEqual([
       {
         role: 'assistant',
         content: 'Checking. ',
+        reasoning_content: FOREIGN_REASONING_PLACEHOLDER,
         tool_calls: [{ id: 'functions.current_time:0', type: 'function', function: { name: 'current_time', arguments: '{"zone":"Asia/Seoul"}' } }],
       },
       { role: 'tool', tool_call_id: 'functions.current_time:0', content: '2026-11-30T20:00:00+09:00 (Asia/Seoul)' },
@@ -237,7 +240,7 @@ describe('TurnEngine', () => {
     scripted.push({ type: 'text-delta', text: 'Welcome' }, 'end');
     await next.done;
     expect((scripted.calls[2]?.body.messages as unknown[]).slice(2, 5)).toEqual([
-      { role: 'assistant', content: null, tool_calls: [{ id: 'functions.current_time:0', type: 'function', function: { name: 'current_time', arguments: '{"zone":"Asia/Seoul"}' } }] },
+      { role: 'assistant', content: null, reasoning_content: FOREIGN_REASONING_PLACEHOLDER, tool_calls: [{ id: 'functions.current_time:0', type: 'function', function: { name: 'current_time', arguments: '{"zone":"Asia/Seoul"}' } }] },
       { role: 'tool', tool_call_id: 'functions.current_time:0', content: '2026-11-30T20:00:00+09:00 (Asia/Seoul)' },
       { role: 'assistant', content: 'Checking. It is 8 pm.' },
     ]);

@@ -14,7 +14,7 @@ import { toMessageView } from '../store/messages';
 import type { AppDatabase } from '../store/open';
 import { admit, checkedConnection, type BrainConnection } from './admit';
 import type { AbortReason } from './reply-draft';
-import { overrideTarget, resolveTarget, type ResolvedTarget } from './resolve-target';
+import { resolveTarget, type ResolvedTarget, type TargetOverrides } from './resolve-target';
 import { providerCall, runTurn, type TurnRunDependencies } from './run-turn';
 import { buildTurnRequest } from './turn-request';
 import { clockOnlyToolbox, type TurnToolbox } from './turn-toolbox';
@@ -77,16 +77,16 @@ export class TurnEngine {
     return this.running.has(conversationId);
   }
 
-  resolveTarget(conversationId: string): ResolvedTarget {
-    return resolveTarget(this.deps.db, conversationId);
+  resolveTarget(conversationId: string, overrides: TargetOverrides = {}): ResolvedTarget {
+    return resolveTarget(this.deps.db, conversationId, overrides);
   }
 
   /**
    * The exact request the next turn would send, with `message` as the new user message; nothing is stored or sent. It
    * holds what fits the target's window: a preview never compacts.
    */
-  async previewRequest(conversationId: string, overrides: { brain?: BrainId; model?: string; message?: string }): Promise<RequestPreview> {
-    const target = overrideTarget(this.resolveTarget(conversationId), overrides);
+  async previewRequest(conversationId: string, overrides: TargetOverrides & { message?: string }): Promise<RequestPreview> {
+    const target = this.resolveTarget(conversationId, overrides);
     const pending: ReplayTurn[] =
       overrides.message === undefined ? [] : [{ messageId: 'next', role: 'user', kind: 'chat', text: overrides.message, calls: [] }];
     const tools = await this.toolbox.list();
@@ -104,12 +104,20 @@ export class TurnEngine {
       maxOutputTokens: guarded.maxOutputTokens,
     });
     const wire = BRAINS[target.brain].wire;
-    return { ...target, wire, body: JSON.stringify(body), warnings: warnings.map((warning) => warning.message), context: guarded.status };
+    return {
+      brain: target.brain,
+      model: target.model,
+      reasoningLevel: target.reasoningLevel,
+      wire,
+      body: JSON.stringify(body),
+      warnings: warnings.map((warning) => warning.message),
+      context: guarded.status,
+    };
   }
 
   /** How full the window of the brain the next turn goes to (or of `brain`/`model`) is for this conversation. */
   async contextStatus(conversationId: string, overrides: { brain?: BrainId; model?: string }): Promise<ContextStatusView> {
-    const target = overrideTarget(this.resolveTarget(conversationId), overrides);
+    const target = this.resolveTarget(conversationId, overrides);
     // The measure alone: the meter needs no rows read, where building the request would read every row that fits.
     const { status } = await measure(this.runDependencies, { conversationId, target, tools: await this.toolbox.list(), skills: this.toolbox.skills() });
     return { ...status, compacting: this.isCompacting(conversationId) };
@@ -135,7 +143,7 @@ export class TurnEngine {
    */
   async compact(conversationId: string, brain?: BrainId): Promise<CompactionResult> {
     this.refuseWhileBusy(conversationId, 'compact');
-    const target = overrideTarget(this.resolveTarget(conversationId), brain ? { brain } : {});
+    const target = this.resolveTarget(conversationId, brain ? { brain } : {});
     const controller = new AbortController();
     const done = runCompaction(this.runDependencies, { conversationId, target, signal: controller.signal }).finally(() => {
       this.running.delete(conversationId);

@@ -6,8 +6,11 @@
 import type {
   MessageCreateParamsStreaming,
   RedactedThinkingBlockParam,
+  OutputConfig,
   TextBlockParam,
   ThinkingBlockParam,
+  ThinkingConfigAdaptive,
+  ThinkingConfigDisabled,
   ThinkingConfigEnabled,
   Tool,
   ToolResultBlockParam,
@@ -33,7 +36,8 @@ export interface AnthropicMessagesBody {
   readonly system: TextBlockParam[];
   readonly tools?: AnthropicTool[];
   readonly messages: AnthropicMessage[];
-  readonly thinking?: ThinkingConfigEnabled;
+  readonly thinking?: ThinkingConfigEnabled | ThinkingConfigAdaptive | ThinkingConfigDisabled;
+  readonly output_config?: Required<Pick<OutputConfig, 'effort'>>;
   readonly stream: true;
 }
 

@@ -3,14 +3,29 @@
  * https://docs.anthropic.com/en/api/messages
  */
 import { declaredName, sanitiseAnthropicId } from '../call-shaping';
+import type { AnthropicReasoningFields } from '../../../../src-shared/reasoning';
 import { systemLineLabel, type ReplayCall, type ReplayRequest, type ReplayTurn, type ReplayWarning, type TurnPlacement, type WireRequest } from '../types';
 import type { TextBlockParam, ToolResultBlockParam, ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { AnthropicMessage, AnthropicMessagesBody, AnthropicThinkingBlock, AnthropicTool } from './anthropic-messages-types';
-import { assistantParts, NEXT_REPLY_LINE, opaqueBlocks, renderTurns, replayableReasoning } from './shared';
+import { assistantParts, NEXT_REPLY_LINE, opaqueBlocks, reasoningFields, renderTurns, replayableReasoning } from './shared';
 
-/** Thinking budgets per reasoning level. Anthropic requires max_tokens to exceed budget_tokens. */
-const THINKING_BUDGET = { low: 2048, medium: 8192, high: 24576 } as const;
 const EPHEMERAL = { type: 'ephemeral' } as const;
+/** Anthropic: "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024". */
+const MIN_THINKING_BUDGET = 1024;
+
+/**
+ * The level's fields within the reply's room: Anthropic refuses a budget that reaches max_tokens ("`max_tokens` must
+ * be greater than `thinking.budget_tokens`."), so such a budget is cut to half the room; a room too small for the
+ * least budget sends no thinking, leaving the model to its default.
+ */
+function fittedReasoning(fields: AnthropicReasoningFields, maxTokens: number): AnthropicReasoningFields {
+  const thinking = fields.thinking;
+  if (thinking?.type !== 'enabled' || thinking.budget_tokens < maxTokens) return fields;
+  const budget = Math.floor(maxTokens / 2);
+  if (budget >= MIN_THINKING_BUDGET) return { ...fields, thinking: { type: 'enabled', budget_tokens: budget } };
+  const { thinking: _tooSmall, ...rest } = fields;
+  return rest;
+}
 
 /** Separators Python's `str.isspace` counts as space and JavaScript's `trim` keeps. */
 const PYTHON_ONLY_SPACES = '\u001c\u001d\u001e\u001f\u0085';
@@ -148,7 +163,8 @@ export function convertToAnthropicMessages(request: ReplayRequest): WireRequest<
       ? { tools: request.tools.map((tool): AnthropicTool => ({ name: tool.name, description: tool.description, input_schema: jsonSchemaObject(tool.inputSchema) })) }
       : {}),
     messages,
-    ...(request.reasoningLevel === 'off' ? {} : { thinking: { type: 'enabled', budget_tokens: THINKING_BUDGET[request.reasoningLevel] } }),
+    // Budgeted thinking for older models, adaptive thinking with an effort for 4.6 and later (see src-shared/reasoning.ts).
+    ...fittedReasoning(reasoningFields('anthropic-messages', request), request.maxOutputTokens),
     stream: true,
   };
   return { body, warnings };

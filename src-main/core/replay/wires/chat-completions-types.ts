@@ -10,6 +10,7 @@ import type {
   ChatCompletionToolMessageParam,
   ChatCompletionUserMessageParam,
 } from 'openai/resources/chat/completions';
+import type { KimiReasoningFields } from '../../../../src-shared/reasoning';
 
 export type ChatToolCall = Pick<ChatCompletionMessageFunctionToolCall, 'id' | 'type' | 'function'>;
 
@@ -25,12 +26,13 @@ export type FunctionToolDeclaration = Required<Pick<ChatCompletionFunctionTool, 
 };
 
 /** Moonshot's thinking switch. */
-export type KimiThinking = { type: 'enabled'; keep?: 'all' } | { type: 'disabled' };
+export type KimiThinking = KimiReasoningFields['thinking'];
 
 export interface ChatCompletionsBody {
   readonly model: string;
   readonly messages: ChatMessage[];
   readonly tools?: FunctionToolDeclaration[];
+  readonly max_completion_tokens: number;
   readonly thinking: KimiThinking;
   readonly stream: true;
   readonly stream_options: { include_usage: true };

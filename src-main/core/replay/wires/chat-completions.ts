@@ -5,7 +5,7 @@
 import { declaredName } from '../call-shaping';
 import type { ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, TurnPlacement, WireRequest } from '../types';
 import type { ChatCompletionsBody, ChatMessage } from './chat-completions-types';
-import { answerText, assistantParts, functionToolDeclarations, renderTurns, replayableReasoning } from './shared';
+import { answerText, assistantParts, functionToolDeclarations, reasoningFields, renderTurns, replayableReasoning } from './shared';
 
 /**
  * Kimi with thinking on rejects an assistant message with tool_calls that lacks reasoning_content ("thinking is
@@ -15,7 +15,7 @@ import { answerText, assistantParts, functionToolDeclarations, renderTurns, repl
 export const FOREIGN_REASONING_PLACEHOLDER = '(These calls were made earlier in the conversation; no reasoning was recorded for them.)';
 
 function thinkingOn(request: ReplayRequest): boolean {
-  return request.reasoningLevel !== 'off';
+  return reasoningFields('chat-completions', request).thinking.type === 'enabled';
 }
 
 /** Kimi's own reasoning text goes back to Kimi; nobody else's. */
@@ -73,8 +73,10 @@ export function convertToChatCompletionsMessages(request: ReplayRequest): WireRe
     model: request.model,
     messages,
     ...(request.tools.length > 0 ? { tools: functionToolDeclarations(request.tools) } : {}),
+    // Moonshot's output limit defaults to about 1,024 tokens, shared by reasoning and answer, unless the request sets one.
+    max_completion_tokens: request.maxOutputTokens,
     // Kimi K2.5 and K2.6 think unless told not to; K2.6 keeps earlier turns' reasoning only with keep: "all".
-    thinking: thinkingOn(request) ? { type: 'enabled', ...(request.model.startsWith('kimi-k2.6') ? { keep: 'all' } : {}) } : { type: 'disabled' },
+    ...reasoningFields('chat-completions', request),
     stream: true,
     stream_options: { include_usage: true },
   };

@@ -175,8 +175,10 @@ describe('the shared conversation on every wire', () => {
           }
         ],
         "thinking": {
-          "type": "enabled",
-          "budget_tokens": 8192
+          "type": "adaptive"
+        },
+        "output_config": {
+          "effort": "medium"
         },
         "stream": true
       }"
@@ -298,6 +300,7 @@ describe('the shared conversation on every wire', () => {
             }
           }
         ],
+        "max_completion_tokens": 32000,
         "thinking": {
           "type": "enabled",
           "keep": "all"
@@ -568,7 +571,7 @@ describe('the shared conversation on every wire', () => {
           "maxOutputTokens": 32000,
           "thinkingConfig": {
             "includeThoughts": true,
-            "thinkingBudget": 1024
+            "thinkingLevel": "low"
           }
         }
       }"
@@ -688,6 +691,7 @@ describe('the shared conversation on every wire', () => {
             }
           }
         ],
+        "think": false,
         "stream": true
       }"
     `);

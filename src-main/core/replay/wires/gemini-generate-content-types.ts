@@ -3,7 +3,8 @@
  * (the SDK marks every field optional; here the ones the API needs are required), so a misspelt field fails to
  * compile. https://ai.google.dev/api/generate-content
  */
-import type { FunctionCall, FunctionDeclaration, FunctionResponse, GenerationConfig, Part, ThinkingConfig } from '@google/genai';
+import type { FunctionCall, FunctionDeclaration, FunctionResponse, GenerationConfig, Part } from '@google/genai';
+import type { GeminiReasoningFields } from '../../../../src-shared/reasoning';
 
 type Signed = Pick<Part, 'thoughtSignature'>;
 
@@ -30,6 +31,7 @@ export interface GeminiGenerateContentBody {
   readonly systemInstruction: { parts: GeminiTextPart[] };
   readonly contents: GeminiContent[];
   readonly tools?: Array<{ functionDeclarations: GeminiFunctionDeclaration[] }>;
-  readonly generationConfig: Required<Pick<GenerationConfig, 'maxOutputTokens'>> & { thinkingConfig?: Required<Pick<ThinkingConfig, 'includeThoughts' | 'thinkingBudget'>> };
+  /** `thinkingLevel` as Google's REST reference spells it (`"low"`); the SDK's enum spells it upper-case. */
+  readonly generationConfig: Required<Pick<GenerationConfig, 'maxOutputTokens'>> & Partial<GeminiReasoningFields>;
 }
 

@@ -12,12 +12,10 @@ import type {
   GeminiGenerateContentBody,
   GeminiTextPart,
 } from './gemini-generate-content-types';
-import { assistantParts, opaqueBlocks, renderTurns, replayableReasoning } from './shared';
+import { assistantParts, opaqueBlocks, reasoningFields, renderTurns, replayableReasoning } from './shared';
 
 /** Gemini's documented stand-in for calls it did not sign itself (another brain's, or older than signatures). */
 export const DUMMY_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
-
-const THINKING_BUDGET = { low: 1024, medium: 8192, high: 24576 } as const;
 
 function signatureOf(opaque: unknown): string | null {
   const signature = (opaque as { thoughtSignature?: unknown } | null | undefined)?.thoughtSignature;
@@ -99,9 +97,8 @@ export function convertToGeminiContents(request: ReplayRequest): WireRequest<Gem
       : {}),
     generationConfig: {
       maxOutputTokens: request.maxOutputTokens,
-      ...(request.reasoningLevel === 'off'
-        ? {}
-        : { thinkingConfig: { includeThoughts: true, thinkingBudget: THINKING_BUDGET[request.reasoningLevel] } }),
+      // Gemini 3 takes thinkingLevel, older models thinkingBudget; a request with both is a 400.
+      ...reasoningFields('gemini-generate-content', request),
     },
   };
   return { body, warnings };

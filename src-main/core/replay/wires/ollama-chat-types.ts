@@ -2,6 +2,7 @@
  * The request body the Ollama converter builds. No Ollama SDK is installed, so the shape is written out from the
  * API reference: https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion
  */
+import type { OllamaReasoningFields } from '../../../../src-shared/reasoning';
 import type { FunctionToolDeclaration } from './chat-completions-types';
 
 /** Arguments are an object on this wire, not a JSON string. */
@@ -18,7 +19,7 @@ export interface OllamaChatBody {
   readonly model: string;
   readonly messages: OllamaMessage[];
   readonly tools?: FunctionToolDeclaration[];
-  /** The reasoning level; left out when reasoning is off. */
-  readonly think?: 'low' | 'medium' | 'high';
+  /** A switch, or a level for models that take one; left out for a model without thinking. */
+  readonly think?: OllamaReasoningFields['think'];
   readonly stream: true;
 }

@@ -5,7 +5,7 @@
 import { declaredName } from '../call-shaping';
 import type { ReplayRequest, ReplayTurn, ReplayWarning, TurnPlacement, WireRequest } from '../types';
 import type { OllamaChatBody, OllamaMessage } from './ollama-chat-types';
-import { answerText, assistantParts, functionToolDeclarations, renderTurns, replayableReasoning } from './shared';
+import { answerText, assistantParts, functionToolDeclarations, reasoningFields, renderTurns, replayableReasoning } from './shared';
 
 /** Ollama's own thinking goes back with its calls; no other brain's. */
 function ownThinking(turn: ReplayTurn, request: ReplayRequest): string | null {
@@ -49,7 +49,8 @@ export function convertToOllamaMessages(request: ReplayRequest): WireRequest<Oll
     model: request.model,
     messages,
     ...(request.tools.length > 0 ? { tools: functionToolDeclarations(request.tools) } : {}),
-    ...(request.reasoningLevel === 'off' ? {} : { think: request.reasoningLevel }),
+    // Thinking models think unless sent think: false; a truthy think to a model without thinking is a 400.
+    ...reasoningFields('ollama-chat', request),
     stream: true,
   };
   return { body, warnings };

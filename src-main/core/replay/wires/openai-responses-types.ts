@@ -12,6 +12,7 @@ import type {
   ResponseInputItem,
   ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
+import type { ResponsesReasoningFields } from '../../../../src-shared/reasoning';
 
 /** Words of either speaker, as plain strings. */
 export type ResponsesMessage = Required<Pick<EasyInputMessage, 'role'>> & { content: string };
@@ -38,7 +39,7 @@ export interface OpenAiResponsesBody {
   readonly instructions: string;
   readonly input: ResponsesItem[];
   readonly tools?: ResponsesTool[];
-  readonly reasoning?: { effort: 'low' | 'medium' | 'high'; summary: 'auto' };
+  readonly reasoning?: ResponsesReasoningFields['reasoning'];
   readonly max_output_tokens: number;
   readonly store: false;
   readonly include: ResponseIncludable[];

@@ -6,7 +6,7 @@
 import { declaredName, sanitiseResponsesCallId } from '../call-shaping';
 import type { ReasoningPlace, ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, TurnPlacement, WireRequest } from '../types';
 import type { OpenAiResponsesBody, ResponsesItem, ResponsesReasoningItem } from './openai-responses-types';
-import { answerText, assistantParts, opaqueBlocks, renderTurns, replayableReasoning } from './shared';
+import { answerText, assistantParts, opaqueBlocks, reasoningFields, renderTurns, replayableReasoning } from './shared';
 
 /** A reasoning item this request may carry, and what it stood before when the reply streamed (undefined: not recorded). */
 export interface PlacedReasoningItem {
@@ -114,7 +114,8 @@ export function convertToOpenAiResponsesInput(request: ReplayRequest): WireReque
           })),
         }
       : {}),
-    ...(request.reasoningLevel === 'off' ? {} : { reasoning: { effort: request.reasoningLevel, summary: 'auto' as const } }),
+    // "Off" is the lowest effort the model has, never nothing: a model that reasons by default would reason.
+    ...reasoningFields('openai-responses', request),
     max_output_tokens: request.maxOutputTokens,
     store: false,
     include: ['reasoning.encrypted_content'],

@@ -2,7 +2,8 @@
  * Pieces every converter shares: how an assistant turn splits into native calls and labelled records, and where
  * reasoning may go.
  */
-import type { WireId } from '../../../../src-shared/brains';
+import { BRAIN_IDS, BRAINS, type WireId } from '../../../../src-shared/brains';
+import { wireReasoning, type WireReasoningFields } from '../../../../src-shared/reasoning';
 import { MAX_REPLAYED_CALLS, partitionCalls } from '../call-shaping';
 import { systemLineLabel, type LiveTurn, type ReplayCall, type ReplayReasoning, type ReplayRequest, type ReplayTurn, type ReplayWarning, type TurnPlacement } from '../types';
 import type { FunctionToolDeclaration } from './chat-completions-types';
@@ -68,6 +69,18 @@ export function replayableReasoning(wire: WireId, turn: ReplayTurn, request: Rep
   if (rule.onlyWhileReasoning && request.reasoningLevel === 'off') return undefined;
   if (rule.carries === 'text' && reasoning.text.length === 0) return undefined;
   return reasoning;
+}
+
+/**
+ * The request fields that say this request's reasoning level to its model on `wire` (src-shared/reasoning.ts). A
+ * request's brain decides its wire; a converter handed another brain's request speaks as its wire's own brain would.
+ */
+export function reasoningFields<Wire extends WireId>(wire: Wire, request: ReplayRequest): WireReasoningFields[Wire] {
+  const brain = BRAINS[request.brain].wire === wire ? request.brain : BRAIN_IDS.find((candidate) => BRAINS[candidate].wire === wire);
+  if (brain === undefined) throw new Error(`No brain speaks ${wire}.`);
+  const reasoning = wireReasoning(brain, request.model, request.reasoningLevel);
+  if (reasoning.wire !== wire) throw new Error(`The reasoning table says ${brain}'s ${request.model} on ${reasoning.wire}, not ${wire}.`);
+  return reasoning.fields as WireReasoningFields[Wire];
 }
 
 export function opaqueBlocks(reasoning: ReplayTurn['reasoning'] | undefined): unknown[] {

@@ -64,7 +64,9 @@ describe('anthropic-messages', () => {
         { type: 'text', text: 'A' },
       ],
     });
-    expect(same.thinking).toEqual({ type: 'enabled', budget_tokens: 24576 });
+    // Claude Sonnet 4.6 deprecates budget_tokens: adaptive thinking with an effort.
+    expect(same.thinking).toEqual({ type: 'adaptive' });
+    expect(same.output_config).toEqual({ effort: 'high' });
     const otherModel = convertToAnthropicMessages(request({ turns: signed, reasoningLevel: 'high', model: 'claude-opus-4-6' })).body;
     expect((otherModel.messages as unknown[])[1]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'A' }] });
     const glm = convertToAnthropicMessages(request({ turns: signed, reasoningLevel: 'high', brain: 'glm', model: 'claude-sonnet-4-6' })).body;
@@ -93,6 +95,7 @@ describe('chat-completions', () => {
           { role: 'user', content: "[System line, notice: neither the assistant's words nor the user's]\nSwitched to Claude." },
           { role: 'user', content: 'And you?' },
         ],
+        max_completion_tokens: 32000,
         thinking: { type: 'disabled' },
         stream: true,
         stream_options: { include_usage: true },
