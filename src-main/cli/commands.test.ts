@@ -196,7 +196,7 @@ describe('anybrain export and import keep what the next turn replays', () => {
     const importedId = await exportAndImport(core, dataDir, conversationId);
 
     const request = capture();
-    expect(await requestCommand(core, request, { conversation: importedId, brain: 'gemini' })).toBe(0);
+    expect(await requestCommand(core, request, { conversation: importedId, brain: 'gemini', message: 'And in Tokyo?' })).toBe(0);
     const body = JSON.parse(request.out) as Record<string, unknown>;
     expect(body.contents).toEqual([
       { role: 'user', parts: [{ text: 'What time is it?' }] },
@@ -206,10 +206,11 @@ describe('anybrain export and import keep what the next turn replays', () => {
         parts: [{ functionResponse: { name: 'current_time', response: { output: '2026-12-01T12:00:00+00:00 (UTC)' } } }],
       },
       { role: 'model', parts: [{ text: 'It is noon in UTC.', thoughtSignature: 'VGV4dFNpZ25hdHVyZQ==' }] },
+      { role: 'user', parts: [{ text: 'And in Tokyo?' }] },
     ]);
     // The rest of the body (system prompt, tools, generation settings) is byte for byte the original conversation's.
     const original = capture();
-    expect(await requestCommand(core, original, { conversation: conversationId, brain: 'gemini' })).toBe(0);
+    expect(await requestCommand(core, original, { conversation: conversationId, brain: 'gemini', message: 'And in Tokyo?' })).toBe(0);
     expect(request.out).toBe(original.out);
   });
 
