@@ -70,7 +70,7 @@ describe('openCore dispatch', () => {
       { id: sent.userMessageId, turn_id: sent.turnId, role: 'user', kind: 'chat', text: 'Hi kimi' },
       {
         id: sent.assistantMessageId, turn_id: sent.turnId, role: 'assistant', kind: 'chat', text: 'Hello back', status: 'complete',
-        brain: 'kimi', model_requested: 'kimi-k2.6', model_responded: 'kimi-k2.6', reasoning_level: 'off', tool_invocations: [],
+        brain: 'kimi', model_requested: 'kimi-k2.6', model_responded: 'kimi-k2.6', reasoning_level: 'high', tool_invocations: [],
       },
     ]);
     const markdown = await value<{ content: string }>(core, 'exportConversation', { id: conversation.id, format: 'md' });

@@ -143,7 +143,7 @@ describe('MessageRow', () => {
     act(() => useAppStore.setState({ compactions: {} }));
     fireEvent.change(picker, { target: { value: 'gemini' } });
     await waitFor(() => expect(retry).toHaveBeenCalledWith({ conversationId: 'c1' }));
-    expect(setConversationBrain).toHaveBeenCalledWith({ id: 'c1', brain: 'gemini', model: null });
+    expect(setConversationBrain).toHaveBeenCalledWith({ id: 'c1', brain: 'gemini', model: null, reasoningLevel: null });
     expect(setConversationBrain.mock.invocationCallOrder[0]).toBeLessThan(retry.mock.invocationCallOrder[0] ?? 0);
     act(() => useAppStore.setState({ activeTurns: { c1: { turnId: 't2', assistantMessageId: 'm3' } } }));
     expect(view.queryByTestId('ask-another-brain')).toBeNull();
