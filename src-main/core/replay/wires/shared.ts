@@ -117,8 +117,11 @@ export const TOOL_RESULT_IMAGES: Readonly<Partial<Record<BrainId, ToolResultImag
   gemini: { mimeTypes: ['image/png', 'image/jpeg', 'image/webp'], models: /^gemini-3/ },
 };
 
-/** Anthropic's limit of 5 MB per image is the smallest of the three: one limit for all keeps a request valid anywhere. */
-export const MAX_SHOWN_IMAGE_BYTES = 5 * 1024 * 1024;
+/**
+ * Anthropic rejects an image whose base64 string is longer than 5 MB, the smallest limit of the three: one limit for
+ * all keeps a request valid on every wire that shows images.
+ */
+export const MAX_SHOWN_IMAGE_BASE64_CHARS = 5 * 1024 * 1024;
 
 export interface ShownImage {
   readonly mimeType: string;
@@ -136,7 +139,7 @@ function showsImage(request: ReplayRequest, image: ReplayImage): image is Replay
   const rule = TOOL_RESULT_IMAGES[request.brain];
   if (image.data === undefined || rule === undefined) return false;
   if (rule.models !== undefined && !rule.models.test(request.model)) return false;
-  return rule.mimeTypes.includes(image.mimeType) && image.byteLength <= MAX_SHOWN_IMAGE_BYTES;
+  return rule.mimeTypes.includes(image.mimeType) && image.data.length <= MAX_SHOWN_IMAGE_BASE64_CHARS;
 }
 
 /** A call's answer for a wire that takes images in tool results: the images this request shows, and the text. */

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { BRAINS, type BrainId } from '../../../../src-shared/brains';
 import type { LiveTurn, ReplayCall, ReplayRequest, ReplayTurn } from '../types';
 import { buildWireRequest } from './index';
-import { MAX_SHOWN_IMAGE_BYTES } from './shared';
+import { MAX_SHOWN_IMAGE_BASE64_CHARS } from './shared';
 
 const PNG = 'iVBORw0KGgo=';
 const TOOLS = [{ name: 'snapshot', description: 'A picture of the screen.', inputSchema: { type: 'object', properties: {} } }];
@@ -130,9 +130,10 @@ describe('a live tool answer with an image', () => {
     expect(lastItem('grok')).toEqual({ type: 'function_call_output', call_id: 'call_01LIVE_0', output: `The screen:\n${SHOWN_NOT}` });
   });
 
-  it('an image type the wire does not take, or one over 5 MB, stands in; the others are still shown', () => {
+  it('an image type the wire does not take, or one over 5 MB of base64, stands in; the others are still shown', () => {
     const svg = { mimeType: 'image/svg+xml', byteLength: 120, data: 'PHN2Zz4=' };
-    const huge = { mimeType: 'image/png', byteLength: MAX_SHOWN_IMAGE_BYTES + 1, data: PNG };
+    const base64 = 'A'.repeat(MAX_SHOWN_IMAGE_BASE64_CHARS + 4);
+    const huge = { mimeType: 'image/png', byteLength: ((MAX_SHOWN_IMAGE_BASE64_CHARS + 4) / 4) * 3, data: base64 };
     const request = requestFor('claude', [call({ images: [svg, { mimeType: 'image/png', byteLength: 8, data: PNG }, huge] })]);
     expect(lastItem('claude', request)).toEqual({
       role: 'user',
@@ -141,7 +142,7 @@ describe('a live tool answer with an image', () => {
           type: 'tool_result',
           tool_use_id: 'call_01LIVE_0',
           content: [
-            { type: 'text', text: 'The screen:\n[image/svg+xml, 120 bytes: not shown to this brain]\n[image/png, 5,242,881 bytes: not shown to this brain]' },
+            { type: 'text', text: 'The screen:\n[image/svg+xml, 120 bytes: not shown to this brain]\n[image/png, 3,932,163 bytes: not shown to this brain]' },
             { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
           ],
           cache_control: { type: 'ephemeral' },
