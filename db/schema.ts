@@ -4,6 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import type { ToolImage } from '../src-shared/tool-images';
 
 export const conversations = sqliteTable(
   'conversations',
@@ -101,6 +102,8 @@ export const toolInvocations = sqliteTable(
     opaque: text('opaque', { mode: 'json' }),
     startedAt: text('started_at').notNull(),
     endedAt: text('ended_at'),
+    /** The images a tool result held, in order (`[{mimeType, data}]`, data in base64), or null; `output` holds its text. */
+    images: text('images', { mode: 'json' }).$type<ToolImage[]>(),
   },
   (table) => [index('tool_invocations_message').on(table.messageId, table.seq), index('tool_invocations_turn').on(table.turnId)],
 );

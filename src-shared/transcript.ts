@@ -51,6 +51,21 @@ export const transcriptErrorSchema = z
   .passthrough()
   .meta({ description: "What went wrong with the reply: a failed reply's error, or the note on an interrupted or cut-short one." });
 
+/** Extension: an image a tool result held, beside its text `output`. */
+export const transcriptImageSchema = z
+  .object({
+    mime_type: z
+      .string()
+      .regex(/^[\w.+-]+\/[\w.+-]+$/)
+      .meta({ description: 'The image\'s MIME type as the tool gave it, e.g. "image/png".' }),
+    data: z
+      .string()
+      .regex(/^[A-Za-z0-9+/]*={0,2}$/)
+      .meta({ description: 'The image\'s bytes in base64, exactly as the tool sent them.' }),
+  })
+  .passthrough()
+  .meta({ description: 'An image a tool result held, kept whole; it replays to a brain only as a labelled line.' });
+
 export const transcriptInvocationSchema = z
   .object({
     id: z.string().min(1),
@@ -63,6 +78,11 @@ export const transcriptInvocationSchema = z
     status: z.enum(['ok', 'error', 'denied', 'cancelled']),
     /** Extension. */
     opaque: transcriptInvocationOpaqueSchema.nullable().optional(),
+    /** Extension. */
+    images: z
+      .array(transcriptImageSchema)
+      .optional()
+      .meta({ description: 'The images the result held beside its text output, in the order the tool gave them.' }),
   })
   .passthrough();
 

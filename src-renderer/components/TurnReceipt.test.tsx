@@ -86,6 +86,22 @@ describe('TurnReceiptStrip', () => {
     expect(view.queryByTestId('invocation-detail')).toBeNull();
   });
 
+  it('names the images a result held, and draws none of them', () => {
+    const snapshot = invocationFixture({
+      id: 'snap', server: 'everything', tool: 'get-tiny-image', output: '',
+      images: [{ mimeType: 'image/png', byteLength: 12345 }, { mimeType: 'image/svg+xml', byteLength: 1 }],
+    });
+    loadReply(snapshot);
+    const view = render(<TurnReceiptStrip messageId="m2" />);
+    fireEvent.click(view.getByTestId('receipt-chip'));
+    expect(view.getAllByTestId('invocation-image').map((item) => item.textContent)).toEqual([
+      'Image: image/png, 12,345 bytes',
+      'Image: image/svg+xml, 1 byte',
+    ]);
+    expect(view.queryByTestId('invocation-output')).toBeNull();
+    expect(view.container.querySelector('img, svg image, object, embed')).toBeNull();
+  });
+
   it('follows calls as they finish while the reply streams', () => {
     loadReply();
     const view = render(<TurnReceiptStrip messageId="m2" />);

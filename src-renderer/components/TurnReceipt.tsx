@@ -1,6 +1,7 @@
 import { memo, useId, useMemo, useState, type ReactNode } from 'react';
 import type { InvocationKind, InvocationStatus, InvocationView } from '../../src-shared/api';
 import { buildReceipt, type ReceiptChip } from '../../src-shared/receipt';
+import { imageLabel } from '../../src-shared/tool-images';
 import { useAppStore } from '../state/store';
 import { durationText, prettyJson } from './format';
 import { CancelledStatusIcon, DeniedStatusIcon, ErrorStatusIcon } from './icons';
@@ -69,6 +70,7 @@ interface DetailProps {
 /** What one call did. Inputs and outputs come from models and tools, so they are shown as plain text only. */
 function InvocationDetail({ id, chip, invocation }: DetailProps) {
   const duration = invocation === undefined ? null : durationText(invocation.startedAt, invocation.endedAt);
+  const images = invocation?.images ?? [];
   return (
     <section id={id} className="invocation-detail" data-testid="invocation-detail" aria-label={`Details of ${chip.label}`}>
       <dl className="invocation-facts">
@@ -93,13 +95,25 @@ function InvocationDetail({ id, chip, invocation }: DetailProps) {
           </pre>
           <h4 className="invocation-heading">Output</h4>
           {invocation.output === null || invocation.output === '' ? (
-            <p className="invocation-missing" data-testid="invocation-output">
-              {invocation.output === null ? 'No output.' : 'Empty output.'}
-            </p>
+            images.length > 0 ? null : (
+              <p className="invocation-missing" data-testid="invocation-output">
+                {invocation.output === null ? 'No output.' : 'Empty output.'}
+              </p>
+            )
           ) : (
             <pre className="invocation-text" data-testid="invocation-output">
               {invocation.output}
             </pre>
+          )}
+          {images.length === 0 ? null : (
+            // Named, never drawn: the view carries no image bytes, and a tool's bytes are not trusted into the page.
+            <ul className="invocation-images" aria-label="Images in the output">
+              {images.map((image, index) => (
+                <li key={index} className="invocation-image" data-testid="invocation-image">
+                  Image: {imageLabel(image)}
+                </li>
+              ))}
+            </ul>
           )}
         </>
       )}

@@ -2,6 +2,7 @@
 import type { BrainId, ReasoningLevel, WireId } from '../brains';
 import type { ContextLevel, ContextLines, WindowSource } from '../context-windows';
 import { MCP_SERVER_STATUSES, TOOL_POLICY_VALUES, type McpServerOrigin, type McpServerStatus, type ToolPolicyValue } from '../tool-rules';
+import type { ToolImageFacts } from '../tool-images';
 
 export const MESSAGE_ROLES = ['user', 'assistant', 'system'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
@@ -142,6 +143,8 @@ export interface InvocationView {
   readonly status: InvocationStatus;
   readonly startedAt: string;
   readonly endedAt: string | null;
+  /** The images the result held, beside its text output: named only, their bytes never leave the store. */
+  readonly images?: readonly ToolImageFacts[];
 }
 
 export interface MessagePage {

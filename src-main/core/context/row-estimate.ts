@@ -1,9 +1,10 @@
 /**
  * A stored row's token estimate: what the row costs in a replay. Its words, and on a reply the calls it replays (as
- * cut for replay: the last 12, inputs and answers to 500 characters) and the context the app brought to its turn
+ * cut for replay: the last 12, inputs and answers to 500 characters, an image as its one-line stand-in) and the context the app brought to its turn
  * (recalled memories, a skill the user started), which replays on the turn's user message.
  */
-import { cutAnswer, cutInput, MAX_REPLAYED_CALLS } from '../replay/call-shaping';
+import { imageFacts, type ToolImage } from '../../../src-shared/tool-images';
+import { cutAnswer, cutInput, MAX_REPLAYED_CALLS, withImageStandIns } from '../replay/call-shaping';
 import { estimateMessageTokens, estimateTokens, MESSAGE_FRAMING_TOKENS } from './token-estimate';
 
 /**
@@ -18,6 +19,8 @@ export interface EstimatedInvocation {
   readonly providerCallId: string | null;
   readonly input: unknown;
   readonly output: string | null;
+  /** The history replays a labelled line for each image, never its bytes. */
+  readonly images?: readonly ToolImage[] | null;
 }
 
 /** A call the brain made (a tool, or a skill it ran itself); the app's own memories and skills were context. */
@@ -32,7 +35,7 @@ function inputObject(input: unknown): Record<string, unknown> {
 export function estimateRowTokens(text: string, invocations: readonly EstimatedInvocation[] = []): number {
   let tokens = estimateMessageTokens(text);
   for (const call of invocations.filter(isBrainCall).slice(-MAX_REPLAYED_CALLS)) {
-    tokens += CALL_FRAMING_TOKENS + estimateTokens(JSON.stringify(cutInput(inputObject(call.input)).input)) + estimateTokens(cutAnswer(call.output ?? ''));
+    tokens += CALL_FRAMING_TOKENS + estimateTokens(JSON.stringify(cutInput(inputObject(call.input)).input)) + estimateTokens(withImageStandIns(cutAnswer(call.output ?? ''), (call.images ?? []).map(imageFacts)));
   }
   for (const context of invocations.filter((invocation) => !isBrainCall(invocation))) {
     tokens += estimateTokens(context.output ?? '') + MESSAGE_FRAMING_TOKENS;

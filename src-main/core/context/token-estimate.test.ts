@@ -49,6 +49,12 @@ describe('estimateRowTokens', () => {
     const twenty = estimateRowTokens('', Array.from({ length: 20 }, () => call(long)));
     expect(twenty).toBe(MESSAGE_FRAMING_TOKENS + 12 * (CALL_FRAMING_TOKENS + 4 + 125));
   });
+  it('counts an image as the stand-in line the history replays, not as its bytes', () => {
+    const bytes = Buffer.alloc(300_000, 1).toString('base64');
+    const call = { kind: 'tool' as const, providerCallId: 'c', input: {}, output: 'abcd', images: [{ mimeType: 'image/png', data: bytes }] };
+    // {} is 2 characters; the answer is "abcd\n[image/png, 300,000 bytes: not replayed]", 45 characters.
+    expect(estimateRowTokens('', [call])).toBe(MESSAGE_FRAMING_TOKENS + CALL_FRAMING_TOKENS + 1 + 12);
+  });
   it('counts the context the app brought (memories, a started skill) in full', () => {
     const memory = { kind: 'memory' as const, providerCallId: null, input: {}, output: 'm'.repeat(40) };
     expect(estimateRowTokens('', [memory])).toBe(MESSAGE_FRAMING_TOKENS + 10 + MESSAGE_FRAMING_TOKENS);

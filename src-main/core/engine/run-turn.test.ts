@@ -216,7 +216,7 @@ describe('TurnEngine', () => {
       {
         turnId: started.result.turnId, messageId: message.id, seq: 0, kind: 'tool', server: null, tool: 'current_time',
         providerCallId: 'functions.current_time:0', input: { zone: 'Asia/Seoul' }, output: '2026-11-30T20:00:00+09:00 (Asia/Seoul)',
-        status: 'ok', opaque: null,
+        status: 'ok', opaque: null, images: null,
       },
     ]);
     expect(scripted.calls).toHaveLength(2);

@@ -91,6 +91,7 @@ async function runToolCall(round: ToolRound, call: ToolCallPart, seq: number): P
     providerCallId: call.providerCallId,
     input: call.input,
     output: result.output,
+    images: result.images && result.images.length > 0 ? [...result.images] : null,
     status,
     opaque: call.opaque ?? null,
     startedAt,

@@ -1,8 +1,9 @@
 /**
  * Shared rules for replaying calls, used by every wire converter: how many, how long, which id, which name.
  */
+import { imageLabel } from '../../../src-shared/tool-images';
 import { bareToolName, sameToolKey, toolKeyOfWireName, type ToolKey } from '../../../src-shared/tool-key';
-import type { ReplayCall, ReplayTurn, ToolDeclaration, TurnPlacement } from './types';
+import type { ReplayCall, ReplayImage, ReplayTurn, ToolDeclaration, TurnPlacement } from './types';
 
 /** A reply in the history replays at most its last 12 calls (the reply being written keeps all of its own). */
 export const MAX_REPLAYED_CALLS = 12;
@@ -24,6 +25,19 @@ function cutCodePoints(text: string, maxLength: number): string {
 export function cutAnswer(answer: string): string {
   if (answer.length <= MAX_CALL_CHARS) return answer;
   return `${cutCodePoints(answer, MAX_CALL_CHARS - CUT_MARK.length - ANSWER_CUT_NOTE.length)}${CUT_MARK}${ANSWER_CUT_NOTE}`;
+}
+
+/**
+ * The labelled line that stands in for an image a request does not show: the history carries no image bytes (see
+ * `ReplayImage`), and the reply being written shows them only to a brain that takes them.
+ */
+export function imageStandIn(image: ReplayImage): string {
+  return `[${imageLabel(image)}: ${image.data === undefined ? 'not replayed' : 'not shown to this brain'}]`;
+}
+
+/** An answer's text followed by one stand-in line per image. */
+export function withImageStandIns(answer: string, images: readonly ReplayImage[]): string {
+  return [answer, ...images.map(imageStandIn)].filter((line) => line.length > 0).join('\n');
 }
 
 type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -206,7 +220,8 @@ export function declaredName(call: ReplayCall, tools: readonly ToolDeclaration[]
  */
 export function undeclaredCallRecord(call: ReplayCall): string {
   const outcome = call.isError ? 'failed with' : 'answered';
-  return `[System line, tool record: the assistant called ${bareToolName(call.name)} with ${JSON.stringify(call.input)}, which ${outcome}: ${call.answer}. That tool is not offered now.]`;
+  const answer = withImageStandIns(call.answer, call.images ?? []);
+  return `[System line, tool record: the assistant called ${bareToolName(call.name)} with ${JSON.stringify(call.input)}, which ${outcome}: ${answer}. That tool is not offered now.]`;
 }
 
 /**

@@ -35,7 +35,7 @@ describe('collectReplayTurns', () => {
   it('gives the reply being written the call ids the stored reply keeps: ids count only the brain\u2019s own calls', () => {
     const invocation = (overrides: Partial<InvocationRow>): InvocationRow => ({
       id: 'i', turnId: 't', messageId: 'a1', seq: 0, kind: 'tool', server: null, tool: 'current_time', providerCallId: 'p', input: {},
-      output: 'now', status: 'ok', opaque: null, startedAt: 't', endedAt: 't', ...overrides,
+      output: 'now', status: 'ok', opaque: null, startedAt: 't', endedAt: 't', images: null, ...overrides,
     });
     const memory = invocation({ id: 'i0', seq: 0, kind: 'memory', tool: 'memory', providerCallId: null, output: 'a note' });
     const first = invocation({ id: 'i1', seq: 1, providerCallId: 'p1' });
@@ -60,5 +60,19 @@ describe('collectReplayTurns', () => {
       ],
     });
     expect(liveReplayTurn({ id: 'a1', brain: 'kimi', model: 'kimi-k2.6' }, [])).toBeNull();
+  });
+
+  it('carries an answer\u2019s images whole in the reply being written, and only named in the history', () => {
+    const png = Buffer.from('not really a png').toString('base64');
+    const invocation: InvocationRow = {
+      id: 'i1', turnId: 't', messageId: 'a1', seq: 0, kind: 'tool', server: 'everything', tool: 'get-tiny-image', providerCallId: 'p1',
+      input: {}, output: 'Here it is.', status: 'ok', opaque: null, startedAt: 't', endedAt: 't', images: [{ mimeType: 'image/png', data: png }],
+    };
+    const reply = row({ id: 'a1', turnId: 't', role: 'assistant', brain: 'claude', modelRequested: 'claude-opus-4-8', text: 'A logo.' });
+    const [, stored] = collectReplayTurns([row({ id: 'u1', turnId: 't' }), reply], new Map([['a1', [invocation]]]));
+    const live = liveReplayTurn({ id: 'a1', brain: 'claude', model: 'claude-opus-4-8' }, [{ text: '', reasoning: null, brainCalls: [invocation] }]);
+    expect(live?.rounds[0]?.calls[0]?.images).toEqual([{ mimeType: 'image/png', byteLength: 16, data: png }]);
+    expect(stored?.calls[0]?.images).toEqual([{ mimeType: 'image/png', byteLength: 16 }]);
+    expect(stored?.calls[0]?.answer).toBe('Here it is.');
   });
 });

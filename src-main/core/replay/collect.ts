@@ -4,11 +4,12 @@
  * memories the app retrieved and skills the user started were that turn's context.
  */
 import { isBrainId, type BrainId } from '../../../src-shared/brains';
+import { imageFacts } from '../../../src-shared/tool-images';
 import type { InvocationRow } from '../store/invocations';
 import type { MessageRow, StoredReasoning } from '../store/messages';
 import { RUN_SKILL_TOOL } from '../tools/run-skill-tool';
 import { deriveCallId } from './call-shaping';
-import type { LiveRound, LiveTurn, ReplayCall, ReplayReasoning, ReplayTurn } from './types';
+import type { LiveRound, LiveTurn, ReplayCall, ReplayImage, ReplayReasoning, ReplayTurn, TurnPlacement } from './types';
 
 /** The memories a turn took into its context, as one labelled line on the user's message. */
 export function memoryContext(memories: ReadonlyArray<{ readonly text: string }>): string {
@@ -42,9 +43,15 @@ function contextByTurn(invocationsByMessage: ReadonlyMap<string, readonly Invoca
   return context;
 }
 
+/** A call's images: whole in the reply being written, named only in the history (see `ReplayImage`). */
+function replayImages(invocation: InvocationRow, placement: TurnPlacement): ReplayImage[] {
+  return (invocation.images ?? []).map((image) => ({ ...imageFacts(image), ...(placement === 'live' ? { data: image.data } : {}) }));
+}
+
 /** A call's replay id is derived from its reply's id and its position among that reply's brain calls. */
-function toReplayCall(messageId: string, invocation: InvocationRow, position: number): ReplayCall {
+function toReplayCall(messageId: string, invocation: InvocationRow, position: number, placement: TurnPlacement): ReplayCall {
   const input = invocation.input;
+  const images = replayImages(invocation, placement);
   return {
     callId: deriveCallId(messageId, position),
     ...(invocation.providerCallId ? { providerCallId: invocation.providerCallId } : {}),
@@ -52,6 +59,7 @@ function toReplayCall(messageId: string, invocation: InvocationRow, position: nu
     input: typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {},
     answer: invocation.output ?? '',
     isError: invocation.status !== 'ok',
+    ...(images.length > 0 ? { images } : {}),
     server: invocation.server,
     ...(invocation.opaque === null || invocation.opaque === undefined ? {} : { opaque: invocation.opaque }),
   };
@@ -65,7 +73,7 @@ type ReplySource = Pick<MessageRow, 'id' | 'kind' | 'text' | 'brain' | 'modelReq
  * order. Null when there is nothing to replay.
  */
 function replyReplayTurn(reply: ReplySource, brainCalls: readonly InvocationRow[]): ReplayTurn | null {
-  const calls = brainCalls.map((invocation, position) => toReplayCall(reply.id, invocation, position));
+  const calls = brainCalls.map((invocation, position) => toReplayCall(reply.id, invocation, position, 'history'));
   if (reply.text.length === 0 && calls.length === 0) return null;
   const reasoning = reply.reasoning as StoredReasoning | null;
   return {
@@ -101,7 +109,7 @@ export function liveReplayTurn(reply: { readonly id: string; readonly brain: Bra
     rounds: rounds.map((round): LiveRound => ({
       text: round.text,
       ...(round.reasoning ? { reasoning: round.reasoning } : {}),
-      calls: round.brainCalls.map((invocation) => toReplayCall(reply.id, invocation, position++)),
+      calls: round.brainCalls.map((invocation) => toReplayCall(reply.id, invocation, position++, 'live')),
     })),
   };
 }

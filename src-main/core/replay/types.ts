@@ -11,12 +11,27 @@ export interface ReplayCall {
   /** The bare tool name as declared this turn. */
   readonly name: string;
   readonly input: Record<string, unknown>;
+  /** The answer's text; the images it held are in `images`. */
   readonly answer: string;
   readonly isError: boolean;
+  /** Images the answer held, in order, each whole (`data`) only in the reply being written. */
+  readonly images?: readonly ReplayImage[];
   /** The MCP server the tool belongs to, or null for a built-in tool. */
   readonly server?: string | null;
   /** Provider-opaque facts of this call (a Gemini thoughtSignature), replayed only to the brain that made them. */
   readonly opaque?: unknown;
+}
+
+/**
+ * An image a tool answered with. Its bytes come along only while the reply that called the tool is being written: a
+ * brain looks at an image when it asked for it, and the history carries a labelled stand-in, so an image is not resent
+ * (and paid for) with every later turn, and the history's cut to 500 characters per answer holds.
+ */
+export interface ReplayImage {
+  readonly mimeType: string;
+  readonly byteLength: number;
+  /** Base64; absent in the history. */
+  readonly data?: string;
 }
 
 export interface ReplayReasoning {

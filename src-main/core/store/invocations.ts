@@ -1,5 +1,6 @@
 import type { InvocationView } from '../../../src-shared/api';
 import { toolInvocations } from '../../../db/schema';
+import { imageFacts } from '../../../src-shared/tool-images';
 import { handMappedQuery, parseJsonColumn } from './messages';
 import type { AppDatabase } from './open';
 
@@ -29,6 +30,7 @@ const selectInvocationsOfMessages = handMappedQuery(
     opaque: parseJsonColumn(values[11]),
     startedAt: values[12] as string,
     endedAt: values[13] as string | null,
+    images: parseJsonColumn(values[14]) as InvocationRow['images'],
   }),
 );
 /** Batches of a few hundred ids read a long conversation's invocations faster than one statement over all of them. */
@@ -63,5 +65,7 @@ export function toInvocationView(row: InvocationRow): InvocationView {
     status: row.status,
     startedAt: row.startedAt,
     endedAt: row.endedAt,
+    // The view names the images; their bytes stay in the store.
+    ...(row.images && row.images.length > 0 ? { images: row.images.map(imageFacts) } : {}),
   };
 }

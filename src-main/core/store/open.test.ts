@@ -151,6 +151,7 @@ const SEED: ReadonlyArray<{ readonly table: string; readonly rows: readonly Seed
         id: 'i1', turn_id: 't1', message_id: 'm2', seq: 0, kind: 'tool', server: 'files', tool: 'read_file', provider_call_id: 'toolu_01',
         input: JSON.stringify({ path: '/notes/whales.md' }), output: 'Blue whales are the largest animals.', status: 'ok',
         opaque: JSON.stringify({ thoughtSignature: 'dGhvdWdodA==' }), started_at: '2026-01-01T00:00:02.100Z', ended_at: '2026-01-01T00:00:02.200Z',
+        images: JSON.stringify([{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }]),
       },
       {
         id: 'i2', turn_id: 't1', message_id: 'm2', seq: 1, kind: 'memory', server: null, tool: 'memory', provider_call_id: null,
@@ -178,6 +179,7 @@ const SEED: ReadonlyArray<{ readonly table: string; readonly rows: readonly Seed
 const ADDED_COLUMNS: Readonly<Record<string, SeedRow>> = {
   messages: { stream_owner: null, covers_through_id: null, replayed_tokens_through: null, replayed_rows_through: null },
   brain_state: { refused_tokens: null, refused_model: null },
+  tool_invocations: { images: null },
 };
 
 /**
@@ -193,9 +195,11 @@ const MESSAGES_AFTER_0004: Readonly<Record<string, SeedRow>> = {
   m4: { token_estimate: 6 + 4 },
 };
 
-function upgradedRow(table: string, row: SeedRow): SeedRow {
+/** A row seeded at schema `version` as it reads after every later migration ran. */
+function upgradedRow(table: string, row: SeedRow, version: number): SeedRow {
   const added = Object.fromEntries(Object.entries(ADDED_COLUMNS[table] ?? {}).filter(([column]) => !(column in row)));
-  return { ...row, ...added, ...(table === 'messages' ? MESSAGES_AFTER_0004[String(row.id)] : {}) };
+  const backfilled = table === 'messages' && version < 5 ? MESSAGES_AFTER_0004[String(row.id)] : {};
+  return { ...row, ...added, ...backfilled };
 }
 
 function columnsOf(sqlite: Database.Database, table: string): string[] {
@@ -233,7 +237,7 @@ describe('upgrading every earlier schema', () => {
       expect(schemaVersion(upgraded)).toBe(SCHEMA_VERSION);
       expect(upgraded.$client.pragma('integrity_check', { simple: true })).toBe('ok');
       for (const { table } of SEED) {
-        const expected = (seeded.get(table) ?? []).map((row) => upgradedRow(table, row));
+        const expected = (seeded.get(table) ?? []).map((row) => upgradedRow(table, row, version));
         expect({ table, rows: tableRows(upgraded.$client, table) }).toEqual({ table, rows: expected });
       }
       // Memories saved before the search index existed are found too.

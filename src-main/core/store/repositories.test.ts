@@ -18,6 +18,7 @@ import {
   nextSeq,
   toMessageView,
 } from './messages';
+import { insertInvocation, listInvocationsByMessage, toInvocationView } from './invocations';
 import { incrementCounter, readBrainState, readCounters, readSetting, saveBrainState, writeSetting } from './settings';
 import { openTestDatabase } from './test-database';
 
@@ -112,6 +113,25 @@ describe('messages', () => {
     expect(first).toMatchObject({ text: 'partial', status: 'interrupted', updatedAt: 't9' });
     expect(first?.error).toMatchObject({ code: 'interrupted', retryable: true });
     expect(second).toMatchObject({ status: 'complete', error: null });
+  });
+});
+
+describe('invocations', () => {
+  it('keeps an image result\u2019s type and bytes, and its view names the image without its bytes', () => {
+    const db = openTestDatabase();
+    seedConversation(db, 'c', 'Images', 't0');
+    insertMessage(db, { id: 'a1', conversationId: 'c', seq: 0, turnId: 't', role: 'assistant', text: 'A logo.', status: 'complete', createdAt: 't0' });
+    const data = Buffer.alloc(1500, 9).toString('base64');
+    insertInvocation(db, {
+      id: 'i1', turnId: 't', messageId: 'a1', seq: 0, kind: 'tool', server: 'everything', tool: 'get-tiny-image', providerCallId: 'p1',
+      input: {}, output: 'Here it is.', images: [{ mimeType: 'image/png', data }], status: 'ok', opaque: null, startedAt: 't0', endedAt: 't1',
+    });
+    const [row] = listInvocationsByMessage(db, ['a1']).get('a1') ?? [];
+    expect(row?.images).toEqual([{ mimeType: 'image/png', data }]);
+    expect(toInvocationView(row!)).toEqual({
+      id: 'i1', turnId: 't', messageId: 'a1', seq: 0, kind: 'tool', server: 'everything', tool: 'get-tiny-image', input: {},
+      output: 'Here it is.', status: 'ok', startedAt: 't0', endedAt: 't1', images: [{ mimeType: 'image/png', byteLength: 1500 }],
+    });
   });
 });
 

@@ -2,6 +2,7 @@
  * The tool catalogue: one definition per tool (name, description, JSON schema), declared once and rendered by each
  * wire in its own declaration shape.
  */
+import type { ToolImage } from '../../../src-shared/tool-images';
 import { bareToolName, sameToolKey, toolKeyOfWireName, type ToolKey } from '../../../src-shared/tool-key';
 
 /** What a brain is told about a tool. */
@@ -12,8 +13,11 @@ export interface ToolDescription {
 }
 
 export interface ToolResult {
+  /** The result's text, as every brain reads it. */
   readonly output: string;
   readonly isError: boolean;
+  /** Images the result held beside its text, in order, for a brain that takes images in tool results. */
+  readonly images?: readonly ToolImage[];
 }
 
 export interface ToolContext {

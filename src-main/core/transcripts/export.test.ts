@@ -81,6 +81,7 @@ function seedEveryKindOfRow(db: AppDatabase): string {
     insertInvocation(db, {
       id: `i${seq}`, turnId: 't0', messageId: 'm1', seq, kind, server: kind === 'tool' ? 'files' : null, tool: kind === 'tool' ? 'read_file' : kind,
       providerCallId: kind === 'memory' ? null : `call_${seq}`, input: { path: 'notes.md' }, output: 'notes', status: 'ok', opaque, startedAt: AT, endedAt: AT,
+      images: kind === 'tool' ? [{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }] : null,
     });
   invocation(0, 'memory', null);
   invocation(1, 'tool', { thoughtSignature: 'Q2FsbA==' });
@@ -101,11 +102,12 @@ function seedEveryKindOfRow(db: AppDatabase): string {
 }
 
 describe('the JSON export', () => {
-  it("carries each call's and each reasoning's opaque carriers verbatim, and each reply's error", () => {
+  it("carries each call's and each reasoning's opaque carriers verbatim, a call's images, and each reply's error", () => {
     const db = openTestDatabase();
     const messages = buildTranscript(db, seedEveryKindOfRow(db)).messages;
     expect(messages[1]?.reasoning?.opaque).toEqual({ blocks: [ANTHROPIC_THINKING] });
     expect(messages[1]?.tool_invocations?.map((invocation) => invocation.opaque)).toEqual([undefined, { thoughtSignature: 'Q2FsbA==' }, undefined]);
+    expect(messages[1]?.tool_invocations?.map((invocation) => invocation.images)).toEqual([undefined, [{ mime_type: 'image/png', data: 'iVBORw0KGgo=' }], undefined]);
     expect(messages[1]).not.toHaveProperty('error');
     expect(messages[3]?.error).toEqual({
       code: 'context-too-large', message: 'The request is too large for gpt-5.5.', retryable: false, status: 400, limit_tokens: 400_000, request_tokens: 512_000,

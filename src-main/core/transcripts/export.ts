@@ -74,6 +74,9 @@ export function buildTranscript(db: AppDatabase, conversationId: string): Transc
         output: invocation.output,
         status: invocation.status,
         ...(invocation.opaque === null || invocation.opaque === undefined ? {} : { opaque: invocation.opaque as TranscriptInvocationOpaque }),
+        ...(invocation.images && invocation.images.length > 0
+          ? { images: invocation.images.map((image) => ({ mime_type: image.mimeType, data: image.data })) }
+          : {}),
       })),
     };
   });

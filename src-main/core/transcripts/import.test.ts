@@ -44,6 +44,29 @@ describe('importTranscript', () => {
     expect(exported.messages[1]).toMatchObject({ brain: 'kimi', model_requested: 'kimi-k2.6', model_responded: 'kimi-k2.6', reasoning_level: 'high' });
   });
 
+  it('keeps a tool result\u2019s images (the `images` extension) through import and export', () => {
+    const db = openTestDatabase();
+    const images = [{ mime_type: 'image/png', data: 'iVBORw0KGgo=' }];
+    const withImage = {
+      ...transcript,
+      messages: [
+        transcript.messages[0],
+        {
+          ...transcript.messages[1],
+          tool_invocations: [{ id: 'i1', kind: 'tool', server: 'everything', tool: 'get-tiny-image', provider_call_id: 'p1', input: {}, output: 'A logo:', status: 'ok', images }],
+        },
+      ],
+    };
+    const conversationId = importTranscript(db, JSON.stringify(withImage));
+    const [reply] = listAllMessages(db, conversationId).filter((row) => row.role === 'assistant');
+    expect(listInvocationsByMessage(db, [reply!.id]).get(reply!.id)?.[0]?.images).toEqual([{ mimeType: 'image/png', data: 'iVBORw0KGgo=' }]);
+    expect(buildTranscript(db, conversationId).messages[1]?.tool_invocations?.[0]).toMatchObject({ output: 'A logo:', images });
+    // Without images, an invocation exports as before.
+    expect(buildTranscript(db, importTranscript(db, JSON.stringify(transcript))).messages[1]?.tool_invocations?.[0]).not.toHaveProperty('images');
+    const notBase64 = { ...withImage, messages: [withImage.messages[0], { ...withImage.messages[1], tool_invocations: [{ ...withImage.messages[1]!.tool_invocations![0], images: [{ mime_type: 'image/png', data: '<svg>' }] }] }] };
+    expect(() => importTranscript(db, JSON.stringify(notBase64))).toThrow(/messages\[1\]\.tool_invocations\[0\]\.images\[0\]\.data/);
+  });
+
   it('refuses a malformed file whole, naming the first bad path, and imports nothing', () => {
     const db = openTestDatabase();
     const broken = { ...transcript, messages: [transcript.messages[0], transcript.messages[1], transcript.messages[2], { ...transcript.messages[0], role: 'robot' }] };

@@ -4,7 +4,8 @@
  */
 import type { ZodError } from 'zod';
 import type { TurnError } from '../../../src-shared/api';
-import { TRANSCRIPT_FORMAT, transcriptSchema, type TranscriptError, type TranscriptV1 } from '../../../src-shared/transcript';
+import type { ToolImage } from '../../../src-shared/tool-images';
+import { TRANSCRIPT_FORMAT, transcriptSchema, type TranscriptError, type TranscriptInvocation, type TranscriptV1 } from '../../../src-shared/transcript';
 import { newId, nowIso } from '../store/clock';
 import { insertConversation } from '../store/conversations';
 import { estimateRowTokens } from '../context/row-estimate';
@@ -79,6 +80,12 @@ function turnErrorOf(error: TranscriptError): TurnError {
   };
 }
 
+/** An invocation's images as stored (null when it held none). */
+function importedImages(invocation: TranscriptInvocation): ToolImage[] | null {
+  const images = invocation.images ?? [];
+  return images.length > 0 ? images.map((image) => ({ mimeType: image.mime_type, data: image.data })) : null;
+}
+
 /** Imports one transcript in a single transaction; returns the new conversation id. */
 export function importTranscript(db: AppDatabase, text: string): string {
   const transcript = parseTranscript(text);
@@ -123,6 +130,7 @@ export function importTranscript(db: AppDatabase, text: string): string {
             providerCallId: invocation.provider_call_id ?? null,
             input: invocation.input ?? {},
             output: invocation.output ?? null,
+            images: importedImages(invocation),
           })),
         ),
         coversThroughId,
@@ -140,6 +148,7 @@ export function importTranscript(db: AppDatabase, text: string): string {
           providerCallId: invocation.provider_call_id ?? null,
           input: invocation.input ?? {},
           output: invocation.output ?? null,
+          images: importedImages(invocation),
           status: invocation.status,
           opaque: invocation.opaque ?? null,
           startedAt: message.created_at ?? now,

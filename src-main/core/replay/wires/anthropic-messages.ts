@@ -5,9 +5,9 @@
 import { declaredName, sanitiseAnthropicId } from '../call-shaping';
 import type { AnthropicReasoningFields } from '../../../../src-shared/reasoning';
 import { systemLineLabel, type ReplayCall, type ReplayRequest, type ReplayTurn, type ReplayWarning, type TurnPlacement, type WireRequest } from '../types';
-import type { TextBlockParam, ToolResultBlockParam, ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { Base64ImageSource, ImageBlockParam, TextBlockParam, ToolResultBlockParam, ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { AnthropicMessage, AnthropicMessagesBody, AnthropicThinkingBlock, AnthropicTool } from './anthropic-messages-types';
-import { assistantParts, NEXT_REPLY_LINE, opaqueBlocks, reasoningFields, renderTurns, replayableReasoning } from './shared';
+import { assistantParts, NEXT_REPLY_LINE, opaqueBlocks, reasoningFields, renderTurns, replayableReasoning, toolAnswer } from './shared';
 
 const EPHEMERAL = { type: 'ephemeral' } as const;
 /** Anthropic: "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024". */
@@ -67,11 +67,23 @@ function toolUse(call: ReplayCall, request: ReplayRequest): ToolUseBlockParam {
   return { type: 'tool_use', id: sanitiseAnthropicId(call.callId), name: declaredName(call, request.tools), input: call.input };
 }
 
-function toolResult(call: ReplayCall): ToolResultBlockParam {
+function toolResult(call: ReplayCall, request: ReplayRequest): ToolResultBlockParam {
+  const { text, images } = toolAnswer(call, request);
+  // Text alone stays a string, as before images could come along, so earlier requests remain a cached prefix.
+  const content: ToolResultBlockParam['content'] = images.length === 0
+    ? text
+    : [
+        ...textBlocks(text),
+        ...images.map((image): ImageBlockParam => ({
+          type: 'image',
+          // TOOL_RESULT_IMAGES shows Claude only the four types this field admits.
+          source: { type: 'base64', media_type: image.mimeType as Base64ImageSource['media_type'], data: image.data },
+        })),
+      ];
   return {
     type: 'tool_result',
     tool_use_id: sanitiseAnthropicId(call.callId),
-    content: call.answer,
+    content,
     ...(call.isError ? { is_error: true } : {}),
   };
 }
@@ -86,7 +98,7 @@ function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: 
     // A live reply keeps the provider's own order (words, then calls); a finished one replays its calls first.
     const leading = live ? text : [];
     messages.push({ role: 'assistant', content: [...thinking, ...leading, ...native.map((call) => toolUse(call, request))] });
-    messages.push({ role: 'user', content: native.map(toolResult) });
+    messages.push({ role: 'user', content: native.map((call) => toolResult(call, request)) });
   }
   const words: AnthropicMessage[] = text.length > 0 && !(live && native.length > 0)
     ? [{ role: 'assistant', content: [...(native.length > 0 ? [] : thinking), ...text] }]

@@ -3,15 +3,20 @@
  * (the SDK marks every field optional; here the ones the API needs are required), so a misspelt field fails to
  * compile. https://ai.google.dev/api/generate-content
  */
-import type { FunctionCall, FunctionDeclaration, FunctionResponse, GenerationConfig, Part } from '@google/genai';
+import type { FunctionCall, FunctionDeclaration, FunctionResponse, FunctionResponseBlob, GenerationConfig, Part } from '@google/genai';
 import type { GeminiReasoningFields } from '../../../../src-shared/reasoning';
 
 type Signed = Pick<Part, 'thoughtSignature'>;
 
 export type GeminiTextPart = Signed & { text: string };
 export type GeminiFunctionCallPart = Signed & { functionCall: Required<Pick<FunctionCall, 'name' | 'args'>> };
+/** Media a function response carries beside its JSON (Gemini 3's multimodal function responses). */
+export type GeminiFunctionResponseMedia = { inlineData: Required<Pick<FunctionResponseBlob, 'mimeType' | 'data'>> };
 export type GeminiFunctionResponsePart = {
-  functionResponse: Required<Pick<FunctionResponse, 'name'>> & { response: { output: string } | { error: string } };
+  functionResponse: Required<Pick<FunctionResponse, 'name'>> & {
+    response: { output: string } | { error: string };
+    parts?: GeminiFunctionResponseMedia[];
+  };
 };
 export type GeminiPart = GeminiTextPart | GeminiFunctionCallPart | GeminiFunctionResponsePart;
 

@@ -12,7 +12,7 @@ import type {
   GeminiGenerateContentBody,
   GeminiTextPart,
 } from './gemini-generate-content-types';
-import { assistantParts, opaqueBlocks, reasoningFields, renderTurns, replayableReasoning } from './shared';
+import { assistantParts, opaqueBlocks, reasoningFields, renderTurns, replayableReasoning, toolAnswer } from './shared';
 
 /** Gemini's documented stand-in for calls it did not sign itself (another brain's, or older than signatures). */
 export const DUMMY_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
@@ -40,8 +40,14 @@ function functionCallParts(turn: ReplayTurn, calls: readonly ReplayCall[], reque
 }
 
 function functionResponsePart(call: ReplayCall, request: ReplayRequest): GeminiFunctionResponsePart {
+  const { text, images } = toolAnswer(call, request);
   return {
-    functionResponse: { name: declaredName(call, request.tools), response: call.isError ? { error: call.answer } : { output: call.answer } },
+    functionResponse: {
+      name: declaredName(call, request.tools),
+      response: call.isError ? { error: text } : { output: text },
+      // Gemini 3 reads media returned by a function from `functionResponse.parts`, not from sibling parts.
+      ...(images.length > 0 ? { parts: images.map((image) => ({ inlineData: { mimeType: image.mimeType, data: image.data } })) } : {}),
+    },
   };
 }
 

@@ -9,7 +9,9 @@ import type {
   ResponseCreateParamsStreaming,
   ResponseFunctionToolCall,
   ResponseIncludable,
+  ResponseInputImageContent,
   ResponseInputItem,
+  ResponseInputTextContent,
   ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
 import type { ResponsesReasoningFields } from '../../../../src-shared/reasoning';
@@ -20,7 +22,14 @@ export type ResponsesMessage = Required<Pick<EasyInputMessage, 'role'>> & { cont
 /** No item `id`: ids must exist server-side unless store:false, and replayed calls never do. */
 export type ResponsesFunctionCall = Pick<ResponseFunctionToolCall, 'type' | 'call_id' | 'name' | 'arguments'>;
 
-export type ResponsesFunctionCallOutput = Pick<ResponseInputItem.FunctionCallOutput, 'type' | 'call_id'> & { output: string };
+/** A tool answer with images: `input_text`, then each image as a base64 `data:` URL. */
+export type ResponsesFunctionCallOutputContent =
+  | Pick<ResponseInputTextContent, 'type' | 'text'>
+  | (Pick<ResponseInputImageContent, 'type'> & { image_url: string });
+
+export type ResponsesFunctionCallOutput = Pick<ResponseInputItem.FunctionCallOutput, 'type' | 'call_id'> & {
+  output: string | ResponsesFunctionCallOutputContent[];
+};
 
 /** A reasoning item as the provider sent it, replayed verbatim with its `encrypted_content`. */
 export type ResponsesReasoningItem = ResponseReasoningItem & { encrypted_content: string };

@@ -5,8 +5,8 @@
  */
 import { declaredName, sanitiseResponsesCallId } from '../call-shaping';
 import type { ReasoningPlace, ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, TurnPlacement, WireRequest } from '../types';
-import type { OpenAiResponsesBody, ResponsesItem, ResponsesReasoningItem } from './openai-responses-types';
-import { answerText, assistantParts, opaqueBlocks, reasoningFields, renderTurns, replayableReasoning } from './shared';
+import type { OpenAiResponsesBody, ResponsesFunctionCallOutput, ResponsesItem, ResponsesReasoningItem } from './openai-responses-types';
+import { assistantParts, opaqueBlocks, reasoningFields, renderTurns, replayableReasoning, toolAnswer } from './shared';
 
 /** A reasoning item this request may carry, and what it stood before when the reply streamed (undefined: not recorded). */
 export interface PlacedReasoningItem {
@@ -75,6 +75,17 @@ export function placeReasoningItems(items: readonly ResponsesItem[], reasoning: 
   return placed;
 }
 
+/** The answer as text, or, when this brain is shown images, as `input_text` and `input_image` items. */
+function functionCallOutput(call: ReplayCall, request: ReplayRequest): ResponsesFunctionCallOutput['output'] {
+  const { text, images } = toolAnswer(call, request);
+  const answer = call.isError ? `Error: ${text}` : text;
+  if (images.length === 0) return answer;
+  return [
+    ...(answer.length > 0 ? [{ type: 'input_text' as const, text: answer }] : []),
+    ...images.map((image) => ({ type: 'input_image' as const, image_url: `data:${image.mimeType};base64,${image.data}` })),
+  ];
+}
+
 function assistantItems(turn: ReplayTurn, placement: TurnPlacement, request: ReplayRequest, warnings: ReplayWarning[]): ResponsesItem[] {
   const live = placement === 'live';
   const { native, recordLine } = assistantParts(turn, placement, request, warnings);
@@ -86,7 +97,7 @@ function assistantItems(turn: ReplayTurn, placement: TurnPlacement, request: Rep
     items.push({ type: 'function_call', call_id: sanitiseResponsesCallId(call.callId), name: declaredName(call, request.tools), arguments: JSON.stringify(call.input) });
   }
   for (const call of native) {
-    items.push({ type: 'function_call_output', call_id: sanitiseResponsesCallId(call.callId), output: answerText(call) });
+    items.push({ type: 'function_call_output', call_id: sanitiseResponsesCallId(call.callId), output: functionCallOutput(call, request) });
   }
   if (recordLine !== null) items.push({ role: 'user', content: recordLine });
   if (!live) items.push(...words);

@@ -2,10 +2,20 @@
  * Pieces every converter shares: how an assistant turn splits into native calls and labelled records, and where
  * reasoning may go.
  */
-import { BRAIN_IDS, BRAINS, type WireId } from '../../../../src-shared/brains';
+import { BRAIN_IDS, BRAINS, type BrainId, type WireId } from '../../../../src-shared/brains';
 import { wireReasoning, type WireReasoningFields } from '../../../../src-shared/reasoning';
-import { MAX_REPLAYED_CALLS, partitionCalls } from '../call-shaping';
-import { systemLineLabel, type LiveTurn, type ReplayCall, type ReplayReasoning, type ReplayRequest, type ReplayTurn, type ReplayWarning, type TurnPlacement } from '../types';
+import { MAX_REPLAYED_CALLS, partitionCalls, withImageStandIns } from '../call-shaping';
+import {
+  systemLineLabel,
+  type LiveTurn,
+  type ReplayCall,
+  type ReplayImage,
+  type ReplayReasoning,
+  type ReplayRequest,
+  type ReplayTurn,
+  type ReplayWarning,
+  type TurnPlacement,
+} from '../types';
 import type { FunctionToolDeclaration } from './chat-completions-types';
 
 export interface AssistantParts {
@@ -88,9 +98,65 @@ export function opaqueBlocks(reasoning: ReplayTurn['reasoning'] | undefined): un
   return Array.isArray(blocks) ? blocks : [];
 }
 
-/** Tool answers as the wire's text; an error is said to be one. */
+/**
+ * The brains that take images inside a tool result, the image types each takes, and (where it varies) which models.
+ * The others get a labelled stand-in: GLM's Anthropic-compatible and xAI's Responses endpoints document no image in
+ * a tool result, and Chat Completions' `tool` messages and Ollama's are text.
+ */
+interface ToolResultImageRule {
+  readonly mimeTypes: readonly string[];
+  readonly models?: RegExp;
+}
+
+export const TOOL_RESULT_IMAGES: Readonly<Partial<Record<BrainId, ToolResultImageRule>>> = {
+  // Anthropic: `tool_result.content` may hold `image` blocks (base64 source) of these four types.
+  claude: { mimeTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] },
+  // OpenAI Responses: `function_call_output.output` may be a list of `input_text` and `input_image` items.
+  codex: { mimeTypes: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] },
+  // Gemini: multimodal function responses (`functionResponse.parts[].inlineData`) are a Gemini 3 feature.
+  gemini: { mimeTypes: ['image/png', 'image/jpeg', 'image/webp'], models: /^gemini-3/ },
+};
+
+/**
+ * Anthropic rejects an image whose base64 string is longer than 5 MB, the smallest limit of the three: one limit for
+ * all keeps a request valid on every wire that shows images.
+ */
+export const MAX_SHOWN_IMAGE_BASE64_CHARS = 5 * 1024 * 1024;
+
+export interface ShownImage {
+  readonly mimeType: string;
+  /** Base64. */
+  readonly data: string;
+}
+
+export interface ToolAnswer {
+  /** The answer's text with a labelled stand-in for each image not shown; may be empty when every image is shown. */
+  readonly text: string;
+  readonly images: readonly ShownImage[];
+}
+
+function showsImage(request: ReplayRequest, image: ReplayImage): image is ReplayImage & ShownImage {
+  const rule = TOOL_RESULT_IMAGES[request.brain];
+  if (image.data === undefined || rule === undefined) return false;
+  if (rule.models !== undefined && !rule.models.test(request.model)) return false;
+  return rule.mimeTypes.includes(image.mimeType) && image.data.length <= MAX_SHOWN_IMAGE_BASE64_CHARS;
+}
+
+/** A call's answer for a wire that takes images in tool results: the images this request shows, and the text. */
+export function toolAnswer(call: ReplayCall, request: ReplayRequest): ToolAnswer {
+  const shown: ShownImage[] = [];
+  const withheld: ReplayImage[] = [];
+  for (const image of call.images ?? []) {
+    if (showsImage(request, image)) shown.push({ mimeType: image.mimeType, data: image.data });
+    else withheld.push(image);
+  }
+  return { text: withImageStandIns(call.answer, withheld), images: shown };
+}
+
+/** Tool answers as the wire's text, each image a labelled stand-in; an error is said to be one. */
 export function answerText(call: ReplayCall): string {
-  return call.isError ? `Error: ${call.answer}` : call.answer;
+  const text = withImageStandIns(call.answer, call.images ?? []);
+  return call.isError ? `Error: ${text}` : text;
 }
 
 export interface TurnRenderers<Item> {

@@ -56,10 +56,14 @@ describe('McpServerHost', () => {
     expect(startsRecordedIn(marker)).toHaveLength(1);
   });
 
-  it('returns text exactly, summarises images and carries tool errors', async () => {
+  it('returns text exactly, keeps images beside it and carries tool errors', async () => {
     const host = hostFor(fakeServer());
     expect(await host.callTool('echo', { message: 'exact  text\nwith lines ✓' })).toEqual({ output: 'exact  text\nwith lines ✓', isError: false });
-    expect(await host.callTool('mixed', {})).toEqual({ output: 'before\n[image: image/png, 1234 bytes]\nafter', isError: false });
+    expect(await host.callTool('mixed', {})).toEqual({
+      output: 'before\nafter',
+      isError: false,
+      images: [{ mimeType: 'image/png', data: Buffer.alloc(1234, 1).toString('base64') }],
+    });
     expect(await host.callTool('fail', {})).toEqual({ output: 'it went wrong', isError: true });
   });
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { base64ByteLength, EMPTY_OUTPUT, toToolResult } from './result';
+import { base64ByteLength } from '../../../../src-shared/tool-images';
+import { EMPTY_OUTPUT, toToolResult } from './result';
 
 describe('toToolResult', () => {
-  it('joins text parts and summarises the rest', () => {
+  it('joins text parts, keeps images whole beside them, and summarises the rest', () => {
     const png = Buffer.alloc(1234, 7).toString('base64');
     const result = toToolResult({
       content: [
@@ -17,13 +18,22 @@ describe('toToolResult', () => {
     expect(result).toEqual({
       output: [
         'first',
-        '[image: image/png, 1234 bytes]',
         '[audio: audio/wav, 10 bytes]',
         '[resource link: Notes <file:///notes.md>, text/markdown]',
         '[resource: demo://a]\ninline text',
         '[resource: demo://b, application/zip, 5 bytes]',
       ].join('\n'),
       isError: false,
+      images: [{ mimeType: 'image/png', data: png }],
+    });
+  });
+
+  it('answers with the images alone when a result holds nothing else', () => {
+    const gif = Buffer.from('GIF89a').toString('base64');
+    expect(toToolResult({ content: [{ type: 'image', data: gif, mimeType: 'image/gif' }] })).toEqual({
+      output: '',
+      isError: false,
+      images: [{ mimeType: 'image/gif', data: gif }],
     });
   });
 

@@ -1,19 +1,13 @@
 /**
- * An MCP `tools/call` result as a ToolResult: the text parts joined, everything else summarised in one line, since a
- * tool result travels to the brain as text.
+ * An MCP `tools/call` result as a ToolResult: the text parts joined, images kept whole beside them (a brain that takes
+ * images in tool results is shown them; the replay labels them for the rest), everything else summarised in one line.
  */
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import { base64ByteLength, type ToolImage } from '../../../../src-shared/tool-images';
 import type { ToolResult } from '../catalogue';
 
 /** What the brain reads when a tool succeeds without saying anything. */
 export const EMPTY_OUTPUT = '(no output)';
-
-/** Decoded size of base64 data, without decoding it. */
-export function base64ByteLength(data: string): number {
-  const length = data.replace(/\s/g, '').length;
-  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-  return Math.max(0, Math.floor((length * 3) / 4) - padding);
-}
 
 export function describeContent(block: ContentBlock): string {
   switch (block.type) {
@@ -46,11 +40,14 @@ export interface McpCallResult {
 }
 
 export function toToolResult(result: McpCallResult): ToolResult {
-  const parts = (result.content ?? []).map(describeContent).filter((part) => part !== '');
+  const content = result.content ?? [];
+  const images: ToolImage[] = content.flatMap((block) => (block.type === 'image' ? [{ mimeType: block.mimeType, data: block.data }] : []));
+  const parts = content.filter((block) => block.type !== 'image').map(describeContent).filter((part) => part !== '');
   if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent));
   if (parts.length === 0 && result.toolResult !== undefined) {
     parts.push(typeof result.toolResult === 'string' ? result.toolResult : JSON.stringify(result.toolResult));
   }
   const isError = result.isError === true;
-  return { output: parts.length > 0 ? parts.join('\n') : isError ? 'The tool reported an error without a message.' : EMPTY_OUTPUT, isError };
+  const output = parts.length > 0 ? parts.join('\n') : isError ? 'The tool reported an error without a message.' : images.length > 0 ? '' : EMPTY_OUTPUT;
+  return { output, isError, ...(images.length > 0 ? { images } : {}) };
 }
