@@ -176,6 +176,7 @@ test('a request body of megabytes comes through a pipe whole, and its window goe
   expect(request.status).toBe(0);
   expect(request.stdout.length).toBeGreaterThan(1_000_000);
   const body = JSON.parse(request.stdout) as { messages: unknown[] };
-  expect(body.messages).toHaveLength(800);
+  // The 800 messages, then the line that keeps a request from ending on a finished reply.
+  expect(body.messages).toHaveLength(801);
   expect(request.stderr).toMatch(/^Window: Claude \(claude-sonnet-4-6\) holds 1,000,000 tokens \(from the model table\)\. The conversation is about [\d,]+ tokens, [\d,]+ % of Claude's window; this request holds about [\d,]+ \(\d+ %\)\.\n$/);
 });
