@@ -2,21 +2,12 @@
  * The app's provider adapters read the fake's scripted tool calls over real HTTP, on all five wires: names, parsed
  * inputs and the provider's own call ids come out as neutral `tool-call` parts.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { BrainId, WireId } from '../../src-shared/brains';
 import { streamProvider, type StreamPart } from '../../src-main/core/providers/index';
-import { startFakeBrains, type FakeBrains } from './server';
+import { useFakeBrains } from './use-fake-brains';
 
-let fake: FakeBrains;
-beforeAll(async () => {
-  fake = await startFakeBrains();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => {
-  fake.reset();
-});
+const fake = useFakeBrains();
 afterEach(() => {
   expect(fake.violations()).toEqual([]);
 });

@@ -2,21 +2,12 @@
  * The wire rules a replay can break, each with the provider's own status and text, and the violations list that lets
  * a whole run assert it broke none.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anthropicThinkingSignature, GEMINI_DUMMY_SIGNATURE } from './derived-tokens';
-import { startFakeBrains, type FakeBrains } from './server';
+import { useFakeBrains } from './use-fake-brains';
 import { errorMessage, postRaw, sseData, type RawReply } from './testing';
 
-let fake: FakeBrains;
-beforeAll(async () => {
-  fake = await startFakeBrains();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => {
-  fake.reset();
-});
+const fake = useFakeBrains();
 
 const bearer = { authorization: 'Bearer k' };
 

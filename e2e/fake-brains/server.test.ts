@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseServerSentEvents } from '../../src-main/core/providers/sse';
 import { TOOLS_REQUIRED_MESSAGE, checkAnthropicRequest } from './anthropic-messages-rules';
 import { MARKDOWN_REPLY, SLOW_CHUNK_COUNT } from './script';
-import { startFakeBrains, type FakeBrains } from './server';
+import { useFakeBrains } from './use-fake-brains';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const reference = (...segments: string[]): string => readFileSync(path.resolve(repoRoot, 'e2e/fixtures/reference', ...segments), 'utf8');
@@ -14,15 +14,8 @@ const reference = (...segments: string[]): string => readFileSync(path.resolve(r
 const FIXED_NOW = new Date('2026-01-01T00:00:00.000Z');
 const FIXED_SECONDS = FIXED_NOW.getTime() / 1000;
 
-let fake: FakeBrains;
-beforeAll(async () => {
-  fake = await startFakeBrains();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakeBrains();
 beforeEach(() => {
-  fake.reset();
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(FIXED_NOW);
 });

@@ -2,7 +2,7 @@
  * Size refusals and compaction requests on all five wires: the fake's own refusal bodies, `[window:N]` on both sides of
  * its line, and the summary a compaction request gets, read back through the app's adapters over real HTTP.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { BRAINS, type BrainId } from '../../src-shared/brains';
 import { SUMMARY_REQUEST_MARKER } from '../../src-main/core/context/summary-prompt';
 import { streamProvider, type ProviderError, type StreamPart } from '../../src-main/core/providers/index';
@@ -12,18 +12,9 @@ import { estimateTokens, type FakeWire } from './fake-wire';
 import { geminiGenerateContentWire } from './gemini-generate-content';
 import { ollamaChatWire } from './ollama-chat';
 import { openAiResponsesWire } from './openai-responses';
-import { startFakeBrains, type FakeBrains } from './server';
+import { useFakeBrains } from './use-fake-brains';
 
-let fake: FakeBrains;
-beforeAll(async () => {
-  fake = await startFakeBrains();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => {
-  fake.reset();
-});
+const fake = useFakeBrains();
 afterEach(() => {
   expect(fake.violations()).toEqual([]);
 });

@@ -3,20 +3,13 @@
  * that repeats their answers) and `[think]`.
  */
 import { createHash } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BrainId } from '../../src-shared/brains';
-import { startFakeBrains, type FakeBrains } from './server';
+import { useFakeBrains } from './use-fake-brains';
 import { FIXED_NOW, FIXED_SECONDS, ndjsonLines, postRaw, sseData, type RawReply } from './testing';
 
-let fake: FakeBrains;
-beforeAll(async () => {
-  fake = await startFakeBrains();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakeBrains();
 beforeEach(() => {
-  fake.reset();
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(FIXED_NOW);
 });

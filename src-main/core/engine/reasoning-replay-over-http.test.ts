@@ -3,8 +3,8 @@
  * reasoning items a tool loop streamed are stored verbatim with where each stood, and the next turn sends each back
  * right before the call or the words that followed it.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeBrains, type FakeBrains } from '../../../e2e/fake-brains/server';
+import { describe, expect, it } from 'vitest';
+import { useFakeBrains } from '../../../e2e/fake-brains/use-fake-brains';
 import { streamProvider } from '../providers';
 import { insertConversation } from '../store/conversations';
 import { listInvocationsByMessage } from '../store/invocations';
@@ -12,16 +12,7 @@ import { listAllMessages, type StoredReasoning } from '../store/messages';
 import { openTestDatabase } from '../store/test-database';
 import { TurnEngine } from './turn-engine';
 
-let fake: FakeBrains;
-beforeAll(async () => {
-  fake = await startFakeBrains();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => {
-  fake.reset();
-});
+const fake = useFakeBrains();
 
 type Item = Record<string, unknown>;
 

@@ -3,8 +3,8 @@
  * that has a refusal. The reply is stored as failed with code `refusal`, naming the brain and quoting the provider's
  * explanation, never retryable, and the words streamed before the refusal stay the reply's words.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeBrains, type FakeBrains } from '../../../e2e/fake-brains/server';
+import { describe, expect, it } from 'vitest';
+import { useFakeBrains } from '../../../e2e/fake-brains/use-fake-brains';
 import { DEFAULT_REFUSAL_WORDS } from '../../../e2e/fake-brains/script';
 import type { ApiEvent } from '../../../src-shared/api';
 import type { BrainId } from '../../../src-shared/brains';
@@ -14,16 +14,7 @@ import { listAllMessages } from '../store/messages';
 import { openTestDatabase } from '../store/test-database';
 import { TurnEngine } from './turn-engine';
 
-let fake: FakeBrains;
-beforeAll(async () => {
-  fake = await startFakeBrains();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => {
-  fake.reset();
-});
+const fake = useFakeBrains();
 
 function engineFor(brain: BrainId) {
   const db = openTestDatabase();

@@ -3,8 +3,8 @@
  * 127.0.0.1. A stalled stream ends the turn with the brain named and the text so far kept; a 429's requested wait
  * reaches the stored message as a number.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeBrains, type FakeBrains } from '../../../e2e/fake-brains/server';
+import { describe, expect, it } from 'vitest';
+import { useFakeBrains } from '../../../e2e/fake-brains/use-fake-brains';
 import type { ApiEvent } from '../../../src-shared/api';
 import type { BrainId } from '../../../src-shared/brains';
 import { streamProvider } from '../providers';
@@ -13,16 +13,7 @@ import { listAllMessages } from '../store/messages';
 import { openTestDatabase } from '../store/test-database';
 import { TurnEngine } from './turn-engine';
 
-let fake: FakeBrains;
-beforeAll(async () => {
-  fake = await startFakeBrains();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => {
-  fake.reset();
-});
+const fake = useFakeBrains();
 
 function engineFor(brain: BrainId) {
   const db = openTestDatabase();

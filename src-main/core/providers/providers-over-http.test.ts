@@ -1,24 +1,15 @@
 /**
  * The adapters end to end: real SDK clients over real HTTP on 127.0.0.1, against the fake brains.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeBrains, type FakeBrains } from '../../../e2e/fake-brains/server';
+import { describe, expect, it } from 'vitest';
+import { useFakeBrains } from '../../../e2e/fake-brains/use-fake-brains';
 import type { BrainId, WireId } from '../../../src-shared/brains';
 import { streamProvider } from './index';
 import { CLOSED_EARLY_MESSAGE } from './provider-errors';
 import type { StreamPart } from './stream-parts';
 import { collect } from './testing/recorded-streams';
 
-let fake: FakeBrains;
-beforeAll(async () => {
-  fake = await startFakeBrains();
-});
-afterAll(async () => {
-  await fake.close();
-});
-beforeEach(() => {
-  fake.reset();
-});
+const fake = useFakeBrains();
 
 interface WireCase {
   readonly brain: BrainId;
