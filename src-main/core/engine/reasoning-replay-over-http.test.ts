@@ -5,12 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useFakeBrains } from '../../../e2e/fake-brains/use-fake-brains';
-import { streamProvider } from '../providers';
-import { insertConversation } from '../store/conversations';
 import { listInvocationsByMessage } from '../store/invocations';
+import { engineOverFakeBrains } from './testing';
 import { listAllMessages, type StoredReasoning } from '../store/messages';
-import { openTestDatabase } from '../store/test-database';
-import { TurnEngine } from './turn-engine';
 
 const fake = useFakeBrains();
 
@@ -27,15 +24,7 @@ function itemOrder(input: unknown): string[] {
 
 describe('codex reasoning over a tool loop', () => {
   it('is stored with its places and replays on the next turn before the call and the words that followed it', async () => {
-    const db = openTestDatabase();
-    insertConversation(db, { id: 'c1', title: 'New conversation', brain: 'codex', model: null, now: '2026-12-01T00:00:00.000Z' });
-    const engine = new TurnEngine({
-      db,
-      emit: () => undefined,
-      stream: streamProvider,
-      connectionFor: (target) => ({ baseUrl: fake.baseUrlFor(target), apiKey: 'test-key' }),
-      checkpointIntervalMs: 20,
-    });
+    const { db, engine } = engineOverFakeBrains(fake, 'codex', { checkpointIntervalMs: 20 });
 
     const first = await engine.send('c1', 'What time is it? [think] [tool:current_time]').done;
     expect(first.status).toBe('complete');

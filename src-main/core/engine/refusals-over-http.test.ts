@@ -6,28 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { useFakeBrains } from '../../../e2e/fake-brains/use-fake-brains';
 import { DEFAULT_REFUSAL_WORDS } from '../../../e2e/fake-brains/script';
-import type { ApiEvent } from '../../../src-shared/api';
 import type { BrainId } from '../../../src-shared/brains';
-import { streamProvider } from '../providers';
-import { insertConversation } from '../store/conversations';
 import { listAllMessages } from '../store/messages';
-import { openTestDatabase } from '../store/test-database';
-import { TurnEngine } from './turn-engine';
+import { engineOverFakeBrains } from './testing';
 
 const fake = useFakeBrains();
 
-function engineFor(brain: BrainId) {
-  const db = openTestDatabase();
-  insertConversation(db, { id: 'c1', title: 'New conversation', brain, model: null, now: '2026-12-01T00:00:00.000Z' });
-  const events: ApiEvent[] = [];
-  const engine = new TurnEngine({
-    db,
-    emit: (event) => events.push(event),
-    stream: streamProvider,
-    connectionFor: (target) => ({ baseUrl: fake.baseUrlFor(target), apiKey: 'test-key' }),
-  });
-  return { db, events, engine };
-}
+const engineFor = (brain: BrainId) => engineOverFakeBrains(fake, brain);
 
 describe.each([
   // Anthropic: `stop_reason: "refusal"` with `stop_details.explanation` (none when the fake is given no words).

@@ -5,29 +5,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useFakeBrains } from '../../../e2e/fake-brains/use-fake-brains';
-import type { ApiEvent } from '../../../src-shared/api';
 import type { BrainId } from '../../../src-shared/brains';
 import { streamProvider } from '../providers';
-import { insertConversation } from '../store/conversations';
 import { listAllMessages } from '../store/messages';
-import { openTestDatabase } from '../store/test-database';
-import { TurnEngine } from './turn-engine';
+import { engineOverFakeBrains } from './testing';
 
 const fake = useFakeBrains();
 
 function engineFor(brain: BrainId) {
-  const db = openTestDatabase();
-  insertConversation(db, { id: 'c1', title: 'New conversation', brain, model: null, now: '2026-12-01T00:00:00.000Z' });
-  const events: ApiEvent[] = [];
-  const engine = new TurnEngine({
-    db,
-    emit: (event) => events.push(event),
-    // The wires' 90 s idle limit, shortened so the test waits 0.2 s.
-    stream: (call) => streamProvider({ ...call, idleTimeoutMs: 200 }),
-    connectionFor: (target) => ({ baseUrl: fake.baseUrlFor(target), apiKey: 'test-key' }),
-    checkpointIntervalMs: 20,
-  });
-  return { db, events, engine };
+  // The wires' 90 s idle limit, shortened so the test waits 0.2 s.
+  return engineOverFakeBrains(fake, brain, { stream: (call) => streamProvider({ ...call, idleTimeoutMs: 200 }), checkpointIntervalMs: 20 });
 }
 
 describe.each([

@@ -4,7 +4,9 @@ import type { BrainId } from '../../../src-shared/brains';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
 import { insertConversation } from '../store/conversations';
 import { openTestDatabase } from '../store/test-database';
-import { TurnEngine } from './turn-engine';
+import type { FakeBrains } from '../../../e2e/fake-brains/server';
+import { streamProvider } from '../providers';
+import { TurnEngine, type TurnEngineDependencies } from './turn-engine';
 import type { TurnToolbox } from './turn-toolbox';
 
 /** A provider stream the test feeds part by part. */
@@ -66,4 +68,22 @@ export function scriptedEngine(options: ScriptedEngineOptions = {}) {
     ...(options.toolbox ? { toolbox: options.toolbox } : {}),
   });
   return { db, events, scripted, engine };
+}
+
+/**
+ * An engine on a fresh in-memory store with conversation `c1` on `brain`, its providers the real adapters against the
+ * fake brains, its events kept. `overrides` replace any dependency (a shorter idle limit, a faster checkpoint).
+ */
+export function engineOverFakeBrains(fake: FakeBrains, brain: BrainId, overrides: Partial<Omit<TurnEngineDependencies, 'db' | 'emit'>> = {}) {
+  const db = openTestDatabase();
+  insertConversation(db, { id: 'c1', title: 'New conversation', brain, model: null, now: '2026-12-01T00:00:00.000Z' });
+  const events: ApiEvent[] = [];
+  const engine = new TurnEngine({
+    db,
+    emit: (event) => events.push(event),
+    stream: streamProvider,
+    connectionFor: (target) => ({ baseUrl: fake.baseUrlFor(target), apiKey: 'test-key' }),
+    ...overrides,
+  });
+  return { db, events, engine };
 }
