@@ -132,6 +132,8 @@ describe('MessageRow', () => {
     const error = view.getByTestId('message-error');
     expect(error.textContent).toBe(explanation);
     expect(error.querySelector('img')).toBeNull();
+    expect(view.getByText('Declined')).toBeTruthy();
+    expect(view.queryByText('Failed')).toBeNull();
     expect(view.queryByTestId('retry-button')).toBeNull();
     const picker = view.getByRole('combobox', { name: 'Ask another brain' }) as HTMLSelectElement;
     const offered = [...picker.options].map((option) => option.value);

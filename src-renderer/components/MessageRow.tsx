@@ -89,10 +89,10 @@ function AssistantMessage({ message }: MessageProps) {
   const turnRunning = useAppStore((state) => message.conversationId in state.activeTurns);
   const compacting = useAppStore((state) => message.conversationId in state.compactions);
   const mismatch = servedModelMismatch(message);
-  const statusNote = STATUS_NOTES[message.status];
   const streaming = message.status === 'streaming';
   // The brain declined: the same request draws the same refusal, so the way on is another brain, not Retry.
   const declined = message.error?.code === 'refusal';
+  const statusNote = declined ? 'Declined' : STATUS_NOTES[message.status];
   const canRetry =
     isLast &&
     !turnRunning &&
