@@ -7,6 +7,13 @@ describe('command size limits', () => {
     expect(MAX_IMPORT_CONTENT_LENGTH).toBe(200_000_000);
   });
 
+  it('importConversations takes text and base64 bytes up to the same limit, which a base64 body (one byte a character) fits', () => {
+    expect(commandSchemas.importConversations.shape.content.unwrap().maxLength).toBe(MAX_IMPORT_CONTENT_LENGTH);
+    expect(commandSchemas.importConversations.shape.contentBase64.unwrap().maxLength).toBe(MAX_IMPORT_CONTENT_LENGTH);
+    const envelopeBytes = new TextEncoder().encode(JSON.stringify({ name: 'x'.repeat(500), contentBase64: '' })).length;
+    expect(MAX_COMMAND_BODY_BYTES).toBeGreaterThanOrEqual(MAX_IMPORT_CONTENT_LENGTH + envelopeBytes);
+  });
+
   it('the web host body limit holds the longest import of two-byte escaped text, with room for the envelope', () => {
     expect(MAX_COMMAND_BODY_BYTES).toBe(401_048_576);
     // Every character of this sample takes two bytes once JSON-escaped in UTF-8.

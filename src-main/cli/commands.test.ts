@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { strToU8, zipSync } from 'fflate';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -231,5 +232,61 @@ describe('anybrain export and import keep what the next turn replays', () => {
     };
     expect(await replyOf(conversationId)).toMatchObject(expected);
     expect(await replyOf(importedId)).toMatchObject(expected);
+  });
+});
+
+describe('anybrain import of other apps\u2019 exports', () => {
+  const chatGptExport = join(__dirname, '../../e2e/fixtures/chatgpt-export/conversations.json');
+
+  function emptyCore(): { core: OpenedCore; dataDir: string } {
+    const dataDir = mkdtempSync(join(tmpdir(), 'anybrain-cli-'));
+    const core = openCore({ dataDir, env: {}, stream: echoingBrain });
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }), () => core.dispose());
+    return { core, dataDir };
+  }
+
+  it('prints one new conversation id per line and the summary on stderr, from conversations.json or its zip', async () => {
+    const { core, dataDir } = emptyCore();
+    const fromJson = capture();
+    expect(await importCommand(core, fromJson, chatGptExport)).toBe(0);
+    const ids = fromJson.out.trim().split('\n');
+    expect(ids).toHaveLength(2);
+    expect(fromJson.err).toBe(
+      '2 conversations, 6 messages imported; 1 skipped: "Lost thread" (its current_node "gone" is not in its mapping).\n',
+    );
+    const titles = await Promise.all(ids.map(async (id) => ((await core.dispatch('getConversation', { id })) as { value: { title: string } }).value.title));
+    expect(titles).toEqual(['Counting primes', 'Greetings']);
+
+    const zipFile = join(dataDir, 'chatgpt-export.zip');
+    writeFileSync(zipFile, zipSync({ 'chat.html': strToU8('<html></html>'), 'conversations.json': readFileSync(chatGptExport) }));
+    const fromZip = capture();
+    expect(await importCommand(core, fromZip, zipFile)).toBe(0);
+    expect(fromZip.out.trim().split('\n')).toHaveLength(2);
+    expect(fromZip.err).toBe(fromJson.err);
+  });
+
+  it('prints a transcript\u2019s one id as before, and refuses a malformed export naming the first bad path', async () => {
+    const { core, dataDir } = emptyCore();
+    const transcriptFile = join(dataDir, 'one.json');
+    const transcript = {
+      format: 'anybrain.transcript',
+      version: 1,
+      conversation: { id: 'old', title: 'One', created_at: '2026-01-01T00:00:00.000Z' },
+      messages: [{ id: 'm1', turn_id: 't1', role: 'user', kind: 'chat', text: 'hi' }],
+    };
+    writeFileSync(transcriptFile, JSON.stringify(transcript));
+    const single = capture();
+    expect(await importCommand(core, single, transcriptFile)).toBe(0);
+    expect(single.out).toMatch(/^[0-9A-Z]{26}\n$/);
+    expect(single.err).toBe('1 conversation, 1 message imported.\n');
+
+    const brokenFile = join(dataDir, 'conversations.json');
+    const broken = JSON.parse(readFileSync(chatGptExport, 'utf8')) as Array<Record<string, unknown>>;
+    broken[0] = { ...broken[0], title: ['not', 'a', 'title'] };
+    writeFileSync(brokenFile, JSON.stringify(broken));
+    await expect(importCommand(core, capture(), brokenFile)).rejects.toThrow(
+      'The file is not a readable ChatGPT export: conversations[0].title: Invalid input: expected string, received array. Nothing was imported.',
+    );
+    expect(((await core.dispatch('listConversations', {})) as { value: unknown[] }).value).toHaveLength(1);
   });
 });

@@ -3,6 +3,7 @@
  * through the Api's validated `dispatch`, as the windows do: nothing here reads the database or the engine.
  */
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import {
   ApiError,
   REPAIR_KINDS,
@@ -18,6 +19,8 @@ import {
   type RepairKind,
 } from '../../src-shared/api';
 import { chipLabel } from '../../src-shared/receipt';
+import { describeImportSummary } from '../../src-shared/import-summary';
+import { startsLikeZip } from '../../src-shared/zip-signature';
 import { BRAINS, isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../src-shared/brains';
 import { contextPercent, type WindowSource } from '../../src-shared/context-windows';
 import { estimateTokens } from '../core/context/token-estimate';
@@ -276,16 +279,26 @@ export async function compactCommand(core: Core, output: Output, options: { conv
   }
 }
 
+/**
+ * `anybrain import FILE`: a transcript v1, or ChatGPT's or Claude's data export, told apart by content. The new
+ * conversation ids go to stdout, one a line (a transcript's one id, as before); the summary goes to stderr.
+ */
 export async function importCommand(core: Core, output: Output, file: string): Promise<number> {
-  let content: string;
+  let bytes: Buffer;
   try {
-    content = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (error) {
     throw new ApiError('unreadable-file', `Cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const conversation = await call(core, 'importTranscript', { content });
-  output.stdout(`${conversation.id}\n`);
-  return 0;
+  const name = basename(file);
+  const summary = await call(
+    core,
+    'importConversations',
+    startsLikeZip(bytes) ? { name, contentBase64: bytes.toString('base64') } : { name, content: bytes.toString('utf8') },
+  );
+  for (const conversationId of summary.conversationIds) output.stdout(`${conversationId}\n`);
+  output.stderr(`${describeImportSummary(summary)}\n`);
+  return summary.conversations > 0 || summary.skipped.length === 0 ? 0 : 1;
 }
 
 export async function repairCommand(core: Core, output: Output, options: { kind?: string; apply?: boolean; undo?: boolean }): Promise<number> {

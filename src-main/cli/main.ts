@@ -167,8 +167,10 @@ program
 
 program
   .command('import')
-  .description('import a transcript v1 file; prints the new conversation id')
-  .argument('<file>', 'transcript JSON file')
+  .description(
+    "import a transcript v1, or ChatGPT's or Claude's data export (conversations.json, or ChatGPT's zip); prints one new conversation id per line",
+  )
+  .argument('<file>', 'transcript JSON, conversations.json, or the export zip')
   .action((file: string) => withCore(dataFlag(), (core) => importCommand(core, output, file)));
 
 program

@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, type Api } from '../../src-shared/api';
+import { ApiError, type Api, type ImportSummaryView } from '../../src-shared/api';
 import { installApi } from '../state/api-client';
+import { handleApiEvent } from '../state/events';
 import { resetAppStore, useAppStore } from '../state/store';
 import { conversationFixture, fakeApi, messageFixture } from '../state/test-fixtures';
 import { Sidebar } from './Sidebar';
@@ -27,22 +28,25 @@ beforeEach(() => {
 afterEach(cleanup);
 
 describe('Sidebar import', () => {
-  it('opens a file picker for JSON transcripts from its button', () => {
+  const summary = (ids: string[]): ImportSummaryView => ({ source: 'anybrain', conversations: ids.length, messages: 2, skipped: [], conversationIds: ids });
+
+  it('opens a file picker for transcripts, conversations.json and export zips from its button', () => {
     const view = render(<Sidebar />);
     const input = view.getByTestId('import-transcript-input') as HTMLInputElement;
     expect(input.type).toBe('file');
-    expect(input.accept).toBe('.json,application/json');
+    expect(input.accept).toBe('.json,.zip,application/json,application/zip');
     const click = vi.spyOn(input, 'click');
     fireEvent.click(view.getByTestId('import-transcript'));
     expect(click).toHaveBeenCalled();
   });
 
-  it('imports the chosen file as text and opens the new conversation', async () => {
+  it('imports the chosen file as text, opens the new conversation and shows the summary', async () => {
     const imported = conversationFixture({ id: 'imported', title: 'Trip' });
-    const importTranscript = vi.fn<Api['importTranscript']>().mockResolvedValue(imported);
+    const importConversations = vi.fn<Api['importConversations']>().mockResolvedValue(summary(['imported']));
     installApi(
       fakeApi({
-        importTranscript,
+        importConversations,
+        listConversations: async () => [imported],
         getConversation: async () => imported,
         listMessages: async () => ({ messages: [messageFixture({ conversationId: 'imported' })], invocations: [], hasOlder: false }),
       }),
@@ -50,16 +54,41 @@ describe('Sidebar import', () => {
     const view = render(<Sidebar />);
     chooseFile(view, '{"format":"anybrain.transcript","version":1}');
     await settle();
-    expect(importTranscript).toHaveBeenCalledWith({ content: '{"format":"anybrain.transcript","version":1}' });
+    expect(importConversations).toHaveBeenCalledWith({ name: 'trip.json', content: '{"format":"anybrain.transcript","version":1}' });
     expect(useAppStore.getState().openConversationId).toBe('imported');
     expect(view.getAllByTestId('conversation-item').map((item) => item.dataset.conversationId)).toEqual(['imported']);
     expect(view.queryByTestId('import-error')).toBeNull();
+    expect(view.getByTestId('import-summary').textContent).toBe('1 conversation, 2 messages imported.');
+  });
+
+  it('sends a zip as base64 bytes and shows the host\u2019s progress while it works', async () => {
+    let finish: (value: ImportSummaryView) => void = () => {};
+    const importConversations = vi.fn<Api['importConversations']>(() => new Promise((resolve) => (finish = resolve)));
+    installApi(fakeApi({ importConversations, listConversations: async () => [] }));
+    const view = render(<Sidebar />);
+    const input = view.getByTestId('import-transcript-input') as HTMLInputElement;
+    const zipBytes = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0xff, 0x00]);
+    fireEvent.change(input, { target: { files: [new File([zipBytes], 'chatgpt-export.zip', { type: 'application/zip' })] } });
+    await settle();
+    expect(importConversations).toHaveBeenCalledWith({ name: 'chatgpt-export.zip', contentBase64: 'UEsDBP8A' });
+    expect(view.getByTestId('import-transcript').textContent).toBe('Importing…');
+    act(() => {
+      handleApiEvent({ type: 'import-progress', name: 'chatgpt-export.zip', done: 120, total: 212 });
+    });
+    expect(view.getByTestId('import-transcript').textContent).toBe('Importing… 120 of 212');
+    finish({ source: 'chatgpt', conversations: 0, messages: 0, skipped: [{ title: 'Lost thread', reason: 'its current_node is missing' }], conversationIds: [] });
+    await settle();
+    expect(view.getByTestId('import-transcript').textContent).toBe('Import conversations');
+    expect(view.getByTestId('import-summary').textContent).toBe(
+      '0 conversations, 0 messages imported; 1 skipped: "Lost thread" (its current_node is missing).',
+    );
+    expect(useAppStore.getState().openConversationId).toBeNull();
   });
 
   it('shows a refusal naming the first bad path until dismissed, and opens nothing', async () => {
     installApi(
       fakeApi({
-        importTranscript: () =>
+        importConversations: () =>
           Promise.reject(new ApiError('invalid-transcript', 'The file is not a valid Anybrain transcript: messages[1].role: Invalid option.')),
       }),
     );
@@ -72,17 +101,18 @@ describe('Sidebar import', () => {
       'Could not import broken.json: The file is not a valid Anybrain transcript: messages[1].role: Invalid option.',
     );
     expect(useAppStore.getState().openConversationId).toBeNull();
+    expect(useAppStore.getState().importProgress).toBeNull();
     fireEvent.click(view.getByRole('button', { name: 'Dismiss' }));
     expect(view.queryByTestId('import-error')).toBeNull();
   });
 
   it('refuses an empty file without asking the host', async () => {
-    const importTranscript = vi.fn<Api['importTranscript']>();
-    installApi(fakeApi({ importTranscript }));
+    const importConversations = vi.fn<Api['importConversations']>();
+    installApi(fakeApi({ importConversations }));
     const view = render(<Sidebar />);
     chooseFile(view, '  \n', 'empty.json');
     await settle();
-    expect(importTranscript).not.toHaveBeenCalled();
+    expect(importConversations).not.toHaveBeenCalled();
     expect(view.getByTestId('import-error').textContent).toBe('Could not import empty.json: The file is empty. Nothing was imported.');
   });
 });

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
-import { createConversation, importTranscript, loadConversations } from '../state/conversation-actions';
+import { describeImportSummary } from '../../src-shared/import-summary';
+import { createConversation, importConversationsFile, loadConversations } from '../state/conversation-actions';
 import { openSettings } from '../state/settings-actions';
 import { errorText } from '../state/api-client';
 import { openMemories } from '../state/memory-actions';
@@ -63,11 +64,16 @@ function ConversationList() {
   );
 }
 
-/** Picks a transcript v1 file and imports it as a new conversation; a refusal names the file's first bad path. */
+/**
+ * Picks a file of conversations (a transcript v1, ChatGPT's or Claude's conversations.json, or ChatGPT's export zip)
+ * and imports it, showing progress and then the summary; a refusal names the file's first bad path.
+ */
 function ImportTranscript() {
   const inputRef = useRef<HTMLInputElement>(null);
+  const progress = useAppStore((state) => state.importProgress);
   const [importing, setImporting] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [summary, setSummary] = useState<string | null>(null);
 
   const onFileChosen = async (event: ChangeEvent<HTMLInputElement>): Promise<void> => {
     const input = event.currentTarget;
@@ -76,11 +82,11 @@ function ImportTranscript() {
     input.value = '';
     if (file === undefined) return;
     setError(null);
+    setSummary(null);
     setImporting(true);
     try {
-      const content = await file.text();
-      if (content.trim() === '') throw new Error('The file is empty. Nothing was imported.');
-      await importTranscript(content);
+      const imported = await importConversationsFile(file.name, new Uint8Array(await file.arrayBuffer()));
+      setSummary(describeImportSummary(imported));
     } catch (caught) {
       setError(`Could not import ${file.name}: ${errorText(caught)}`);
     } finally {
@@ -88,12 +94,21 @@ function ImportTranscript() {
     }
   };
 
+  const label = !importing ? 'Import conversations' : progress !== null && progress.total > 0 ? `Importing… ${progress.done} of ${progress.total}` : 'Importing…';
   return (
     <>
       {error === null ? null : (
         <div className="sidebar-notice" role="alert" data-testid="import-error">
           <span>{error}</span>
           <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => setError(null)}>
+            <CloseIcon />
+          </button>
+        </div>
+      )}
+      {summary === null ? null : (
+        <div className="sidebar-notice" role="status" data-testid="import-summary">
+          <span>{summary}</span>
+          <button type="button" className="icon-button" aria-label="Dismiss" onClick={() => setSummary(null)}>
             <CloseIcon />
           </button>
         </div>
@@ -106,15 +121,15 @@ function ImportTranscript() {
         onClick={() => inputRef.current?.click()}
       >
         <ImportIcon />
-        {importing ? 'Importing…' : 'Import transcript'}
+        {label}
       </button>
       <input
         ref={inputRef}
         type="file"
-        accept=".json,application/json"
+        accept=".json,.zip,application/json,application/zip"
         hidden
         tabIndex={-1}
-        aria-label="Transcript file to import"
+        aria-label="Conversations file to import: a transcript, or a ChatGPT or Claude data export"
         data-testid="import-transcript-input"
         onChange={(event) => void onFileChosen(event)}
       />

@@ -1,4 +1,5 @@
-import type { ConversationView, ExportFormat, ExportResult } from '../../src-shared/api';
+import type { ConversationView, ExportFormat, ExportResult, ImportSummaryView } from '../../src-shared/api';
+import { startsLikeZip } from '../../src-shared/zip-signature';
 import { writeConversationHash } from '../routing/hash-route';
 import { api, errorText } from './api-client';
 import { loadApprovals } from './approval-actions';
@@ -12,6 +13,7 @@ import {
   pagingCursor,
 } from './messages-slice';
 import { dropPendingDeltas, flushPendingDeltas } from './delta-buffer';
+import { beginImport, endImport } from './import-slice';
 import { useAppStore } from './store';
 import { reconcileActiveTurn } from './turns-slice';
 
@@ -186,6 +188,39 @@ export async function deleteConversation(conversationId: string): Promise<void> 
 
 export async function exportConversation(conversationId: string, format: ExportFormat): Promise<ExportResult> {
   return api().exportConversation({ id: conversationId, format });
+}
+
+/** A file's bytes in base64 without one giant argument list (`String.fromCharCode(...bytes)` overflows the stack). */
+function bytesToBase64(bytes: Uint8Array): string {
+  const CHUNK = 0x8000;
+  let binary = '';
+  for (let start = 0; start < bytes.length; start += CHUNK) binary += String.fromCharCode(...bytes.subarray(start, start + CHUNK));
+  return btoa(binary);
+}
+
+/**
+ * Imports a file of conversations (a transcript v1, ChatGPT's or Claude's export, or ChatGPT's zip: the host tells them
+ * apart by content) and opens the first new one. A zip goes as bytes, anything else as text. Throws the Api's
+ * refusal, which names the first bad path; nothing was imported then.
+ */
+export async function importConversationsFile(name: string, bytes: Uint8Array): Promise<ImportSummaryView> {
+  let input: { name: string; content: string } | { name: string; contentBase64: string };
+  if (startsLikeZip(bytes)) input = { name, contentBase64: bytesToBase64(bytes) };
+  else {
+    const content = new TextDecoder().decode(bytes);
+    if (content.trim() === '') throw new Error('The file is empty. Nothing was imported.');
+    input = { name, content };
+  }
+  setState(beginImport(name));
+  try {
+    const summary = await api().importConversations(input);
+    await loadConversations('');
+    const first = summary.conversationIds[0];
+    if (first !== undefined) await openConversation(first);
+    return summary;
+  } finally {
+    setState(endImport());
+  }
 }
 
 /** Imports a transcript v1 document and opens it. Throws the Api's refusal, which names the first bad path. */

@@ -9,6 +9,7 @@ import {
   unchangedOutcomeTone,
 } from './context-slice';
 import { removeConversation, upsertConversation } from './conversations-slice';
+import { advanceImport } from './import-slice';
 import { applyReceipt, mergeInvocations, mergeMessages, openConversationState } from './messages-slice';
 import { bufferDelta, flushPendingDeltas } from './delta-buffer';
 import { useAppStore } from './store';
@@ -86,6 +87,10 @@ export function handleApiEvent(event: ApiEvent): EventOutcome {
     }
     case 'conversation-updated': {
       setState((state) => upsertConversation(state, event.conversation));
+      return NOTHING_MORE;
+    }
+    case 'import-progress': {
+      setState((state) => advanceImport(state, event));
       return NOTHING_MORE;
     }
     case 'conversation-deleted': {

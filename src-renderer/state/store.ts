@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import { initialApprovalsSlice, type ApprovalsSlice } from './approvals-slice';
 import { initialContextSlice, type ContextSlice } from './context-slice';
+import { initialImportSlice, type ImportSlice } from './import-slice';
 import { initialConversationsSlice, type ConversationsSlice } from './conversations-slice';
 import { initialMemoriesSlice, type MemoriesSlice } from './memories-slice';
 import { initialMessagesSlice, type MessagesSlice } from './messages-slice';
@@ -17,7 +18,8 @@ export type AppState = ConversationsSlice &
   ApprovalsSlice &
   MemoriesSlice &
   ToolsSlice &
-  ContextSlice;
+  ContextSlice &
+  ImportSlice;
 
 export function initialAppState(): AppState {
   return {
@@ -30,6 +32,7 @@ export function initialAppState(): AppState {
     ...initialMemoriesSlice,
     ...initialToolsSlice,
     ...initialContextSlice,
+    ...initialImportSlice,
   };
 }
 

@@ -16,6 +16,7 @@ import {
   type ConversationView,
   type DataHealthView,
   type ExportResult,
+  type ImportSummaryView,
   type McpServerView,
   type MemoryView,
   type MessagePage,
@@ -133,6 +134,21 @@ export const commandSchemas = {
   answerApproval: z.object({ approvalId: entityId, decision: z.enum(['allow', 'deny']) }).strict(),
   /** Imports a transcript v1 document as a new conversation; a malformed one is refused whole. */
   importTranscript: z.object({ content: z.string().min(1).max(MAX_IMPORT_CONTENT_LENGTH) }).strict(),
+  /**
+   * Imports a file of conversations, recognised by its content: a transcript v1, ChatGPT's or Claude's data export
+   * (`conversations.json`), or ChatGPT's zip. Text goes as `content`, bytes (a zip) as `contentBase64`; `name` labels
+   * the `import-progress` events. Every conversation is checked before any is written, and all are written together.
+   */
+  importConversations: z
+    .object({
+      name: z.string().max(500),
+      content: z.string().min(1).max(MAX_IMPORT_CONTENT_LENGTH).optional(),
+      contentBase64: z.string().min(1).max(MAX_IMPORT_CONTENT_LENGTH).optional(),
+    })
+    .strict()
+    .refine((input) => (input.content === undefined) !== (input.contentBase64 === undefined), {
+      message: 'Give the file either as content (text) or as contentBase64 (bytes), exactly one of them.',
+    }),
   /** The exact request the next turn would send (with `message` as the new user message), without sending anything. */
   previewRequest: z
     .object({
@@ -212,6 +228,7 @@ export interface CommandOutputs {
   exportConversation: ExportResult;
   previewRequest: RequestPreview;
   importTranscript: ConversationView;
+  importConversations: ImportSummaryView;
   listMemories: MemoryView[];
   addMemory: MemoryView;
   updateMemory: MemoryView;

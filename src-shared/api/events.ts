@@ -88,6 +88,14 @@ export type ApiEvent =
       readonly reason: 'stopped' | 'failed' | 'nothing-to-compact';
       readonly message: string;
     }
+  | {
+      /** An import's conversations checked so far (`done` of `total`); the last one comes once all are written. */
+      readonly type: 'import-progress';
+      /** The file's name, as the importConversations command was given it. */
+      readonly name: string;
+      readonly done: number;
+      readonly total: number;
+    }
   | { readonly type: 'conversation-updated'; readonly conversation: ConversationView }
   | { readonly type: 'conversation-deleted'; readonly conversationId: string };
 

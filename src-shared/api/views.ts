@@ -222,6 +222,18 @@ export interface SendResult {
   readonly assistantMessageId: string;
 }
 
+/** What `importConversations` wrote: "212 conversations, 9,804 messages imported; 3 skipped: why". */
+export interface ImportSummaryView {
+  /** What the file was: an Anybrain transcript, or ChatGPT's or Claude's data export. */
+  readonly source: 'anybrain' | 'chatgpt' | 'claude';
+  readonly conversations: number;
+  readonly messages: number;
+  /** The conversations of the file left out, each with the reason. */
+  readonly skipped: readonly { readonly title: string; readonly reason: string }[];
+  /** The new conversations, in the file's order. */
+  readonly conversationIds: readonly string[];
+}
+
 export interface ExportResult {
   readonly filename: string;
   readonly mimeType: string;

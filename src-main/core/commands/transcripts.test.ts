@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { strToU8, zipSync } from 'fflate';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, type CommandInput, type CommandName, type CommandOutput } from '../../../src-shared/api';
+import { ApiError, type ApiEvent, type CommandInput, type CommandName, type CommandOutput } from '../../../src-shared/api';
 import { openCore, type OpenedCore } from '../app';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -73,5 +74,74 @@ describe('the data health and repair commands', () => {
     expect(await texts()).toEqual(['What did she say?', ESCAPED_REPLY]);
     expect(await call(core, 'undoRepair', {})).toEqual({ kind: null, restored: 0, skipped: 0 });
     expect(await core.dispatch('repairTexts', { kind: 'everything' })).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+  });
+});
+
+describe('importConversations', () => {
+  const chatGptExport = (): Array<Record<string, unknown>> =>
+    JSON.parse(readFileSync(join(__dirname, '../../../e2e/fixtures/chatgpt-export/conversations.json'), 'utf8')) as Array<Record<string, unknown>>;
+
+  /** One ChatGPT conversation whose words carry chrome and escaped quotes, in the user's message and in the reply. */
+  const chromeBearing = {
+    title: 'Pasted from elsewhere',
+    create_time: 1_733_000_000,
+    current_node: 'a',
+    mapping: {
+      u: {
+        id: 'u',
+        parent: null,
+        children: ['a'],
+        message: { id: 'u', author: { role: 'user' }, content: { content_type: 'text', parts: ['Keep my <details>notes</details> and \\"quotes\\" as I wrote them.'] } },
+      },
+      a: {
+        id: 'a',
+        parent: 'u',
+        children: [],
+        message: {
+          id: 'a',
+          author: { role: 'assistant' },
+          metadata: { model_slug: 'gpt-4o' },
+          content: { content_type: 'text', parts: ['<details><summary>Step 1</summary>searched</details>\n\nDone: she said \\"yes\\".\n\n2 tools'] },
+        },
+      },
+    },
+  };
+
+  it('imports a zip sent as base64 with progress, then doctor and repair fix the replies it brought and never the user\u2019s words', async () => {
+    const core = open();
+    const events: ApiEvent[] = [];
+    core.onEvent((event) => events.push(event));
+    const zip = zipSync({ 'conversations.json': strToU8(JSON.stringify([...chatGptExport(), chromeBearing])), 'chat.html': strToU8('<html></html>') });
+    const summary = await call(core, 'importConversations', { name: 'export.zip', contentBase64: Buffer.from(zip).toString('base64') });
+    expect(summary).toMatchObject({ source: 'chatgpt', conversations: 3, messages: 8, skipped: [{ title: 'Lost thread' }] });
+    expect(events.filter((event) => event.type === 'import-progress').at(-1)).toEqual({ type: 'import-progress', name: 'export.zip', done: 3, total: 3 });
+    expect(events.filter((event) => event.type === 'conversation-updated')).toHaveLength(3);
+
+    // The o3 reply's \\" and the pasted reply's chrome and \\" came in with the import.
+    expect(await call(core, 'getDataHealth', {})).toMatchObject({ chromeRows: 1, quoteEscapeRows: 2 });
+    const conversationId = summary.conversationIds[2]!;
+    const texts = async () => (await call(core, 'listMessages', { conversationId })).messages.map((message) => message.text);
+    const userText = 'Keep my <details>notes</details> and \\"quotes\\" as I wrote them.';
+
+    expect((await call(core, 'repairTexts', { kind: 'chrome', apply: true })).changed).toBe(1);
+    expect((await call(core, 'repairTexts', { kind: 'quote-escapes', apply: true })).changed).toBe(2);
+    expect(await texts()).toEqual([userText, 'Done: she said "yes".']);
+    expect(await call(core, 'getDataHealth', {})).toMatchObject({ chromeRows: 0, quoteEscapeRows: 0 });
+  });
+
+  it('takes exactly one of content and contentBase64, and refuses a malformed file naming its first bad path', async () => {
+    const core = open();
+    expect(await core.dispatch('importConversations', { name: 'x.json' })).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+    expect(await core.dispatch('importConversations', { name: 'x.json', content: '[]', contentBase64: 'W10=' })).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+    const broken = chatGptExport();
+    broken[1] = { ...broken[1], mapping: [] };
+    expect(await core.dispatch('importConversations', { name: 'conversations.json', content: JSON.stringify(broken) })).toEqual({
+      ok: false,
+      error: {
+        code: 'invalid-transcript',
+        message: 'The file is not a readable ChatGPT export: conversations[1].mapping: Invalid input: expected record, received array. Nothing was imported.',
+      },
+    });
+    expect(await call(core, 'listConversations', {})).toEqual([]);
   });
 });

@@ -7,9 +7,14 @@ import { checkIntegrity } from '../store/integrity';
 import { countMessagesByStatus } from '../store/messages';
 import { readCounters } from '../store/settings';
 import { exportConversation } from '../transcripts/export';
+import { chatGptExportToTranscripts } from '../transcripts/foreign/chatgpt';
 import { importTranscript, TranscriptImportError } from '../transcripts/import';
+import { importFile, type ForeignConverters } from '../transcripts/import-file';
 import { applyRepair, measureTextHealth, planRepair, QUOTE_ESCAPE_COUNTER, undoLastRepair } from '../transcripts/repair';
 import type { CommandDependencies, HandlerGroup } from './handlers';
+
+/** The other apps' exports `importConversations` reads, one converter each. */
+export const FOREIGN_CONVERTERS: ForeignConverters = { chatgpt: chatGptExportToTranscripts };
 
 export function transcriptCommands({ db, emit, recoveredInterrupted }: Pick<CommandDependencies, 'db' | 'emit' | 'recoveredInterrupted'>) {
   return {
@@ -25,6 +30,24 @@ export function transcriptCommands({ db, emit, recoveredInterrupted }: Pick<Comm
       const conversation = getConversation(db, conversationId)!;
       emit({ type: 'conversation-updated', conversation });
       return conversation;
+    },
+    importConversations: async ({ name, content, contentBase64 }) => {
+      const file = contentBase64 === undefined ? (content ?? '') : new Uint8Array(Buffer.from(contentBase64, 'base64'));
+      let outcome;
+      try {
+        outcome = await importFile(db, file, FOREIGN_CONVERTERS, (done, total) => emit({ type: 'import-progress', name, done, total }));
+      } catch (error) {
+        if (error instanceof TranscriptImportError) throw new ApiError('invalid-transcript', error.message);
+        throw error;
+      }
+      for (const conversationId of outcome.conversationIds) emit({ type: 'conversation-updated', conversation: getConversation(db, conversationId)! });
+      return {
+        source: outcome.source,
+        conversations: outcome.conversationIds.length,
+        messages: outcome.messages,
+        skipped: outcome.skipped,
+        conversationIds: outcome.conversationIds,
+      };
     },
     getDataHealth: () => {
       const { integrity, foreignKeyProblems } = checkIntegrity(db);

@@ -14,6 +14,7 @@ import { foldIntoSummary } from '../store/compaction';
 import { insertMessage, type StoredReasoning } from '../store/messages';
 import { inTransaction, type AppDatabase } from '../store/open';
 import { isBrainId, REASONING_LEVELS, type ReasoningLevel } from '../../../src-shared/brains';
+import { formatIssuePath } from './issue-path';
 
 export class TranscriptImportError extends Error {
   constructor(message: string) {
@@ -22,10 +23,6 @@ export class TranscriptImportError extends Error {
   }
 }
 
-/** `messages[3].role` from a zod path. */
-export function formatIssuePath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)), '');
-}
 
 function describeFirstIssue(error: ZodError): string {
   const issue = error.issues[0];
@@ -41,6 +38,11 @@ export function parseTranscript(text: string): TranscriptV1 {
   } catch (error) {
     throw new TranscriptImportError(`The file is not JSON (${error instanceof Error ? error.message : String(error)}). Nothing was imported.`);
   }
+  return validateTranscript(raw);
+}
+
+/** Checks one parsed document whole: the schema, then what the schema cannot say (summaries cover earlier rows). */
+export function validateTranscript(raw: unknown): TranscriptV1 {
   if (typeof raw === 'object' && raw !== null && (raw as { format?: unknown }).format !== TRANSCRIPT_FORMAT) {
     throw new TranscriptImportError(`The file is not an Anybrain transcript (format is not "${TRANSCRIPT_FORMAT}"). Nothing was imported.`);
   }
@@ -88,77 +90,87 @@ function importedImages(invocation: TranscriptInvocation): ToolImage[] | null {
 
 /** Imports one transcript in a single transaction; returns the new conversation id. */
 export function importTranscript(db: AppDatabase, text: string): string {
-  const transcript = parseTranscript(text);
+  return writeTranscripts(db, [parseTranscript(text)])[0]!;
+}
+
+/**
+ * Writes validated transcripts as new conversations, all in one transaction: a failure anywhere leaves none of them.
+ * Returns the new conversation ids in the order given.
+ */
+export function writeTranscripts(db: AppDatabase, transcripts: readonly TranscriptV1[]): string[] {
   const now = nowIso();
-  return inTransaction(db, () => {
-    const conversationId = newId();
-    insertConversation(db, { id: conversationId, title: transcript.conversation.title, brain: null, model: null, now });
-    const turnIds = new Map<string, string>();
-    const newIds = new Map<string, string>();
-    const summaries: Array<{ id: string; seq: number; coversThroughId: string }> = [];
-    transcript.messages.forEach((message, seq) => {
-      let turnId = turnIds.get(message.turn_id);
-      if (turnId === undefined) {
-        turnId = newId();
-        turnIds.set(message.turn_id, turnId);
-      }
-      const messageId = newId();
-      newIds.set(message.id, messageId);
-      const coversThroughId = message.kind === 'summary' && message.covers_through_id ? (newIds.get(message.covers_through_id) ?? null) : null;
-      if (coversThroughId !== null) summaries.push({ id: messageId, seq, coversThroughId });
-      const reasoning = message.reasoning && isBrainId(message.reasoning.brain) ? (message.reasoning as StoredReasoning) : null;
-      insertMessage(db, {
-        id: messageId,
-        conversationId,
-        seq,
-        turnId,
-        role: message.role,
-        kind: message.kind,
-        text: message.text,
-        // A reply still streaming in the file was cut off wherever it came from.
-        status: message.status === 'streaming' ? 'interrupted' : (message.status ?? 'complete'),
-        brain: isBrainId(message.brain) ? message.brain : null,
-        modelRequested: message.model_requested ?? null,
-        modelResponded: message.model_responded ?? null,
-        reasoningLevel: reasoningLevelOf(message.reasoning_level),
-        reasoning,
-        error: message.error ? turnErrorOf(message.error) : null,
-        tokenEstimate: estimateRowTokens(
-          message.text,
-          (message.tool_invocations ?? []).map((invocation) => ({
-            kind: invocation.kind,
-            providerCallId: invocation.provider_call_id ?? null,
-            input: invocation.input ?? {},
-            output: invocation.output ?? null,
-            images: importedImages(invocation),
-          })),
-        ),
-        coversThroughId,
-        createdAt: message.created_at ?? now,
-      });
-      (message.tool_invocations ?? []).forEach((invocation, position) => {
-        insertInvocation(db, {
-          id: newId(),
-          turnId,
-          messageId,
-          seq: position,
+  return inTransaction(db, () => transcripts.map((transcript) => writeTranscript(db, transcript, now)));
+}
+
+/** One conversation's rows; runs inside the caller's transaction. */
+function writeTranscript(db: AppDatabase, transcript: TranscriptV1, now: string): string {
+  const conversationId = newId();
+  insertConversation(db, { id: conversationId, title: transcript.conversation.title, brain: null, model: null, now });
+  const turnIds = new Map<string, string>();
+  const newIds = new Map<string, string>();
+  const summaries: Array<{ id: string; seq: number; coversThroughId: string }> = [];
+  transcript.messages.forEach((message, seq) => {
+    let turnId = turnIds.get(message.turn_id);
+    if (turnId === undefined) {
+      turnId = newId();
+      turnIds.set(message.turn_id, turnId);
+    }
+    const messageId = newId();
+    newIds.set(message.id, messageId);
+    const coversThroughId = message.kind === 'summary' && message.covers_through_id ? (newIds.get(message.covers_through_id) ?? null) : null;
+    if (coversThroughId !== null) summaries.push({ id: messageId, seq, coversThroughId });
+    const reasoning = message.reasoning && isBrainId(message.reasoning.brain) ? (message.reasoning as StoredReasoning) : null;
+    insertMessage(db, {
+      id: messageId,
+      conversationId,
+      seq,
+      turnId,
+      role: message.role,
+      kind: message.kind,
+      text: message.text,
+      // A reply still streaming in the file was cut off wherever it came from.
+      status: message.status === 'streaming' ? 'interrupted' : (message.status ?? 'complete'),
+      brain: isBrainId(message.brain) ? message.brain : null,
+      modelRequested: message.model_requested ?? null,
+      modelResponded: message.model_responded ?? null,
+      reasoningLevel: reasoningLevelOf(message.reasoning_level),
+      reasoning,
+      error: message.error ? turnErrorOf(message.error) : null,
+      tokenEstimate: estimateRowTokens(
+        message.text,
+        (message.tool_invocations ?? []).map((invocation) => ({
           kind: invocation.kind,
-          server: invocation.server ?? null,
-          tool: invocation.tool,
           providerCallId: invocation.provider_call_id ?? null,
           input: invocation.input ?? {},
           output: invocation.output ?? null,
           images: importedImages(invocation),
-          status: invocation.status,
-          opaque: invocation.opaque ?? null,
-          startedAt: message.created_at ?? now,
-          endedAt: message.created_at ?? now,
-        });
+        })),
+      ),
+      coversThroughId,
+      createdAt: message.created_at ?? now,
+    });
+    (message.tool_invocations ?? []).forEach((invocation, position) => {
+      insertInvocation(db, {
+        id: newId(),
+        turnId,
+        messageId,
+        seq: position,
+        kind: invocation.kind,
+        server: invocation.server ?? null,
+        tool: invocation.tool,
+        providerCallId: invocation.provider_call_id ?? null,
+        input: invocation.input ?? {},
+        output: invocation.output ?? null,
+        images: importedImages(invocation),
+        status: invocation.status,
+        opaque: invocation.opaque ?? null,
+        startedAt: message.created_at ?? now,
+        endedAt: message.created_at ?? now,
       });
     });
-    // Each summary folds in what it covered when it was written: the rows through its last one, and the summary
-    // before it, in the order they were written.
-    for (const summary of summaries) foldIntoSummary(db, conversationId, summary.id, summary.coversThroughId);
-    return conversationId;
   });
+  // Each summary folds in what it covered when it was written: the rows through its last one, and the summary
+  // before it, in the order they were written.
+  for (const summary of summaries) foldIntoSummary(db, conversationId, summary.id, summary.coversThroughId);
+  return conversationId;
 }

@@ -1,0 +1,372 @@
+/**
+ * ChatGPT's data export (`conversations.json`, alone or in the zip ChatGPT sends) → one transcript v1 document per
+ * conversation. Pure: the parsed JSON in, documents out.
+ *
+ * OpenAI does not publish the format; this follows what the exports hold, as open-source readers of them describe it:
+ * - A conversation is a tree of nodes (`mapping`: node id → `{ message, parent, children }`). Editing a message or
+ *   regenerating a reply adds a sibling branch; `current_node` names the newest node of the branch the user last saw,
+ *   so that branch is the walk from it up through `parent` to the root, reversed. Other branches are left behind.
+ * - One turn of the assistant is several nodes in a row: `thoughts` and `reasoning_recap` (o-series reasoning),
+ *   `code` sent to a tool (`recipient: "python"`), the tool's answer (`author.role: "tool"`, `execution_output`), and
+ *   the words (`text`, `multimodal_text`). They merge into one reply: reasoning as reasoning, tool work as
+ *   invocations, the words as its text.
+ * - The system prompt, custom instructions and memory context (`system` role, `is_visually_hidden_from_conversation`,
+ *   `user_editable_context`, `model_editable_context`) were never part of what was said: they are left out.
+ * - Uploaded files and images are references only (`image_asset_pointer`, `metadata.attachments`); the bytes are not
+ *   in conversations.json, so each becomes a visible note in the text.
+ *
+ * A file without the export's shape is refused whole, naming its first bad path (`conversations[3].mapping`): the
+ * export is machine-written, so a broken shape means a damaged or different file. A conversation with the shape whose
+ * branch cannot be followed, or that holds nothing a person wrote or read, is skipped with its reason.
+ */
+import { z } from 'zod';
+import type { BrainId } from '../../../../src-shared/brains';
+import { TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION, type TranscriptInvocation, type TranscriptMessage, type TranscriptV1 } from '../../../../src-shared/transcript';
+import { formatIssuePath } from '../issue-path';
+import { ForeignImportError, type ForeignImport } from './types';
+
+const chatGptContentSchema = z.object({ content_type: z.string() }).passthrough();
+
+const chatGptMessageSchema = z
+  .object({
+    id: z.string().optional(),
+    author: z.object({ role: z.string(), name: z.string().nullable().optional() }).passthrough(),
+    create_time: z.number().nullable().optional(),
+    content: chatGptContentSchema,
+    recipient: z.string().nullable().optional(),
+    metadata: z.record(z.string(), z.unknown()).nullable().optional(),
+  })
+  .passthrough();
+
+const chatGptNodeSchema = z
+  .object({
+    message: chatGptMessageSchema.nullable().optional(),
+    parent: z.string().nullable().optional(),
+    children: z.array(z.string()).optional(),
+  })
+  .passthrough();
+
+const chatGptConversationSchema = z
+  .object({
+    id: z.string().optional(),
+    conversation_id: z.string().optional(),
+    title: z.string().nullable().optional(),
+    create_time: z.number().nullable().optional(),
+    mapping: z.record(z.string(), chatGptNodeSchema),
+    current_node: z.string().nullable().optional(),
+  })
+  .passthrough();
+
+const chatGptExportSchema = z.array(chatGptConversationSchema);
+
+type ChatGptConversation = z.infer<typeof chatGptConversationSchema>;
+type ChatGptNode = z.infer<typeof chatGptNodeSchema>;
+type ChatGptMessage = z.infer<typeof chatGptMessageSchema>;
+type ChatGptContent = z.infer<typeof chatGptContentSchema>;
+
+/** An array of conversations, at least one of which carries a `mapping`: what only a ChatGPT export looks like. */
+export function looksLikeChatGptExport(document: unknown): boolean {
+  return Array.isArray(document) && document.some((entry) => typeof entry === 'object' && entry !== null && 'mapping' in entry);
+}
+
+/** Content types that hold the context ChatGPT adds to a conversation (custom instructions, memories), never its words. */
+const HIDDEN_CONTENT_TYPES: ReadonlySet<string> = new Set(['user_editable_context', 'model_editable_context']);
+
+/** Where a message is addressed to everyone, it is words; anything else (`python`, `browser`, …) is a call to that tool. */
+const TO_EVERYONE = 'all';
+
+/** The served models of ChatGPT replies: the GPT family and the o-series reasoning models, both OpenAI's (Anybrain's codex). */
+const OPENAI_MODEL = /^(gpt|o\d|chatgpt|text-davinci|codex)/i;
+
+const NOT_INCLUDED = 'not included in the export';
+
+export function chatGptExportToTranscripts(document: unknown): ForeignImport {
+  const parsed = chatGptExportSchema.safeParse(document);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = `conversations${formatIssuePath(issue?.path ?? [])}`;
+    throw new ForeignImportError(`The file is not a readable ChatGPT export: ${where}: ${issue?.message ?? 'unreadable'}. Nothing was imported.`);
+  }
+  const transcripts: TranscriptV1[] = [];
+  const skipped: { title: string; reason: string }[] = [];
+  parsed.data.forEach((conversation, index) => {
+    const title = conversation.title ?? `Untitled conversation ${index + 1}`;
+    const converted = convertConversation(conversation, title);
+    if (typeof converted === 'string') skipped.push({ title, reason: converted });
+    else transcripts.push(converted);
+  });
+  return { transcripts, skipped };
+}
+
+/** The branch the user last saw, root first; or why it cannot be followed. */
+function lastSeenBranch(conversation: ChatGptConversation): ChatGptNode[] | string {
+  const current = conversation.current_node;
+  if (current === undefined || current === null) return 'it names no current message (current_node is missing)';
+  if (!(current in conversation.mapping)) return `its current_node "${current}" is not in its mapping`;
+  const branch: ChatGptNode[] = [];
+  const visited = new Set<string>();
+  let nodeId: string | null | undefined = current;
+  // A parent missing from the mapping ends the walk: older exports point the root at a placeholder that is not there.
+  while (nodeId !== null && nodeId !== undefined && nodeId in conversation.mapping) {
+    if (visited.has(nodeId)) return `its messages' parent links loop back to "${nodeId}"`;
+    visited.add(nodeId);
+    const node: ChatGptNode = conversation.mapping[nodeId]!;
+    branch.push(node);
+    nodeId = node.parent;
+  }
+  return branch.reverse();
+}
+
+function isoFromSeconds(seconds: number | null | undefined): string | undefined {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds)) return undefined;
+  const date = new Date(seconds * 1000);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+function isHidden(message: ChatGptMessage): boolean {
+  const metadata = message.metadata ?? {};
+  return (
+    message.author.role === 'system' ||
+    metadata.is_visually_hidden_from_conversation === true ||
+    metadata.is_user_system_message === true ||
+    HIDDEN_CONTENT_TYPES.has(message.content.content_type)
+  );
+}
+
+function stringField(record: Readonly<Record<string, unknown>>, key: string): string | undefined {
+  const value = record[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+interface Attachment {
+  readonly id: string | undefined;
+  readonly name: string;
+  readonly mimeType: string | undefined;
+}
+
+function attachmentsOf(message: ChatGptMessage): Attachment[] {
+  const listed = message.metadata?.attachments;
+  if (!Array.isArray(listed)) return [];
+  return listed.flatMap((entry): Attachment[] => {
+    if (typeof entry !== 'object' || entry === null) return [];
+    const record = entry as Record<string, unknown>;
+    const id = stringField(record, 'id');
+    const name = stringField(record, 'name') ?? id;
+    return name === undefined ? [] : [{ id, name, mimeType: stringField(record, 'mime_type') }];
+  });
+}
+
+/** `file-service://file-abc` and `sediment://file_abc` both name the file `file-abc` / `file_abc`. */
+function assetFileId(pointer: string): string {
+  const separator = pointer.indexOf('://');
+  return separator === -1 ? pointer : pointer.slice(separator + 3);
+}
+
+function referenceNote(kind: 'image' | 'file', name: string): string {
+  return `[${kind}: ${name}, ${NOT_INCLUDED}]`;
+}
+
+/**
+ * A message's words and the notes for what it only references, in the order the parts come; attachments no part
+ * points at follow. Strings and objects with `text` are words; `image_asset_pointer` parts are notes.
+ */
+function visibleText(message: ChatGptMessage): string {
+  const content: ChatGptContent = message.content;
+  const attachments = attachmentsOf(message);
+  const noted = new Set<string>();
+  const pieces: string[] = [];
+  const parts = Array.isArray(content.parts) ? (content.parts as unknown[]) : [];
+  for (const part of parts) {
+    if (typeof part === 'string') {
+      if (part !== '') pieces.push(part);
+      continue;
+    }
+    if (typeof part !== 'object' || part === null) continue;
+    const record = part as Record<string, unknown>;
+    const pointer = stringField(record, 'asset_pointer');
+    if (record.content_type === 'image_asset_pointer' && pointer !== undefined) {
+      const fileId = assetFileId(pointer);
+      const attachment = attachments.find((candidate) => candidate.id === fileId);
+      noted.add(fileId);
+      pieces.push(referenceNote('image', attachment?.name ?? fileId));
+      continue;
+    }
+    // A voice message's transcription, and other parts carrying their words as `text`.
+    const text = stringField(record, 'text');
+    if (text !== undefined && text !== '') pieces.push(text);
+  }
+  if (parts.length === 0) {
+    // `code` shown to everyone, `tether_quote` and other single-text contents.
+    const text = stringField(content, 'text') ?? stringField(content, 'result');
+    if (text !== undefined && text !== '') pieces.push(text);
+  }
+  for (const attachment of attachments) {
+    if (attachment.id !== undefined && noted.has(attachment.id)) continue;
+    pieces.push(referenceNote(attachment.mimeType?.startsWith('image/') ? 'image' : 'file', attachment.name));
+  }
+  return pieces.join('\n\n');
+}
+
+/** An o-series reasoning node's words: each thought's summary over its content. */
+function reasoningText(content: ChatGptContent): string {
+  if (content.content_type === 'reasoning_recap') return stringField(content, 'content') ?? '';
+  const thoughts = Array.isArray(content.thoughts) ? (content.thoughts as unknown[]) : [];
+  return thoughts
+    .flatMap((thought) => {
+      if (typeof thought !== 'object' || thought === null) return [];
+      const record = thought as Record<string, unknown>;
+      const text = [stringField(record, 'summary'), stringField(record, 'content')].filter((piece): piece is string => piece !== undefined && piece !== '');
+      return text.length > 0 ? [text.join('\n\n')] : [];
+    })
+    .join('\n\n');
+}
+
+/** Code runs that ended in an exception, a timeout or a cancellation answer as errors; the others ran. */
+function toolStatus(message: ChatGptMessage): TranscriptInvocation['status'] {
+  if (message.content.content_type === 'system_error') return 'error';
+  const result = message.metadata?.aggregate_result;
+  const status = typeof result === 'object' && result !== null ? (result as Record<string, unknown>).status : undefined;
+  return typeof status === 'string' && status !== 'success' ? 'error' : 'ok';
+}
+
+/** One reply being assembled from the consecutive assistant and tool nodes of a turn. */
+interface ReplyDraft {
+  readonly id: string;
+  readonly createdAt: string | undefined;
+  texts: string[];
+  reasoning: string[];
+  invocations: TranscriptInvocation[];
+  model: string | null;
+  stopped: boolean;
+}
+
+function finishReply(draft: ReplyDraft, turnId: string): TranscriptMessage {
+  const brain: BrainId | null = draft.model !== null && OPENAI_MODEL.test(draft.model) ? 'codex' : null;
+  const reasoning = draft.reasoning.filter((text) => text !== '').join('\n\n');
+  return {
+    id: draft.id,
+    turn_id: turnId,
+    role: 'assistant',
+    kind: 'chat',
+    text: draft.texts.join('\n\n'),
+    ...(draft.createdAt === undefined ? {} : { created_at: draft.createdAt }),
+    status: draft.stopped ? 'stopped' : 'complete',
+    brain,
+    model_requested: null,
+    model_responded: draft.model,
+    // ChatGPT's reasoning is OpenAI's, readable only: no encrypted item came with it, so it never replays.
+    ...(reasoning === '' ? {} : { reasoning: { brain: 'codex', model: draft.model ?? '', text: reasoning, opaque: null } }),
+    ...(draft.invocations.length === 0 ? {} : { tool_invocations: draft.invocations }),
+  };
+}
+
+function convertConversation(conversation: ChatGptConversation, title: string): TranscriptV1 | string {
+  const branch = lastSeenBranch(conversation);
+  if (typeof branch === 'string') return branch;
+  const messages: TranscriptMessage[] = [];
+  let turnNumber = 0;
+  let turnId = 'turn-0';
+  let draft: ReplyDraft | null = null;
+  const closeReply = (): void => {
+    if (draft !== null) messages.push(finishReply(draft, turnId));
+    draft = null;
+  };
+  const openReply = (node: ChatGptMessage, nodeId: string): ReplyDraft => {
+    draft ??= { id: nodeId, createdAt: isoFromSeconds(node.create_time), texts: [], reasoning: [], invocations: [], model: null, stopped: false };
+    return draft;
+  };
+
+  branch.forEach((node, position) => {
+    const message = node.message;
+    if (message === null || message === undefined || isHidden(message)) return;
+    const nodeId = message.id ?? `node-${position}`;
+    const role = message.author.role;
+    if (role === 'user') {
+      closeReply();
+      turnNumber += 1;
+      turnId = `turn-${turnNumber}`;
+      const text = visibleText(message);
+      const createdAt = isoFromSeconds(message.create_time);
+      messages.push({ id: nodeId, turn_id: turnId, role: 'user', kind: 'chat', text, ...(createdAt === undefined ? {} : { created_at: createdAt }) });
+      return;
+    }
+    if (role !== 'assistant' && role !== 'tool') return;
+    const reply = openReply(message, nodeId);
+    const slug = message.metadata?.model_slug;
+    if (typeof slug === 'string' && slug !== '') reply.model = slug;
+    const finish = message.metadata?.finish_details;
+    if (typeof finish === 'object' && finish !== null && (finish as Record<string, unknown>).type === 'interrupted') reply.stopped = true;
+    const contentType = message.content.content_type;
+    if (role === 'tool') {
+      // A tool's answer goes to the newest call still waiting for one; an answer without a call is a call of its own.
+      const waiting = reply.invocations.findLast((invocation) => invocation.output === null);
+      const output = stringField(message.content, 'text') ?? stringField(message.content, 'result') ?? textParts(message.content);
+      const images = imageNotes(message);
+      if (images !== '') reply.texts.push(images);
+      if (waiting !== undefined) {
+        const index = reply.invocations.indexOf(waiting);
+        reply.invocations[index] = { ...waiting, output, status: toolStatus(message) };
+      } else {
+        reply.invocations.push(invocation(reply, message.author.name ?? 'tool', {}, output, toolStatus(message)));
+      }
+      return;
+    }
+    if (contentType === 'thoughts' || contentType === 'reasoning_recap') {
+      reply.reasoning.push(reasoningText(message.content));
+      return;
+    }
+    const recipient = message.recipient ?? TO_EVERYONE;
+    if (recipient !== TO_EVERYONE) {
+      const code = stringField(message.content, 'text');
+      const input = code !== undefined ? { code } : { text: textParts(message.content) };
+      reply.invocations.push(invocation(reply, recipient, input, null, 'ok'));
+      return;
+    }
+    const text = visibleText(message);
+    if (text !== '') reply.texts.push(text);
+  });
+  closeReply();
+
+  if (!messages.some((message) => message.text !== '' || (message.tool_invocations?.length ?? 0) > 0)) {
+    return 'it holds no message a person wrote or read';
+  }
+  const firstTime = messages.find((message) => message.created_at !== undefined)?.created_at;
+  return {
+    format: TRANSCRIPT_FORMAT,
+    version: TRANSCRIPT_VERSION,
+    conversation: {
+      id: conversation.conversation_id ?? conversation.id ?? title,
+      title,
+      created_at: isoFromSeconds(conversation.create_time) ?? firstTime ?? '',
+    },
+    messages,
+  };
+}
+
+function textParts(content: ChatGptContent): string {
+  const parts = Array.isArray(content.parts) ? (content.parts as unknown[]) : [];
+  return parts.filter((part): part is string => typeof part === 'string').join('\n\n');
+}
+
+/** Images a tool made (a DALL·E picture, a chart) are references too. */
+function imageNotes(message: ChatGptMessage): string {
+  const parts = Array.isArray(message.content.parts) ? (message.content.parts as unknown[]) : [];
+  return parts
+    .flatMap((part) => {
+      if (typeof part !== 'object' || part === null) return [];
+      const pointer = stringField(part as Record<string, unknown>, 'asset_pointer');
+      return pointer === undefined ? [] : [referenceNote('image', assetFileId(pointer))];
+    })
+    .join('\n\n');
+}
+
+function invocation(
+  reply: ReplyDraft,
+  tool: string,
+  input: Record<string, unknown>,
+  output: string | null,
+  status: TranscriptInvocation['status'],
+): TranscriptInvocation {
+  // The call ran in ChatGPT, not in any tool this app offers: the server says so on the receipt.
+  return { id: `${reply.id}-call-${reply.invocations.length}`, kind: 'tool', server: 'chatgpt', tool, provider_call_id: null, input, output, status };
+}

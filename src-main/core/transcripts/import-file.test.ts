@@ -1,0 +1,163 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { strToU8, zipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { listConversations } from '../store/conversations';
+import { listInvocationsByMessage } from '../store/invocations';
+import { listAllMessages } from '../store/messages';
+import { openTestDatabase } from '../store/test-database';
+import { chatGptExportToTranscripts } from './foreign/chatgpt';
+import { importFile, looksLikeClaudeExport, type ForeignConverters } from './import-file';
+
+const FIXTURE = join(__dirname, '../../../e2e/fixtures/chatgpt-export/conversations.json');
+const exportText = (): string => readFileSync(FIXTURE, 'utf8');
+const CONVERTERS: ForeignConverters = { chatgpt: chatGptExportToTranscripts };
+const ignoreProgress = (): void => {};
+
+function transcriptV1(title: string) {
+  return {
+    format: 'anybrain.transcript',
+    version: 1,
+    conversation: { id: `old-${title}`, title, created_at: '2026-01-01T00:00:00.000Z' },
+    messages: [
+      { id: 'm1', turn_id: 't1', role: 'user', kind: 'chat', text: `question of ${title}` },
+      { id: 'm2', turn_id: 't1', role: 'assistant', kind: 'chat', text: `answer of ${title}`, status: 'complete', brain: 'kimi' },
+    ],
+  };
+}
+
+/** Many ChatGPT conversations, each one exchange. */
+function manyChatGptConversations(count: number): unknown[] {
+  return Array.from({ length: count }, (_, index) => ({
+    title: `Chat ${index}`,
+    create_time: 1_700_000_000 + index,
+    current_node: 'a',
+    mapping: {
+      u: { id: 'u', parent: null, children: ['a'], message: { id: 'u', author: { role: 'user' }, content: { content_type: 'text', parts: [`q${index}`] } } },
+      a: {
+        id: 'a',
+        parent: 'u',
+        children: [],
+        message: { id: 'a', author: { role: 'assistant' }, content: { content_type: 'text', parts: [`a${index}`] }, metadata: { model_slug: 'gpt-4o' } },
+      },
+    },
+  }));
+}
+
+describe('importFile', () => {
+  it('imports ChatGPT\u2019s conversations.json: the branch last seen, reasoning and the code run as rows, one skipped with its reason', async () => {
+    const db = openTestDatabase();
+    const progress: Array<[number, number]> = [];
+    const outcome = await importFile(db, exportText(), CONVERTERS, (done, total) => progress.push([done, total]));
+    expect(outcome).toMatchObject({
+      source: 'chatgpt',
+      messages: 6,
+      skipped: [{ title: 'Lost thread', reason: 'its current_node "gone" is not in its mapping' }],
+    });
+    expect(outcome.conversationIds).toHaveLength(2);
+    expect(progress.at(-1)).toEqual([2, 2]);
+    expect(listConversations(db).map((conversation) => conversation.title).sort()).toEqual(['Counting primes', 'Greetings']);
+
+    const rows = listAllMessages(db, outcome.conversationIds[0]!);
+    expect(rows.map((row) => [row.role, row.text, row.brain, row.modelResponded, row.createdAt])).toEqual([
+      ['user', 'How many primes are below 1000? Please compute it.', null, null, '2024-12-05T12:01:00.000Z'],
+      [
+        'assistant',
+        'There are **168** primes below 1000. The sieve printed `168`, and "\\"quoted\\"" text stays as written.',
+        'codex',
+        'o3',
+        '2024-12-05T12:01:01.000Z',
+      ],
+      ['user', '[image: primes-chart.png, not included in the export]\n\nWhat does this chart show?', null, null, '2024-12-05T12:02:00.000Z'],
+      ['assistant', 'It plots how many primes lie below each bound: the curve flattens as the bound grows.', 'codex', 'gpt-4o', '2024-12-05T12:02:04.000Z'],
+    ]);
+    expect(rows[1]?.reasoning).toEqual({
+      brain: 'codex',
+      model: 'o3',
+      text: "Counting primes\n\nI'll run a sieve of Eratosthenes up to 1000 rather than recall the number.\n\nThought for 4s",
+      opaque: null,
+    });
+    expect(listInvocationsByMessage(db, [rows[1]!.id]).get(rows[1]!.id)).toMatchObject([
+      { kind: 'tool', server: 'chatgpt', tool: 'python', output: '168', status: 'ok', input: { code: expect.stringContaining('primes_below(1000)') as unknown } },
+    ]);
+  });
+
+  it('reads the zip ChatGPT sends, finding conversations.json among its other files', async () => {
+    const db = openTestDatabase();
+    const zip = zipSync({
+      'chat.html': strToU8('<html>not read</html>'),
+      'user.json': strToU8('{"email":"someone@example.com"}'),
+      'file-Abc123-primes-chart.png': new Uint8Array([0x89, 0x50, 0x4e, 0x47]),
+      'conversations.json': strToU8(exportText()),
+    });
+    const outcome = await importFile(db, zip, CONVERTERS, ignoreProgress);
+    expect(outcome).toMatchObject({ source: 'chatgpt', messages: 6 });
+    expect(listConversations(db)).toHaveLength(2);
+    await expect(importFile(db, zipSync({ 'chat.html': strToU8('<html></html>') }), CONVERTERS, ignoreProgress)).rejects.toThrow(
+      'The zip holds no conversations.json, so it is not a ChatGPT data export. Nothing was imported.',
+    );
+  });
+
+  it('refuses a malformed export whole, naming the first bad path, and writes nothing', async () => {
+    const db = openTestDatabase();
+    const broken = JSON.parse(exportText()) as Array<Record<string, unknown>>;
+    broken[2] = { ...broken[2], current_node: 42 };
+    await expect(importFile(db, JSON.stringify(broken), CONVERTERS, ignoreProgress)).rejects.toThrow(
+      'The file is not a readable ChatGPT export: conversations[2].current_node: Invalid input: expected string, received number. Nothing was imported.',
+    );
+    await expect(importFile(db, '[{"title": "no tree"}]', CONVERTERS, ignoreProgress)).rejects.toThrow(
+      'The file is neither an Anybrain transcript nor a ChatGPT or Claude data export (conversations.json). Nothing was imported.',
+    );
+    await expect(importFile(db, '[{"mapping": {}', CONVERTERS, ignoreProgress)).rejects.toThrow(/^The file is not JSON \(/);
+    expect(listConversations(db)).toEqual([]);
+  });
+
+  it('writes many conversations in one transaction: a failure in the middle leaves none of them', async () => {
+    const db = openTestDatabase();
+    // The 150th conversation's first message fails to insert, after 149 conversations were written.
+    db.$client.exec("CREATE TRIGGER fail_mid_import BEFORE INSERT ON messages WHEN new.text = 'q149' BEGIN SELECT RAISE(ABORT, 'disk trouble'); END;");
+    await expect(importFile(db, JSON.stringify(manyChatGptConversations(212)), CONVERTERS, ignoreProgress)).rejects.toThrow('disk trouble');
+    expect(listConversations(db)).toEqual([]);
+    db.$client.exec('DROP TRIGGER fail_mid_import');
+    const outcome = await importFile(db, JSON.stringify(manyChatGptConversations(212)), CONVERTERS, ignoreProgress);
+    expect([outcome.conversationIds.length, outcome.messages]).toEqual([212, 424]);
+    expect(listConversations(db)).toHaveLength(212);
+  });
+
+  it('checks every converted conversation before writing any, naming the one at fault', async () => {
+    const db = openTestDatabase();
+    const faulty: ForeignConverters = {
+      chatgpt: () => ({ transcripts: [transcriptV1('fine'), { ...transcriptV1('bad'), messages: [{ id: 'x', turn_id: 't', role: 'robot', kind: 'chat', text: '' }] }] as never, skipped: [] }),
+    };
+    await expect(importFile(db, exportText(), faulty, ignoreProgress)).rejects.toThrow(
+      'Conversation 2 ("bad"): The file is not a valid Anybrain transcript: messages[0].role: Invalid option: expected one of "user"|"assistant"|"system". Nothing was imported.',
+    );
+    expect(listConversations(db)).toEqual([]);
+  });
+
+  it('still imports a transcript v1, and routes a Claude export to its converter only when one is given', async () => {
+    const db = openTestDatabase();
+    const transcript = await importFile(db, `\uFEFF${JSON.stringify(transcriptV1('kept'))}`, CONVERTERS, ignoreProgress);
+    expect(transcript).toMatchObject({ source: 'anybrain', messages: 2, skipped: [] });
+    await expect(importFile(db, JSON.stringify({ format: 'other' }), CONVERTERS, ignoreProgress)).rejects.toThrow(
+      'The file is not an Anybrain transcript (format is not "anybrain.transcript"). Nothing was imported.',
+    );
+
+    const claudeExport = [{ uuid: 'c1', name: 'From Claude', chat_messages: [] }];
+    expect(looksLikeClaudeExport(claudeExport)).toBe(true);
+    expect(looksLikeClaudeExport(JSON.parse(exportText()))).toBe(false);
+    await expect(importFile(db, JSON.stringify(claudeExport), CONVERTERS, ignoreProgress)).rejects.toThrow(
+      "This is Claude's data export, which this version cannot read yet. Nothing was imported.",
+    );
+    const received: unknown[] = [];
+    const withClaude: ForeignConverters = {
+      ...CONVERTERS,
+      claude: (document) => {
+        received.push(document);
+        return { transcripts: [transcriptV1('From Claude')] as never, skipped: [] };
+      },
+    };
+    expect(await importFile(db, JSON.stringify(claudeExport), withClaude, ignoreProgress)).toMatchObject({ source: 'claude', messages: 2 });
+    expect(received).toEqual([claudeExport]);
+  });
+});

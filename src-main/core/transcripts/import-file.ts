@@ -1,0 +1,140 @@
+/**
+ * What a file to import is, told by its content and never by its name: a zip (ChatGPT sends its export as one), an
+ * Anybrain transcript v1, ChatGPT's `conversations.json` or Claude's. Every conversation it holds becomes a transcript
+ * v1 document checked whole here, before anything is written (`writeTranscripts` then writes them in one transaction).
+ */
+import { unzipSync } from 'fflate';
+import type { TranscriptV1 } from '../../../src-shared/transcript';
+import { startsLikeZip } from '../../../src-shared/zip-signature';
+import { looksLikeChatGptExport } from './foreign/chatgpt';
+import { ForeignImportError, type ForeignConverter } from './foreign/types';
+import type { AppDatabase } from '../store/open';
+import { TranscriptImportError, validateTranscript, writeTranscripts } from './import';
+
+export type ImportSource = 'anybrain' | 'chatgpt' | 'claude';
+
+/** The converters of other apps' exports; one without a converter here is refused with a sentence saying so. */
+export interface ForeignConverters {
+  readonly chatgpt: ForeignConverter;
+  readonly claude?: ForeignConverter;
+}
+
+/** A file read and converted but not yet checked: `checkImportDocument` checks each transcript. */
+export interface ImportFile {
+  readonly source: ImportSource;
+  readonly transcripts: readonly unknown[];
+  readonly skipped: readonly { readonly title: string; readonly reason: string }[];
+}
+
+/** The file of ChatGPT's export zip that holds the conversations (beside chat.html, user.json and the images). */
+const CONVERSATIONS_ENTRY = 'conversations.json';
+
+/** The shallowest `conversations.json` in the zip, as text; the zip's other files are never inflated. */
+function conversationsFromZip(bytes: Uint8Array): string {
+  let entries: Record<string, Uint8Array>;
+  const wanted = (name: string): boolean => name === CONVERSATIONS_ENTRY || name.endsWith(`/${CONVERSATIONS_ENTRY}`);
+  try {
+    entries = unzipSync(bytes, { filter: (file) => wanted(file.name) });
+  } catch (error) {
+    throw new TranscriptImportError(`The zip cannot be read (${error instanceof Error ? error.message : String(error)}). Nothing was imported.`);
+  }
+  const name = Object.keys(entries).sort((left, right) => left.split('/').length - right.split('/').length || left.localeCompare(right))[0];
+  if (name === undefined) throw new TranscriptImportError(`The zip holds no ${CONVERSATIONS_ENTRY}, so it is not a ChatGPT data export. Nothing was imported.`);
+  return new TextDecoder().decode(entries[name]);
+}
+
+function isClaudeEntry(entry: unknown): boolean {
+  return typeof entry === 'object' && entry !== null && 'uuid' in entry && 'chat_messages' in entry;
+}
+
+/** An array of conversations with a `uuid` and `chat_messages`: what Claude's data export holds. */
+export function looksLikeClaudeExport(document: unknown): boolean {
+  return Array.isArray(document) && document.length > 0 && document.some(isClaudeEntry);
+}
+
+/** Reads a file (its bytes, or its text) and converts what it holds; throws `TranscriptImportError` when it cannot. */
+export function readImportFile(file: Uint8Array | string, converters: ForeignConverters): ImportFile {
+  const text = typeof file === 'string' ? file : startsLikeZip(file) ? conversationsFromZip(file) : new TextDecoder().decode(file);
+  let document: unknown;
+  try {
+    // A byte order mark is not JSON, and some editors write one.
+    document = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new TranscriptImportError(`The file is not JSON (${error instanceof Error ? error.message : String(error)}). Nothing was imported.`);
+  }
+  if (!Array.isArray(document)) return { source: 'anybrain', transcripts: [document], skipped: [] };
+  if (looksLikeChatGptExport(document)) return convertForeign('chatgpt', converters.chatgpt, document);
+  if (looksLikeClaudeExport(document)) {
+    if (converters.claude === undefined) throw new TranscriptImportError("This is Claude's data export, which this version cannot read yet. Nothing was imported.");
+    return convertForeign('claude', converters.claude, document);
+  }
+  throw new TranscriptImportError(
+    'The file is neither an Anybrain transcript nor a ChatGPT or Claude data export (conversations.json). Nothing was imported.',
+  );
+}
+
+function convertForeign(source: ImportSource, converter: ForeignConverter, document: unknown): ImportFile {
+  try {
+    const { transcripts, skipped } = converter(document);
+    return { source, transcripts, skipped };
+  } catch (error) {
+    if (error instanceof ForeignImportError) throw new TranscriptImportError(error.message);
+    throw error;
+  }
+}
+
+/** Checks one converted document; a fault names the conversation, then its first bad path. */
+export function checkImportDocument(file: ImportFile, document: unknown, index: number): TranscriptV1 {
+  if (file.source === 'anybrain') return validateTranscript(document);
+  try {
+    return validateTranscript(document);
+  } catch (error) {
+    if (!(error instanceof TranscriptImportError)) throw error;
+    const title = (document as { conversation?: { title?: unknown } } | null)?.conversation?.title;
+    throw new TranscriptImportError(`Conversation ${index + 1}${typeof title === 'string' ? ` ("${title}")` : ''}: ${error.message}`);
+  }
+}
+
+/** What an import wrote, and what it left out and why. */
+export interface ImportOutcome {
+  readonly source: ImportSource;
+  readonly conversationIds: readonly string[];
+  readonly messages: number;
+  readonly skipped: readonly { readonly title: string; readonly reason: string }[];
+}
+
+/** How long checking runs before it reports progress and lets the process answer other work. */
+const PROGRESS_INTERVAL_MS = 50;
+
+/**
+ * Reads, converts and checks every conversation of a file, then writes them all in one transaction. Checking yields
+ * to the event loop every `PROGRESS_INTERVAL_MS` so progress reaches the window; the write itself is one synchronous
+ * transaction, since another writer's rows must never land inside it.
+ */
+export async function importFile(
+  db: AppDatabase,
+  file: Uint8Array | string,
+  converters: ForeignConverters,
+  onProgress: (done: number, total: number) => void,
+): Promise<ImportOutcome> {
+  const read = readImportFile(file, converters);
+  const total = read.transcripts.length;
+  const checked: TranscriptV1[] = [];
+  let lastReport = Date.now();
+  for (const [index, document] of read.transcripts.entries()) {
+    checked.push(checkImportDocument(read, document, index));
+    if (Date.now() - lastReport >= PROGRESS_INTERVAL_MS) {
+      onProgress(index + 1, total);
+      await new Promise((resolve) => setImmediate(resolve));
+      lastReport = Date.now();
+    }
+  }
+  const conversationIds = writeTranscripts(db, checked);
+  onProgress(total, total);
+  return {
+    source: read.source,
+    conversationIds,
+    messages: checked.reduce((sum, transcript) => sum + transcript.messages.length, 0),
+    skipped: read.skipped,
+  };
+}

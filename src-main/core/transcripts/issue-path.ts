@@ -1,0 +1,4 @@
+/** `messages[3].role` from a zod path: how an import names the first bad place in a file. */
+export function formatIssuePath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)), '');
+}
