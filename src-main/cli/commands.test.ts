@@ -288,5 +288,12 @@ describe('anybrain import of other apps\u2019 exports', () => {
       'The file is not a readable ChatGPT export: conversations[0].title: Invalid input: expected string, received array. Nothing was imported.',
     );
     expect(((await core.dispatch('listConversations', {})) as { value: unknown[] }).value).toHaveLength(1);
+
+    // An export whose every conversation was skipped imported nothing: the summary says why, and the exit code fails.
+    const lostOnly = join(dataDir, 'lost.json');
+    writeFileSync(lostOnly, JSON.stringify(broken.slice(2)));
+    const nothing = capture();
+    expect(await importCommand(core, nothing, lostOnly)).toBe(1);
+    expect([nothing.out, nothing.err]).toEqual(['', '0 conversations, 0 messages imported; 1 skipped: "Lost thread" (its current_node "gone" is not in its mapping).\n']);
   });
 });

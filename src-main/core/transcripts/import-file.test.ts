@@ -98,6 +98,23 @@ describe('importFile', () => {
     );
   });
 
+  it('reads an export zip whose conversations come in numbered shards, in order, skipping macOS resource forks', async () => {
+    const db = openTestDatabase();
+    const conversations = manyChatGptConversations(5);
+    const zip = zipSync({
+      'export/conversations-001.json': strToU8(JSON.stringify(conversations.slice(3))),
+      'export/conversations-000.json': strToU8(JSON.stringify(conversations.slice(0, 3))),
+      '__MACOSX/export/._conversations-000.json': strToU8('junk'),
+      'export/chat.html': strToU8('<html></html>'),
+    });
+    const outcome = await importFile(db, zip, CONVERTERS, ignoreProgress);
+    expect(outcome).toMatchObject({ source: 'chatgpt', messages: 10 });
+    const titles = outcome.conversationIds.map((id) => listConversations(db).find((conversation) => conversation.id === id)?.title);
+    expect(titles).toEqual(['Chat 0', 'Chat 1', 'Chat 2', 'Chat 3', 'Chat 4']);
+    const badShard = zipSync({ 'conversations-000.json': strToU8('[]'), 'conversations-001.json': strToU8('{"mapping') });
+    await expect(importFile(db, badShard, CONVERTERS, ignoreProgress)).rejects.toThrow(/^conversations-001\.json in the zip is not JSON \(/);
+  });
+
   it('refuses a malformed export whole, naming the first bad path, and writes nothing', async () => {
     const db = openTestDatabase();
     const broken = JSON.parse(exportText()) as Array<Record<string, unknown>>;

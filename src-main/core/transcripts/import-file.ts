@@ -26,21 +26,49 @@ export interface ImportFile {
   readonly skipped: readonly { readonly title: string; readonly reason: string }[];
 }
 
-/** The file of ChatGPT's export zip that holds the conversations (beside chat.html, user.json and the images). */
-const CONVERSATIONS_ENTRY = 'conversations.json';
+/**
+ * The files of ChatGPT's export zip that hold the conversations, beside chat.html, user.json and the images: one
+ * `conversations.json`, or in exports since early 2026 shards `conversations-000.json`, `conversations-001.json`, …,
+ * each an array of conversations.
+ */
+const CONVERSATIONS_ENTRY = /(?:^|\/)conversations(?:-(\d+))?\.json$/;
 
-/** The shallowest `conversations.json` in the zip, as text; the zip's other files are never inflated. */
-function conversationsFromZip(bytes: Uint8Array): string {
-  let entries: Record<string, Uint8Array>;
-  const wanted = (name: string): boolean => name === CONVERSATIONS_ENTRY || name.endsWith(`/${CONVERSATIONS_ENTRY}`);
+/** macOS archivers add `__MACOSX/…/._name` resource forks beside each file: never the conversations. */
+function isConversationsEntry(name: string): boolean {
+  return CONVERSATIONS_ENTRY.test(name) && !name.startsWith('__MACOSX/') && !name.split('/').at(-1)!.startsWith('._');
+}
+
+function parseJson(text: string, what: string): unknown {
   try {
-    entries = unzipSync(bytes, { filter: (file) => wanted(file.name) });
+    // A byte order mark is not JSON, and some editors write one.
+    return JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new TranscriptImportError(`${what} is not JSON (${error instanceof Error ? error.message : String(error)}). Nothing was imported.`);
+  }
+}
+
+/**
+ * The conversations of ChatGPT's export zip, from the shallowest folder holding them: one conversations.json, or its
+ * shards in order joined into one array. The zip's other files are never inflated.
+ */
+function conversationsFromZip(bytes: Uint8Array): unknown {
+  let entries: Record<string, Uint8Array>;
+  try {
+    entries = unzipSync(bytes, { filter: (file) => isConversationsEntry(file.name) });
   } catch (error) {
     throw new TranscriptImportError(`The zip cannot be read (${error instanceof Error ? error.message : String(error)}). Nothing was imported.`);
   }
-  const name = Object.keys(entries).sort((left, right) => left.split('/').length - right.split('/').length || left.localeCompare(right))[0];
-  if (name === undefined) throw new TranscriptImportError(`The zip holds no ${CONVERSATIONS_ENTRY}, so it is not a ChatGPT data export. Nothing was imported.`);
-  return new TextDecoder().decode(entries[name]);
+  const folderOf = (name: string): string => name.slice(0, name.lastIndexOf('/') + 1);
+  const names = Object.keys(entries);
+  const folder = names.map(folderOf).sort((left, right) => left.split('/').length - right.split('/').length || left.localeCompare(right))[0];
+  if (folder === undefined) throw new TranscriptImportError('The zip holds no conversations.json, so it is not a ChatGPT data export. Nothing was imported.');
+  const inFolder = names.filter((name) => folderOf(name) === folder).sort();
+  const documents = inFolder.map((name) => parseJson(new TextDecoder().decode(entries[name]), `${name} in the zip`));
+  if (documents.length === 1) return documents[0];
+  return documents.flatMap((document, index) => {
+    if (!Array.isArray(document)) throw new TranscriptImportError(`${inFolder[index]} in the zip is not a list of conversations. Nothing was imported.`);
+    return document as unknown[];
+  });
 }
 
 function isClaudeEntry(entry: unknown): boolean {
@@ -54,14 +82,10 @@ export function looksLikeClaudeExport(document: unknown): boolean {
 
 /** Reads a file (its bytes, or its text) and converts what it holds; throws `TranscriptImportError` when it cannot. */
 export function readImportFile(file: Uint8Array | string, converters: ForeignConverters): ImportFile {
-  const text = typeof file === 'string' ? file : startsLikeZip(file) ? conversationsFromZip(file) : new TextDecoder().decode(file);
-  let document: unknown;
-  try {
-    // A byte order mark is not JSON, and some editors write one.
-    document = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (error) {
-    throw new TranscriptImportError(`The file is not JSON (${error instanceof Error ? error.message : String(error)}). Nothing was imported.`);
-  }
+  const document =
+    typeof file !== 'string' && startsLikeZip(file)
+      ? conversationsFromZip(file)
+      : parseJson(typeof file === 'string' ? file : new TextDecoder().decode(file), 'The file');
   if (!Array.isArray(document)) return { source: 'anybrain', transcripts: [document], skipped: [] };
   if (looksLikeChatGptExport(document)) return convertForeign('chatgpt', converters.chatgpt, document);
   if (looksLikeClaudeExport(document)) {

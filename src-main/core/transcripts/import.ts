@@ -16,6 +16,8 @@ import { inTransaction, type AppDatabase } from '../store/open';
 import { isBrainId, REASONING_LEVELS, type ReasoningLevel } from '../../../src-shared/brains';
 import { formatIssuePath } from './issue-path';
 
+export { formatIssuePath };
+
 export class TranscriptImportError extends Error {
   constructor(message: string) {
     super(message);
