@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { strToU8, zipSync } from 'fflate';
 import { BRAINS } from '../src-shared/brains';
 import { command, newConversation, openApp, sendMessage } from './support/app';
 
@@ -152,6 +155,27 @@ test('a transcript file imports through the sidebar, opens with its messages and
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   // The receipt lives in the window only: the stored reply holds its words alone.
   await expect(reply.getByTestId('message-text')).toHaveText('Your notes plan two days in Kyoto.');
+});
+
+test("ChatGPT's export zip imports through the sidebar: a summary, the branch last seen, the code run as a receipt chip", async ({ page }) => {
+  await openApp(page);
+  const conversations = readFileSync(join(import.meta.dirname, 'fixtures/chatgpt-export/conversations.json'));
+  const zip = zipSync({ 'chat.html': strToU8('<html></html>'), 'conversations.json': conversations });
+  await page.getByTestId('import-transcript-input').setInputFiles({ name: 'chatgpt-export.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) });
+
+  await expect(page.getByTestId('import-summary')).toHaveText(
+    '2 conversations, 6 messages imported; 1 skipped: "Lost thread" (its current_node "gone" is not in its mapping).',
+  );
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Counting primes');
+  await expect(page.getByTestId('message-text')).toHaveText([
+    'How many primes are below 1000? Please compute it.',
+    /There are 168 primes below 1000\./,
+    /\[image: primes-chart\.png, not included in the export\]\s*What does this chart show\?/,
+    'It plots how many primes lie below each bound: the curve flattens as the bound grows.',
+  ]);
+  const reply = page.locator('[data-testid="message"][data-role="assistant"]').first();
+  await expect(reply).toHaveAttribute('data-brain', 'codex');
+  await expect(reply.getByTestId('receipt-chip')).toHaveText(['chatgpt · python']);
 });
 
 test('a malformed transcript is refused whole, naming its first bad path', async ({ page }) => {
