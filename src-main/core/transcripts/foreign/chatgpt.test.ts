@@ -166,6 +166,24 @@ describe('chatGptExportToTranscripts', () => {
     ]);
   });
 
+  it('leaves out an empty user message and a reply of nothing readable, keeping the turns around them', () => {
+    const mapping = {
+      u1: node('u1', null, { author: { role: 'user' }, content: text('First?') }),
+      a1: node('a1', 'u1', { author: { role: 'assistant' }, content: text('First.') }),
+      u2: node('u2', 'a1', { author: { role: 'user' }, content: text('') }),
+      a2: node('a2', 'u2', { author: { role: 'assistant' }, content: { content_type: 'unknown_widget', widget: {} } }),
+      u3: node('u3', 'a2', { author: { role: 'user' }, content: text('Third?') }),
+      a3: node('a3', 'u3', { author: { role: 'assistant' }, content: text('Third.') }),
+    };
+    const [transcript] = chatGptExportToTranscripts([conversation(mapping, 'a3')]).transcripts;
+    expect(transcript?.messages.map((message) => [message.turn_id, message.role, message.text])).toEqual([
+      ['turn-1', 'user', 'First?'],
+      ['turn-1', 'assistant', 'First.'],
+      ['turn-3', 'user', 'Third?'],
+      ['turn-3', 'assistant', 'Third.'],
+    ]);
+  });
+
   it('recognises an export by its mapping, not by its name', () => {
     expect(looksLikeChatGptExport(sample())).toBe(true);
     expect(looksLikeChatGptExport([{ uuid: 'c', chat_messages: [] }])).toBe(false);

@@ -267,8 +267,12 @@ function convertConversation(conversation: ChatGptConversation, title: string): 
   let turnNumber = 0;
   let turnId = 'turn-0';
   let draft: ReplyDraft | null = null;
+  // A reply of hidden or unreadable nodes only, and a user message of nothing (ChatGPT's "Continue generating" sends
+  // one), held no words for anyone: they are left out.
   const closeReply = (): void => {
-    if (draft !== null) messages.push(finishReply(draft, turnId));
+    if (draft !== null && (draft.texts.length > 0 || draft.reasoning.some((text) => text !== '') || draft.invocations.length > 0)) {
+      messages.push(finishReply(draft, turnId));
+    }
     draft = null;
   };
   const openReply = (node: ChatGptMessage, nodeId: string): ReplyDraft => {
@@ -286,6 +290,7 @@ function convertConversation(conversation: ChatGptConversation, title: string): 
       turnNumber += 1;
       turnId = `turn-${turnNumber}`;
       const text = visibleText(message);
+      if (text === '') return;
       const createdAt = isoFromSeconds(message.create_time);
       messages.push({ id: nodeId, turn_id: turnId, role: 'user', kind: 'chat', text, ...(createdAt === undefined ? {} : { created_at: createdAt }) });
       return;
