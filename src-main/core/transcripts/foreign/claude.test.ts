@@ -8,7 +8,7 @@ import { listInvocationsByMessage } from '../../store/invocations';
 import { listAllMessages } from '../../store/messages';
 import { openTestDatabase } from '../../store/test-database';
 import { importTranscript } from '../import';
-import { ATTACHED_TEXT_LIMIT, claudeExportToTranscripts } from './claude';
+import { ATTACHED_TEXT_LIMIT, claudeExportToTranscripts, isClaudeExport } from './claude';
 import { ForeignImportError } from './types';
 
 type Entry = Record<string, unknown> & { chat_messages: Array<Record<string, unknown>> };
@@ -20,7 +20,7 @@ function sampleExport(): Entry[] {
 
 /** One conversation around the given messages, in the export's shape. */
 function exportOf(messages: Array<Record<string, unknown>>, fields: Record<string, unknown> = {}): Entry[] {
-  return [{ uuid: 'conv-1', name: 'Sample', created_at: '2026-06-01T10:00:00.000000Z', model: 'claude-opus-4-6', chat_messages: messages, ...fields }];
+  return [{ uuid: 'conv-1', name: 'Sample', created_at: '2026-06-01T10:00:00.000Z', model: 'claude-opus-4-6', chat_messages: messages, ...fields }];
 }
 
 const human = (uuid: string, text: string, fields: Record<string, unknown> = {}) => ({ uuid, sender: 'human', text, content: [{ type: 'text', text }], ...fields });
@@ -30,7 +30,7 @@ const A = '019a1b2c-000';
 const RATE_LIMITER: TranscriptV1 = {
   format: 'anybrain.transcript',
   version: 1,
-  conversation: { id: '5f0c1a2e-7b3d-4c1e-9a8f-0d2b6e4c1a01', title: 'Rate limiter design', created_at: '2026-05-01T09:00:00.104221Z' },
+  conversation: { id: '5f0c1a2e-7b3d-4c1e-9a8f-0d2b6e4c1a01', title: 'Rate limiter design', created_at: '2026-05-01T09:00:00.104Z' },
   messages: [
     {
       id: `${A}1-7000-8000-00000000a001`,
@@ -41,7 +41,7 @@ const RATE_LIMITER: TranscriptV1 = {
         'How should I rate limit my API? The handler and a sketch are attached.\n\n' +
         '[attached: api.py, its extracted text follows]\n````\ndef handler(request):\n    return respond(request)  # ``` is not a fence here\n````\n\n' +
         '[attached: sketch.png, not included in the export]',
-      created_at: '2026-05-01T09:00:01.201133Z',
+      created_at: '2026-05-01T09:00:01.201Z',
     },
     {
       id: `${A}2-7000-8000-00000000a002`,
@@ -49,7 +49,7 @@ const RATE_LIMITER: TranscriptV1 = {
       role: 'assistant',
       kind: 'chat',
       text: 'Use a token bucket per API key.\n\nThe bucket refills at 10 tokens a second by default: 한국어 and 🌞 included.',
-      created_at: '2026-05-01T09:00:02.900310Z',
+      created_at: '2026-05-01T09:00:02.900Z',
       status: 'complete',
       brain: 'claude',
       model_requested: null,
@@ -92,7 +92,7 @@ const RATE_LIMITER: TranscriptV1 = {
       role: 'user',
       kind: 'chat',
       text: 'And across several servers?',
-      created_at: '2026-05-01T09:04:00.000000Z',
+      created_at: '2026-05-01T09:04:00.000Z',
     },
     {
       id: `${A}4-7000-8000-00000000a004`,
@@ -100,7 +100,7 @@ const RATE_LIMITER: TranscriptV1 = {
       role: 'assistant',
       kind: 'chat',
       text: 'Keep the buckets in Redis, one key per client.',
-      created_at: '2026-05-01T09:04:04.000000Z',
+      created_at: '2026-05-01T09:04:04.000Z',
       status: 'complete',
       brain: 'claude',
       model_requested: null,
@@ -114,7 +114,7 @@ const RATE_LIMITER: TranscriptV1 = {
 const EXPLAIN_ANALYZE: TranscriptV1 = {
   format: 'anybrain.transcript',
   version: 1,
-  conversation: { id: '8e2d4c6a-1f3b-4d5e-8a7c-9b0e1d2f3a02', title: 'What does EXPLAIN ANALYZE do?', created_at: '2024-03-02T18:20:11.531802Z' },
+  conversation: { id: '8e2d4c6a-1f3b-4d5e-8a7c-9b0e1d2f3a02', title: 'What does EXPLAIN ANALYZE do?', created_at: '2024-03-02T18:20:11.531Z' },
   messages: [
     {
       id: '4c1f7a2e-0001-4e5d-9c3b-00000000b001',
@@ -124,7 +124,7 @@ const EXPLAIN_ANALYZE: TranscriptV1 = {
       text:
         'What does EXPLAIN ANALYZE do?\nIn Postgres, on this plan:\n\n' +
         '[attached: pasted text, its extracted text follows]\n```\nSeq Scan on orders  (cost=0.00..431.00 rows=21000 width=36)\n```',
-      created_at: '2024-03-02T18:20:11.920447Z',
+      created_at: '2024-03-02T18:20:11.920Z',
     },
     {
       id: '4c1f7a2e-0002-4e5d-9c3b-00000000b002',
@@ -132,7 +132,7 @@ const EXPLAIN_ANALYZE: TranscriptV1 = {
       role: 'assistant',
       kind: 'chat',
       text: 'It runs the query and reports the real time and rows of each step beside the estimates.',
-      created_at: '2024-03-02T18:20:19.004113Z',
+      created_at: '2024-03-02T18:20:19.004Z',
       status: 'complete',
       brain: 'claude',
       model_requested: null,
@@ -246,7 +246,7 @@ describe('claudeExportToTranscripts', () => {
 
   it('titles an unnamed conversation from its first message, and dates it by its first message when the entry has no date', () => {
     const document = exportOf([human('h1', '  Plan a trip\nto Seoul', { created_at: '2026-06-02T08:00:00Z' })], { name: '', created_at: null });
-    expect(claudeExportToTranscripts(document).transcripts[0]?.conversation).toEqual({ id: 'conv-1', title: 'Plan a trip', created_at: '2026-06-02T08:00:00Z' });
+    expect(claudeExportToTranscripts(document).transcripts[0]?.conversation).toEqual({ id: 'conv-1', title: 'Plan a trip', created_at: '2026-06-02T08:00:00.000Z' });
     expect(claudeExportToTranscripts(exportOf([human('h1', 'Hi')], { created_at: null })).skipped).toEqual([
       { title: 'Sample', reason: 'conversations[0].created_at: missing, and no message has a time' },
     ]);
@@ -272,6 +272,16 @@ describe('claudeExportToTranscripts', () => {
       'The file is not a Claude data export: conversations: Invalid input: expected array, received object.',
     );
     expect(claudeExportToTranscripts([])).toEqual({ transcripts: [], skipped: [] });
+  });
+
+  it('recognises a Claude export by its chat_messages', () => {
+    expect(isClaudeExport(sampleExport())).toBe(true);
+    expect([[{ title: 'A chat', mapping: {} }], [], { chat_messages: [] }, null].map(isClaudeExport)).toEqual([false, false, false, false]);
+  });
+
+  it('writes times as the app does, and leaves out a time that is no time', () => {
+    const document = exportOf([human('h1', 'Hi', { created_at: '2026-06-01T19:00:00.123456+09:00' }), human('h2', 'Again', { created_at: 'yesterday' })]);
+    expect(claudeExportToTranscripts(document).transcripts[0]?.messages.map((message) => message.created_at)).toEqual(['2026-06-01T10:00:00.123Z', undefined]);
   });
 });
 

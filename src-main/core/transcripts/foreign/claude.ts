@@ -91,6 +91,11 @@ function parseAt<Output>(schema: ZodType<Output>, value: unknown, path: string):
   throw new UnreadableEntry(`${where}: ${issue?.message ?? 'unreadable'}`);
 }
 
+/** Whether `document` claims to be a Claude data export: a list in which some entry has its `chat_messages`. */
+export function isClaudeExport(document: unknown): boolean {
+  return Array.isArray(document) && document.some((entry) => conversationClaim.safeParse(entry).success);
+}
+
 /** Reads a Claude data export; throws `ForeignImportError` when the document is not one. */
 export function claudeExportToTranscripts(document: unknown): ForeignImport {
   assertClaudeExport(document);
@@ -110,13 +115,13 @@ export function claudeExportToTranscripts(document: unknown): ForeignImport {
   return { transcripts, skipped };
 }
 
+const conversationClaim = z.object({ chat_messages: z.array(z.unknown()) });
+
 /** A list in which at least one entry has its `chat_messages`; an empty list is an export with nothing in it. */
 function assertClaudeExport(document: unknown): asserts document is unknown[] {
-  const claims = z.array(z.unknown());
-  const entryClaims = z.object({ chat_messages: z.array(z.unknown()) });
   try {
-    const entries = parseAt(claims, document, 'conversations');
-    if (entries.length > 0 && !entries.some((entry) => entryClaims.safeParse(entry).success)) parseAt(entryClaims, entries[0], 'conversations[0]');
+    const entries = parseAt(z.array(z.unknown()), document, 'conversations');
+    if (entries.length > 0 && !isClaudeExport(entries)) parseAt(conversationClaim, entries[0], 'conversations[0]');
   } catch (error) {
     if (error instanceof UnreadableEntry) throw new ForeignImportError(`The file is not a Claude data export: ${error.message}.`);
     throw error;
@@ -145,7 +150,7 @@ function conversationToTranscript(conversation: ClaudeConversation, where: strin
     }
   }
   if (messages.length === 0) return null;
-  const createdAtOfConversation = conversation.created_at ?? messages.find((message) => message.created_at !== undefined)?.created_at;
+  const createdAtOfConversation = isoTime(conversation.created_at) ?? messages.find((message) => message.created_at !== undefined)?.created_at;
   if (createdAtOfConversation === undefined) throw new UnreadableEntry(`${where}.created_at: missing, and no message has a time`);
   const firstUser = messages.find((message) => message.role === 'user') ?? messages[0];
   const title = conversation.name && conversation.name.trim() !== '' ? conversation.name : titleFromMessage(firstUser?.text ?? '');
@@ -186,8 +191,18 @@ function contentItems(message: ClaudeMessage, path: string): ClaudeContentItem[]
   );
 }
 
+/**
+ * A time in the app's own form (`toISOString`, milliseconds, UTC), as the app writes its rows; the export writes
+ * microseconds. A time that is no time is left out, and the importer stamps the row when it is written.
+ */
+function isoTime(value: string | null | undefined): string | undefined {
+  const milliseconds = value ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(milliseconds) ? undefined : new Date(milliseconds).toISOString();
+}
+
 function createdAt(message: ClaudeMessage): { created_at?: string } {
-  return message.created_at ? { created_at: message.created_at } : {};
+  const time = isoTime(message.created_at);
+  return time === undefined ? {} : { created_at: time };
 }
 
 /**
