@@ -8,13 +8,14 @@ import { countMessagesByStatus } from '../store/messages';
 import { readCounters } from '../store/settings';
 import { exportConversation } from '../transcripts/export';
 import { chatGptExportToTranscripts } from '../transcripts/foreign/chatgpt';
+import { claudeExportToTranscripts } from '../transcripts/foreign/claude';
 import { importTranscript, TranscriptImportError } from '../transcripts/import';
 import { importFile, type ForeignConverters } from '../transcripts/import-file';
 import { applyRepair, measureTextHealth, planRepair, QUOTE_ESCAPE_COUNTER, undoLastRepair } from '../transcripts/repair';
 import type { CommandDependencies, HandlerGroup } from './handlers';
 
 /** The other apps' exports `importConversations` reads, one converter each. */
-export const FOREIGN_CONVERTERS: ForeignConverters = { chatgpt: chatGptExportToTranscripts };
+export const FOREIGN_CONVERTERS: ForeignConverters = { chatgpt: chatGptExportToTranscripts, claude: claudeExportToTranscripts };
 
 export function transcriptCommands({ db, emit, recoveredInterrupted }: Pick<CommandDependencies, 'db' | 'emit' | 'recoveredInterrupted'>) {
   return {

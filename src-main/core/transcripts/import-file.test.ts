@@ -7,11 +7,12 @@ import { listInvocationsByMessage } from '../store/invocations';
 import { listAllMessages } from '../store/messages';
 import { openTestDatabase } from '../store/test-database';
 import { chatGptExportToTranscripts } from './foreign/chatgpt';
-import { importFile, looksLikeClaudeExport, type ForeignConverters } from './import-file';
+import { claudeExportToTranscripts, isClaudeExport } from './foreign/claude';
+import { importFile, type ForeignConverters } from './import-file';
 
 const FIXTURE = join(__dirname, '../../../e2e/fixtures/chatgpt-export/conversations.json');
 const exportText = (): string => readFileSync(FIXTURE, 'utf8');
-const CONVERTERS: ForeignConverters = { chatgpt: chatGptExportToTranscripts };
+const CONVERTERS: ForeignConverters = { chatgpt: chatGptExportToTranscripts, claude: claudeExportToTranscripts };
 const ignoreProgress = (): void => {};
 
 function transcriptV1(title: string) {
@@ -144,6 +145,7 @@ describe('importFile', () => {
   it('checks every converted conversation before writing any, naming the one at fault', async () => {
     const db = openTestDatabase();
     const faulty: ForeignConverters = {
+      ...CONVERTERS,
       chatgpt: () => ({ transcripts: [transcriptV1('fine'), { ...transcriptV1('bad'), messages: [{ id: 'x', turn_id: 't', role: 'robot', kind: 'chat', text: '' }] }] as never, skipped: [] }),
     };
     await expect(importFile(db, exportText(), faulty, ignoreProgress)).rejects.toThrow(
@@ -152,7 +154,7 @@ describe('importFile', () => {
     expect(listConversations(db)).toEqual([]);
   });
 
-  it('still imports a transcript v1, and routes a Claude export to its converter only when one is given', async () => {
+  it('still imports a transcript v1, and routes a Claude export to its converter', async () => {
     const db = openTestDatabase();
     const transcript = await importFile(db, `\uFEFF${JSON.stringify(transcriptV1('kept'))}`, CONVERTERS, ignoreProgress);
     expect(transcript).toMatchObject({ source: 'anybrain', messages: 2, skipped: [] });
@@ -161,11 +163,8 @@ describe('importFile', () => {
     );
 
     const claudeExport = [{ uuid: 'c1', name: 'From Claude', chat_messages: [] }];
-    expect(looksLikeClaudeExport(claudeExport)).toBe(true);
-    expect(looksLikeClaudeExport(JSON.parse(exportText()))).toBe(false);
-    await expect(importFile(db, JSON.stringify(claudeExport), CONVERTERS, ignoreProgress)).rejects.toThrow(
-      "This is Claude's data export, which this version cannot read yet. Nothing was imported.",
-    );
+    expect(isClaudeExport(claudeExport)).toBe(true);
+    expect(isClaudeExport(JSON.parse(exportText()))).toBe(false);
     const received: unknown[] = [];
     const withClaude: ForeignConverters = {
       ...CONVERTERS,
@@ -176,5 +175,16 @@ describe('importFile', () => {
     };
     expect(await importFile(db, JSON.stringify(claudeExport), withClaude, ignoreProgress)).toMatchObject({ source: 'claude', messages: 2 });
     expect(received).toEqual([claudeExport]);
+  });
+
+  it('imports Claude\'s data export whole: the readable conversations written, the rest named as skipped', async () => {
+    const db = openTestDatabase();
+    const claudeFile = readFileSync(join(__dirname, '../../../e2e/fixtures/claude-export/conversations.json'), 'utf8');
+    const outcome = await importFile(db, claudeFile, CONVERTERS, ignoreProgress);
+    expect(outcome.source).toBe('claude');
+    expect(outcome.conversationIds).toHaveLength(listConversations(db).length);
+    expect(outcome.skipped.map((entry) => entry.reason)).toHaveLength(2);
+    const replies = outcome.conversationIds.flatMap((id) => listAllMessages(db, id)).filter((row) => row.role === 'assistant');
+    expect(replies.some((row) => row.reasoning !== null)).toBe(true);
   });
 });

@@ -7,6 +7,7 @@ import { unzipSync } from 'fflate';
 import type { TranscriptV1 } from '../../../src-shared/transcript';
 import { startsLikeZip } from '../../../src-shared/zip-signature';
 import { looksLikeChatGptExport } from './foreign/chatgpt';
+import { isClaudeExport } from './foreign/claude';
 import { ForeignImportError, type ForeignConverter } from './foreign/types';
 import type { AppDatabase } from '../store/open';
 import { TranscriptImportError, validateTranscript, writeTranscripts } from './import';
@@ -16,7 +17,7 @@ export type ImportSource = 'anybrain' | 'chatgpt' | 'claude';
 /** The converters of other apps' exports; one without a converter here is refused with a sentence saying so. */
 export interface ForeignConverters {
   readonly chatgpt: ForeignConverter;
-  readonly claude?: ForeignConverter;
+  readonly claude: ForeignConverter;
 }
 
 /** A file read and converted but not yet checked: `checkImportDocument` checks each transcript. */
@@ -71,15 +72,6 @@ function conversationsFromZip(bytes: Uint8Array): unknown {
   });
 }
 
-function isClaudeEntry(entry: unknown): boolean {
-  return typeof entry === 'object' && entry !== null && 'uuid' in entry && 'chat_messages' in entry;
-}
-
-/** An array of conversations with a `uuid` and `chat_messages`: what Claude's data export holds. */
-export function looksLikeClaudeExport(document: unknown): boolean {
-  return Array.isArray(document) && document.length > 0 && document.some(isClaudeEntry);
-}
-
 /** Reads a file (its bytes, or its text) and converts what it holds; throws `TranscriptImportError` when it cannot. */
 export function readImportFile(file: Uint8Array | string, converters: ForeignConverters): ImportFile {
   const document =
@@ -88,10 +80,7 @@ export function readImportFile(file: Uint8Array | string, converters: ForeignCon
       : parseJson(typeof file === 'string' ? file : new TextDecoder().decode(file), 'The file');
   if (!Array.isArray(document)) return { source: 'anybrain', transcripts: [document], skipped: [] };
   if (looksLikeChatGptExport(document)) return convertForeign('chatgpt', converters.chatgpt, document);
-  if (looksLikeClaudeExport(document)) {
-    if (converters.claude === undefined) throw new TranscriptImportError("This is Claude's data export, which this version cannot read yet. Nothing was imported.");
-    return convertForeign('claude', converters.claude, document);
-  }
+  if (isClaudeExport(document)) return convertForeign('claude', converters.claude, document);
   throw new TranscriptImportError(
     'The file is neither an Anybrain transcript nor a ChatGPT or Claude data export (conversations.json). Nothing was imported.',
   );
