@@ -13,7 +13,7 @@ import type { CommandDependencies, HandlerGroup } from './handlers';
 
 export function transcriptCommands({ db, emit, recoveredInterrupted }: Pick<CommandDependencies, 'db' | 'emit' | 'recoveredInterrupted'>) {
   return {
-    exportConversation: ({ id, format }) => exportConversation(db, id, format),
+    exportConversation: ({ id, format, ...options }) => exportConversation(db, id, format, options),
     importTranscript: ({ content }) => {
       let conversationId: string;
       try {
