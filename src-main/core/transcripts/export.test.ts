@@ -116,6 +116,16 @@ describe('export options', () => {
     expect(() => exportConversation(db, conversationId, 'md', { turnIds: ['t0', 'nope'] })).toThrow(TurnNotFoundError);
   });
 
+  it('keeps a chosen summary importable when the rows it covers were not chosen', () => {
+    const db = openTestDatabase();
+    const conversationId = seedEveryKindOfRow(db);
+    const covered = JSON.parse(exportConversation(db, conversationId, 'json', { turnIds: ['t0', 't3'] }).content) as TranscriptV1;
+    expect(covered.messages.find((message) => message.kind === 'summary')?.covers_through_id).toBe('m1');
+    const alone = exportConversation(db, conversationId, 'json', { turnIds: ['t3'] }).content;
+    expect((JSON.parse(alone) as TranscriptV1).messages.find((message) => message.kind === 'summary')).not.toHaveProperty('covers_through_id');
+    expect(importTranscript(db, alone)).toEqual(expect.any(String));
+  });
+
   it('shows calls by default and reasoning only when asked, in Markdown and HTML', () => {
     const db = openTestDatabase();
     const conversationId = seedEveryKindOfRow(db);

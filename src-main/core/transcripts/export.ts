@@ -63,6 +63,7 @@ export function buildTranscript(db: AppDatabase, conversationId: string, turnIds
   const conversation = getConversation(db, conversationId);
   if (!conversation) throw new ConversationNotFoundError(conversationId);
   const rows = rowsOfTurns(conversationId, listAllMessages(db, conversationId), turnIds);
+  const exportedIds = new Set(rows.map((row) => row.id));
   const invocations = listInvocationsByMessage(db, rows.map((row) => row.id));
   const messages: TranscriptMessage[] = rows.map((row) => {
     const base = {
@@ -72,7 +73,9 @@ export function buildTranscript(db: AppDatabase, conversationId: string, turnIds
       kind: row.kind,
       text: row.text,
       created_at: row.createdAt,
-      ...(row.kind === 'summary' && row.coversThroughId !== null ? { covers_through_id: row.coversThroughId } : {}),
+      // Among chosen turns, a summary whose covered rows were left out covers nothing in this file (an import
+      // refuses a `covers_through_id` that names no message before the summary).
+      ...(row.kind === 'summary' && row.coversThroughId !== null && exportedIds.has(row.coversThroughId) ? { covers_through_id: row.coversThroughId } : {}),
     };
     if (row.role !== 'assistant') return base;
     const reasoning = row.reasoning as StoredReasoning | null;
