@@ -297,3 +297,41 @@ describe('anybrain import of other apps\u2019 exports', () => {
     expect([nothing.out, nothing.err]).toEqual(['', '0 conversations, 0 messages imported; 1 skipped: "Lost thread" (its current_node "gone" is not in its mapping).\n']);
   });
 });
+
+describe('anybrain export flags', () => {
+  it('--no-tools, --reasoning and --turns reach the export', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'anybrain-export-flags-'));
+    const core = openCore({ dataDir, env: {} });
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }), () => core.dispose());
+    const transcript = {
+      format: 'anybrain.transcript', version: 1, conversation: { id: 'c', title: 'Flags', created_at: '2026-01-01T00:00:00.000Z' },
+      messages: [
+        { id: 'u1', turn_id: 't1', role: 'user', kind: 'chat', text: 'First question.' },
+        {
+          id: 'a1', turn_id: 't1', role: 'assistant', kind: 'chat', status: 'complete', text: 'First answer.', brain: 'claude',
+          reasoning: { brain: 'claude', model: 'claude-opus-4-7', text: 'Thinking it over.', opaque: {} },
+          tool_invocations: [{ id: 'i1', kind: 'tool', server: 'files', tool: 'read_file', input: {}, output: 'notes', status: 'ok' }],
+        },
+        { id: 'u2', turn_id: 't2', role: 'user', kind: 'chat', text: 'Second question.' },
+      ],
+    };
+    const file = join(dataDir, 'in.json');
+    writeFileSync(file, JSON.stringify(transcript));
+    const imported = capture();
+    expect(await importCommand(core, imported, file)).toBe(0);
+    const conversation = imported.out.trim();
+    // The import mints the turn ids.
+    const listed = await core.dispatch('listMessages', { conversationId: conversation });
+    const firstTurn = listed.ok ? (listed.value as { messages: { turnId: string }[] }).messages[0]!.turnId : '';
+    const run = async (flags: { tools?: boolean; reasoning?: boolean; turns?: string }) => {
+      const output = capture();
+      expect(await exportCommand(core, output, { conversation, format: 'md', ...flags })).toBe(0);
+      return output.out;
+    };
+    const plain = await run({});
+    expect([plain.includes('read_file'), plain.includes('Thinking it over.'), plain.includes('Second question.')]).toEqual([true, false, true]);
+    const flagged = await run({ tools: false, reasoning: true, turns: `${firstTurn}, ` });
+    expect([flagged.includes('read_file'), flagged.includes('Thinking it over.'), flagged.includes('Second question.')]).toEqual([false, true, false]);
+  });
+});
+

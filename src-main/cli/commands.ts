@@ -144,9 +144,19 @@ export async function chatCommand(core: Core, output: Output, options: ChatOptio
 export async function exportCommand(
   core: Core,
   output: Output,
-  options: { conversation: string; format: string; out?: string },
+  options: { conversation: string; format: string; out?: string; tools?: boolean; reasoning?: boolean; turns?: string },
 ): Promise<number> {
-  const exported = await call(core, 'exportConversation', { id: options.conversation, format: options.format as ExportFormat });
+  const turnIds = options.turns
+    ?.split(',')
+    .map((turnId) => turnId.trim())
+    .filter((turnId) => turnId !== '');
+  const exported = await call(core, 'exportConversation', {
+    id: options.conversation,
+    format: options.format as ExportFormat,
+    includeTools: options.tools ?? true,
+    includeReasoning: options.reasoning ?? false,
+    ...(turnIds === undefined ? {} : { turnIds }),
+  });
   if (options.out) {
     writeFileAtomically(options.out, exported.content);
     output.stderr(`Wrote ${options.out}\n`);

@@ -138,7 +138,10 @@ program
   .requiredOption('--conversation <id>', 'conversation id')
   .addOption(new Option('--format <format>', 'transcript format').choices([...EXPORT_FORMATS]).default('json'))
   .option('--out <file>', 'write to a file instead of stdout')
-  .action((options: { conversation: string; format: string; out?: string }) =>
+  .option('--no-tools', 'md and html: leave out the tool, memory and skill calls')
+  .option('--reasoning', 'md and html: include each reply\u2019s reasoning')
+  .option('--turns <ids>', 'only these turns, comma-separated turn ids, in conversation order')
+  .action((options: { conversation: string; format: string; out?: string; tools: boolean; reasoning?: boolean; turns?: string }) =>
     withCore(dataFlag(), (core) => exportCommand(core, output, options)),
   );
 

@@ -7,12 +7,13 @@ import remarkGfm from 'remark-gfm';
 import type {} from 'remark-parse';
 import type { Processor } from 'unified';
 import { RenderBoundary } from '../components/RenderBoundary';
-import { capNesting } from './cap-nesting';
+import { capNesting } from '../../src-shared/markdown/cap-nesting';
 import { CodeBlock } from './CodeBlock';
-import { safeLinkUrl } from './safe-url';
-import { inlineNestingDepth, MAX_INLINE_DEPTH } from './inline-nesting';
-import { hasDefinitions, splitBlocks } from './split-blocks';
-import { withinTableBudget } from './table-budget';
+import { safeLinkUrl } from '../../src-shared/markdown/safe-url';
+import { imageAsText, SAFE_LINK_REL, SAFE_LINK_TARGET, SANITIZE_SCHEMA } from '../../src-shared/markdown/untrusted-rules';
+import { inlineNestingDepth, MAX_INLINE_DEPTH } from '../../src-shared/markdown/inline-nesting';
+import { hasDefinitions, splitBlocks } from '../../src-shared/markdown/split-blocks';
+import { withinTableBudget } from '../../src-shared/markdown/table-budget';
 
 const remarkPlugins: Options['remarkPlugins'] = [remarkGfm];
 
@@ -38,7 +39,7 @@ function rehypeHighlightOnce(): ReturnType<typeof rehypeHighlight> {
 }
 
 // Sanitise first: highlighting then only adds its own spans to code that is already safe.
-const rehypePlugins: Options['rehypePlugins'] = [rehypeSanitize, rehypeHighlightOnce];
+const rehypePlugins: Options['rehypePlugins'] = [[rehypeSanitize, SANITIZE_SCHEMA], rehypeHighlightOnce];
 
 const urlTransform: UrlTransform = (url, key) => (key === 'href' ? (safeLinkUrl(url) ?? '') : '');
 
@@ -50,7 +51,7 @@ function SafeLink({ href, children }: ComponentProps<'a'> & ExtraProps) {
   const url = href === undefined || href === '' ? null : safeLinkUrl(href);
   if (url === null) return <span className="md-unlinked">{children}</span>;
   return (
-    <a href={url} rel="noopener noreferrer" target="_blank" title={url}>
+    <a href={url} rel={SAFE_LINK_REL} target={SAFE_LINK_TARGET} title={url}>
       {children}
     </a>
   );
@@ -58,7 +59,7 @@ function SafeLink({ href, children }: ComponentProps<'a'> & ExtraProps) {
 
 /** Images are never fetched from a reply: they show as their description. */
 function ImageAsText({ alt }: ComponentProps<'img'> & ExtraProps) {
-  return <span className="md-image-alt">{alt === undefined || alt === '' ? '[image]' : `[image: ${alt}]`}</span>;
+  return <span className="md-image-alt">{imageAsText(alt)}</span>;
 }
 
 function ScrollableTable({ children }: ComponentProps<'table'> & ExtraProps) {

@@ -45,6 +45,9 @@ export const MAX_IMPORT_CONTENT_LENGTH = 200_000_000;
  */
 export const MAX_COMMAND_BODY_BYTES = 2 * MAX_IMPORT_CONTENT_LENGTH + 1024 * 1024;
 
+/** The most turns one export may name: more than a conversation of any length a person would pick turns from. */
+export const MAX_EXPORT_TURN_IDS = 10_000;
+
 /** Input schemas: the single source of truth for what each command accepts. */
 export const commandSchemas = {
   listConversations: z.object({ query: z.string().max(500).optional() }).strict(),
@@ -98,7 +101,19 @@ export const commandSchemas = {
   confirmKeyHost: z.object({ brain: brainId }).strict(),
   /** Write-only: a key goes in, and never comes out through the Api. `null` removes it. */
   setKey: z.object({ brain: brainId, key: z.string().trim().min(1).max(4096).nullable() }).strict(),
-  exportConversation: z.object({ id: entityId, format: z.enum(EXPORT_FORMATS) }).strict(),
+  /**
+   * One conversation as a transcript. Markdown and HTML show tool calls unless `includeTools` is false, and reasoning
+   * only when `includeReasoning` is true; `turnIds` keeps only those turns, in conversation order (every format).
+   */
+  exportConversation: z
+    .object({
+      id: entityId,
+      format: z.enum(EXPORT_FORMATS),
+      includeTools: z.boolean().optional(),
+      includeReasoning: z.boolean().optional(),
+      turnIds: z.array(entityId).min(1).max(MAX_EXPORT_TURN_IDS).optional(),
+    })
+    .strict(),
   listMemories: z.object({ query: z.string().max(2000).optional(), limit: z.number().int().min(1).max(500).default(200) }).strict(),
   addMemory: z.object({ text: z.string().trim().min(1).max(4000) }).strict(),
   updateMemory: z.object({ id: entityId, text: z.string().trim().min(1).max(4000) }).strict(),

@@ -319,6 +319,16 @@ export interface ApprovalView {
 export const EXPORT_FORMATS = ['json', 'md', 'html'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
+/** What an export shows beyond the words; every field is optional, and an export without them reads as before. */
+export interface ExportOptions {
+  /** Markdown and HTML: each reply's tool, memory and skill calls (default true). */
+  readonly includeTools?: boolean;
+  /** Markdown and HTML: each reply's readable reasoning (default false). */
+  readonly includeReasoning?: boolean;
+  /** Only these turns, in conversation order; absent: the whole conversation. */
+  readonly turnIds?: readonly string[];
+}
+
 /** The counts `anybrain doctor` prints: the database's own checks and the stored texts' health. */
 export interface DataHealthView {
   /** SQLite's `integrity_check`: `ok`, or the first problem it names. */

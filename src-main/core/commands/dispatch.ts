@@ -3,7 +3,7 @@
  * handler, and answer with an envelope that never throws.
  */
 import { ApiError, commandSchemas, isCommandName, type CommandHandlers, type CommandResult } from '../../../src-shared/api';
-import { ConversationNotFoundError } from '../transcripts/export';
+import { ConversationNotFoundError, TurnNotFoundError } from '../transcripts/export';
 
 /** A message for errors that are not the user's doing, without leaking internals or keys. */
 function describeUnexpected(error: unknown): { code: string; message: string } {
@@ -14,7 +14,7 @@ function describeUnexpected(error: unknown): { code: string; message: string } {
   if (code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN') {
     return { code: 'storage-unavailable', message: 'Anybrain cannot write to its data folder. Check that the folder exists and is writable.' };
   }
-  if (error instanceof ConversationNotFoundError) return { code: 'not-found', message: error.message };
+  if (error instanceof ConversationNotFoundError || error instanceof TurnNotFoundError) return { code: 'not-found', message: error.message };
   return { code: 'internal', message: `Something went wrong: ${error instanceof Error ? error.message : String(error)}` };
 }
 

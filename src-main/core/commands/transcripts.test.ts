@@ -75,6 +75,21 @@ describe('the data health and repair commands', () => {
     expect(await call(core, 'undoRepair', {})).toEqual({ kind: null, restored: 0, skipped: 0 });
     expect(await core.dispatch('repairTexts', { kind: 'everything' })).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
   });
+
+  it('export with the optional fields: chosen turns, calls and reasoning; unknown turns and bad fields refused', async () => {
+    const core = open();
+    const conversationId = await importLegacyReply(core);
+    const [turnId] = (await call(core, 'listMessages', { conversationId })).messages.map((message) => message.turnId);
+    const exported = await call(core, 'exportConversation', { id: conversationId, format: 'md', includeTools: false, includeReasoning: true, turnIds: [turnId!] });
+    expect(exported.content).toContain('What did she say?');
+    expect(await core.dispatch('exportConversation', { id: conversationId, format: 'md', turnIds: ['t9'] })).toEqual({
+      ok: false,
+      error: { code: 'not-found', message: `Conversation ${conversationId} has no turn with id t9.` },
+    });
+    for (const input of [{ turnIds: [] }, { turnIds: [''] }, { includeTools: 'no' }, { colour: 'blue' }]) {
+      expect(await core.dispatch('exportConversation', { id: conversationId, format: 'md', ...input })).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+    }
+  });
 });
 
 describe('importConversations', () => {

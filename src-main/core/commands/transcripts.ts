@@ -19,7 +19,7 @@ export const FOREIGN_CONVERTERS: ForeignConverters = { chatgpt: chatGptExportToT
 
 export function transcriptCommands({ db, emit, recoveredInterrupted }: Pick<CommandDependencies, 'db' | 'emit' | 'recoveredInterrupted'>) {
   return {
-    exportConversation: ({ id, format }) => exportConversation(db, id, format),
+    exportConversation: ({ id, format, ...options }) => exportConversation(db, id, format, options),
     importTranscript: ({ content }) => {
       let conversationId: string;
       try {

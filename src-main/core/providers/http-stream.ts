@@ -47,7 +47,9 @@ export async function postForStream(request: StreamingPost): Promise<AsyncIterab
     throw new ProviderFailure(request.describeHttpError(response.status, bodyText, retryAfterSecondsFrom(response.headers)));
   }
   if (response.body === null) throw new ProviderFailure(connectionError(`${hostOf(request.baseUrl)} answered without a body.`));
-  return response.body;
+  // Node's web streams are async iterable; TypeScript's DOM lib (which highlight.js's types pull into this program)
+  // types `ReadableStream` without `Symbol.asyncIterator`.
+  return response.body as unknown as AsyncIterable<Uint8Array>;
 }
 
 /** Newline-delimited JSON (Ollama): one value a line; a line that is not JSON throws `SyntaxError`. */

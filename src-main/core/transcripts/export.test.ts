@@ -7,11 +7,12 @@ import { insertInvocation } from '../store/invocations';
 import { INTERRUPTED_ERROR, insertMessage, type NewMessage } from '../store/messages';
 import type { AppDatabase } from '../store/open';
 import { openTestDatabase } from '../store/test-database';
-import { buildTranscript, exportConversation } from './export';
+import { buildTranscript, exportConversation, TurnNotFoundError } from './export';
 import { importTranscript } from './import';
 
 const HOSTILE = '<img src=x onerror="alert(1)">\'&';
 const ESCAPED = '&#60;img src=x onerror=&#34;alert(1)&#34;&#62;&#39;&#38;';
+const HOSTILE_AT = '2026-01-01T00:00:00.000Z';
 
 function hostileTranscript(): TranscriptV1 {
   return {
@@ -19,7 +20,7 @@ function hostileTranscript(): TranscriptV1 {
     version: 1,
     conversation: { id: 'c', title: `</title><script>alert(0)</script>${HOSTILE}`, created_at: '2026-01-01T00:00:00.000Z' },
     messages: [
-      { id: 'u', turn_id: 't1', role: 'user', kind: 'chat', text: `<script>alert(2)</script>\n${HOSTILE}` },
+      { id: 'u', turn_id: 't1', role: 'user', kind: 'chat', text: `<script>alert(2)</script>\n${HOSTILE}`, created_at: HOSTILE_AT },
       {
         id: 'a',
         turn_id: 't1',
@@ -27,6 +28,7 @@ function hostileTranscript(): TranscriptV1 {
         kind: 'chat',
         text: `[x](javascript:alert(3)) ${HOSTILE}`,
         status: 'stopped',
+        created_at: HOSTILE_AT,
         brain: 'kimi',
         model_requested: 'kimi-k2.6',
         model_responded: `</h2><svg onload=alert(4)>${HOSTILE}`,
@@ -34,13 +36,13 @@ function hostileTranscript(): TranscriptV1 {
           { id: 'i', kind: 'tool', server: `<b>${HOSTILE}`, tool: 'read_file', input: { path: HOSTILE }, output: HOSTILE, status: 'ok' },
         ],
       },
-      { id: 's', turn_id: 't2', role: 'system', kind: 'notice', text: `</p><style>*{background:url(https://attacker.example/)}</style>${HOSTILE}` },
+      { id: 's', turn_id: 't2', role: 'system', kind: 'notice', text: `</p><style>*{background:url(https://attacker.example/)}</style>${HOSTILE}`, created_at: HOSTILE_AT },
     ],
   };
 }
 
 describe('the HTML export', () => {
-  it('escapes the title, every message text and the model names, under a CSP that allows no script, fetch, base or form', () => {
+  it('escapes the title, the user words, names and call text, sanitises the reply, under a CSP that allows no script, fetch, base or form', () => {
     const db = openTestDatabase();
     const conversationId = importTranscript(db, JSON.stringify(hostileTranscript()));
     const { content } = exportConversation(db, conversationId, 'html');
@@ -48,18 +50,93 @@ describe('the HTML export', () => {
       '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src \'unsafe-inline\'; base-uri \'none\'; form-action \'none\'">',
     );
     expect(content).toContain(`<title>&#60;/title&#62;&#60;script&#62;alert(0)&#60;/script&#62;${ESCAPED}</title>`);
-    const body = content.slice(content.indexOf('<body>'));
+    // The import dates the conversation itself when the file is read.
+    const body = content.slice(content.indexOf('<body>')).replace(/Started \d{4}-\d\d-\d\d \d\d:\d\d UTC/, 'Started 2026-01-01 00:00 UTC');
+    const time = '<span class="time">2026-01-01 00:00 UTC</span>';
     expect(body).toBe(
       [
-        `<body><h1>&#60;/title&#62;&#60;script&#62;alert(0)&#60;/script&#62;${ESCAPED}</h1>`,
-        `<section class="user"><h2>You</h2><div class="text">&#60;script&#62;alert(2)&#60;/script&#62;\n${ESCAPED}</div></section>`,
-        `<section class="assistant"><h2>Kimi (&#60;/h2&#62;&#60;svg onload=alert(4)&#62;${ESCAPED}) <span class="status">stopped</span></h2>` +
-          `<div class="text">[x](javascript:alert(3)) ${ESCAPED}</div></section>`,
-        `<p class="system">Notice: &#60;/p&#62;&#60;style&#62;*{background:url(https://attacker.example/)}&#60;/style&#62;${ESCAPED}</p>`,
-        '</body></html>',
+        '<body><main>',
+        `<header><h1>&#60;/title&#62;&#60;script&#62;alert(0)&#60;/script&#62;${ESCAPED}</h1><p class="started">Started 2026-01-01 00:00 UTC</p></header>`,
+        `<article class="message user"><h2 class="speaker">You ${time}</h2><div class="plain">&#60;script&#62;alert(2)&#60;/script&#62;\n${ESCAPED}</div></article>`,
+        `<article class="message assistant status-stopped"><h2 class="speaker">Kimi <span class="model">&#60;/h2&#62;&#60;svg onload=alert(4)&#62;${ESCAPED} (asked for kimi-k2.6)</span> ${time}</h2>`,
+        '<p class="status stopped">Stopped by the user; the text below is what was shown.</p>',
+        // The reply is Markdown: its raw HTML is dropped and its javascript: link shows as words, as in the window.
+        `<div class="markdown"><p><span class="md-unlinked">x</span> '&#x26;</p></div>`,
+        `<div class="receipt"><span class="receipt-summary">1 tool</span><span class="chip ok">&#60;b&#62;${ESCAPED} · read_file</span></div>`,
+        `<details class="call"><summary>Tool call: <strong>&#60;b&#62;${ESCAPED} · read_file</strong></summary>` +
+          `<p class="call-part">Input</p><pre><code class="language-json">{&#34;path&#34;:&#34;&#60;img src=x onerror=\\&#34;alert(1)\\&#34;&#62;&#39;&#38;&#34;}</code></pre>` +
+          `<p class="call-part">Output</p><pre><code class="language-text">${ESCAPED}</code></pre></details></article>`,
+        `<aside class="system notice"><p class="system-label">System notice ${time}</p><div class="plain">&#60;/p&#62;&#60;style&#62;*{background:url(https://attacker.example/)}&#60;/style&#62;${ESCAPED}</div></aside>`,
+        '</main></body></html>',
         '',
       ].join('\n'),
     );
+  });
+
+  it('renders a reply as Markdown: headings, tables, lists, highlighted code, safe links and images as their description', () => {
+    const db = openTestDatabase();
+    const conversationId = importTranscript(
+      db,
+      JSON.stringify({
+        ...hostileTranscript(),
+        messages: [
+          {
+            id: 'a', turn_id: 't', role: 'assistant', kind: 'chat', status: 'complete', brain: 'claude', created_at: HOSTILE_AT,
+            text: '# Plan\n\n| a | b |\n| - | - |\n| 1 | 2 |\n\n- one\n\n```js\nconst quote = "\\"";\n```\n\n[docs](https://example.com/docs) ![chart](https://attacker.example/x.png)',
+          },
+        ],
+      }),
+    );
+    const { content } = exportConversation(db, conversationId, 'html');
+    const reply = content.slice(content.indexOf('<div class="markdown">'), content.indexOf('</article>'));
+    expect(reply).toBe(
+      [
+        '<div class="markdown"><h1>Plan</h1>',
+        '<table>\n<thead>\n<tr>\n<th>a</th>\n<th>b</th>\n</tr>\n</thead>\n<tbody>\n<tr>\n<td>1</td>\n<td>2</td>\n</tr>\n</tbody>\n</table>',
+        '<ul>\n<li>one</li>\n</ul>',
+        '<pre><code class="hljs language-js"><span class="hljs-keyword">const</span> quote = <span class="hljs-string">"\\""</span>;\n</code></pre>',
+        '<p><a href="https://example.com/docs" rel="noopener noreferrer" target="_blank" title="https://example.com/docs">docs</a> <span class="md-image-alt">[image: chart]</span></p></div>',
+      ].join('\n'),
+    );
+  });
+});
+
+describe('export options', () => {
+  it('exports only the chosen turns, in conversation order, in every format, and names turns the conversation lacks', () => {
+    const db = openTestDatabase();
+    const conversationId = seedEveryKindOfRow(db);
+    const json = JSON.parse(exportConversation(db, conversationId, 'json', { turnIds: ['t2', 't0'] }).content) as TranscriptV1;
+    expect(json.messages.map((message) => message.id)).toEqual(['m0', 'm1', 'm4', 'm5']);
+    const markdown = exportConversation(db, conversationId, 'md', { turnIds: ['t2'] }).content;
+    expect(markdown).toContain('Once more.');
+    expect(markdown).not.toContain('Read the notes.');
+    const html = exportConversation(db, conversationId, 'html', { turnIds: ['t1'] }).content;
+    expect(html).toContain('Failed: The request is too large for gpt-5.5.');
+    expect(html).not.toContain('Once more.');
+    expect(() => exportConversation(db, conversationId, 'md', { turnIds: ['t0', 'nope'] })).toThrow(TurnNotFoundError);
+  });
+
+  it('keeps a chosen summary importable when the rows it covers were not chosen', () => {
+    const db = openTestDatabase();
+    const conversationId = seedEveryKindOfRow(db);
+    const covered = JSON.parse(exportConversation(db, conversationId, 'json', { turnIds: ['t0', 't3'] }).content) as TranscriptV1;
+    expect(covered.messages.find((message) => message.kind === 'summary')?.covers_through_id).toBe('m1');
+    const alone = exportConversation(db, conversationId, 'json', { turnIds: ['t3'] }).content;
+    expect((JSON.parse(alone) as TranscriptV1).messages.find((message) => message.kind === 'summary')).not.toHaveProperty('covers_through_id');
+    expect(importTranscript(db, alone)).toEqual(expect.any(String));
+  });
+
+  it('shows calls by default and reasoning only when asked, in Markdown and HTML', () => {
+    const db = openTestDatabase();
+    const conversationId = seedEveryKindOfRow(db);
+    for (const format of ['md', 'html'] as const) {
+      const plain = exportConversation(db, conversationId, format).content;
+      expect(plain).toContain('read_file');
+      expect(plain).not.toContain('Which file?');
+      const full = exportConversation(db, conversationId, format, { includeReasoning: true }).content;
+      expect(full).toContain('Which file?');
+      expect(exportConversation(db, conversationId, format, { includeTools: false }).content).not.toContain('read_file');
+    }
   });
 });
 

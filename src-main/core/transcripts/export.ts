@@ -1,9 +1,9 @@
 /**
  * Transcript export: words and structured rows only. Keys never appear; reasoning and calls keep their opaque carriers
- * verbatim so an import can replay them to the brain that made them.
+ * verbatim so an import can replay them to the brain that made them. Markdown and HTML are projections of the same
+ * transcript, computed here at export time (export-markdown.ts, export-html.ts).
  */
-import type { ExportFormat, ExportResult, TurnError } from '../../../src-shared/api';
-import { BRAINS, isBrainId } from '../../../src-shared/brains';
+import type { ExportFormat, ExportOptions, ExportResult, TurnError } from '../../../src-shared/api';
 import {
   TRANSCRIPT_FORMAT,
   TRANSCRIPT_VERSION,
@@ -17,6 +17,8 @@ import { getConversation } from '../store/conversations';
 import { listInvocationsByMessage } from '../store/invocations';
 import { listAllMessages, type StoredReasoning } from '../store/messages';
 import type { AppDatabase } from '../store/open';
+import { htmlOf } from './export-html';
+import { markdownOf } from './export-markdown';
 
 export class ConversationNotFoundError extends Error {
   constructor(readonly conversationId: string) {
@@ -38,10 +40,30 @@ function transcriptErrorOf(error: TurnError): TranscriptError {
   };
 }
 
-export function buildTranscript(db: AppDatabase, conversationId: string): TranscriptV1 {
+export class TurnNotFoundError extends Error {
+  constructor(
+    readonly conversationId: string,
+    readonly turnIds: readonly string[],
+  ) {
+    super(`Conversation ${conversationId} has no turn with id ${turnIds.join(', ')}.`);
+    this.name = 'TurnNotFoundError';
+  }
+}
+
+/** The rows of the chosen turns, in conversation order; every row when no turns are named. */
+function rowsOfTurns<Row extends { readonly turnId: string }>(conversationId: string, rows: readonly Row[], turnIds: readonly string[] | undefined): Row[] {
+  if (turnIds === undefined) return [...rows];
+  const wanted = new Set(turnIds);
+  const missing = [...wanted].filter((turnId) => !rows.some((row) => row.turnId === turnId));
+  if (missing.length > 0) throw new TurnNotFoundError(conversationId, missing);
+  return rows.filter((row) => wanted.has(row.turnId));
+}
+
+export function buildTranscript(db: AppDatabase, conversationId: string, turnIds?: readonly string[]): TranscriptV1 {
   const conversation = getConversation(db, conversationId);
   if (!conversation) throw new ConversationNotFoundError(conversationId);
-  const rows = listAllMessages(db, conversationId);
+  const rows = rowsOfTurns(conversationId, listAllMessages(db, conversationId), turnIds);
+  const exportedIds = new Set(rows.map((row) => row.id));
   const invocations = listInvocationsByMessage(db, rows.map((row) => row.id));
   const messages: TranscriptMessage[] = rows.map((row) => {
     const base = {
@@ -51,7 +73,9 @@ export function buildTranscript(db: AppDatabase, conversationId: string): Transc
       kind: row.kind,
       text: row.text,
       created_at: row.createdAt,
-      ...(row.kind === 'summary' && row.coversThroughId !== null ? { covers_through_id: row.coversThroughId } : {}),
+      // Among chosen turns, a summary whose covered rows were left out covers nothing in this file (an import
+      // refuses a `covers_through_id` that names no message before the summary).
+      ...(row.kind === 'summary' && row.coversThroughId !== null && exportedIds.has(row.coversThroughId) ? { covers_through_id: row.coversThroughId } : {}),
     };
     if (row.role !== 'assistant') return base;
     const reasoning = row.reasoning as StoredReasoning | null;
@@ -88,68 +112,22 @@ export function buildTranscript(db: AppDatabase, conversationId: string): Transc
   };
 }
 
-function markdownOf(transcript: TranscriptV1): string {
-  const lines = [`# ${transcript.conversation.title}`, ''];
-  for (const message of transcript.messages) {
-    if (message.role === 'system') {
-      lines.push(`> *${message.kind === 'summary' ? 'Summary' : 'Notice'}:* ${message.text.replace(/\n/g, '\n> ')}`, '');
-      continue;
-    }
-    const speaker = speakerOf(message);
-    const status = message.status && message.status !== 'complete' ? ` — ${message.status}` : '';
-    lines.push(`## ${speaker}${status}`, '', message.text, '');
-  }
-  return `${lines.join('\n').trimEnd()}\n`;
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
-
-function speakerOf(message: TranscriptMessage): string {
-  if (message.role === 'user') return 'You';
-  const label = isBrainId(message.brain) ? BRAINS[message.brain].label : 'Assistant';
-  const model = message.model_responded ?? message.model_requested;
-  return model ? `${label} (${model})` : label;
-}
-
-/**
- * A standalone page; every text is escaped, so model output cannot add markup or script. The CSP is the second
- * line: `default-src` does not cover `base-uri` or `form-action`, so those are closed by name.
- */
-function htmlOf(transcript: TranscriptV1): string {
-  const rows = transcript.messages.map((message) => {
-    if (message.role === 'system') {
-      return `<p class="system">${escapeHtml(message.kind === 'summary' ? 'Summary' : 'Notice')}: ${escapeHtml(message.text)}</p>`;
-    }
-    const status = message.status && message.status !== 'complete' ? ` <span class="status">${escapeHtml(message.status)}</span>` : '';
-    return `<section class="${message.role}"><h2>${escapeHtml(speakerOf(message))}${status}</h2><div class="text">${escapeHtml(message.text)}</div></section>`;
-  });
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">
-<title>${escapeHtml(transcript.conversation.title)}</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f}h1{font-size:1.4rem}h2{font-size:.85rem;color:#555;margin:0 0 .25rem}section{margin:1.25rem 0;padding:.75rem 1rem;border-radius:10px}.user{background:#eef3ff}.assistant{background:#f6f6f6}.text{white-space:pre-wrap}.system{color:#666;font-style:italic;text-align:center}.status{color:#a33}</style>
-</head><body><h1>${escapeHtml(transcript.conversation.title)}</h1>
-${rows.join('\n')}
-</body></html>
-`;
-}
-
 function safeFileName(title: string): string {
   const cleaned = title.replace(/[^\p{L}\p{N} _-]+/gu, '').trim().replace(/\s+/g, '-');
   return (cleaned || 'conversation').slice(0, 80);
 }
 
-export function exportConversation(db: AppDatabase, conversationId: string, format: ExportFormat): ExportResult {
-  const transcript = buildTranscript(db, conversationId);
+export function exportConversation(db: AppDatabase, conversationId: string, format: ExportFormat, options: ExportOptions = {}): ExportResult {
+  const transcript = buildTranscript(db, conversationId, options.turnIds);
+  const projection = { includeTools: options.includeTools ?? true, includeReasoning: options.includeReasoning ?? false };
   const base = safeFileName(transcript.conversation.title);
   switch (format) {
     case 'json':
       return { filename: `${base}.json`, mimeType: 'application/json', content: `${JSON.stringify(transcript, null, 2)}\n` };
     case 'md':
-      return { filename: `${base}.md`, mimeType: 'text/markdown', content: markdownOf(transcript) };
+      return { filename: `${base}.md`, mimeType: 'text/markdown', content: markdownOf(transcript, projection) };
     case 'html':
-      return { filename: `${base}.html`, mimeType: 'text/html', content: htmlOf(transcript) };
+      return { filename: `${base}.html`, mimeType: 'text/html', content: htmlOf(transcript, projection) };
     default: {
       const unreachable: never = format;
       throw new Error(`Unknown export format ${String(unreachable)}`);

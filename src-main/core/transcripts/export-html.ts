@@ -1,0 +1,100 @@
+/**
+ * The HTML projection of a transcript: one self-contained page that reads like the window. Replies and summaries
+ * render as sanitised Markdown (render-markdown.ts), the user's words and notices as text; receipts and calls come
+ * from the invocation rows. Every piece of model, tool and user text is escaped or sanitised; the page holds no
+ * script and loads nothing, and its CSP is the second line should either ever fail.
+ */
+import { buildReceipt } from '../../../src-shared/receipt';
+import type { TranscriptInvocation, TranscriptMessage, TranscriptV1 } from '../../../src-shared/transcript';
+import PAGE_STYLE from './export-page.css?raw';
+import {
+  brainLabel,
+  callInputText,
+  cutCallText,
+  cutNote,
+  INVOCATION_KIND_LABELS,
+  modelLabel,
+  readableTime,
+  statusSentence,
+  type ProjectionOptions,
+} from './export-markdown';
+import { escapeHtml, plainTextHtml, renderMarkdown } from './render-markdown';
+
+/**
+ * `default-src 'none'` allows no script, fetch, image, font or frame; styles only inline. `default-src` does not
+ * cover `base-uri` or `form-action`, so those are closed by name.
+ */
+export const EXPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+
+function timeHtml(iso: string | undefined): string {
+  const time = readableTime(iso);
+  return time === null ? '' : ` <span class="time">${escapeHtml(time)}</span>`;
+}
+
+function callTextHtml(text: string, language: 'json' | 'text'): string {
+  const cut = cutCallText(text);
+  const code = `<pre><code class="language-${language}">${escapeHtml(cut?.shown ?? text)}</code></pre>`;
+  return cut === null ? code : `${code}<p class="note">${escapeHtml(cutNote(cut.shown.length, cut.total))}</p>`;
+}
+
+function callHtml(invocation: TranscriptInvocation, label: string): string {
+  const status = invocation.status === 'ok' ? '' : ` <span class="chip ${invocation.status}">${invocation.status}</span>`;
+  const parts = [`<summary>${INVOCATION_KIND_LABELS[invocation.kind]}: <strong>${escapeHtml(label)}</strong>${status}</summary>`];
+  const input = callInputText(invocation.input);
+  if (input !== null) parts.push(`<p class="call-part">Input</p>${callTextHtml(input, 'json')}`);
+  const output = invocation.output ?? null;
+  parts.push('<p class="call-part">Output</p>');
+  if (output === null) parts.push('<p class="note">No output.</p>');
+  else if (output === '') parts.push('<p class="note">Empty output.</p>');
+  else parts.push(callTextHtml(output, 'text'));
+  const images = invocation.images?.length ?? 0;
+  if (images > 0) parts.push(`<p class="note">${images === 1 ? 'One image' : `${images} images`} in the output, kept in the JSON export.</p>`);
+  return `<details class="call">${parts.join('')}</details>`;
+}
+
+function receiptHtml(invocations: readonly TranscriptInvocation[]): string {
+  if (invocations.length === 0) return '';
+  const receipt = buildReceipt(invocations.map((invocation) => ({ ...invocation, server: invocation.server ?? null })));
+  const chips = receipt.chips.map((chip) => `<span class="chip ${chip.status}">${escapeHtml(chip.label)}</span>`);
+  const calls = receipt.chips.map((chip, index) => callHtml(invocations[index]!, chip.label));
+  return `<div class="receipt"><span class="receipt-summary">${escapeHtml(receipt.summary)}</span>${chips.join('')}</div>\n${calls.join('\n')}`;
+}
+
+function messageHtml(message: TranscriptMessage, options: ProjectionOptions): string {
+  if (message.role === 'system') {
+    const label = message.kind === 'summary' ? 'Summary of earlier messages' : 'System notice';
+    const body = message.kind === 'summary' ? `<div class="markdown">${renderMarkdown(message.text)}</div>` : plainTextHtml(message.text);
+    return `<aside class="system ${message.kind}"><p class="system-label">${label}${timeHtml(message.created_at)}</p>${body}</aside>`;
+  }
+  if (message.role === 'user') {
+    return `<article class="message user"><h2 class="speaker">You${timeHtml(message.created_at)}</h2>${plainTextHtml(message.text)}</article>`;
+  }
+  const model = modelLabel(message);
+  const heading = `<h2 class="speaker">${escapeHtml(brainLabel(message))}${model === null ? '' : ` <span class="model">${escapeHtml(model)}</span>`}${timeHtml(message.created_at)}</h2>`;
+  const status = message.status ?? 'complete';
+  const parts = [heading];
+  const sentence = statusSentence(message);
+  if (sentence !== null) parts.push(`<p class="status ${status}">${escapeHtml(sentence)}</p>`);
+  const reasoning = message.reasoning?.text ?? '';
+  if (options.includeReasoning && reasoning.trim() !== '') {
+    parts.push(`<details class="reasoning"><summary>Reasoning</summary><div class="markdown">${renderMarkdown(reasoning)}</div></details>`);
+  }
+  if (message.text.trim() !== '') parts.push(`<div class="markdown">${renderMarkdown(message.text)}</div>`);
+  if (options.includeTools) parts.push(receiptHtml(message.tool_invocations ?? []));
+  return `<article class="message assistant status-${status}">${parts.filter((part) => part !== '').join('\n')}</article>`;
+}
+
+export function htmlOf(transcript: TranscriptV1, options: ProjectionOptions): string {
+  const title = transcript.conversation.title || 'Untitled conversation';
+  const started = readableTime(transcript.conversation.created_at);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${EXPORT_CSP}">
+<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
+<title>${escapeHtml(title)}</title>
+<style>${PAGE_STYLE}</style>
+</head><body><main>
+<header><h1>${escapeHtml(title)}</h1>${started === null ? '' : `<p class="started">Started ${escapeHtml(started)}</p>`}</header>
+${transcript.messages.map((message) => messageHtml(message, options)).join('\n')}
+</main></body></html>
+`;
+}
