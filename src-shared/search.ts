@@ -37,3 +37,9 @@ export function snippetSegments(snippet: string): SnippetSegment[] {
   flush();
   return segments;
 }
+
+/** How many results a search answers unless asked for another number, and the most it answers. */
+export const DEFAULT_SEARCH_LIMIT = 20;
+export const MAX_SEARCH_LIMIT = 200;
+/** The longest query a search takes, in characters. */
+export const MAX_SEARCH_QUERY_LENGTH = 1000;

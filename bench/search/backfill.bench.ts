@@ -101,7 +101,7 @@ describe('search backfill of 100,000 messages', () => {
       [
         `messages: ${MESSAGES.toLocaleString('en')} (${(characters / 1e6).toFixed(1)} M characters)`,
         `open with migration 0006 (pre-migration copy included): ${openMs.toFixed(0)} ms`,
-        `backfill in the worker: ${backfillMs.toFixed(0)} ms (${indexed.toLocaleString('en')} rows)`,
+        `backfill in the worker: ${backfillMs.toFixed(0)} ms (${(indexed ?? 0).toLocaleString('en')} rows)`,
         `window writes during the backfill: ${writeWaits.length}, median ${sortedWaits[Math.floor(sortedWaits.length / 2)]?.toFixed(1)} ms, max ${sortedWaits.at(-1)?.toFixed(1)} ms`,
         `search for a rare word: ${searchMs.toFixed(1)} ms; for two common words: ${commonMs.toFixed(1)} ms; Hangul (trigram, 2 characters): ${hangulMs.toFixed(1)} ms`,
       ].join('\n'),

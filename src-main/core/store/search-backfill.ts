@@ -82,8 +82,11 @@ export function indexRowsWrittenBeforeSearch(
 }
 
 export interface SearchBackfill {
-  /** Settles with the number of rows indexed; rejects if the worker failed (the next open tries again). */
-  readonly finished: Promise<number>;
+  /**
+   * Settles with the number of rows indexed, or null when `stop` ended the worker first; rejects if the worker failed.
+   * Either way the next open resumes from the last batch committed.
+   */
+  readonly finished: Promise<number | null>;
   /** Ends the worker; a batch it was writing rolls back, and the next open resumes from the last one committed. */
   stop(): Promise<void>;
 }
@@ -128,20 +131,22 @@ export function startSearchBackfill(options: SearchBackfillOptions): SearchBackf
     },
   });
   let indexed: number | null = null;
-  const finished = new Promise<number>((resolve, reject) => {
+  let stopping = false;
+  const finished = new Promise<number | null>((resolve, reject) => {
     worker.on('message', (report: WorkerReport) => {
       if (report.type === 'progress') options.onProgress?.(report.percent);
       else indexed = report.indexed;
     });
     worker.on('error', reject);
     worker.on('exit', (code) => {
-      if (indexed !== null) resolve(indexed);
+      if (indexed !== null || stopping) resolve(indexed);
       else reject(new Error(`The search index worker stopped (exit code ${code}) before it finished.`));
     });
   });
   return {
     finished,
     async stop() {
+      stopping = true;
       await worker.terminate();
     },
   };

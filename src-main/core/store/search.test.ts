@@ -44,7 +44,6 @@ function addMessage(
     status: fields.status ?? 'complete',
     brain: (fields.role ?? 'assistant') === 'assistant' ? 'kimi' : null,
     createdAt: fields.createdAt ?? NOW,
-    updatedAt: fields.createdAt ?? NOW,
   });
   return id;
 }

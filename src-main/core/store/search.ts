@@ -5,7 +5,7 @@
  */
 import type { MessageRole, SearchHitView, SearchResultsView } from '../../../src-shared/api';
 import type { BrainId } from '../../../src-shared/brains';
-import { SEARCH_MARK_END, SEARCH_MARK_START } from '../../../src-shared/search';
+import { DEFAULT_SEARCH_LIMIT, SEARCH_MARK_END, SEARCH_MARK_START } from '../../../src-shared/search';
 import { containsPattern } from './conversations';
 import type { AppDatabase } from './open';
 
@@ -30,8 +30,6 @@ const SNIPPET_TOKENS = 16;
 const SNIPPET_CONTEXT_BEFORE = 40;
 const SNIPPET_CONTEXT_AFTER = 100;
 export const SNIPPET_ELLIPSIS = '…';
-
-export const DEFAULT_SEARCH_LIMIT = 20;
 
 /**
  * The words of a query: split on white space; a term with no letter or digit (`-`, `*`, `(`) is dropped, since every
