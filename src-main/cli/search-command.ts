@@ -57,7 +57,7 @@ export function toSearchHitJson(hit: SearchHitView): SearchHitJson {
  * carriage return) written raw would let it restyle or rewrite the terminal. Line breaks become spaces.
  */
 export function terminalText(text: string): string {
-  return text.replace(/[\r\n\t]+/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '\uFFFD');
+  return text.replace(/[\r\n\t]+/g, ' ').replace(/\p{Cc}/gu, '\uFFFD');
 }
 
 function speaker(hit: SearchHitView): string {
