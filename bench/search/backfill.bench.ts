@@ -6,7 +6,7 @@
  * This file reports; it never fails on time (the machine is shared and noisy). Its assertions are about behaviour:
  * every finished row is indexed, and a search finds a word from the last one.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -57,7 +57,9 @@ describe('search backfill of 100,000 messages', () => {
         insert.run(`m${String(index).padStart(7, '0')}`, `c${Math.floor(index / 100)}`, index % 100, `t${index}`, index % 2 === 0 ? 'user' : 'assistant', text, NOW, NOW);
       }
     })();
+    older.$client.pragma('wal_checkpoint(TRUNCATE)');
     older.$client.close();
+    const bytesBefore = statSync(path).size;
 
     // The migration runs inside openDatabase, after a pre-migration copy of the file (VACUUM INTO).
     const openStarted = performance.now();
@@ -95,6 +97,8 @@ describe('search backfill of 100,000 messages', () => {
     const hangulStarted = performance.now();
     const hangul = searchMessages(db, '서울');
     const hangulMs = performance.now() - hangulStarted;
+    db.$client.pragma('wal_checkpoint(TRUNCATE)');
+    const bytesAfter = statSync(path).size;
     const sortedWaits = [...writeWaits].sort((left, right) => left - right);
 
     console.log(
@@ -103,6 +107,7 @@ describe('search backfill of 100,000 messages', () => {
         `open with migration 0006 (pre-migration copy included): ${openMs.toFixed(0)} ms`,
         `backfill in the worker: ${backfillMs.toFixed(0)} ms (${(indexed ?? 0).toLocaleString('en')} rows)`,
         `window writes during the backfill: ${writeWaits.length}, median ${sortedWaits[Math.floor(sortedWaits.length / 2)]?.toFixed(1)} ms, max ${sortedWaits.at(-1)?.toFixed(1)} ms`,
+        `database file: ${(bytesBefore / 1e6).toFixed(0)} MB before, ${(bytesAfter / 1e6).toFixed(0)} MB with the index`,
         `search for a rare word: ${searchMs.toFixed(1)} ms; for two common words: ${commonMs.toFixed(1)} ms; Hangul (trigram, 2 characters): ${hangulMs.toFixed(1)} ms`,
       ].join('\n'),
     );

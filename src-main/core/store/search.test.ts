@@ -264,6 +264,32 @@ describe('migration 0006 and the backfill', () => {
     db.$client.close();
   });
 
+  it('stops when asked, keeping the batches it committed, and the next run resumes from there', async () => {
+    const path = tempDatabasePath();
+    olderDatabaseWithMessages(path, 3000);
+    const db = openDatabase(path);
+    let stopRequested: Promise<void> | null = null;
+    const first = startSearchBackfill({
+      databasePath: path,
+      batchRows: 100,
+      pauseMs: 50,
+      onProgress: () => {
+        stopRequested ??= first.stop();
+      },
+    });
+    expect(await first.finished).toBeNull();
+    await stopRequested;
+    const marker = db.$client.prepare('SELECT done_through_rowid AS done FROM search_backfill').get() as { done: number };
+    expect(marker.done).toBeGreaterThan(0);
+    expect(marker.done).toBeLessThan(3002);
+    expect(db.$client.prepare('SELECT count(*) FROM messages_fts').pluck().get()).toBe(marker.done);
+    expect(searchMessages(db, 'x').indexing).toEqual({ percent: Math.floor((marker.done / 3002) * 100) });
+    const second = startSearchBackfill({ databasePath: path, pauseMs: 0 });
+    expect(await second.finished).toBe(3001 - marker.done);
+    expect(db.$client.prepare('SELECT count(*) FROM messages_fts').pluck().get()).toBe(3001);
+    db.$client.close();
+  });
+
   it('opens a new database with nothing to backfill', () => {
     const db = openTestDatabase();
     expect(db.$client.prepare('SELECT count(*) FROM search_backfill').pluck().get()).toBe(0);
