@@ -2,8 +2,8 @@
  * Indexing the messages written before the search index existed, off the main thread: migration 0006 only records
  * which rowids are still to be indexed (`search_backfill`), so an upgrade of a large database stays fast, and a worker
  * with its own connection (WAL lets it write beside the window's) indexes them in short batches. The triggers index
- * everything written meanwhile; a row they indexed first is skipped here. A run cut short (the app closed) resumes on
- * the next open from the last committed batch.
+ * everything written meanwhile outside the waiting range, and leave the rows inside it to the worker, whatever
+ * happens to them. A run cut short (the app closed) resumes on the next open from the last committed batch.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -41,17 +41,14 @@ export function indexRowsWrittenBeforeSearch(
   const readMarker = sqlite.prepare<[], { done: number; through: number }>(
     'SELECT done_through_rowid AS done, through_rowid AS through FROM search_backfill WHERE id = 1',
   );
+  // The triggers leave every row of the range to this function (migration 0006), so none of them is indexed yet.
   const indexWords = sqlite.prepare<[number, number]>(
     `INSERT INTO messages_fts(rowid, text)
-     SELECT m.rowid, m.text FROM messages m
-     WHERE m.rowid > ? AND m.rowid <= ? AND m.status != 'streaming'
-       AND NOT EXISTS (SELECT 1 FROM messages_fts f WHERE f.rowid = m.rowid)`,
+     SELECT rowid, text FROM messages WHERE rowid > ? AND rowid <= ? AND status != 'streaming'`,
   );
   const indexCjk = sqlite.prepare<[number, number, string]>(
     `INSERT INTO messages_cjk_fts(rowid, text)
-     SELECT m.rowid, m.text FROM messages m
-     WHERE m.rowid > ? AND m.rowid <= ? AND m.status != 'streaming' AND m.text GLOB ?
-       AND NOT EXISTS (SELECT 1 FROM messages_cjk_fts f WHERE f.rowid = m.rowid)`,
+     SELECT rowid, text FROM messages WHERE rowid > ? AND rowid <= ? AND status != 'streaming' AND text GLOB ?`,
   );
   const advance = sqlite.prepare<[number]>('UPDATE search_backfill SET done_through_rowid = ? WHERE id = 1');
   const finish = sqlite.prepare('DELETE FROM search_backfill WHERE id = 1');

@@ -55,7 +55,9 @@ function setup(): AppDatabase {
 }
 
 const hitIds = (db: AppDatabase, query: string) => searchMessages(db, query).hits.map((hit) => hit.messageId ?? `title:${hit.conversationId}`);
-const indexedRowids = (db: AppDatabase) => db.$client.prepare('SELECT rowid FROM messages_fts ORDER BY rowid').pluck().all();
+// The index reads its texts from `messages`; its docsize table holds one row per message it indexed.
+const indexedRowids = (db: AppDatabase) => db.$client.prepare('SELECT id FROM messages_fts_docsize ORDER BY id').pluck().all();
+const indexedCount = (db: AppDatabase) => db.$client.prepare('SELECT count(*) FROM messages_fts_docsize').pluck().get();
 
 describe('searchMessages', () => {
   it('finds a word that is only in a reply, with who said it and a marked snippet', () => {
@@ -111,6 +113,7 @@ describe('searchMessages', () => {
     const inputs = [
       '"', '""', 'a"b', '"quoted', 'AND', 'OR', 'NOT', 'AND OR NOT', '*', 'rock*', '-rock', 'rock -', '(', ')', '(rock',
       'roll)', 'NEAR(rock roll)', 'text:rock', '^rock', "'", '\\', '%', '_', '+', ':', '{text}: rock', 'rock AND', '   ',
+      '서울 %', '서 "(', '北京*', '北京 AND "x', '서울에서 _ NEAR(',
     ];
     for (const input of inputs) expect(() => searchMessages(db, input), input).not.toThrow();
     expect(hitIds(db, 'AND')).toEqual(['a1']);
@@ -162,6 +165,8 @@ describe('the index triggers', () => {
     expect(db.$client.prepare("SELECT count(*) FROM messages_fts_data").pluck().get()).toBe(changesBefore);
     expect(indexedRowids(db)).toEqual([]);
     expect(hitIds(db, 'narwhal')).toEqual([]);
+    // A row the index leaves out is no damage to it: SQLite's check of the file (`doctor`) passes.
+    expect(db.$client.pragma('integrity_check', { simple: true })).toBe('ok');
     finishMessage(db, id, {
       text: 'Narwhal facts, complete.',
       status: 'complete',
@@ -188,6 +193,7 @@ describe('the index triggers', () => {
     addMessage(db, 'c1', '서울 beaver');
     deleteConversation(db, 'c1');
     expect(indexedRowids(db)).toEqual([]);
+    db.$client.prepare("INSERT INTO messages_fts(messages_fts) VALUES ('integrity-check')").run();
     expect(db.$client.prepare('SELECT count(*) FROM messages_cjk_fts').pluck().get()).toBe(0);
   });
 
@@ -237,14 +243,20 @@ describe('migration 0006 and the backfill', () => {
     db.$client.close();
   });
 
-  it('skips rows the triggers indexed before the backfill reached them', () => {
+  it('leaves a row the backfill has not reached to the backfill, even when it is edited or deleted meanwhile', () => {
     const path = tempDatabasePath();
     olderDatabaseWithMessages(path, 10);
     const db = openDatabase(path);
     db.$client.prepare("UPDATE messages SET text = 'edited puffin' WHERE id = 'm000003'").run();
+    db.$client.prepare("DELETE FROM messages WHERE id = 'm000005'").run();
+    expect(indexedCount(db)).toBe(0);
     expect(indexRowsWrittenBeforeSearch(db.$client, backfillSettings(4, 0), () => {})).toBe(10);
     expect(hitIds(db, 'edited')).toEqual(['m000003']);
-    expect(db.$client.prepare('SELECT count(*) FROM messages_fts').pluck().get()).toBe(11);
+    expect(hitIds(db, 'number5')).toEqual([]);
+    expect(indexedCount(db)).toBe(10);
+    // The index is sound (FTS5's own check of its structure), and SQLite's check of the file, which `doctor` runs, passes.
+    db.$client.prepare("INSERT INTO messages_fts(messages_fts) VALUES ('integrity-check')").run();
+    expect(db.$client.pragma('integrity_check', { simple: true })).toBe('ok');
     db.$client.close();
   });
 
@@ -282,11 +294,11 @@ describe('migration 0006 and the backfill', () => {
     const marker = db.$client.prepare('SELECT done_through_rowid AS done FROM search_backfill').get() as { done: number };
     expect(marker.done).toBeGreaterThan(0);
     expect(marker.done).toBeLessThan(3002);
-    expect(db.$client.prepare('SELECT count(*) FROM messages_fts').pluck().get()).toBe(marker.done);
+    expect(indexedCount(db)).toBe(marker.done);
     expect(searchMessages(db, 'x').indexing).toEqual({ percent: Math.floor((marker.done / 3002) * 100) });
     const second = startSearchBackfill({ databasePath: path, pauseMs: 0 });
     expect(await second.finished).toBe(3001 - marker.done);
-    expect(db.$client.prepare('SELECT count(*) FROM messages_fts').pluck().get()).toBe(3001);
+    expect(indexedCount(db)).toBe(3001);
     db.$client.close();
   });
 
