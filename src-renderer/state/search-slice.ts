@@ -18,3 +18,10 @@ export const initialSearchSlice: SearchSlice = {
   searchError: null,
   focusedMessageId: null,
 };
+
+/** A deleted conversation's hits leave the results at once (opening one would only say it no longer exists). */
+export function dropConversationHits(state: SearchSlice, conversationId: string): Partial<SearchSlice> {
+  const results = state.searchResults;
+  if (results === null || !results.hits.some((hit) => hit.conversationId === conversationId)) return {};
+  return { searchResults: { ...results, hits: results.hits.filter((hit) => hit.conversationId !== conversationId) } };
+}
