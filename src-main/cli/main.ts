@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline/promises';
 import { ApiError, EXPORT_FORMATS, type ApprovalView } from '../../src-shared/api';
 import { chipLabel } from '../../src-shared/receipt';
 import { BRAIN_IDS, REASONING_LEVELS } from '../../src-shared/brains';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../src-shared/search';
 import { openCore } from '../core/app';
 import type { Core } from '../core/core-types';
 import { DatabaseFromFutureError } from '../core/store/open';
@@ -24,6 +25,7 @@ import {
   type Output,
 } from './commands';
 import { resolveDataDir } from './data-dir';
+import { searchCommand } from './search-command';
 
 /** One reasoning option for `chat` and `request`, so both read it alike. */
 function reasoningOption(): Option {
@@ -39,6 +41,12 @@ function parsePort(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError('a port is a whole number from 0 to 65535');
   return port;
+}
+
+function parseLimit(value: string): number {
+  const limit = Number(value);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) throw new InvalidArgumentError(`a limit is a whole number from 1 to ${MAX_SEARCH_LIMIT}`);
+  return limit;
 }
 
 async function withCore(dataFlag: string | undefined, work: (core: Core) => Promise<number>): Promise<never> {
@@ -184,6 +192,16 @@ program
   .option('--undo', 'restore exactly the texts the last --apply changed')
   .action((kind: string | undefined, options: { apply?: boolean; undo?: boolean }) =>
     withCore(dataFlag(), (core) => repairCommand(core, output, { ...options, ...(kind ? { kind } : {}) })),
+  );
+
+program
+  .command('search')
+  .description("full-text search over every conversation's words and titles, best hits first")
+  .argument('<terms>', 'words to find (the last may be the start of a word)')
+  .option('--json', 'print a JSON array of {conversation_id, conversation_title, message_id, role, brain, snippet, matches, created_at}')
+  .option('--limit <n>', 'how many hits (1 to 200)', parseLimit, DEFAULT_SEARCH_LIMIT)
+  .action((terms: string, options: { json?: boolean; limit: number }) =>
+    withCore(dataFlag(), (core) => searchCommand(core, output, { query: terms, ...options, color: process.stdout.isTTY === true })),
   );
 
 program

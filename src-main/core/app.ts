@@ -13,6 +13,7 @@ import { messageCommands } from './commands/messages';
 import { contextCommands } from './commands/context';
 import { ContextWindows } from './context/windows';
 import { OllamaWindowCache } from './providers/ollama-show';
+import { searchCommands } from './commands/search';
 import { settingsCommands } from './commands/settings';
 import { toolCommands } from './commands/tools';
 import { transcriptCommands } from './commands/transcripts';
@@ -26,6 +27,8 @@ import { markStreamingAsInterrupted } from './store/messages';
 import { closeDatabase, openDatabase, type AppDatabase } from './store/open';
 import { holdOwnerLock, isStreamOwnerAlive } from './store/owner-lock';
 import { ensurePrivateFolder, tightenDatabaseFiles } from './store/permissions';
+import { searchIndexingProgress } from './store/search';
+import { startSearchBackfill, type SearchBackfill } from './store/search-backfill';
 import { AppToolbox } from './toolbox';
 
 export const DATABASE_FILE = 'anybrain.db';
@@ -48,6 +51,7 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
   const lockOptions = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
   // Held before this process writes its first streaming row, released after its last (see store/owner-lock.ts).
   const ownerLock = holdOwnerLock(options.dataDir, undefined, lockOptions);
+  const searchBackfill = startPendingSearchBackfill(db, databasePath, options.nativeBinding);
   const recoveredInterrupted = markStreamingAsInterrupted(db, nowIso(), (owner) => isStreamOwnerAlive(options.dataDir, owner, lockOptions));
   const listeners = new Set<(event: ApiEvent) => void>();
   const emit = (event: ApiEvent): void => {
@@ -91,6 +95,7 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
     memoryCommands(dependencies),
     toolCommands(dependencies),
     transcriptCommands(dependencies),
+    searchCommands(dependencies),
   );
 
   let disposed = false;
@@ -112,9 +117,23 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
       disposed = true;
       await engine.dispose();
       await toolbox.dispose();
+      await searchBackfill?.stop();
       listeners.clear();
       closeDatabase(db);
       ownerLock.release();
     },
   };
+}
+
+/**
+ * Messages written before the search index existed are indexed by a worker (store/search-backfill.ts); until it ends,
+ * a search answers with how far it has come. A failed run is tried again on the next open.
+ */
+function startPendingSearchBackfill(db: AppDatabase, databasePath: string, nativeBinding: string | undefined): SearchBackfill | null {
+  if (searchIndexingProgress(db) === null) return null;
+  const backfill = startSearchBackfill({ databasePath, ...(nativeBinding ? { nativeBinding } : {}) });
+  backfill.finished.catch((error: unknown) => {
+    console.warn(`Anybrain: indexing older messages for search stopped: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  return backfill;
 }

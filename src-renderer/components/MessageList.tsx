@@ -42,6 +42,7 @@ export function MessageList({ conversationId }: { readonly conversationId: strin
   const pageReady = useAppStore((state) => state.pageStatus === 'ready');
   const hasOlder = useAppStore((state) => state.hasOlder);
   const loadingOlder = useAppStore((state) => state.loadingOlder);
+  const focusedMessageId = useAppStore((state) => state.focusedMessageId);
   const scrollRef = useRef<HTMLDivElement>(null);
   const scrolledToEndOnOpen = useRef(false);
   const lastSeenId = useRef<string | undefined>(undefined);
@@ -71,6 +72,16 @@ export function MessageList({ conversationId }: { readonly conversationId: strin
     lastSeenId.current = lastId;
     virtualizer.scrollToEnd();
   }, [pageReady, messageIds.length, lastId, virtualizer]);
+
+  // A message opened from a search result: brought to the middle of the view (MessageList's rows have measured
+  // heights, so the virtualizer corrects its estimate as rows around it render).
+  useLayoutEffect(() => {
+    if (focusedMessageId === null) return;
+    const index = messageIds.indexOf(focusedMessageId);
+    if (index < 0) return;
+    scrolledToEndOnOpen.current = true;
+    virtualizer.scrollToIndex(index, { align: 'center' });
+  }, [focusedMessageId, messageIds, virtualizer]);
 
   // A message the user just sent brings the view back to the end, even from far up.
   useLayoutEffect(() => {
@@ -126,8 +137,9 @@ export function MessageList({ conversationId }: { readonly conversationId: strin
             return (
               <div
                 key={item.key.toString()}
-                className="message-slot"
+                className={messageId === focusedMessageId ? 'message-slot is-focused' : 'message-slot'}
                 data-index={item.index}
+                data-message-id={messageId}
                 ref={virtualizer.measureElement}
                 style={{ transform: `translateY(${item.start}px)` }}
               >

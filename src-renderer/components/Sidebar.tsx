@@ -4,8 +4,10 @@ import { createConversation, importConversationsFile, loadConversations } from '
 import { openSettings } from '../state/settings-actions';
 import { errorText } from '../state/api-client';
 import { openMemories } from '../state/memory-actions';
+import { searchMessages } from '../state/search-actions';
 import { useAppStore } from '../state/store';
 import { ConversationItem } from './ConversationItem';
+import { MessageHits, moveThroughResults } from './SearchResults';
 import { CloseIcon, ImportIcon, MemoryIcon, PlusIcon, SearchIcon, SettingsIcon } from './icons';
 
 const SEARCH_DELAY_MS = 200;
@@ -24,7 +26,10 @@ function ConversationSearch() {
   const onChange = (value: string): void => {
     useAppStore.setState({ conversationQuery: value });
     if (timer.current !== null) clearTimeout(timer.current);
-    timer.current = setTimeout(() => void loadConversations(value), SEARCH_DELAY_MS);
+    timer.current = setTimeout(() => {
+      void loadConversations(value);
+      void searchMessages(value);
+    }, SEARCH_DELAY_MS);
   };
 
   return (
@@ -34,10 +39,11 @@ function ConversationSearch() {
         type="search"
         data-testid="conversation-search"
         placeholder="Search conversations"
-        aria-label="Search conversations by title"
+        aria-label="Search conversations: titles and every message"
         value={query}
         maxLength={500}
         onChange={(event) => onChange(event.target.value)}
+        onKeyDown={moveThroughResults}
       />
     </label>
   );
@@ -48,13 +54,31 @@ function ConversationList() {
   const loaded = useAppStore((state) => state.conversationsLoaded);
   const searching = useAppStore((state) => state.conversationQuery.trim() !== '');
 
+  if (searching) {
+    return (
+      <div className="search-results" data-testid="search-results">
+        {loaded && conversationIds.length === 0 ? (
+          <p className="sidebar-empty" data-testid="conversation-list-empty">
+            No conversation has that title.
+          </p>
+        ) : (
+          <ConversationItems conversationIds={conversationIds} loaded={loaded} />
+        )}
+        <MessageHits />
+      </div>
+    );
+  }
   if (loaded && conversationIds.length === 0) {
     return (
       <p className="sidebar-empty" data-testid="conversation-list-empty">
-        {searching ? 'No conversation has that title.' : 'No conversations yet.'}
+        No conversations yet.
       </p>
     );
   }
+  return <ConversationItems conversationIds={conversationIds} loaded={loaded} />;
+}
+
+function ConversationItems({ conversationIds, loaded }: { readonly conversationIds: readonly string[]; readonly loaded: boolean }) {
   return (
     <ul className="conversation-list" aria-label="Conversations" aria-busy={!loaded} data-testid="conversation-list">
       {conversationIds.map((conversationId) => (

@@ -87,7 +87,7 @@ export async function openConversation(conversationId: string): Promise<void> {
   }
 }
 
-export async function loadOlderMessages(): Promise<void> {
+export async function loadOlderMessages(limit = PAGE_SIZE): Promise<void> {
   const state = getState();
   const conversationId = state.openConversationId;
   const beforeSeq = pagingCursor(state.messageIds.map((id) => state.messagesById[id]));
@@ -96,7 +96,7 @@ export async function loadOlderMessages(): Promise<void> {
   const request = pageRequest;
   setState({ loadingOlder: true });
   try {
-    const page = await api().listMessages({ conversationId, beforeSeq, limit: PAGE_SIZE });
+    const page = await api().listMessages({ conversationId, beforeSeq, limit });
     if (request !== pageRequest) return;
     flushPendingDeltas();
     setState((current) => applyOlderPage(current, page));

@@ -325,6 +325,13 @@ describe('conversation events', () => {
     expect(getState().conversationOrder).toEqual([]);
   });
 
+  it('drops the deleted conversation from the search results', () => {
+    const hit = { conversationTitle: 'T', messageId: 'm1', role: 'assistant', brain: null, snippet: 's', createdAt: '2026-01-01T00:00:00.000Z' } as const;
+    setState({ searchResults: { hits: [{ ...hit, conversationId: 'c1' }, { ...hit, conversationId: 'c2', messageId: 'm2' }], indexing: null } });
+    handleApiEvent({ type: 'conversation-deleted', conversationId: 'c1' });
+    expect(getState().searchResults).toEqual({ hits: [{ ...hit, conversationId: 'c2', messageId: 'm2' }], indexing: null });
+  });
+
   it('closes the request view with the deleted open conversation', () => {
     openWith('c1', messageFixture());
     setState({ requestPreviewOpen: true });

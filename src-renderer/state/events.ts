@@ -12,6 +12,7 @@ import { removeConversation, upsertConversation } from './conversations-slice';
 import { advanceImport } from './import-slice';
 import { applyReceipt, mergeInvocations, mergeMessages, openConversationState } from './messages-slice';
 import { bufferDelta, flushPendingDeltas } from './delta-buffer';
+import { dropConversationHits } from './search-slice';
 import { useAppStore } from './store';
 import { endToolCall, finishTurn, startToolCall, startTurn } from './turns-slice';
 
@@ -97,6 +98,7 @@ export function handleApiEvent(event: ApiEvent): EventOutcome {
       const wasOpen = getState().openConversationId === event.conversationId;
       setState((state) => ({
         ...removeConversation(state, event.conversationId),
+        ...dropConversationHits(state, event.conversationId),
         ...(wasOpen ? { ...openConversationState(null), requestPreviewOpen: false } : {}),
       }));
       return { ...NOTHING_MORE, closedOpenConversation: wasOpen };

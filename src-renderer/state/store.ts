@@ -5,6 +5,7 @@ import { initialImportSlice, type ImportSlice } from './import-slice';
 import { initialConversationsSlice, type ConversationsSlice } from './conversations-slice';
 import { initialMemoriesSlice, type MemoriesSlice } from './memories-slice';
 import { initialMessagesSlice, type MessagesSlice } from './messages-slice';
+import { initialSearchSlice, type SearchSlice } from './search-slice';
 import { initialSettingsSlice, type SettingsSlice } from './settings-slice';
 import { initialToolsSlice, type ToolsSlice } from './tools-slice';
 import { initialTurnsSlice, type TurnsSlice } from './turns-slice';
@@ -19,7 +20,8 @@ export type AppState = ConversationsSlice &
   MemoriesSlice &
   ToolsSlice &
   ContextSlice &
-  ImportSlice;
+  ImportSlice &
+  SearchSlice;
 
 export function initialAppState(): AppState {
   return {
@@ -33,6 +35,7 @@ export function initialAppState(): AppState {
     ...initialToolsSlice,
     ...initialContextSlice,
     ...initialImportSlice,
+    ...initialSearchSlice,
   };
 }
 

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { BRAIN_IDS, REASONING_LEVELS } from '../brains';
 import { baseUrlProblem } from '../base-url';
 import { MAX_CONTEXT_WINDOW, MIN_CONTEXT_WINDOW } from '../context-windows';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, MAX_SEARCH_QUERY_LENGTH } from '../search';
 import { ENVIRONMENT_NAME_PATTERN, MCP_LABEL_MAX_LENGTH, MCP_SERVER_ID_PATTERN, TOOL_POLICY_VALUES } from '../tool-rules';
 import {
   EXPORT_FORMATS,
@@ -23,6 +24,7 @@ import {
   type RepairResult,
   type RepairUndoResult,
   type RequestPreview,
+  type SearchResultsView,
   type SendResult,
   type SettingsView,
   type SkillsView,
@@ -217,6 +219,16 @@ export const commandSchemas = {
   repairTexts: z.object({ kind: z.enum(REPAIR_KINDS), apply: z.boolean().default(false) }).strict(),
   /** Restores exactly the texts the last applied repair changed, except those edited since. */
   undoRepair: z.object({}).strict(),
+  /**
+   * Full-text search over every conversation's words, and over titles: conversations whose title holds every term,
+   * then messages, best first. Any text is a valid query (terms are quoted, never FTS syntax).
+   */
+  searchMessages: z
+    .object({
+      query: z.string().max(MAX_SEARCH_QUERY_LENGTH),
+      limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).default(DEFAULT_SEARCH_LIMIT),
+    })
+    .strict(),
 } as const;
 
 export type CommandName = keyof typeof commandSchemas;
@@ -268,6 +280,7 @@ export interface CommandOutputs {
   getDataHealth: DataHealthView;
   repairTexts: RepairResult;
   undoRepair: RepairUndoResult;
+  searchMessages: SearchResultsView;
 }
 
 export type CommandOutput<Name extends CommandName> = CommandOutputs[Name];

@@ -366,3 +366,25 @@ export interface RepairUndoResult {
   /** Texts edited since the repair, left as they are. */
   readonly skipped: number;
 }
+
+/**
+ * One search result: a message whose words match (best first, by bm25), or a conversation whose title matches
+ * (`messageId` null). `snippet` is plain text in which each matched part sits between SEARCH_MARK_START and
+ * SEARCH_MARK_END (see src-shared/search.ts); it is never HTML.
+ */
+export interface SearchHitView {
+  readonly conversationId: string;
+  readonly conversationTitle: string;
+  readonly messageId: string | null;
+  readonly role: MessageRole | null;
+  readonly brain: BrainId | null;
+  readonly snippet: string;
+  readonly createdAt: string;
+}
+
+export interface SearchResultsView {
+  /** Title matches first (newest conversation first), then message hits, best first. */
+  readonly hits: readonly SearchHitView[];
+  /** Set while messages written before the search index existed are still being indexed: how far it has come. */
+  readonly indexing: { readonly percent: number } | null;
+}

@@ -52,10 +52,15 @@ export function getConversation(db: AppDatabase, id: string): ConversationView |
   return row ? toConversationView(row) : null;
 }
 
+/** A LIKE pattern (with `ESCAPE '\\'`) matching any text that contains `text`, its % and _ taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
 /** Newest first; `query` filters by title, case-insensitively, with % and _ matched literally. */
 export function listConversations(db: AppDatabase, query?: string): ConversationView[] {
   const trimmed = query?.trim();
-  const pattern = trimmed ? `%${trimmed.replace(/[\\%_]/g, (char) => `\\${char}`)}%` : null;
+  const pattern = trimmed ? containsPattern(trimmed) : null;
   return db
     .select()
     .from(conversations)

@@ -32,7 +32,7 @@ describe('openDatabase', () => {
     expect(db.$client.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(db.$client.pragma('synchronous', { simple: true })).toBe(2);
     const tables = db.$client
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'memories_fts_%' ORDER BY name")
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT GLOB 'memories_fts_*' AND name NOT GLOB 'messages_fts_*' AND name NOT GLOB 'messages_cjk_fts_*' ORDER BY name")
       .pluck()
       .all();
     expect(tables).toEqual([
@@ -42,7 +42,10 @@ describe('openDatabase', () => {
       'memories',
       'memories_fts',
       'messages',
+      'messages_cjk_fts',
+      'messages_fts',
       'repair_changes',
+      'search_backfill',
       'settings',
       'tool_invocations',
     ]);

@@ -1,0 +1,203 @@
+/**
+ * Full-text search over every conversation's words (the FTS5 tables of db/migrations/0006_messages_fts.sql) and over
+ * titles. A person's input is never FTS5 syntax: each term is quoted, so `AND`, `*`, `-`, `"` and parentheses are
+ * words to find, never operators, and no input can make a query fail.
+ */
+import type { MessageRole, SearchHitView, SearchResultsView } from '../../../src-shared/api';
+import type { BrainId } from '../../../src-shared/brains';
+import { DEFAULT_SEARCH_LIMIT, SEARCH_MARK_END, SEARCH_MARK_START } from '../../../src-shared/search';
+import { containsPattern } from './conversations';
+import type { AppDatabase } from './open';
+
+/**
+ * The scripts unicode61 makes one token of a whole run of (Hangul Jamo, CJK punctuation through Katakana and
+ * compatibility Jamo, CJK Extension A, CJK Unified Ideographs, Hangul syllables, CJK compatibility ideographs,
+ * halfwidth Katakana). The same ranges, as a GLOB, choose the rows the migration's trigram index holds.
+ */
+export const CJK_CHARACTER_RANGES = 'ᄀ-ᇿ　-㆏㐀-䶿一-鿿가-힣豈-﫿ｦ-ﾟ';
+export const CJK_TEXT_GLOB = `*[${CJK_CHARACTER_RANGES}]*`;
+const CJK_CHARACTER = new RegExp(`[${CJK_CHARACTER_RANGES}]`, 'u');
+
+/** FTS5's trigram tokenizer: "substrings of fewer than 3 unicode characters ... do not match any rows" in a MATCH. */
+const TRIGRAM_LENGTH = 3;
+/** The most terms one query uses; the rest of a pasted paragraph adds nothing but work. */
+const MAX_TERMS = 16;
+/** The most characters of one term. */
+const MAX_TERM_LENGTH = 100;
+/** Tokens around a hit in a snippet FTS5 builds (its limit is 64). */
+const SNIPPET_TOKENS = 16;
+/** Characters shown before and after the first hit in a snippet built here (the trigram path). */
+const SNIPPET_CONTEXT_BEFORE = 40;
+const SNIPPET_CONTEXT_AFTER = 100;
+export const SNIPPET_ELLIPSIS = '…';
+
+/**
+ * The words of a query: split on white space; a term with no letter or digit (`-`, `*`, `(`) is dropped, since every
+ * tokenizer drops it too and an empty phrase matches nothing.
+ */
+export function searchTerms(query: string): string[] {
+  return query
+    .split(/\s+/u)
+    .filter((term) => /[\p{L}\p{N}]/u.test(term))
+    .slice(0, MAX_TERMS)
+    .map((term) => Array.from(term).slice(0, MAX_TERM_LENGTH).join(''));
+}
+
+/** An FTS5 string: double quotes around it, a double quote inside doubled (https://sqlite.org/fts5.html#fts5_strings). */
+export function ftsString(term: string): string {
+  return `"${term.replaceAll('"', '""')}"`;
+}
+
+/** Every term must occur (FTS5's implicit AND); the last one may be a word still being typed, so it matches as a prefix. */
+export function ftsMatchExpression(terms: readonly string[]): string {
+  return terms.map((term, index) => (index === terms.length - 1 ? `${ftsString(term)}*` : ftsString(term))).join(' ');
+}
+
+export function hasCjk(text: string): boolean {
+  return CJK_CHARACTER.test(text);
+}
+
+interface MessageHitRow {
+  readonly conversationId: string;
+  readonly conversationTitle: string;
+  readonly messageId: string;
+  readonly role: MessageRole;
+  readonly brain: BrainId | null;
+  readonly createdAt: string;
+  readonly snippet: string;
+}
+
+const HIT_COLUMNS = `m.conversation_id AS conversationId, c.title AS conversationTitle, m.id AS messageId, m.role AS role,
+  m.brain AS brain, m.created_at AS createdAt`;
+
+/** Words indexed by unicode61: ranked by bm25, snippets cut by FTS5 with the private-use marks. */
+function wordHits(db: AppDatabase, terms: readonly string[], limit: number): MessageHitRow[] {
+  return db.$client
+    .prepare<[string, string, string, number], MessageHitRow>(
+      `SELECT ${HIT_COLUMNS}, hits.snippet AS snippet
+       FROM (SELECT rowid, rank, snippet(messages_fts, 0, ?, ?, '${SNIPPET_ELLIPSIS}', ${SNIPPET_TOKENS}) AS snippet
+             FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank LIMIT ?) AS hits
+       JOIN messages m ON m.rowid = hits.rowid
+       JOIN conversations c ON c.id = m.conversation_id
+       ORDER BY hits.rank`,
+    )
+    .all(SEARCH_MARK_START, SEARCH_MARK_END, ftsMatchExpression(terms), limit);
+}
+
+/**
+ * A query with Chinese, Japanese or Korean in it: the trigram index finds each term anywhere inside a run. Terms of
+ * three characters or more go into one MATCH (ranked by bm25); shorter ones are LIKE filters, which FTS5 answers over
+ * the trigram table alone. The snippet is cut here, around the first hit, with the same marks.
+ */
+function cjkHits(db: AppDatabase, terms: readonly string[], limit: number): MessageHitRow[] {
+  const matched = terms.filter((term) => Array.from(term).length >= TRIGRAM_LENGTH);
+  const liked = terms.filter((term) => Array.from(term).length < TRIGRAM_LENGTH);
+  const conditions = [
+    ...(matched.length > 0 ? ['messages_cjk_fts MATCH ?'] : []),
+    ...liked.map(() => `messages_cjk_fts.text LIKE ? ESCAPE '\\'`),
+  ];
+  const order = matched.length > 0 ? 'rank' : 'rowid DESC';
+  const rows = db.$client
+    .prepare<unknown[], MessageHitRow & { readonly text: string }>(
+      `SELECT ${HIT_COLUMNS}, hits.text AS text, '' AS snippet
+       FROM (SELECT rowid, ${matched.length > 0 ? 'rank' : 'NULL AS rank'}, text FROM messages_cjk_fts
+             WHERE ${conditions.join(' AND ')} ORDER BY ${order} LIMIT ?) AS hits
+       JOIN messages m ON m.rowid = hits.rowid
+       JOIN conversations c ON c.id = m.conversation_id
+       ORDER BY ${matched.length > 0 ? 'hits.rank' : 'hits.rowid DESC'}`,
+    )
+    .all(...(matched.length > 0 ? [matched.map(ftsString).join(' ')] : []), ...liked.map(containsPattern), limit);
+  return rows.map(({ text, ...row }) => ({ ...row, snippet: snippetAround(text, terms) }));
+}
+
+/** The ranges (in code points) where any term occurs, case-insensitively, merged and in order. */
+function termRanges(characters: readonly string[], terms: readonly string[]): Array<[number, number]> {
+  const lowered = characters.map((character) => character.toLowerCase());
+  const ranges: Array<[number, number]> = [];
+  for (const term of terms) {
+    const needle = Array.from(term.toLowerCase());
+    for (let start = 0; start + needle.length <= lowered.length; start += 1) {
+      if (needle.every((character, offset) => lowered[start + offset] === character)) ranges.push([start, start + needle.length]);
+    }
+  }
+  ranges.sort((left, right) => left[0] - right[0]);
+  const merged: Array<[number, number]> = [];
+  for (const range of ranges) {
+    const last = merged[merged.length - 1];
+    if (last !== undefined && range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
+    else merged.push([range[0], range[1]]);
+  }
+  return merged;
+}
+
+/** `characters[from, to)` with every occurrence of a term between the marks. */
+function marked(characters: readonly string[], ranges: ReadonlyArray<readonly [number, number]>, from: number, to: number): string {
+  let text = '';
+  let position = from;
+  for (const [start, end] of ranges) {
+    if (end <= from || start >= to) continue;
+    const clippedStart = Math.max(start, from);
+    const clippedEnd = Math.min(end, to);
+    text += characters.slice(position, clippedStart).join('') + SEARCH_MARK_START + characters.slice(clippedStart, clippedEnd).join('') + SEARCH_MARK_END;
+    position = clippedEnd;
+  }
+  return text + characters.slice(position, to).join('');
+}
+
+/** A whole short text (a title) with its hits marked. */
+export function markTerms(text: string, terms: readonly string[]): string {
+  const characters = Array.from(text);
+  return marked(characters, termRanges(characters, terms), 0, characters.length);
+}
+
+/** Some context around the first hit, its hits marked, white space runs shown as one space. */
+export function snippetAround(text: string, terms: readonly string[]): string {
+  const characters = Array.from(text.replace(/\s+/gu, ' '));
+  const ranges = termRanges(characters, terms);
+  const first = ranges[0]?.[0] ?? 0;
+  const from = Math.max(0, first - SNIPPET_CONTEXT_BEFORE);
+  const to = Math.min(characters.length, first + SNIPPET_CONTEXT_AFTER);
+  return (from > 0 ? SNIPPET_ELLIPSIS : '') + marked(characters, ranges, from, to) + (to < characters.length ? SNIPPET_ELLIPSIS : '');
+}
+
+/** Conversations whose title holds every term (SQLite's LIKE: case-insensitive for ASCII), newest first. */
+function titleHits(db: AppDatabase, terms: readonly string[], limit: number): SearchHitView[] {
+  const rows = db.$client
+    .prepare<unknown[], { id: string; title: string; brain: BrainId | null; createdAt: string }>(
+      `SELECT id, title, brain, created_at AS createdAt FROM conversations
+       WHERE ${terms.map(() => `title LIKE ? ESCAPE '\\'`).join(' AND ')}
+       ORDER BY updated_at DESC, id DESC LIMIT ?`,
+    )
+    .all(...terms.map(containsPattern), limit);
+  return rows.map((row) => ({
+    conversationId: row.id,
+    conversationTitle: row.title,
+    messageId: null,
+    role: null,
+    brain: row.brain,
+    snippet: markTerms(row.title, terms),
+    createdAt: row.createdAt,
+  }));
+}
+
+/** How far indexing the rows written before the index existed has come; null once it is done (or was never needed). */
+export function searchIndexingProgress(db: AppDatabase): { percent: number } | null {
+  const marker = db.$client
+    .prepare<[], { done: number; through: number }>('SELECT done_through_rowid AS done, through_rowid AS through FROM search_backfill WHERE id = 1')
+    .get();
+  if (marker === undefined) return null;
+  return { percent: marker.through <= 0 ? 0 : Math.min(99, Math.floor((marker.done / marker.through) * 100)) };
+}
+
+/**
+ * Every conversation whose title holds the terms, then the messages that do, best first (bm25), at most `limit` in all.
+ * Streaming replies are not indexed until they finish, so they are not found until then.
+ */
+export function searchMessages(db: AppDatabase, query: string, { limit = DEFAULT_SEARCH_LIMIT }: { limit?: number } = {}): SearchResultsView {
+  const terms = searchTerms(query);
+  const indexing = searchIndexingProgress(db);
+  if (terms.length === 0) return { hits: [], indexing };
+  const titles = titleHits(db, terms, limit);
+  const messageHits = terms.some(hasCjk) ? cjkHits(db, terms, limit) : wordHits(db, terms, limit);
+  return { hits: [...titles, ...messageHits].slice(0, limit), indexing };
+}
