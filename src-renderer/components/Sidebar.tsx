@@ -6,6 +6,7 @@ import { errorText } from '../state/api-client';
 import { openMemories } from '../state/memory-actions';
 import { useAppStore } from '../state/store';
 import { ConversationItem } from './ConversationItem';
+import { ExportAllConversations } from './ExportAllConversations';
 import { CloseIcon, ImportIcon, MemoryIcon, PlusIcon, SearchIcon, SettingsIcon } from './icons';
 
 const SEARCH_DELAY_MS = 200;
@@ -156,6 +157,7 @@ export function Sidebar() {
       <ConversationList />
       <div className="sidebar-footer">
         <ImportTranscript />
+        <ExportAllConversations />
         <button type="button" className="button ghost full" data-testid="open-memories" onClick={openMemories}>
           <MemoryIcon />
           Memories

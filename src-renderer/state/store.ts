@@ -3,6 +3,7 @@ import { initialApprovalsSlice, type ApprovalsSlice } from './approvals-slice';
 import { initialContextSlice, type ContextSlice } from './context-slice';
 import { initialImportSlice, type ImportSlice } from './import-slice';
 import { initialConversationsSlice, type ConversationsSlice } from './conversations-slice';
+import { initialExportSlice, type ExportSlice } from './export-slice';
 import { initialMemoriesSlice, type MemoriesSlice } from './memories-slice';
 import { initialMessagesSlice, type MessagesSlice } from './messages-slice';
 import { initialSettingsSlice, type SettingsSlice } from './settings-slice';
@@ -19,7 +20,8 @@ export type AppState = ConversationsSlice &
   MemoriesSlice &
   ToolsSlice &
   ContextSlice &
-  ImportSlice;
+  ImportSlice &
+  ExportSlice;
 
 export function initialAppState(): AppState {
   return {
@@ -33,6 +35,7 @@ export function initialAppState(): AppState {
     ...initialToolsSlice,
     ...initialContextSlice,
     ...initialImportSlice,
+    ...initialExportSlice,
   };
 }
 

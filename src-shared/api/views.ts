@@ -343,6 +343,10 @@ export interface ApprovalView {
 export const EXPORT_FORMATS = ['json', 'md', 'html'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
+export function isExportFormat(value: string): value is ExportFormat {
+  return (EXPORT_FORMATS as readonly string[]).includes(value);
+}
+
 /** The counts `anybrain doctor` prints: the database's own checks and the stored texts' health. */
 export interface DataHealthView {
   /** SQLite's `integrity_check`: `ok`, or the first problem it names. */

@@ -78,5 +78,6 @@ export function exportFileNames(conversations: readonly NamedConversation[], for
 
 /** Whether `name` could be one of ours: one plain name inside the folder. Checked again before anything is written. */
 export function isPlainFileName(name: string): boolean {
-  return name !== '' && !/[/\\:\u0000-\u001f]/.test(name) && !name.startsWith('.') && name.length <= 255;
+  const hasControl = [...name].some((char) => char.charCodeAt(0) < 0x20);
+  return name !== '' && !hasControl && !/[/\\:]/.test(name) && !name.startsWith('.') && name.length <= 255;
 }
