@@ -7,7 +7,13 @@ export default defineConfig({
     plugins: [externalizeDepsPlugin()],
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(__dirname, 'src-main/electron/main.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'src-main/electron/main.ts'),
+          // A worker thread starts from a file of its own (src-main/core/transcripts/export-worker-runner.ts).
+          'export-worker': resolve(__dirname, 'src-main/core/transcripts/export-worker.ts'),
+        },
+      },
     },
   },
   preload: {

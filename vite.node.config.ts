@@ -19,7 +19,11 @@ export default defineConfig({
     minify: false,
     sourcemap: true,
     rollupOptions: {
-      input: { anybrain: resolve(import.meta.dirname, 'src-main/cli/main.ts') },
+      // The export worker is an entry of its own: a worker thread starts from a file (export-worker-runner.ts).
+      input: {
+        anybrain: resolve(import.meta.dirname, 'src-main/cli/main.ts'),
+        'export-worker': resolve(import.meta.dirname, 'src-main/core/transcripts/export-worker.ts'),
+      },
       external,
       output: { format: 'es', entryFileNames: '[name].js' },
     },

@@ -2,8 +2,10 @@
  * The `anybrain` commands as plain functions over an opened core, so tests call them without a process. Each goes
  * through the Api's validated `dispatch`, as the windows do: nothing here reads the database or the engine.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { unzipSync } from 'fflate';
 import {
   ApiError,
   REPAIR_KINDS,
@@ -14,6 +16,8 @@ import {
   type CommandOutput,
   type ContextStatusView,
   type ConversationView,
+  type ExportArchiveResult,
+  type ExportChunk,
   type ExportFormat,
   type MessageView,
   type RepairKind,
@@ -25,6 +29,7 @@ import { BRAINS, isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel 
 import { contextPercent, type WindowSource } from '../../src-shared/context-windows';
 import { estimateTokens } from '../core/context/token-estimate';
 import type { Core } from '../core/core-types';
+import { EXPORT_INDEX_FILE, isPlainFileName } from '../core/transcripts/export-file-names';
 
 export interface Output {
   stdout(text: string): void;
@@ -141,11 +146,30 @@ export async function chatCommand(core: Core, output: Output, options: ChatOptio
   }
 }
 
-export async function exportCommand(
-  core: Core,
-  output: Output,
-  options: { conversation: string; format: string; out?: string; tools?: boolean; reasoning?: boolean; turns?: string },
-): Promise<number> {
+export interface ExportOptions {
+  readonly conversation?: string;
+  readonly all?: boolean;
+  readonly format: string;
+  readonly out?: string;
+  /** Markdown and HTML: the tool, memory and skill calls (`--no-tools` turns them off). */
+  readonly tools?: boolean;
+  /** Markdown and HTML: each reply's reasoning. */
+  readonly reasoning?: boolean;
+  /** Comma-separated turn ids: only those turns (one conversation only). */
+  readonly turns?: string;
+  /** Ctrl-C: a running `--all` export stops and writes nothing. */
+  readonly interrupt?: AbortSignal;
+}
+
+export async function exportCommand(core: Core, output: Output, options: ExportOptions): Promise<number> {
+  const shown = { includeTools: options.tools ?? true, includeReasoning: options.reasoning ?? false };
+  if (options.all) {
+    if (options.conversation !== undefined) throw new ApiError('invalid-input', 'Give either --conversation ID or --all, not both.');
+    if (options.turns !== undefined) throw new ApiError('invalid-input', '--turns picks turns of one conversation: use it with --conversation ID.');
+    if (options.out === undefined) throw new ApiError('invalid-input', '--all writes one file per conversation: name the folder with --out DIR.');
+    return exportAllCommand(core, output, { format: options.format as ExportFormat, ...shown, folder: options.out, ...(options.interrupt ? { interrupt: options.interrupt } : {}) });
+  }
+  if (options.conversation === undefined) throw new ApiError('invalid-input', 'Name the conversation with --conversation ID, or export every one with --all --out DIR.');
   const turnIds = options.turns
     ?.split(',')
     .map((turnId) => turnId.trim())
@@ -153,8 +177,7 @@ export async function exportCommand(
   const exported = await call(core, 'exportConversation', {
     id: options.conversation,
     format: options.format as ExportFormat,
-    includeTools: options.tools ?? true,
-    includeReasoning: options.reasoning ?? false,
+    ...shown,
     ...(turnIds === undefined ? {} : { turnIds }),
   });
   if (options.out) {
@@ -167,10 +190,64 @@ export async function exportCommand(
 }
 
 /**
+ * `anybrain export --all --out DIR`: the same zip the window downloads, unpacked into DIR (created if missing), the
+ * index written last. Progress goes to stderr; Ctrl-C cancels the export, and then nothing is written.
+ */
+async function exportAllCommand(
+  core: Core,
+  output: Output,
+  options: { format: ExportFormat; includeTools: boolean; includeReasoning: boolean; folder: string; interrupt?: AbortSignal },
+): Promise<number> {
+  const exportId = randomUUID();
+  const unsubscribe = core.onEvent((event: ApiEvent) => {
+    if (event.type === 'export-progress' && event.exportId === exportId && event.done > 0) {
+      output.stderr(`Exported ${event.done} of ${event.total} conversations\n`);
+    }
+  });
+  const onInterrupt = () => void core.dispatch('cancelExport', { exportId });
+  options.interrupt?.addEventListener('abort', onInterrupt, { once: true });
+  let result: ExportArchiveResult;
+  try {
+    const { format, includeTools, includeReasoning } = options;
+    result = await call(core, 'exportAllConversations', { exportId, format, includeTools, includeReasoning });
+  } finally {
+    unsubscribe();
+    options.interrupt?.removeEventListener('abort', onInterrupt);
+  }
+  if (result.outcome === 'cancelled') {
+    output.stderr('Export stopped; nothing was written.\n');
+    return 130;
+  }
+  const files = unzipSync(await readWholeExport(core, exportId));
+  const names = Object.keys(files);
+  const unsafe = names.find((name) => !isPlainFileName(name));
+  if (unsafe !== undefined) throw new ApiError('internal', `The export named a file ${JSON.stringify(unsafe)} outside its folder; nothing was written.`);
+  mkdirSync(options.folder, { recursive: true });
+  // The index last: a folder with an index holds every file it names.
+  for (const name of [...names.filter((name) => name !== EXPORT_INDEX_FILE), EXPORT_INDEX_FILE]) {
+    const content = files[name];
+    if (content !== undefined) writeFileAtomically(join(options.folder, name), content);
+  }
+  output.stderr(`Wrote ${result.conversations} conversations (${result.messages} messages) and ${EXPORT_INDEX_FILE} to ${options.folder}\n`);
+  return 0;
+}
+
+/** A finished export's zip, read piece by piece through the Api. */
+export async function readWholeExport(core: Core, exportId: string): Promise<Uint8Array> {
+  const pieces: Buffer[] = [];
+  for (let offset: number | null = 0; offset !== null; ) {
+    const chunk: ExportChunk = await call(core, 'readExport', { exportId, offset });
+    pieces.push(Buffer.from(chunk.data, 'base64'));
+    offset = chunk.nextOffset;
+  }
+  return new Uint8Array(Buffer.concat(pieces));
+}
+
+/**
  * Writes beside the target and renames over it: a process killed mid-write (or a full disk) leaves either the
  * previous file or the whole new one, never half a transcript in its place.
  */
-export function writeFileAtomically(path: string, content: string): void {
+export function writeFileAtomically(path: string, content: string | Uint8Array): void {
   const temporaryPath = `${path}.${process.pid}.tmp`;
   try {
     writeFileSync(temporaryPath, content);

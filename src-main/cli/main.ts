@@ -142,16 +142,19 @@ program
 
 program
   .command('export')
-  .description('print or write one conversation as a transcript')
-  .requiredOption('--conversation <id>', 'conversation id')
+  .description('print or write one conversation as a transcript, or every conversation into a folder (--all --out DIR)')
+  .option('--conversation <id>', 'conversation id')
+  .option('--all', 'every conversation: one file each and an index.json, written into --out DIR; Ctrl-C stops it with nothing written')
   .addOption(new Option('--format <format>', 'transcript format').choices([...EXPORT_FORMATS]).default('json'))
-  .option('--out <file>', 'write to a file instead of stdout')
+  .option('--out <path>', 'write to this file (with --all: into this folder) instead of stdout')
   .option('--no-tools', 'md and html: leave out the tool, memory and skill calls')
   .option('--reasoning', 'md and html: include each reply\u2019s reasoning')
   .option('--turns <ids>', 'only these turns, comma-separated turn ids, in conversation order')
-  .action((options: { conversation: string; format: string; out?: string; tools: boolean; reasoning?: boolean; turns?: string }) =>
-    withCore(dataFlag(), (core) => exportCommand(core, output, options)),
-  );
+  .action((options: { conversation?: string; all?: boolean; format: string; out?: string; tools: boolean; reasoning?: boolean; turns?: string }) => {
+    const interrupt = new AbortController();
+    process.once('SIGINT', () => interrupt.abort());
+    return withCore(dataFlag(), (core) => exportCommand(core, output, { ...options, interrupt: interrupt.signal }));
+  });
 
 program
   .command('request')

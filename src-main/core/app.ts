@@ -30,6 +30,9 @@ import { ensurePrivateFolder, tightenDatabaseFiles } from './store/permissions';
 import { searchIndexingProgress } from './store/search';
 import { startSearchBackfill, type SearchBackfill } from './store/search-backfill';
 import { AppToolbox } from './toolbox';
+import { inProcessArchiveRunner } from './transcripts/export-archive';
+import { ExportJobs } from './transcripts/export-jobs';
+import { runExportWorker } from './transcripts/export-worker-runner';
 
 export const DATABASE_FILE = 'anybrain.db';
 
@@ -41,7 +44,13 @@ export interface OpenedCore extends Core {
   readonly recoveredInterrupted: number;
 }
 
-export function openCore(options: CoreOptions & { stream?: TurnEngineDependencies['stream'] }): OpenedCore {
+export function openCore(
+  options: CoreOptions & {
+    stream?: TurnEngineDependencies['stream'];
+    /** Tests run from the sources, where no worker is built: `in-process` writes exports on this thread. */
+    exportArchives?: 'worker' | 'in-process';
+  },
+): OpenedCore {
   ensurePrivateFolder(options.dataDir);
   const databasePath = join(options.dataDir, DATABASE_FILE);
   const db = openDatabase(databasePath, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
@@ -86,7 +95,29 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
   });
   const mcpReady = toolbox.syncMcpServers();
 
-  const dependencies: CommandDependencies = { db, dataDir: options.dataDir, emit, engine, toolbox, mcpServers, mcpReady, env, keyStore, recoveredInterrupted };
+  // The worker opens its own read-only connection to the same file, with the same native build as this thread.
+  const exports = new ExportJobs({
+    emit,
+    runArchive:
+      options.exportArchives === 'in-process'
+        ? inProcessArchiveRunner(db)
+        : (request, signal, onProgress) =>
+            runExportWorker({ databasePath, request, signal, onProgress, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) }),
+  });
+
+  const dependencies: CommandDependencies = {
+    db,
+    dataDir: options.dataDir,
+    emit,
+    engine,
+    toolbox,
+    mcpServers,
+    mcpReady,
+    exports,
+    env,
+    keyStore,
+    recoveredInterrupted,
+  };
   const handlers: CommandHandlers = joinHandlers(
     conversationCommands(dependencies),
     messageCommands(dependencies),
@@ -116,6 +147,7 @@ export function openCore(options: CoreOptions & { stream?: TurnEngineDependencie
       if (disposed) return;
       disposed = true;
       await engine.dispose();
+      await exports.dispose();
       await toolbox.dispose();
       await searchBackfill?.stop();
       listeners.clear();

@@ -1,5 +1,5 @@
 import { memo, useMemo, useState, type KeyboardEvent } from 'react';
-import { EXPORT_FORMATS, type ExportFormat } from '../../src-shared/api';
+import { isExportFormat } from '../../src-shared/api';
 import { BRAINS, REASONING_LEVELS, isBrainId, type BrainId, type ReasoningLevel } from '../../src-shared/brains';
 import { reasoningAbility, reasoningLevelsOf } from '../../src-shared/reasoning';
 import { exportConversation, showNotice } from '../state/conversation-actions';
@@ -11,6 +11,7 @@ import { useAppStore } from '../state/store';
 import { brainOptions, type BrainOption } from './brain-options';
 import { brainAriaShortcut, brainShortcutLabel, isApplePlatform, nextBrainShortcutLabel } from './brain-shortcuts';
 import { ContextMeter } from './ContextMeter';
+import { downloadFile } from './download';
 import { CodeIcon } from './icons';
 
 interface ModelPickerProps {
@@ -64,25 +65,12 @@ function ModelPicker({ conversationId, brain, model }: ModelPickerProps) {
   );
 }
 
-function downloadExport(filename: string, mimeType: string, content: string): void {
-  const url = URL.createObjectURL(new Blob([content], { type: mimeType }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-function isExportFormat(value: string): value is ExportFormat {
-  return (EXPORT_FORMATS as readonly string[]).includes(value);
-}
-
 function ExportPicker({ conversationId }: { readonly conversationId: string }) {
   const onChange = async (format: string): Promise<void> => {
     if (!isExportFormat(format)) return;
     try {
       const exported = await exportConversation(conversationId, format);
-      downloadExport(exported.filename, exported.mimeType, exported.content);
+      downloadFile(exported.filename, exported.mimeType, [exported.content]);
     } catch (error) {
       showNotice(`Could not export: ${errorText(error)}`);
     }

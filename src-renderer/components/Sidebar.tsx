@@ -8,6 +8,7 @@ import { searchMessages } from '../state/search-actions';
 import { useAppStore } from '../state/store';
 import { ConversationItem } from './ConversationItem';
 import { MessageHits, moveThroughResults } from './SearchResults';
+import { ExportAllConversations } from './ExportAllConversations';
 import { CloseIcon, ImportIcon, MemoryIcon, PlusIcon, SearchIcon, SettingsIcon } from './icons';
 
 const SEARCH_DELAY_MS = 200;
@@ -180,6 +181,7 @@ export function Sidebar() {
       <ConversationList />
       <div className="sidebar-footer">
         <ImportTranscript />
+        <ExportAllConversations />
         <button type="button" className="button ghost full" data-testid="open-memories" onClick={openMemories}>
           <MemoryIcon />
           Memories

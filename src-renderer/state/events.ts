@@ -9,6 +9,7 @@ import {
   unchangedOutcomeTone,
 } from './context-slice';
 import { removeConversation, upsertConversation } from './conversations-slice';
+import { advanceExportAll } from './export-slice';
 import { advanceImport } from './import-slice';
 import { applyReceipt, mergeInvocations, mergeMessages, openConversationState } from './messages-slice';
 import { bufferDelta, flushPendingDeltas } from './delta-buffer';
@@ -136,6 +137,10 @@ export function handleApiEvent(event: ApiEvent): EventOutcome {
       if (!(event.conversationId in getState().compactions)) return NOTHING_MORE;
       const outcome = { tone: unchangedOutcomeTone(event.reason), text: event.message };
       setState((state) => endCompaction(state, event.conversationId, outcome));
+      return NOTHING_MORE;
+    }
+    case 'export-progress': {
+      setState((state) => advanceExportAll(state, event.exportId, event.done, event.total));
       return NOTHING_MORE;
     }
     default: {

@@ -3,6 +3,7 @@ import { initialApprovalsSlice, type ApprovalsSlice } from './approvals-slice';
 import { initialContextSlice, type ContextSlice } from './context-slice';
 import { initialImportSlice, type ImportSlice } from './import-slice';
 import { initialConversationsSlice, type ConversationsSlice } from './conversations-slice';
+import { initialExportSlice, type ExportSlice } from './export-slice';
 import { initialMemoriesSlice, type MemoriesSlice } from './memories-slice';
 import { initialMessagesSlice, type MessagesSlice } from './messages-slice';
 import { initialSearchSlice, type SearchSlice } from './search-slice';
@@ -21,7 +22,8 @@ export type AppState = ConversationsSlice &
   ToolsSlice &
   ContextSlice &
   ImportSlice &
-  SearchSlice;
+  SearchSlice &
+  ExportSlice;
 
 export function initialAppState(): AppState {
   return {
@@ -36,6 +38,7 @@ export function initialAppState(): AppState {
     ...initialContextSlice,
     ...initialImportSlice,
     ...initialSearchSlice,
+    ...initialExportSlice,
   };
 }
 

@@ -16,6 +16,8 @@ import {
   type ContextStatusView,
   type ConversationView,
   type DataHealthView,
+  type ExportArchiveResult,
+  type ExportChunk,
   type ExportResult,
   type ImportSummaryView,
   type McpServerView,
@@ -34,6 +36,7 @@ import {
 const brainId = z.enum(BRAIN_IDS);
 const reasoningLevel = z.enum(REASONING_LEVELS);
 const entityId = z.string().min(1).max(64);
+const exportId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'an export id is 1 to 64 letters, digits, _ or -');
 
 /** The longest transcript `importTranscript` takes, in UTF-16 code units (what zod's string `max` counts). */
 export const MAX_IMPORT_CONTENT_LENGTH = 200_000_000;
@@ -116,6 +119,18 @@ export const commandSchemas = {
       turnIds: z.array(entityId).min(1).max(MAX_EXPORT_TURN_IDS).optional(),
     })
     .strict(),
+  /**
+   * Exports every conversation into one zip (a file per conversation and an `index.json`), off the main thread. The
+   * caller names the export, so it can match `export-progress` events and cancel before the answer comes. Answers when
+   * the zip is ready (read it with readExport) or when cancelExport stopped it.
+   */
+  exportAllConversations: z
+    .object({ exportId: exportId, format: z.enum(EXPORT_FORMATS), includeTools: z.boolean().optional(), includeReasoning: z.boolean().optional() })
+    .strict(),
+  /** Stops a running export (nothing is kept), or lets go of a finished one nobody read to the end. */
+  cancelExport: z.object({ exportId: exportId }).strict(),
+  /** A piece of a finished export's zip, from `offset`. */
+  readExport: z.object({ exportId: exportId, offset: z.number().int().nonnegative() }).strict(),
   listMemories: z.object({ query: z.string().max(2000).optional(), limit: z.number().int().min(1).max(500).default(200) }).strict(),
   addMemory: z.object({ text: z.string().trim().min(1).max(4000) }).strict(),
   updateMemory: z.object({ id: entityId, text: z.string().trim().min(1).max(4000) }).strict(),
@@ -253,6 +268,9 @@ export interface CommandOutputs {
   setKey: SettingsView;
   confirmKeyHost: SettingsView;
   exportConversation: ExportResult;
+  exportAllConversations: ExportArchiveResult;
+  cancelExport: { cancelled: boolean };
+  readExport: ExportChunk;
   previewRequest: RequestPreview;
   importTranscript: ConversationView;
   importConversations: ImportSummaryView;

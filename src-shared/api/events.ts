@@ -96,6 +96,13 @@ export type ApiEvent =
       readonly done: number;
       readonly total: number;
     }
+  | {
+      /** An exportAllConversations run: `done` of `total` conversations written, sent at most once per percent. */
+      readonly type: 'export-progress';
+      readonly exportId: string;
+      readonly done: number;
+      readonly total: number;
+    }
   | { readonly type: 'conversation-updated'; readonly conversation: ConversationView }
   | { readonly type: 'conversation-deleted'; readonly conversationId: string };
 

@@ -240,6 +240,30 @@ export interface ExportResult {
   readonly content: string;
 }
 
+/** The answer to exportAllConversations: a zip, read in chunks with readExport, or nothing when it was cancelled. */
+export type ExportArchiveResult =
+  | {
+      readonly outcome: 'done';
+      readonly exportId: string;
+      readonly filename: string;
+      readonly mimeType: string;
+      /** The zip's size: readExport hands it out from offset 0 until `nextOffset` is null. */
+      readonly bytes: number;
+      readonly conversations: number;
+      readonly messages: number;
+    }
+  | { readonly outcome: 'cancelled'; readonly exportId: string };
+
+/** One piece of a finished export's zip. */
+export interface ExportChunk {
+  readonly exportId: string;
+  readonly offset: number;
+  /** The bytes from `offset`, in base64 (the same answer crosses IPC, HTTP and the command line). */
+  readonly data: string;
+  /** Where the next piece starts; null after the last piece, when the zip is let go. */
+  readonly nextOffset: number | null;
+}
+
 export interface RequestPreview {
   readonly brain: BrainId;
   readonly model: string;
@@ -327,6 +351,10 @@ export interface ExportOptions {
   readonly includeReasoning?: boolean;
   /** Only these turns, in conversation order; absent: the whole conversation. */
   readonly turnIds?: readonly string[];
+}
+
+export function isExportFormat(value: string): value is ExportFormat {
+  return (EXPORT_FORMATS as readonly string[]).includes(value);
 }
 
 /** The counts `anybrain doctor` prints: the database's own checks and the stored texts' health. */

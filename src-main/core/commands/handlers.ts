@@ -8,6 +8,7 @@ import type { TurnEngine } from '../engine/turn-engine';
 import type { McpServerStore } from '../mcp-server-store';
 import type { AppDatabase } from '../store/open';
 import type { AppToolbox } from '../toolbox';
+import type { ExportJobs } from '../transcripts/export-jobs';
 
 export interface CommandDependencies {
   readonly db: AppDatabase;
@@ -16,6 +17,8 @@ export interface CommandDependencies {
   readonly engine: TurnEngine;
   readonly toolbox: AppToolbox;
   readonly mcpServers: McpServerStore;
+  /** Exports of all conversations: run on a worker, held until read. */
+  readonly exports: ExportJobs;
   /** Settles once the MCP servers stored at start-up were handed to the toolbox. */
   readonly mcpReady: Promise<void>;
   /** Environment for base URL and key variables. */

@@ -17,9 +17,12 @@ import type { CommandDependencies, HandlerGroup } from './handlers';
 /** The other apps' exports `importConversations` reads, one converter each. */
 export const FOREIGN_CONVERTERS: ForeignConverters = { chatgpt: chatGptExportToTranscripts, claude: claudeExportToTranscripts };
 
-export function transcriptCommands({ db, emit, recoveredInterrupted }: Pick<CommandDependencies, 'db' | 'emit' | 'recoveredInterrupted'>) {
+export function transcriptCommands({ db, emit, exports, recoveredInterrupted }: Pick<CommandDependencies, 'db' | 'emit' | 'exports' | 'recoveredInterrupted'>) {
   return {
     exportConversation: ({ id, format, ...options }) => exportConversation(db, id, format, options),
+    exportAllConversations: ({ exportId, format, ...options }) => exports.exportAll(exportId, { format, ...options }),
+    cancelExport: ({ exportId }) => ({ cancelled: exports.cancel(exportId) }),
+    readExport: ({ exportId, offset }) => exports.read(exportId, offset),
     importTranscript: ({ content }) => {
       let conversationId: string;
       try {

@@ -471,3 +471,13 @@ export function countMessagesByStatus(db: AppDatabase): Record<MessageStatus, nu
   for (const row of rows) counts[row.status] = row.count;
   return counts;
 }
+
+/** How many rows each conversation holds, every branch and system line included (what a JSON export lists). */
+export function countMessagesByConversation(db: AppDatabase): Map<string, number> {
+  const rows = db
+    .select({ conversationId: messages.conversationId, count: sql<number>`count(*)` })
+    .from(messages)
+    .groupBy(messages.conversationId)
+    .all();
+  return new Map(rows.map((row) => [row.conversationId, row.count]));
+}

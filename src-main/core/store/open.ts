@@ -70,6 +70,25 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): A
   return drizzle(sqlite, { schema }) as AppDatabase;
 }
 
+/**
+ * A second, read-only connection to a database another connection keeps open and migrated: for work that reads much
+ * (exporting every conversation) on a worker thread. WAL lets it read one snapshot while the main connection keeps
+ * writing. It never migrates, so a schema other than this version's is refused.
+ */
+export function openReadOnlyDatabase(path: string, options: Pick<OpenDatabaseOptions, 'nativeBinding'> = {}): AppDatabase {
+  const sqlite = new Database(path, { readonly: true, fileMustExist: true, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+  try {
+    sqlite.pragma('busy_timeout = 5000');
+    const version = sqlite.pragma('user_version', { simple: true }) as number;
+    if (version > SCHEMA_VERSION) throw new DatabaseFromFutureError(version, SCHEMA_VERSION, path);
+    if (version < SCHEMA_VERSION) throw new Error(`The data in ${path} is at schema ${version}, not yet updated to ${SCHEMA_VERSION}: open it for writing first.`);
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+  return drizzle(sqlite, { schema }) as AppDatabase;
+}
+
 export function migrate(sqlite: Database.Database, path: string, migrations: readonly Migration[]): void {
   const known = migrations.length;
   const current = sqlite.pragma('user_version', { simple: true }) as number;

@@ -1,0 +1,65 @@
+import type { ExportFormat } from '../../src-shared/api';
+import { api, errorText } from './api-client';
+import { showNotice } from './conversation-actions';
+import { beginExportAll, downloadExportAll, endExportAll } from './export-slice';
+import { useAppStore } from './store';
+
+const { getState, setState } = useAppStore;
+
+export interface ExportedFile {
+  readonly filename: string;
+  readonly mimeType: string;
+  readonly parts: readonly Uint8Array<ArrayBuffer>[];
+}
+
+function isCurrent(exportId: string): boolean {
+  return getState().exportAll?.exportId === exportId;
+}
+
+function decodeBase64(data: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(data);
+  const bytes = new Uint8Array(binary.length);
+  for (let index = 0; index < binary.length; index += 1) bytes[index] = binary.charCodeAt(index);
+  return bytes;
+}
+
+/**
+ * Exports every conversation into one zip and reads it back in pieces. Null when it was cancelled (nothing to save)
+ * or failed (a notice says why).
+ */
+export async function exportAllConversations(format: ExportFormat): Promise<ExportedFile | null> {
+  if (getState().exportAll !== null) return null;
+  const exportId = crypto.randomUUID();
+  setState(beginExportAll(exportId, format));
+  try {
+    const result = await api().exportAllConversations({ exportId, format });
+    if (result.outcome === 'cancelled' || !isCurrent(exportId)) return null;
+    setState((state) => downloadExportAll(state, exportId));
+    const parts: Uint8Array<ArrayBuffer>[] = [];
+    for (let offset: number | null = 0; offset !== null; ) {
+      const chunk = await api().readExport({ exportId, offset });
+      // Cancelled while reading: the main side has let the zip go.
+      if (!isCurrent(exportId)) return null;
+      parts.push(decodeBase64(chunk.data));
+      offset = chunk.nextOffset;
+    }
+    return { filename: result.filename, mimeType: result.mimeType, parts };
+  } catch (error) {
+    if (isCurrent(exportId)) showNotice(`Could not export all conversations: ${errorText(error)}`);
+    return null;
+  } finally {
+    setState((state) => endExportAll(state, exportId));
+  }
+}
+
+/** Stops the running export (the main side keeps nothing of it), or drops the zip being read. */
+export async function cancelExportAll(): Promise<void> {
+  const run = getState().exportAll;
+  if (run === null) return;
+  setState((state) => endExportAll(state, run.exportId));
+  try {
+    await api().cancelExport({ exportId: run.exportId });
+  } catch (error) {
+    showNotice(`Could not cancel the export: ${errorText(error)}`);
+  }
+}
