@@ -74,7 +74,10 @@ describe('openCore dispatch', () => {
       },
     ]);
     const markdown = await value<{ content: string }>(core, 'exportConversation', { id: conversation.id, format: 'md' });
-    expect(markdown.content).toBe('# Hi kimi\n\n## You\n\nHi kimi\n\n## Kimi (kimi-k2.6)\n\nHello back\n');
+    // Times are the clock's: each reads as one UTC minute.
+    expect(markdown.content.replace(/\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/g, 'TIME')).toBe(
+      '# Hi kimi\n\nStarted TIME.\n\n---\n\n## You · TIME\n\nHi kimi\n\n---\n\n## Kimi · kimi-k2.6 · TIME\n\nHello back\n',
+    );
   });
 
   it('escapes everything in the HTML export', async () => {
