@@ -29,6 +29,8 @@ export interface NewConversation {
   readonly brain: BrainId | null;
   readonly model: string | null;
   readonly now: string;
+  /** When it was last active, if not `now` (an imported conversation keeps its own times). */
+  readonly updatedAt?: string;
 }
 
 export function insertConversation(db: AppDatabase, conversation: NewConversation): ConversationView {
@@ -40,7 +42,7 @@ export function insertConversation(db: AppDatabase, conversation: NewConversatio
       brain: conversation.brain,
       model: conversation.model,
       createdAt: conversation.now,
-      updatedAt: conversation.now,
+      updatedAt: conversation.updatedAt ?? conversation.now,
     })
     .returning()
     .get();

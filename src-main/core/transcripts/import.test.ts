@@ -5,6 +5,8 @@ import { listAllMessages } from '../store/messages';
 import { openTestDatabase } from '../store/test-database';
 import { buildTranscript } from './export';
 import { importTranscript, TranscriptImportError } from './import';
+import { writeTrickyCorpus } from './testing/tricky-corpus';
+import type { TranscriptV1 } from '../../../src-shared/transcript';
 
 const transcript = {
   format: 'anybrain.transcript',
@@ -196,5 +198,43 @@ describe('carriers and errors in transcripts', () => {
       'The file is not a valid Anybrain transcript: messages[1].error.retryable: Invalid input: expected boolean, received undefined. Nothing was imported.',
     );
     expect(listConversations(db)).toEqual([]);
+  });
+});
+
+/** A transcript with every id replaced by its position, so two documents that differ only in ids compare equal. */
+function withoutIds(transcript: TranscriptV1): unknown {
+  const messageIndex = new Map(transcript.messages.map((message, index) => [message.id, index]));
+  const turnIndex = new Map<string, number>();
+  for (const message of transcript.messages) if (!turnIndex.has(message.turn_id)) turnIndex.set(message.turn_id, turnIndex.size);
+  return {
+    ...transcript,
+    conversation: { ...transcript.conversation, id: 'conversation' },
+    messages: transcript.messages.map((message, index) => ({
+      ...message,
+      id: index,
+      turn_id: turnIndex.get(message.turn_id),
+      ...('covers_through_id' in message && message.covers_through_id ? { covers_through_id: messageIndex.get(message.covers_through_id) } : {}),
+      ...('tool_invocations' in message && message.tool_invocations
+        ? { tool_invocations: message.tool_invocations.map((invocation, position) => ({ ...invocation, id: position })) }
+        : {}),
+    })),
+  };
+}
+
+describe('export, import, export', () => {
+  it('gives the same document, ids aside, for every conversation of the tricky corpus', () => {
+    const source = openTestDatabase();
+    const corpus = writeTrickyCorpus(source);
+    const target = openTestDatabase();
+    for (const conversationId of corpus.conversationIds) {
+      const exported = buildTranscript(source, conversationId);
+      const reExported = buildTranscript(target, importTranscript(target, JSON.stringify(exported)));
+      expect(withoutIds(reExported)).toEqual(withoutIds(exported));
+    }
+    // Each keeps the time it was started, and was last active at its newest message.
+    const newestMessage = (conversationId: string) => buildTranscript(source, conversationId).messages.at(-1)?.created_at;
+    expect(listConversations(target).map((conversation) => [conversation.title, conversation.createdAt, conversation.updatedAt]).sort()).toEqual(
+      listConversations(source).map((conversation) => [conversation.title, conversation.createdAt, newestMessage(conversation.id)]).sort(),
+    );
   });
 });

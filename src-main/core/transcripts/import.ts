@@ -107,7 +107,10 @@ export function writeTranscripts(db: AppDatabase, transcripts: readonly Transcri
 /** One conversation's rows; runs inside the caller's transaction. */
 function writeTranscript(db: AppDatabase, transcript: TranscriptV1, now: string): string {
   const conversationId = newId();
-  insertConversation(db, { id: conversationId, title: transcript.conversation.title, brain: null, model: null, now });
+  // The conversation keeps its own times: created when the file says, last active at its newest message.
+  const createdAt = transcript.conversation.created_at ?? now;
+  const updatedAt = transcript.messages.reduce((newest, message) => (message.created_at !== undefined && message.created_at > newest ? message.created_at : newest), createdAt);
+  insertConversation(db, { id: conversationId, title: transcript.conversation.title, brain: null, model: null, now: createdAt, updatedAt });
   const turnIds = new Map<string, string>();
   const newIds = new Map<string, string>();
   const summaries: Array<{ id: string; seq: number; coversThroughId: string }> = [];
