@@ -7,12 +7,12 @@
  */
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import type { TranscriptMessage, TranscriptV1 } from '../src-shared/transcript';
+import type { TranscriptMessage } from '../src-shared/transcript';
 import { auditRenderedMarkup } from './fixtures/untrusted-output/audit';
 import { ATTACKER_ORIGIN, isCompact, UNTRUSTED_PAYLOADS } from './fixtures/untrusted-output/payloads';
 import { command } from './support/app';
+import { replyMessage, TRANSCRIPT_TIME, transcriptFile, userMessage, watchPage } from './support/untrusted-pages';
 
-const AT = '2026-11-30T09:30:00.000Z';
 /** Where the export shows model, tool and user text. */
 const TEXT_SURFACES = '.markdown, .plain, .receipt, details, .speaker, h1';
 
@@ -35,31 +35,8 @@ async function exportPage(browser: Browser): Promise<{ page: Page; tripwires: Tr
   });
   context.on('request', (request) => tripwires.requests.push(request.url()));
   const page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.text().includes('__TRIPWIRE__')) tripwires.executions.push(message.text());
-  });
-  page.on('dialog', (dialog) => {
-    tripwires.executions.push(`dialog ${dialog.type()}: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  page.on('pageerror', (error) => tripwires.pageErrors.push(error.message));
+  watchPage(page, tripwires);
   return { page, tripwires };
-}
-
-function transcript(title: string, messages: TranscriptMessage[]): string {
-  const document: TranscriptV1 = { format: 'anybrain.transcript', version: 1, conversation: { id: 'export', title, created_at: AT }, messages };
-  return JSON.stringify(document);
-}
-
-function user(id: string, text: string): TranscriptMessage {
-  return { id, turn_id: `turn-${id}`, role: 'user', kind: 'chat', text, created_at: AT };
-}
-
-function reply(id: string, text: string, extra: Partial<TranscriptMessage> = {}): TranscriptMessage {
-  return {
-    id, turn_id: `turn-${id}`, role: 'assistant', kind: 'chat', text, status: 'complete', brain: 'kimi',
-    model_requested: 'kimi-k2.6', model_responded: 'kimi-k2.6', created_at: AT, ...extra,
-  };
 }
 
 /** Every payload as a reply; the compact ones also as the user's words, reasoning, a notice and call text. */
@@ -67,9 +44,9 @@ function corpusMessages(): TranscriptMessage[] {
   const compact = UNTRUSTED_PAYLOADS.filter((payload) => isCompact(payload));
   const texts = compact.map((payload) => payload.text);
   return [
-    user('corpus-user', texts.join('\n\n')),
-    ...UNTRUSTED_PAYLOADS.map((payload) => reply(payload.id, payload.text)),
-    reply('corpus-tools', 'Tool results.', {
+    userMessage('corpus-user', texts.join('\n\n')),
+    ...UNTRUSTED_PAYLOADS.map((payload) => replyMessage(payload.id, payload.text)),
+    replyMessage('corpus-tools', 'Tool results.', {
       model_responded: texts[0],
       reasoning: { brain: 'kimi', model: 'kimi-k2.6', text: texts.join('\n\n'), opaque: {} },
       tool_invocations: compact.slice(0, 60).map((payload, index) => ({
@@ -77,14 +54,14 @@ function corpusMessages(): TranscriptMessage[] {
         provider_call_id: `call-${index}`, input: { text: payload.text }, output: payload.text, status: index % 7 === 0 ? 'error' : 'ok',
       })),
     }),
-    { id: 'corpus-notice', turn_id: 'turn-notice', role: 'system', kind: 'notice', text: texts.slice(0, 40).join(' '), created_at: AT },
-    { id: 'corpus-summary', turn_id: 'turn-summary', role: 'system', kind: 'summary', text: texts.slice(40, 80).join('\n\n'), created_at: AT },
+    { id: 'corpus-notice', turn_id: 'turn-notice', role: 'system', kind: 'notice', text: texts.slice(0, 40).join(' '), created_at: TRANSCRIPT_TIME },
+    { id: 'corpus-summary', turn_id: 'turn-summary', role: 'system', kind: 'summary', text: texts.slice(40, 80).join('\n\n'), created_at: TRANSCRIPT_TIME },
   ];
 }
 
 const SHARED_CONVERSATION: TranscriptMessage[] = [
-  user('plan-user', 'Can you read notes.md and turn the TODOs into a plan? Keep the <b>quotes</b> as they are.'),
-  reply('plan-reply', [
+  userMessage('plan-user', 'Can you read notes.md and turn the TODOs into a plan? Keep the <b>quotes</b> as they are.'),
+  replyMessage('plan-reply', [
     '## The plan',
     '',
     'Three TODOs, in the order they block each other:',
@@ -110,11 +87,11 @@ const SHARED_CONVERSATION: TranscriptMessage[] = [
       { id: 'read', kind: 'tool', server: 'files', tool: 'read_file', input: { path: 'notes.md' }, output: 'TODO: parse "quoted" names\nTODO: store them\nTODO: show them', status: 'ok' },
     ],
   }),
-  user('plan-korean', '고마워요! 한국어로 요약해 줄래요? 🙏'),
-  reply('plan-summary', '물론이죠: **파서 → 저장소 → 화면** 순서로 진행하세요. 🎉', { status: 'stopped' }),
-  { id: 'plan-notice', turn_id: 'turn-plan-notice', role: 'system', kind: 'notice', text: 'Switched to GLM.', created_at: AT },
-  user('plan-retry', 'And the tests?'),
-  reply('plan-failed', '', {
+  userMessage('plan-korean', '고마워요! 한국어로 요약해 줄래요? 🙏'),
+  replyMessage('plan-summary', '물론이죠: **파서 → 저장소 → 화면** 순서로 진행하세요. 🎉', { status: 'stopped' }),
+  { id: 'plan-notice', turn_id: 'turn-plan-notice', role: 'system', kind: 'notice', text: 'Switched to GLM.', created_at: TRANSCRIPT_TIME },
+  userMessage('plan-retry', 'And the tests?'),
+  replyMessage('plan-failed', '', {
     brain: 'glm', model_requested: 'glm-5', model_responded: null, status: 'failed',
     error: { code: 'rate-limited', message: 'GLM answered 429: too many requests. Try again in a minute.', retryable: true },
   }),
@@ -124,7 +101,7 @@ test('the HTML export of the untrusted output corpus runs nothing and loads noth
   test.setTimeout(240_000);
   const created: string[] = [];
   try {
-    const corpus = await command(request, 'importTranscript', { content: transcript('Corpus <script>__pwned(/title/)</script>', corpusMessages()) });
+    const corpus = await command(request, 'importTranscript', { content: transcriptFile('Corpus <script>__pwned(/title/)</script>', corpusMessages()) });
     created.push(corpus.id);
     const exported = await command(request, 'exportConversation', { id: corpus.id, format: 'html', includeReasoning: true });
     const { page, tripwires } = await exportPage(browser);
@@ -158,7 +135,7 @@ test('the HTML export of the untrusted output corpus runs nothing and loads noth
 test('the HTML export reads as a document, in light and dark, and is kept as a screenshot', async ({ browser, request }) => {
   const created: string[] = [];
   try {
-    const conversation = await command(request, 'importTranscript', { content: transcript('Turning the TODOs into a plan', SHARED_CONVERSATION) });
+    const conversation = await command(request, 'importTranscript', { content: transcriptFile('Turning the TODOs into a plan', SHARED_CONVERSATION) });
     created.push(conversation.id);
     const exported = await command(request, 'exportConversation', { id: conversation.id, format: 'html' });
     const { page, tripwires } = await exportPage(browser);

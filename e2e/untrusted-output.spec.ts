@@ -7,10 +7,10 @@
  */
 import { expect, test, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
 import type { MessageView } from '../src-shared/api';
-import type { TranscriptMessage, TranscriptV1 } from '../src-shared/transcript';
 import { auditRenderedMarkup } from './fixtures/untrusted-output/audit';
 import { ATTACKER_ORIGIN, isCompact, PAYLOAD_CATEGORIES, UNTRUSTED_PAYLOADS, type UntrustedPayload } from './fixtures/untrusted-output/payloads';
 import { command, newConversation, openApp, sendMessage } from './support/app';
+import { replyMessage, transcriptFile, userMessage, watchPage } from './support/untrusted-pages';
 
 /** Payloads per imported history conversation: one page of messages each, so a few pages load while scrolling up. */
 const HISTORY_BATCH = 100;
@@ -76,17 +76,6 @@ async function armTripwires(context: BrowserContext, appOrigin: string): Promise
   return tripwires;
 }
 
-function watchPage(page: Page, tripwires: Tripwires): void {
-  page.on('console', (message) => {
-    if (message.text().includes('__TRIPWIRE__')) tripwires.executions.push(message.text());
-  });
-  page.on('dialog', (dialog) => {
-    tripwires.executions.push(`dialog ${dialog.type()}: ${dialog.message()}`);
-    void dialog.dismiss();
-  });
-  page.on('pageerror', (error) => tripwires.pageErrors.push(error.message));
-}
-
 async function expectNothingTripped(page: Page, tripwires: Tripwires, surface: string): Promise<void> {
   const transient = await page.evaluate(() => (window as unknown as { __transientViolations: string[] }).__transientViolations);
   expect({ surface, ...tripwires, transient }).toEqual({ surface, executions: [], offHostRequests: [], pageErrors: [], transient: [] });
@@ -101,36 +90,6 @@ async function expectWholeWindow(page: Page): Promise<void> {
 
 async function audit(page: Page, selector: string = UNTRUSTED_SURFACES): Promise<string[]> {
   return page.evaluate(auditRenderedMarkup, selector);
-}
-
-function transcript(title: string, messages: TranscriptMessage[]): string {
-  const document: TranscriptV1 = {
-    format: 'anybrain.transcript',
-    version: 1,
-    conversation: { id: 'corpus', title, created_at: '2026-01-01T00:00:00.000Z' },
-    messages,
-  };
-  return JSON.stringify(document);
-}
-
-function userMessage(id: string, text: string): TranscriptMessage {
-  return { id, turn_id: `turn-${id}`, role: 'user', kind: 'chat', text, created_at: '2026-01-01T00:00:00.000Z' };
-}
-
-function replyMessage(id: string, text: string, extra: Partial<TranscriptMessage> = {}): TranscriptMessage {
-  return {
-    id,
-    turn_id: `turn-${id}`,
-    role: 'assistant',
-    kind: 'chat',
-    text,
-    status: 'complete',
-    brain: 'kimi',
-    model_requested: 'kimi-k2.6',
-    model_responded: 'kimi-k2.6',
-    created_at: '2026-01-01T00:00:00.000Z',
-    ...extra,
-  };
 }
 
 function chunk<Item>(items: readonly Item[], size: number): Item[][] {
@@ -230,7 +189,7 @@ test('the untrusted output corpus runs nothing, fetches nothing and blanks nothi
         ...batch.map((payload) => replyMessage(payload.id, payload.text)),
       ];
       const conversation = await command(request, 'importTranscript', {
-        content: transcript(`Corpus history ${batchIndex + 1} of ${historyBatches.length}`, messages),
+        content: transcriptFile(`Corpus history ${batchIndex + 1} of ${historyBatches.length}`, messages),
       });
       createdConversations.push(conversation.id);
       historyIds.push(conversation.id);
@@ -252,14 +211,14 @@ test('the untrusted output corpus runs nothing, fetches nothing and blanks nothi
       });
     });
     const toolConversation = await command(request, 'importTranscript', {
-      content: transcript('Corpus tool chips', [userMessage('tools-user', 'Read the payload files.'), ...toolReplies]),
+      content: transcriptFile('Corpus tool chips', [userMessage('tools-user', 'Read the payload files.'), ...toolReplies]),
     });
     createdConversations.push(toolConversation.id);
 
     const titled = compactPayloads;
     for (const payload of titled) {
       const conversation = await command(request, 'importTranscript', {
-        content: transcript(`${TITLE_MARKER} ${payload.text}`, [userMessage('title-user', 'A conversation whose title is a payload.')]),
+        content: transcriptFile(`${TITLE_MARKER} ${payload.text}`, [userMessage('title-user', 'A conversation whose title is a payload.')]),
       });
       createdConversations.push(conversation.id);
     }
