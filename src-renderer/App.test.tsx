@@ -279,6 +279,33 @@ describe('App', () => {
     expect(document.querySelector('.app-frame')?.hasAttribute('inert')).toBe(false);
   });
 
+  it('shows the export dialog over an inert window, and Escape closes it without stopping the running reply', async () => {
+    window.history.replaceState(null, '', '/#/c/c1');
+    const stop = vi.fn<Api['stop']>().mockResolvedValue({ stopped: true });
+    const { connection, push } = fakeConnection({ ...baseCommands, stop });
+    stopApp = startApp(connection);
+    render(<App />);
+    await settle();
+    push({
+      type: 'turn-started',
+      conversationId: 'c1',
+      turnId: 't2',
+      userMessage: null,
+      assistantMessage: replyFixture({ id: 'm4', seq: 4, turnId: 't2', text: '', status: 'streaming' }),
+    });
+    const trigger = screen.getByTestId('export-conversation');
+    fireEvent.click(trigger);
+    const dialog = screen.getByRole('dialog', { name: 'Export conversation' });
+    expect(dialog.closest('.app-frame')).toBeNull();
+    expect(document.querySelector('.app-frame')?.hasAttribute('inert')).toBe(true);
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    await settle();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(stop).not.toHaveBeenCalled();
+    expect(document.querySelector('.app-frame')?.hasAttribute('inert')).toBe(false);
+    expect(document.activeElement).toBe(trigger);
+  });
+
   it('shows the approvals waiting at start-up under their streaming reply, and fetches them again after a reconnect', async () => {
     window.history.replaceState(null, '', '/#/c/c1');
     const streaming = replyFixture({ id: 'm4', seq: 4, turnId: 't2', text: 'Checking', status: 'streaming' });

@@ -5,6 +5,7 @@ import { NoticeBanner } from './components/NoticeBanner';
 import { RequestDialog } from './components/RequestDialog';
 import { SettingsDialog } from './components/SettingsDialog';
 import { Sidebar } from './components/Sidebar';
+import { selectExportDialogOpen } from './state/selectors';
 import { useAppStore } from './state/store';
 import { useThemeSync } from './theme/theme';
 
@@ -14,11 +15,13 @@ export function App() {
   const settingsOpen = useAppStore((state) => state.settingsOpen);
   const requestPreviewOpen = useAppStore((state) => state.requestPreviewOpen);
   const memoriesOpen = useAppStore((state) => state.memoriesOpen);
+  // The export dialogs are rendered by their buttons, into the document body, outside this frame.
+  const exportDialogOpen = useAppStore(selectExportDialogOpen);
   const showMemories = memoriesOpen && !settingsOpen;
   const showRequestPreview = requestPreviewOpen && openConversationId !== null && !settingsOpen && !memoriesOpen;
   return (
     <div className="app">
-      <div className="app-frame" inert={settingsOpen || showRequestPreview || showMemories}>
+      <div className="app-frame" inert={settingsOpen || showRequestPreview || showMemories || exportDialogOpen}>
         <Sidebar />
         <main className="main">
           <NoticeBanner />

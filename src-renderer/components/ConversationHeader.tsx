@@ -1,17 +1,14 @@
 import { memo, useMemo, useState, type KeyboardEvent } from 'react';
-import { isExportFormat } from '../../src-shared/api';
 import { BRAINS, REASONING_LEVELS, isBrainId, type BrainId, type ReasoningLevel } from '../../src-shared/brains';
 import { reasoningAbility, reasoningLevelsOf } from '../../src-shared/reasoning';
-import { exportConversation, showNotice } from '../state/conversation-actions';
 import { openRequestPreview } from '../state/turn-actions';
 import { setConversationBrain, setConversationReasoning, switchConversationBrain } from '../state/brain-actions';
-import { errorText } from '../state/api-client';
 import { selectConversationBrain } from '../state/selectors';
 import { useAppStore } from '../state/store';
 import { brainOptions, type BrainOption } from './brain-options';
 import { brainAriaShortcut, brainShortcutLabel, isApplePlatform, nextBrainShortcutLabel } from './brain-shortcuts';
 import { ContextMeter } from './ContextMeter';
-import { downloadFile } from './download';
+import { ExportChoosingBar, ExportConversationButton } from './ExportConversation';
 import { CodeIcon } from './icons';
 
 interface ModelPickerProps {
@@ -62,31 +59,6 @@ function ModelPicker({ conversationId, brain, model }: ModelPickerProps) {
         ))}
       </datalist>
     </>
-  );
-}
-
-function ExportPicker({ conversationId }: { readonly conversationId: string }) {
-  const onChange = async (format: string): Promise<void> => {
-    if (!isExportFormat(format)) return;
-    try {
-      const exported = await exportConversation(conversationId, format);
-      downloadFile(exported.filename, exported.mimeType, [exported.content]);
-    } catch (error) {
-      showNotice(`Could not export: ${errorText(error)}`);
-    }
-  };
-  return (
-    <select
-      className="export-picker"
-      aria-label="Export conversation"
-      value=""
-      onChange={(event) => void onChange(event.target.value)}
-    >
-      <option value="">Export…</option>
-      <option value="md">Markdown (.md)</option>
-      <option value="html">Web page (.html)</option>
-      <option value="json">Transcript (.json)</option>
-    </select>
   );
 }
 
@@ -228,9 +200,10 @@ export function ConversationHeader({ conversationId }: { readonly conversationId
             <CodeIcon />
             Show request
           </button>
-          <ExportPicker conversationId={conversationId} />
+          <ExportConversationButton conversationId={conversationId} />
         </div>
       </div>
+      <ExportChoosingBar conversationId={conversationId} />
     </header>
   );
 }

@@ -54,7 +54,9 @@ afterEach(() => {
 });
 
 function chooseFormat(view: ReturnType<typeof render>, format: string): void {
-  fireEvent.change(view.getByTestId('export-all'), { target: { value: format } });
+  fireEvent.click(view.getByTestId('export-all'));
+  fireEvent.click(view.getByTestId(`export-all-format-${format}`));
+  fireEvent.click(view.getByRole('button', { name: 'Export' }));
 }
 
 describe('Export all conversations', () => {
@@ -111,6 +113,52 @@ describe('Export all conversations', () => {
     expect(saved).toEqual([]);
     expect(view.getByTestId('export-all')).toBeTruthy();
     expect(useAppStore.getState().notice).toBeNull();
+  });
+
+  it('sends the include options chosen in its dialog for Markdown and web pages, and none for transcripts', async () => {
+    const exportAll = vi.fn<Api['exportAllConversations']>(async ({ exportId }) => ({ outcome: 'cancelled', exportId }));
+    installApi(fakeApi({ exportAllConversations: exportAll }));
+    const view = render(<ExportAllConversations />);
+    const inputs = (): Array<Omit<Parameters<Api['exportAllConversations']>[0], 'exportId'>> =>
+      exportAll.mock.calls.map(([{ exportId: _exportId, ...rest }]) => rest);
+
+    chooseFormat(view, 'md');
+    await settle();
+    expect(inputs()).toEqual([{ format: 'md', includeTools: true, includeReasoning: false }]);
+
+    fireEvent.click(view.getByRole('button', { name: 'Export all conversations…' }));
+    const dialog = view.getByRole('dialog', { name: 'Export all conversations' });
+    expect(dialog).toBeTruthy();
+    fireEvent.click(view.getByLabelText('Web page'));
+    fireEvent.click(view.getByLabelText('Include tool calls'));
+    fireEvent.click(view.getByLabelText('Include reasoning'));
+    fireEvent.click(view.getByRole('button', { name: 'Export' }));
+    await settle();
+    expect(view.queryByRole('dialog')).toBeNull();
+    expect(inputs()[1]).toEqual({ format: 'html', includeTools: false, includeReasoning: true });
+
+    fireEvent.click(view.getByRole('button', { name: 'Export all conversations…' }));
+    fireEvent.click(view.getByLabelText('Transcript'));
+    expect((view.getByLabelText('Include tool calls') as HTMLInputElement).disabled).toBe(true);
+    expect((view.getByLabelText('Include reasoning') as HTMLInputElement).disabled).toBe(true);
+    fireEvent.click(view.getByRole('button', { name: 'Export' }));
+    await settle();
+    expect(inputs()[2]).toEqual({ format: 'json' });
+    expect(saved).toEqual([]);
+  });
+
+  it('closes its dialog on Esc without exporting, and hands focus back', () => {
+    const exportAll = vi.fn<Api['exportAllConversations']>();
+    installApi(fakeApi({ exportAllConversations: exportAll }));
+    const view = render(<ExportAllConversations />);
+    const trigger = view.getByRole('button', { name: 'Export all conversations…' });
+    trigger.focus();
+    fireEvent.click(trigger);
+    expect(view.getByRole('dialog', { name: 'Export all conversations' })).toBeTruthy();
+    fireEvent.keyDown(window, { key: 'Escape' });
+    expect(view.queryByRole('dialog')).toBeNull();
+    expect(document.activeElement).toBe(trigger);
+    expect(exportAll).not.toHaveBeenCalled();
   });
 
   it('says why an export failed', async () => {

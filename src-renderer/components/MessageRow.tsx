@@ -3,6 +3,8 @@ import type { MessageView } from '../../src-shared/api';
 import { isBrainId, type BrainId } from '../../src-shared/brains';
 import { MarkdownView } from '../markdown/Markdown';
 import { askAnotherBrain } from '../state/brain-actions';
+import { toggleTurnForExport } from '../state/export-actions';
+import { selectTurnChoice } from '../state/selectors';
 import { retryTurn } from '../state/turn-actions';
 import { useAppStore } from '../state/store';
 import { TurnApprovals } from './ApprovalPrompt';
@@ -83,7 +85,33 @@ function AskAnotherBrain({ conversationId, declinedBy, disabled }: AskAnotherBra
   );
 }
 
+/** How much of a message a turn's checkbox names it by. */
+const TURN_NAME_LENGTH = 60;
+
+function turnName(text: string): string {
+  const words = text.replace(/\s+/g, ' ').trim();
+  return words.length > TURN_NAME_LENGTH ? `${words.slice(0, TURN_NAME_LENGTH - 1)}…` : words;
+}
+
+/** The checkbox that puts a turn in an export, shown on its user message while turns are being chosen. */
+function TurnChoice({ message }: MessageProps) {
+  const choice = useAppStore((state) => selectTurnChoice(state, message.conversationId, message.turnId));
+  if (choice === null) return null;
+  return (
+    <label className="turn-choice" title="Include this turn in the export">
+      <input
+        type="checkbox"
+        data-testid="turn-choice"
+        aria-label={`Export the turn “${turnName(message.text)}”`}
+        checked={choice === 'chosen'}
+        onChange={() => toggleTurnForExport(message.conversationId, message.turnId, message.seq)}
+      />
+    </label>
+  );
+}
+
 function AssistantMessage({ message }: MessageProps) {
+  const chosen = useAppStore((state) => selectTurnChoice(state, message.conversationId, message.turnId) === 'chosen');
   const text = useAppStore((state) => state.streamingText[message.id] ?? message.text);
   const isLast = useAppStore((state) => state.messageIds[state.messageIds.length - 1] === message.id);
   const turnRunning = useAppStore((state) => message.conversationId in state.activeTurns);
@@ -102,7 +130,7 @@ function AssistantMessage({ message }: MessageProps) {
   const tooLarge = message.error?.code === 'context-too-large';
 
   return (
-    <article className={`message assistant status-${message.status}`} {...rowAttributes(message)}>
+    <article className={`message assistant status-${message.status}${chosen ? ' turn-chosen' : ''}`} {...rowAttributes(message)}>
       <div className="message-meta">
         <span
           className="brain-label"
@@ -167,8 +195,10 @@ function AssistantMessage({ message }: MessageProps) {
 }
 
 function UserMessage({ message }: MessageProps) {
+  const chosen = useAppStore((state) => selectTurnChoice(state, message.conversationId, message.turnId) === 'chosen');
   return (
-    <article className="message user" {...rowAttributes(message)}>
+    <article className={chosen ? 'message user turn-chosen' : 'message user'} {...rowAttributes(message)}>
+      <TurnChoice message={message} />
       <div className="user-bubble" data-testid="message-text">
         {message.text}
       </div>

@@ -125,6 +125,13 @@ export const ImportIcon = () => (
   </Icon>
 );
 
+export const ExportIcon = ({ size = 16 }: { readonly size?: number }) => (
+  <Icon size={size}>
+    <path d="M12 15V3M7 8l5-5 5 5" />
+    <path d="M4 17v3h16v-3" />
+  </Icon>
+);
+
 export const MemoryIcon = () => (
   <Icon>
     <path d="M6 3h12a1 1 0 0 1 1 1v17l-7-4-7 4V4a1 1 0 0 1 1-1Z" />

@@ -1,4 +1,4 @@
-import type { ConversationView, ExportFormat, ExportResult, ImportSummaryView } from '../../src-shared/api';
+import type { ConversationView, ExportFormat, ExportOptions, ExportResult, ImportSummaryView } from '../../src-shared/api';
 import { startsLikeZip } from '../../src-shared/zip-signature';
 import { writeConversationHash } from '../routing/hash-route';
 import { api, errorText } from './api-client';
@@ -186,8 +186,9 @@ export async function deleteConversation(conversationId: string): Promise<void> 
   }
 }
 
-export async function exportConversation(conversationId: string, format: ExportFormat): Promise<ExportResult> {
-  return api().exportConversation({ id: conversationId, format });
+export async function exportConversation(conversationId: string, format: ExportFormat, options: ExportOptions = {}): Promise<ExportResult> {
+  const { turnIds, ...includes } = options;
+  return api().exportConversation({ id: conversationId, format, ...includes, ...(turnIds === undefined ? {} : { turnIds: [...turnIds] }) });
 }
 
 /** A file's bytes in base64 without one giant argument list (`String.fromCharCode(...bytes)` overflows the stack). */

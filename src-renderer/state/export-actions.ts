@@ -1,7 +1,19 @@
-import type { ExportFormat } from '../../src-shared/api';
+import type { ExportFormat, ExportResult } from '../../src-shared/api';
 import { api, errorText } from './api-client';
-import { showNotice } from './conversation-actions';
-import { beginExportAll, downloadExportAll, endExportAll } from './export-slice';
+import { exportConversation, showNotice } from './conversation-actions';
+import {
+  beginExportAll,
+  beginExportDraft,
+  changeExportDraft,
+  downloadExportAll,
+  endExportAll,
+  endExportDraft,
+  exportOptionsOf,
+  includesFor,
+  toggleExportTurn,
+  type ExportDraftChange,
+  type ExportIncludes,
+} from './export-slice';
 import { useAppStore } from './store';
 
 const { getState, setState } = useAppStore;
@@ -27,12 +39,12 @@ function decodeBase64(data: string): Uint8Array<ArrayBuffer> {
  * Exports every conversation into one zip and reads it back in pieces. Null when it was cancelled (nothing to save)
  * or failed (a notice says why).
  */
-export async function exportAllConversations(format: ExportFormat): Promise<ExportedFile | null> {
+export async function exportAllConversations(format: ExportFormat, includes: ExportIncludes): Promise<ExportedFile | null> {
   if (getState().exportAll !== null) return null;
   const exportId = crypto.randomUUID();
   setState(beginExportAll(exportId, format));
   try {
-    const result = await api().exportAllConversations({ exportId, format });
+    const result = await api().exportAllConversations({ exportId, format, ...includesFor(format, includes) });
     if (result.outcome === 'cancelled' || !isCurrent(exportId)) return null;
     setState((state) => downloadExportAll(state, exportId));
     const parts: Uint8Array<ArrayBuffer>[] = [];
@@ -61,5 +73,46 @@ export async function cancelExportAll(): Promise<void> {
     await api().cancelExport({ exportId: run.exportId });
   } catch (error) {
     showNotice(`Could not cancel the export: ${errorText(error)}`);
+  }
+}
+
+export function openExportAllDialog(): void {
+  setState({ exportAllDialogOpen: true });
+}
+
+export function closeExportAllDialog(): void {
+  setState({ exportAllDialogOpen: false });
+}
+
+/** Opens the export dialog of a conversation, with the Api's defaults and the whole conversation. */
+export function openConversationExport(conversationId: string): void {
+  setState(beginExportDraft(conversationId));
+}
+
+export function changeConversationExport(change: ExportDraftChange): void {
+  setState((state) => changeExportDraft(state, change));
+}
+
+export function toggleTurnForExport(conversationId: string, turnId: string, seq: number): void {
+  setState((state) => toggleExportTurn(state, conversationId, turnId, seq));
+}
+
+export function closeConversationExport(conversationId: string): void {
+  setState((state) => endExportDraft(state, conversationId));
+}
+
+/**
+ * Exports the conversation as its dialog is set and closes the dialog. Null when there was no such export or it
+ * failed (a notice says why).
+ */
+export async function runConversationExport(conversationId: string): Promise<ExportResult | null> {
+  const draft = getState().exportDraft;
+  if (draft === null || draft.conversationId !== conversationId) return null;
+  setState((state) => endExportDraft(state, conversationId));
+  try {
+    return await exportConversation(conversationId, draft.format, exportOptionsOf(draft));
+  } catch (error) {
+    showNotice(`Could not export: ${errorText(error)}`);
+    return null;
   }
 }

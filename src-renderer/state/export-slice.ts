@@ -1,4 +1,42 @@
-import type { ExportFormat } from '../../src-shared/api';
+import type { ExportFormat, ExportOptions } from '../../src-shared/api';
+
+/** What Markdown and HTML show beyond the words; JSON always carries everything, so it takes neither. */
+export interface ExportIncludes {
+  readonly includeTools: boolean;
+  readonly includeReasoning: boolean;
+}
+
+/** The Api's own defaults: tool calls shown, reasoning left out. */
+export const DEFAULT_EXPORT_INCLUDES: ExportIncludes = { includeTools: true, includeReasoning: false };
+
+/** The include options a format takes: none for JSON, which is complete whatever is asked. */
+export function includesFor(format: ExportFormat, includes: ExportIncludes): ExportOptions {
+  switch (format) {
+    case 'json':
+      return {};
+    case 'md':
+    case 'html':
+      return { includeTools: includes.includeTools, includeReasoning: includes.includeReasoning };
+    default: {
+      const _unknown: never = format;
+      return {};
+    }
+  }
+}
+
+/** The export of one conversation being set up in its dialog, and the turns ticked in the message list. */
+export interface ExportDraft extends ExportIncludes {
+  readonly conversationId: string;
+  readonly format: ExportFormat;
+  readonly scope: 'conversation' | 'turns';
+  /** The message list shows a checkbox on each turn, and the dialog waits. */
+  readonly choosing: boolean;
+  /**
+   * Chosen turns, each with the seq of the row it was ticked on. The list is virtualized and paged, so the choice lives
+   * here, and the seq gives conversation order whatever is loaded when the export runs.
+   */
+  readonly chosenTurns: Readonly<Record<string, number>>;
+}
 
 /** The export of all conversations this window started, while it runs. */
 export interface ExportAllRun {
@@ -13,9 +51,52 @@ export interface ExportAllRun {
 
 export interface ExportSlice {
   readonly exportAll: ExportAllRun | null;
+  readonly exportDraft: ExportDraft | null;
+  /** The dialog that sets up an export of all conversations. */
+  readonly exportAllDialogOpen: boolean;
 }
 
-export const initialExportSlice: ExportSlice = { exportAll: null };
+export const initialExportSlice: ExportSlice = { exportAll: null, exportDraft: null, exportAllDialogOpen: false };
+
+export function beginExportDraft(conversationId: string): Partial<ExportSlice> {
+  return {
+    exportDraft: { conversationId, format: 'md', ...DEFAULT_EXPORT_INCLUDES, scope: 'conversation', choosing: false, chosenTurns: {} },
+  };
+}
+
+export type ExportDraftChange = Partial<Pick<ExportDraft, 'format' | 'includeTools' | 'includeReasoning' | 'scope' | 'choosing'>>;
+
+export function changeExportDraft(state: ExportSlice, change: ExportDraftChange): Partial<ExportSlice> {
+  if (state.exportDraft === null) return {};
+  return { exportDraft: { ...state.exportDraft, ...change } };
+}
+
+/** Ticks or unticks one turn; only while choosing, and only in the conversation being exported. */
+export function toggleExportTurn(state: ExportSlice, conversationId: string, turnId: string, seq: number): Partial<ExportSlice> {
+  const draft = state.exportDraft;
+  if (draft === null || !draft.choosing || draft.conversationId !== conversationId) return {};
+  const chosenTurns = { ...draft.chosenTurns };
+  if (turnId in chosenTurns) delete chosenTurns[turnId];
+  else chosenTurns[turnId] = seq;
+  return { exportDraft: { ...draft, chosenTurns } };
+}
+
+/** Ids of the chosen turns in conversation order. */
+export function chosenTurnIds(draft: ExportDraft): string[] {
+  return Object.entries(draft.chosenTurns)
+    .sort(([, left], [, right]) => left - right)
+    .map(([turnId]) => turnId);
+}
+
+/** The Api options of a draft: the includes its format takes, and the chosen turns when it exports only those. */
+export function exportOptionsOf(draft: ExportDraft): ExportOptions {
+  const turnIds = draft.scope === 'turns' ? chosenTurnIds(draft) : [];
+  return { ...includesFor(draft.format, draft), ...(turnIds.length > 0 ? { turnIds } : {}) };
+}
+
+export function endExportDraft(state: ExportSlice, conversationId: string): Partial<ExportSlice> {
+  return state.exportDraft?.conversationId === conversationId ? { exportDraft: null } : {};
+}
 
 export function beginExportAll(exportId: string, format: ExportFormat): Partial<ExportSlice> {
   return { exportAll: { exportId, format, done: 0, total: null, phase: 'exporting' } };

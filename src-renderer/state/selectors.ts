@@ -8,7 +8,19 @@ export function selectConversationBrain(state: AppState, conversationId: string)
 
 /** A modal dialog covers the window: window-wide keys belong to it. */
 export function selectDialogOpen(state: AppState): boolean {
-  return state.settingsOpen || state.requestPreviewOpen || state.memoriesOpen;
+  return state.settingsOpen || state.requestPreviewOpen || state.memoriesOpen || state.exportDraft !== null || state.exportAllDialogOpen;
+}
+
+/** An export dialog is up (not the bar shown while turns are chosen, which leaves the window usable). */
+export function selectExportDialogOpen(state: AppState): boolean {
+  return (state.exportDraft !== null && !state.exportDraft.choosing) || state.exportAllDialogOpen;
+}
+
+/** A row's turn while turns are being chosen for an export of its conversation; null when none are being chosen. */
+export function selectTurnChoice(state: AppState, conversationId: string, turnId: string): 'chosen' | 'unchosen' | null {
+  const draft = state.exportDraft;
+  if (draft === null || !draft.choosing || draft.conversationId !== conversationId) return null;
+  return turnId in draft.chosenTurns ? 'chosen' : 'unchosen';
 }
 
 /**
