@@ -118,7 +118,7 @@ describe('Export of one conversation', () => {
     expect([tools.disabled, tools.checked, reasoning.disabled, reasoning.checked]).toEqual([true, true, true, true]);
     expect(tools.getAttribute('aria-describedby')).toBe('export-includes-hint');
     expect(document.getElementById('export-includes-hint')?.textContent).toBe(
-      'A transcript always carries everything: every tool call, all reasoning and every branch.',
+      'A transcript always carries everything: every tool call and all reasoning, with their signatures.',
     );
     fireEvent.click(view.getByRole('button', { name: 'Export' }));
     await settle();

@@ -74,7 +74,7 @@ export function ExportOptionsFields({ idPrefix, format, includeTools, includeRea
         </label>
         {isJson ? (
           <p className="field-hint" id={hintId}>
-            A transcript always carries everything: every tool call, all reasoning and every branch.
+            A transcript always carries everything: every tool call and all reasoning, with their signatures.
           </p>
         ) : null}
       </fieldset>
