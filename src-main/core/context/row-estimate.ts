@@ -5,6 +5,7 @@
  */
 import { imageFacts, type ToolImage } from '../../../src-shared/tool-images';
 import { cutAnswer, cutInput, MAX_REPLAYED_CALLS, withImageStandIns } from '../replay/call-shaping';
+import type { LiveTurn } from '../replay/types';
 import { estimateMessageTokens, estimateTokens, MESSAGE_FRAMING_TOKENS } from './token-estimate';
 
 /**
@@ -39,6 +40,25 @@ export function estimateRowTokens(text: string, invocations: readonly EstimatedI
   }
   for (const context of invocations.filter((invocation) => !isBrainCall(invocation))) {
     tokens += estimateTokens(context.output ?? '') + MESSAGE_FRAMING_TOKENS;
+  }
+  return tokens;
+}
+
+/**
+ * An image a brain receives as bytes in the reply being written. Anthropic counts about width × height / 750 tokens
+ * and shrinks larger images to about 1,600 tokens; the others charge less or take no images, so this is the ceiling.
+ */
+export const LIVE_IMAGE_TOKENS = 1_600;
+
+/** What the reply being written adds to its next request: each round's words, then its calls, inputs and answers whole. */
+export function estimateLiveTokens(live: LiveTurn): number {
+  let tokens = 0;
+  for (const round of live.rounds) {
+    tokens += estimateMessageTokens(round.text);
+    for (const call of round.calls) {
+      const images = call.images ?? [];
+      tokens += CALL_FRAMING_TOKENS + estimateTokens(JSON.stringify(call.input)) + estimateTokens(call.answer) + images.length * LIVE_IMAGE_TOKENS;
+    }
   }
   return tokens;
 }

@@ -7,13 +7,13 @@ import { BRAINS, type BrainId } from '../../../src-shared/brains';
 import { buildReceipt } from '../../../src-shared/receipt';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
 import { liveReplayTurn, type LiveRoundSource } from '../replay/collect';
-import type { LiveTurn } from '../replay/types';
+import type { LiveTurn, ReplayTurn } from '../replay/types';
 import { nowIso } from '../store/clock';
 import { listInvocationsByMessage, type InvocationRow } from '../store/invocations';
-import { estimateRowTokens } from '../context/row-estimate';
+import { estimateLiveTokens, estimateRowTokens } from '../context/row-estimate';
 import type { ContextWindows } from '../context/windows';
 import { newestUserSeqBefore } from '../store/live-path';
-import { checkpointMessageText, toMessageView } from '../store/messages';
+import { checkpointMessageText, toMessageView, type MessageRow } from '../store/messages';
 import type { AppDatabase } from '../store/open';
 import { finishReply } from '../store/turns';
 import { normalizeQuoteEscapes } from '../transcripts/quote-escapes';
@@ -24,7 +24,9 @@ import { afterToolRound, applyStreamPart, draftReasoning, draftRounds, EMPTY_DRA
 import { runToolRound } from './tool-round';
 import { buildTurnRequest } from './turn-request';
 import type { TurnToolbox } from './turn-toolbox';
-import { guardWindow, type CompactionControl, type WindowGuardDependencies } from './window-guard';
+import type { ToolDefinition } from '../tools/catalogue';
+import type { Skill } from '../tools/skills';
+import { guardWindow, measure, outsideWindowNotice, replayRows, type CompactionControl, type WindowGuardDependencies } from './window-guard';
 
 /** How many rounds of tool calls one reply may make before the engine ends it with a message. */
 export const MAX_TOOL_ROUNDS = 8;
@@ -103,6 +105,30 @@ class ReplyProgress {
   }
 }
 
+interface FittingHistory {
+  readonly rows: readonly MessageRow[];
+  readonly leading: readonly ReplayTurn[];
+}
+
+/** The rows up to the reply being written (and the summary standing for older ones): never a later turn's. */
+function upToReply(rows: readonly MessageRow[], turn: TurnContext): MessageRow[] {
+  return rows.filter((row) => row.kind === 'summary' || row.seq <= turn.assistantRow.seq);
+}
+
+/**
+ * The history that fits beside the reply being written. Its calls come back whole, so after a round older rows may
+ * have to give way for the request to stay inside the target's window; the notice line says how many did.
+ */
+async function historyBesideLive(
+  deps: TurnRunDependencies,
+  turn: TurnContext,
+  round: { readonly tools: readonly ToolDefinition[]; readonly skills: readonly Skill[]; readonly live: LiveTurn },
+): Promise<FittingHistory> {
+  const { conversationId, target } = turn;
+  const pressure = await measure(deps, { conversationId, target, tools: round.tools, skills: round.skills, pendingTokens: estimateLiveTokens(round.live) });
+  return { rows: upToReply(replayRows(deps.db, conversationId, pressure.path), turn), leading: outsideWindowNotice(pressure.path, target.brain) };
+}
+
 interface WrittenReply {
   readonly draft: ReplyDraft;
   /** The estimate of the first request's size, for a size refusal that names no numbers. */
@@ -136,11 +162,12 @@ async function writeReply(
       ...(compactionControl ? { compactionControl } : {}),
     });
     requestTokens = guarded.status.tokens;
-    const rows = guarded.rows.filter((row) => row.kind === 'summary' || row.seq <= assistantRow.seq);
+    let history: FittingHistory = { rows: upToReply(guarded.rows, turn), leading: guarded.leading };
     for (let round = 0; ; round += 1) {
       if (signal.aborted) break;
       const live = liveTurn(turn, draft, calls);
-      const request = { conversationId, target, rows, tools, skills, live, leading: guarded.leading, maxOutputTokens: guarded.maxOutputTokens };
+      if (live !== null) history = await historyBesideLive(deps, turn, { tools, skills, live });
+      const request = { conversationId, target, ...history, tools, skills, live, maxOutputTokens: guarded.maxOutputTokens };
       const { body } = buildTurnRequest(db, request);
       for await (const part of deps.stream(providerCall(target.brain, target.model, turn.connection, body, signal))) {
         if (signal.aborted) break;

@@ -10,6 +10,7 @@ import { insertMessage, listAllMessages, listMessagePage } from '../store/messag
 import type { AppDatabase } from '../store/open';
 import { readBrainState, saveBrainState } from '../store/settings';
 import { scriptedEngine } from './testing';
+import { clockOnlyToolbox } from './turn-toolbox';
 
 const NOW = '2026-12-01T10:00:00.000Z';
 
@@ -296,3 +297,34 @@ function seedMore(db: AppDatabase, exchanges: number): void {
     insertMessage(db, { id: newId(), conversationId: 'c1', seq: start + index * 2 + 1, turnId, role: 'assistant', text, status: 'complete', brain: 'kimi', createdAt: NOW });
   }
 }
+
+describe('a reply whose own tool answers fill the window', () => {
+  it('lets older rows give way in its next round, so the request stays inside the window and carries the answer whole', async () => {
+    const longFile = `${'Notes on the trip. '.repeat(1_400)}The END.`;
+    const readFile = {
+      name: 'read_file', description: 'Read a file.', inputSchema: { type: 'object' }, server: null,
+      execute: async () => ({ output: longFile, isError: false }),
+    };
+    const { db, engine, scripted } = scriptedEngine({ brain: 'kimi', title: 'Long talk', toolbox: { ...clockOnlyToolbox(), list: async () => [readFile] } });
+    seedExchanges(db, 30, 150, 'kimi');
+    engine.windows.setOverride('kimi', 'kimi-k2.6', { contextWindow: 16_000, outputLimit: 2_000 });
+
+    const started = engine.send('c1', 'Read trip.md and sum it up.');
+    scripted.push(
+      { type: 'tool-call', providerCallId: 'functions.read_file:0', name: 'read_file', input: { path: 'trip.md' } }, 'end',
+      { type: 'text-delta', text: 'It is about a trip.' }, 'end',
+    );
+    expect((await started.done).status).toBe('complete');
+
+    const [first, second] = scripted.calls.map((call) => call.body as { messages: Array<{ role: string; content: unknown }> });
+    const notice = /^\[System line, notice: neither the assistant's words nor the user's\]\n\d+ older messages of this conversation are outside Kimi's window and not shown here\.$/;
+    // The first round holds the whole conversation; the answer then needs the room of the oldest exchanges.
+    expect(first!.messages.some((message) => typeof message.content === 'string' && notice.test(message.content))).toBe(false);
+    expect(second!.messages[1]!.content).toMatch(notice);
+    expect(second!.messages.at(-1)).toEqual({ role: 'tool', tool_call_id: 'functions.read_file:0', content: longFile });
+    expect(second!.messages.some((message) => message.content === 'Read trip.md and sum it up.')).toBe(true);
+    // The window holds the request and the reply's 2,000 tokens.
+    expect(requestTokens(second) + 2_000).toBeLessThanOrEqual(16_000);
+    expect(requestTokens(first) + 2_000).toBeLessThanOrEqual(16_000);
+  });
+});
