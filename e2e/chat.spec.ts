@@ -129,7 +129,7 @@ test('model Markdown renders safely: no script, no raw HTML, code highlighted wi
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
 });
 
-test('conversations can be renamed, searched and deleted', async ({ page }) => {
+test('conversations can be renamed, searched and deleted', async ({ page, request }) => {
   await openApp(page);
   const conversationId = await newConversation(page);
   const item = page.locator(`[data-testid="conversation-item"][data-conversation-id="${conversationId}"]`);
@@ -141,8 +141,65 @@ test('conversations can be renamed, searched and deleted', async ({ page }) => {
   await page.getByTestId('conversation-search').fill('zebra');
   await expect(page.getByTestId('conversation-item')).toHaveCount(1);
   await page.getByTestId('conversation-search').fill('');
-  page.once('dialog', (dialog) => void dialog.accept());
+  // Deleting asks nothing: the conversation goes at once and a toast offers Undo.
+  page.on('dialog', (dialog) => {
+    throw new Error(`Deleting opened a ${dialog.type()} dialog: ${dialog.message()}`);
+  });
   await item.hover();
   await item.getByTestId('delete-conversation').click();
   await expect(item).toHaveCount(0);
+  await expect(page.getByRole('region', { name: 'No conversation open' })).toBeVisible();
+  const toast = page.locator(`[data-testid="undo-toast"][data-conversation-id="${conversationId}"]`);
+  await expect(toast).toHaveText(/Deleted “Zebra facts”\./);
+  await expect(toast).toHaveAttribute('role', 'status');
+  // Until the toast goes, the store still holds it.
+  expect((await command(request, 'getConversation', { id: conversationId })).title).toBe('Zebra facts');
+  await toast.getByTestId('dismiss-undo').click();
+  await expect(toast).toHaveCount(0);
+  await expect
+    .poll(async () => (await command(request, 'listConversations', {})).some((listed) => listed.id === conversationId))
+    .toBe(false);
+  await expect(command(request, 'getConversation', { id: conversationId })).rejects.toThrow();
+  await page.reload();
+  await expect(page.locator(`[data-testid="conversation-item"][data-conversation-id="${conversationId}"]`)).toHaveCount(0);
+});
+
+test('Undo brings a deleted conversation back, after a reload too', async ({ page, request }) => {
+  await openApp(page);
+  const conversationId = await newConversation(page);
+  await page.getByTestId('brain-picker').selectOption('kimi');
+  await sendMessage(page, 'Keep me');
+  const reply = page.locator('[data-testid="message"][data-role="assistant"]');
+  await expect(reply).toHaveAttribute('data-status', 'complete');
+  const item = page.locator(`[data-testid="conversation-item"][data-conversation-id="${conversationId}"]`);
+  await item.hover();
+  await item.getByTestId('delete-conversation').click();
+  await expect(item).toHaveCount(0);
+  const toast = page.locator(`[data-testid="undo-toast"][data-conversation-id="${conversationId}"]`);
+  await expect(toast).toBeVisible();
+  mkdirSync('test-results/screenshots', { recursive: true });
+  await page.screenshot({ path: 'test-results/screenshots/undo-delete-toast.png' });
+  await toast.getByTestId('undo-delete').focus();
+  await page.keyboard.press('Enter');
+  await expect(toast).toHaveCount(0);
+  await expect(item).toHaveCount(1);
+  // It was open, so it opens again.
+  await expect(page.locator('[data-testid="message"][data-role="user"]')).toHaveText([/Keep me/]);
+
+  // Ctrl+Z outside a text field undoes the newest delete as well.
+  await item.hover();
+  await item.getByTestId('delete-conversation').click();
+  await expect(item).toHaveCount(0);
+  await page.locator('body').press('Control+z');
+  await expect(item).toHaveCount(1);
+  await expect(page.getByTestId('undo-toast')).toHaveCount(0);
+
+  // Well past the toast's life the conversation is still in the store, messages and all.
+  await page.waitForTimeout(9_000);
+  await page.reload();
+  await expect(item).toHaveCount(1);
+  await item.getByRole('button').first().click();
+  await expect(page.locator('[data-testid="message"][data-role="user"]')).toHaveText([/Keep me/]);
+  const stored = await command(request, 'listMessages', { conversationId });
+  expect(stored.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
 });

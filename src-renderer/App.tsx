@@ -5,6 +5,7 @@ import { NoticeBanner } from './components/NoticeBanner';
 import { RequestDialog } from './components/RequestDialog';
 import { SettingsDialog } from './components/SettingsDialog';
 import { Sidebar } from './components/Sidebar';
+import { UndoDeleteToasts } from './components/UndoDeleteToasts';
 import { selectExportDialogOpen } from './state/selectors';
 import { useAppStore } from './state/store';
 import { useThemeSync } from './theme/theme';
@@ -32,6 +33,7 @@ export function App() {
           )}
         </main>
       </div>
+      <UndoDeleteToasts />
       {showRequestPreview ? <RequestDialog key={openConversationId} conversationId={openConversationId} /> : null}
       {showMemories ? <MemoriesDialog /> : null}
       {settingsOpen ? <SettingsDialog /> : null}

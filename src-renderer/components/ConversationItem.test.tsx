@@ -77,19 +77,16 @@ describe('ConversationItem', () => {
     expect(view.getByTestId('rename-input')).toBeTruthy();
   });
 
-  it('deletes only after confirmation', async () => {
+  it('hides the conversation at once on delete, without asking and without deleting it in the store yet', async () => {
     const deleteConversation = vi.fn<Api['deleteConversation']>().mockResolvedValue({ deleted: true });
     installApi(fakeApi({ deleteConversation }));
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    const confirm = vi.spyOn(window, 'confirm');
     const view = render(<ConversationItem conversationId="c1" />);
     fireEvent.click(view.getByTestId('delete-conversation'));
     await settle();
+    expect(confirm).not.toHaveBeenCalled();
     expect(deleteConversation).not.toHaveBeenCalled();
-    fireEvent.click(view.getByTestId('delete-conversation'));
-    await settle();
-    expect(confirm).toHaveBeenCalledTimes(2);
-    expect(deleteConversation).toHaveBeenCalledWith({ id: 'c1' });
     expect(useAppStore.getState().conversationOrder).toEqual([]);
-    expect(view.queryByTestId('conversation-item')).toBeNull();
+    expect(useAppStore.getState().pendingDeletes).toEqual([{ conversationId: 'c1', title: 'First conversation', wasOpen: false }]);
   });
 });

@@ -89,12 +89,6 @@ export const ConversationItem = memo(function ConversationItem({ conversationId 
 
   if (conversation === undefined) return null;
 
-  const confirmDelete = (): void => {
-    if (window.confirm(`Delete “${conversation.title}”? This cannot be undone.`)) {
-      void deleteConversation(conversationId);
-    }
-  };
-
   const classNames = ['conversation-item', isOpen ? 'is-open' : '', renaming ? 'is-renaming' : ''].filter(Boolean);
   return (
     <li className={classNames.join(' ')} data-testid="conversation-item" data-conversation-id={conversationId}>
@@ -144,7 +138,7 @@ export const ConversationItem = memo(function ConversationItem({ conversationId 
               data-testid="delete-conversation"
               aria-label={`Delete ${conversation.title}`}
               title="Delete"
-              onClick={confirmDelete}
+              onClick={() => deleteConversation(conversationId)}
             >
               <TrashIcon />
             </button>

@@ -3,7 +3,15 @@ import { startsLikeZip } from '../../src-shared/zip-signature';
 import { writeConversationHash } from '../routing/hash-route';
 import { api, errorText } from './api-client';
 import { loadApprovals } from './approval-actions';
-import { removeConversation, replaceConversationList, upsertConversation } from './conversations-slice';
+import {
+  hideConversation,
+  isPendingDelete,
+  removeConversation,
+  replaceConversationList,
+  unhideConversation,
+  upsertConversation,
+} from './conversations-slice';
+import { dropConversationHits } from './search-slice';
 import {
   applyOlderPage,
   applyOpeningPage,
@@ -176,14 +184,70 @@ export async function renameConversation(conversationId: string, title: string):
   setState((state) => upsertConversation(state, conversation));
 }
 
-export async function deleteConversation(conversationId: string): Promise<void> {
+/** How long a deleted conversation can be brought back before it is deleted in the store. */
+export const UNDO_DELETE_MS = 8_000;
+
+const undoTimers = new Map<string, ReturnType<typeof setTimeout>>();
+/** Deletes sent to the store and not yet answered: too late to undo, and not to be sent twice. */
+const committingDeletes = new Set<string>();
+
+/**
+ * Deletes as the user sees it at once: the conversation leaves the list (and the window, if open) and a toast offers
+ * Undo. The store deletes it only when that toast expires or is dismissed; a window closed or reloaded before then
+ * leaves it in the store, so nothing is ever deleted that the user might still have undone.
+ */
+export function deleteConversation(conversationId: string): void {
+  if (isPendingDelete(getState(), conversationId) || !(conversationId in getState().conversationsById)) return;
+  const wasOpen = getState().openConversationId === conversationId;
+  if (wasOpen) closeConversation();
+  setState((state) => ({ ...hideConversation(state, conversationId, wasOpen), ...dropConversationHits(state, conversationId) }));
+  undoTimers.set(
+    conversationId,
+    setTimeout(() => void commitDelete(conversationId), UNDO_DELETE_MS),
+  );
+}
+
+/**
+ * The toast's Undo: nothing was deleted in the store, so the conversation simply shows again, and opens again if it
+ * was open and the window has not moved to another one since.
+ */
+export function undoDelete(conversationId: string): void {
+  const pending = getState().pendingDeletes.find((entry) => entry.conversationId === conversationId);
+  if (pending === undefined || committingDeletes.has(conversationId)) return;
+  clearUndoTimer(conversationId);
+  setState((state) => unhideConversation(state, conversationId));
+  if (pending.wasOpen && getState().openConversationId === null) void openConversation(conversationId);
+}
+
+/** Undoes the newest delete still on offer (Ctrl/Cmd+Z). Returns whether there was one. */
+export function undoLatestDelete(): boolean {
+  const latest = getState().pendingDeletes.findLast((entry) => !committingDeletes.has(entry.conversationId));
+  if (latest === undefined) return false;
+  undoDelete(latest.conversationId);
+  return true;
+}
+
+/** The toast expired or was dismissed: the delete happens in the store, once. */
+export async function commitDelete(conversationId: string): Promise<void> {
+  if (!isPendingDelete(getState(), conversationId) || committingDeletes.has(conversationId)) return;
+  clearUndoTimer(conversationId);
+  committingDeletes.add(conversationId);
   try {
     await api().deleteConversation({ id: conversationId });
-    if (getState().openConversationId === conversationId) closeConversation();
     setState((state) => removeConversation(state, conversationId));
   } catch (error) {
+    // The conversation still exists, so it must not stay hidden as if deleted.
+    setState((state) => unhideConversation(state, conversationId));
     showNotice(`Could not delete the conversation: ${errorText(error)}`);
+  } finally {
+    committingDeletes.delete(conversationId);
   }
+}
+
+function clearUndoTimer(conversationId: string): void {
+  const timer = undoTimers.get(conversationId);
+  if (timer !== undefined) clearTimeout(timer);
+  undoTimers.delete(conversationId);
 }
 
 export async function exportConversation(conversationId: string, format: ExportFormat, options: ExportOptions = {}): Promise<ExportResult> {

@@ -7,6 +7,19 @@ export interface ConversationsSlice {
   readonly conversationOrder: readonly string[];
   readonly conversationQuery: string;
   readonly conversationsLoaded: boolean;
+  /**
+   * Conversations the user deleted whose undo toast still shows, oldest first. They are hidden from the list and
+   * deleted in the store only when their toast expires or is dismissed, so Undo never has anything to re-create.
+   */
+  readonly pendingDeletes: readonly PendingDelete[];
+}
+
+export interface PendingDelete {
+  readonly conversationId: string;
+  /** The title when deleted, for the toast. */
+  readonly title: string;
+  /** Whether it was the open conversation, to open it again on Undo. */
+  readonly wasOpen: boolean;
 }
 
 export const initialConversationsSlice: ConversationsSlice = {
@@ -14,6 +27,7 @@ export const initialConversationsSlice: ConversationsSlice = {
   conversationOrder: [],
   conversationQuery: '',
   conversationsLoaded: false,
+  pendingDeletes: [],
 };
 
 export function compareNewestFirst(left: ConversationView, right: ConversationView): number {
@@ -44,7 +58,9 @@ export function replaceConversationList(
 ): Partial<ConversationsSlice> {
   const conversationsById = { ...state.conversationsById };
   for (const conversation of conversations) conversationsById[conversation.id] = conversation;
-  const visible = conversations.filter((conversation) => !conversation.archived).map((conversation) => conversation.id);
+  const visible = conversations
+    .filter((conversation) => !conversation.archived && !isPendingDelete(state, conversation.id))
+    .map((conversation) => conversation.id);
   return {
     conversationsById,
     conversationOrder: sortedIds(conversationsById, new Set(visible)),
@@ -61,18 +77,51 @@ export function upsertConversation(
   const conversationsById = { ...state.conversationsById, [conversation.id]: conversation };
   const listed = new Set(state.conversationOrder);
   const shouldList =
-    !conversation.archived && (listed.has(conversation.id) || titleMatchesQuery(conversation.title, state.conversationQuery));
+    !conversation.archived &&
+    !isPendingDelete(state, conversation.id) &&
+    (listed.has(conversation.id) || titleMatchesQuery(conversation.title, state.conversationQuery));
   if (shouldList) listed.add(conversation.id);
   else listed.delete(conversation.id);
   return { conversationsById, conversationOrder: sortedIds(conversationsById, listed) };
 }
 
 export function removeConversation(state: ConversationsSlice, conversationId: string): Partial<ConversationsSlice> {
-  if (!(conversationId in state.conversationsById) && !state.conversationOrder.includes(conversationId)) return {};
+  const pending = isPendingDelete(state, conversationId);
+  if (!(conversationId in state.conversationsById) && !state.conversationOrder.includes(conversationId) && !pending) return {};
   const conversationsById = { ...state.conversationsById };
   delete conversationsById[conversationId];
   return {
     conversationsById,
     conversationOrder: state.conversationOrder.filter((id) => id !== conversationId),
+    ...(pending ? { pendingDeletes: state.pendingDeletes.filter((entry) => entry.conversationId !== conversationId) } : {}),
+  };
+}
+
+export function isPendingDelete(state: ConversationsSlice, conversationId: string): boolean {
+  return state.pendingDeletes.some((entry) => entry.conversationId === conversationId);
+}
+
+/** A delete the user may still undo: the conversation leaves the list at once but stays known. */
+export function hideConversation(
+  state: ConversationsSlice,
+  conversationId: string,
+  wasOpen: boolean,
+): Partial<ConversationsSlice> {
+  const conversation = state.conversationsById[conversationId];
+  if (conversation === undefined || isPendingDelete(state, conversationId)) return {};
+  return {
+    conversationOrder: state.conversationOrder.filter((id) => id !== conversationId),
+    pendingDeletes: [...state.pendingDeletes, { conversationId, title: conversation.title, wasOpen }],
+  };
+}
+
+/** Undo: the conversation goes back to its place in the list, as any changed conversation would. */
+export function unhideConversation(state: ConversationsSlice, conversationId: string): Partial<ConversationsSlice> {
+  if (!isPendingDelete(state, conversationId)) return {};
+  const shown = { ...state, pendingDeletes: state.pendingDeletes.filter((entry) => entry.conversationId !== conversationId) };
+  const conversation = state.conversationsById[conversationId];
+  return {
+    pendingDeletes: shown.pendingDeletes,
+    ...(conversation === undefined ? {} : upsertConversation(shown, conversation)),
   };
 }
