@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, render } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, type Api } from '../../src-shared/api';
 import { installApi } from '../state/api-client';
+import { installMessageQueue } from '../state/turn-actions';
 import { resetAppStore, useAppStore } from '../state/store';
 import { conversationFixture, fakeApi } from '../state/test-fixtures';
 import { Composer } from './Composer';
@@ -92,6 +93,8 @@ describe('Composer', () => {
     expect(view.queryByTestId('send-button')).toBeNull();
     fireEvent.change(input, { target: { value: 'Next question' } });
     fireEvent.keyDown(input, { key: 'Enter' });
+    // The first Esc dismisses the prompt Enter raised; the next one stops.
+    fireEvent.keyDown(input, { key: 'Escape' });
     fireEvent.keyDown(input, { key: 'Escape' });
     fireEvent.click(view.getByTestId('stop-button'));
     await settle();
@@ -106,6 +109,175 @@ describe('Composer', () => {
     expect(input.placeholder).toBe('Message Claude…');
     act(() => useAppStore.setState({ conversationsById: { c1: conversationFixture({ brain: 'kimi' }) } }));
     expect(input.placeholder).toBe('Message Kimi…');
+  });
+});
+
+describe('Composer while a reply runs', () => {
+  const running = { c1: { turnId: 't1', assistantMessageId: 'a1' } };
+  let uninstallQueue: () => void = () => undefined;
+
+  beforeEach(() => {
+    uninstallQueue = installMessageQueue();
+    useAppStore.setState({ activeTurns: running });
+  });
+  afterEach(() => uninstallQueue());
+
+  function typeAndEnter(input: HTMLTextAreaElement, text: string): void {
+    fireEvent.change(input, { target: { value: text } });
+    fireEvent.keyDown(input, { key: 'Enter' });
+  }
+
+  it('says so on Enter and sends nothing', async () => {
+    const send = vi.fn<Api['send']>().mockResolvedValue(sent);
+    installApi(fakeApi({ send }));
+    const { view, input } = renderComposer();
+    typeAndEnter(input, 'Next question');
+    await settle();
+    const prompt = view.getByRole('status');
+    expect(prompt.textContent).toBe('A reply is still running. Queue this message to send when it ends?QueueStop and sendKeep editing');
+    expect(view.getByRole('button', { name: 'Queue' })).toBeTruthy();
+    expect(view.getByRole('button', { name: 'Stop and send' })).toBeTruthy();
+    expect(send).not.toHaveBeenCalled();
+    expect(input.value).toBe('Next question');
+  });
+
+  it('says so during a compaction too, and offers only to queue', async () => {
+    const send = vi.fn<Api['send']>().mockResolvedValue(sent);
+    installApi(fakeApi({ send }));
+    useAppStore.setState({ activeTurns: {}, compactions: { c1: { brain: null, model: null, totalMessages: null, summarisedMessages: 0, characters: 0 } } });
+    const { view, input } = renderComposer();
+    fireEvent.change(input, { target: { value: 'After the summary' } });
+    fireEvent.click(view.getByTestId('send-button'));
+    await settle();
+    expect(view.getByTestId('composer-queue')).toBeTruthy();
+    expect(view.queryByTestId('composer-stop-and-send')).toBeNull();
+    fireEvent.click(view.getByTestId('composer-queue'));
+    act(() => useAppStore.setState({ compactions: {} }));
+    await settle();
+    expect(send.mock.calls).toEqual([[{ conversationId: 'c1', text: 'After the summary' }]]);
+  });
+
+  it('queues: clears the draft, shows the queued line and sends it exactly once when the reply ends', async () => {
+    const send = vi.fn<Api['send']>().mockResolvedValue({ turnId: 't2', userMessageId: 'u2', assistantMessageId: 'a2' });
+    installApi(fakeApi({ send }));
+    const { view, input } = renderComposer();
+    typeAndEnter(input, 'Next question');
+    fireEvent.click(view.getByTestId('composer-queue'));
+    expect(input.value).toBe('');
+    expect(view.queryByTestId('composer-busy')).toBeNull();
+    expect(view.getByTestId('composer-queued').textContent).toBe('Queued: Next questionCancel');
+    await settle();
+    expect(send).not.toHaveBeenCalled();
+
+    act(() => useAppStore.setState({ activeTurns: {} }));
+    await settle();
+    expect(send.mock.calls).toEqual([[{ conversationId: 'c1', text: 'Next question' }]]);
+    expect(view.queryByTestId('composer-queued')).toBeNull();
+    // The queued message's own turn ending sends nothing more.
+    act(() => useAppStore.setState({ activeTurns: {} }));
+    await settle();
+    expect(send).toHaveBeenCalledTimes(1);
+  });
+
+  it('keeps one queued message: a second Enter says so and offers no second queue', async () => {
+    installApi(fakeApi({ send: vi.fn<Api['send']>().mockResolvedValue(sent) }));
+    const { view, input } = renderComposer();
+    typeAndEnter(input, 'First');
+    fireEvent.click(view.getByTestId('composer-queue'));
+    typeAndEnter(input, 'Second');
+    expect(view.getByTestId('composer-busy').textContent).toBe(
+      'A reply is still running and a message is already queued. Cancel the queued one to queue this instead.Keep editing',
+    );
+    expect(useAppStore.getState().queuedMessages).toEqual({ c1: 'First' });
+    expect(input.value).toBe('Second');
+  });
+
+  it('cancelling the queued message puts its text back into the composer', async () => {
+    const send = vi.fn<Api['send']>().mockResolvedValue(sent);
+    installApi(fakeApi({ send }));
+    const { view, input } = renderComposer();
+    typeAndEnter(input, 'Never mind');
+    fireEvent.click(view.getByTestId('composer-queue'));
+    fireEvent.click(view.getByRole('button', { name: 'Cancel the queued message' }));
+    expect(input.value).toBe('Never mind');
+    expect(view.queryByTestId('composer-queued')).toBeNull();
+    act(() => useAppStore.setState({ activeTurns: {} }));
+    await settle();
+    expect(send).not.toHaveBeenCalled();
+  });
+
+  it('cancelling keeps text typed since, after the queued text', () => {
+    installApi(fakeApi({ send: vi.fn<Api['send']>().mockResolvedValue(sent) }));
+    const { view, input } = renderComposer();
+    typeAndEnter(input, 'Queued words');
+    fireEvent.click(view.getByTestId('composer-queue'));
+    fireEvent.change(input, { target: { value: 'typed later' } });
+    fireEvent.click(view.getByTestId('composer-queued-cancel'));
+    expect(input.value).toBe('Queued words\n\ntyped later');
+  });
+
+  it('Stop and send stops the reply, then sends once it has ended', async () => {
+    const calls: string[] = [];
+    const stop = vi.fn<Api['stop']>(async () => {
+      calls.push('stop');
+      return { stopped: true };
+    });
+    const send = vi.fn<Api['send']>(async (request) => {
+      calls.push(`send ${request.text}`);
+      return sent;
+    });
+    installApi(fakeApi({ stop, send }));
+    const { view, input } = renderComposer();
+    typeAndEnter(input, 'Instead, this');
+    fireEvent.click(view.getByRole('button', { name: 'Stop and send' }));
+    await settle();
+    expect(calls).toEqual(['stop']);
+    expect(input.value).toBe('');
+    act(() => useAppStore.setState({ activeTurns: {} }));
+    await settle();
+    expect(calls).toEqual(['stop', 'send Instead, this']);
+  });
+
+  it('Esc dismisses the prompt and keeps the draft', async () => {
+    const send = vi.fn<Api['send']>().mockResolvedValue(sent);
+    const stop = vi.fn<Api['stop']>().mockResolvedValue({ stopped: true });
+    installApi(fakeApi({ send, stop }));
+    const { view, input } = renderComposer();
+    typeAndEnter(input, 'Still mine');
+    fireEvent.keyDown(view.getByTestId('composer-queue'), { key: 'Escape' });
+    expect(view.queryByTestId('composer-busy')).toBeNull();
+    typeAndEnter(input, 'Still mine');
+    fireEvent.keyDown(input, { key: 'Escape' });
+    expect(view.queryByTestId('composer-busy')).toBeNull();
+    expect(input.value).toBe('Still mine');
+    act(() => useAppStore.setState({ activeTurns: {} }));
+    await settle();
+    expect(send).not.toHaveBeenCalled();
+    expect(stop).not.toHaveBeenCalled();
+  });
+
+  it('forgets the prompt when the reply ends, so a later reply does not raise it unasked', () => {
+    installApi(fakeApi({ send: vi.fn<Api['send']>().mockResolvedValue(sent) }));
+    const { view, input } = renderComposer();
+    typeAndEnter(input, 'Typed during the reply');
+    expect(view.getByTestId('composer-busy')).toBeTruthy();
+    act(() => useAppStore.setState({ activeTurns: {} }));
+    expect(view.queryByTestId('composer-busy')).toBeNull();
+    act(() => useAppStore.setState({ activeTurns: { c1: { turnId: 't2', assistantMessageId: 'a2' } } }));
+    expect(view.queryByTestId('composer-busy')).toBeNull();
+    expect(input.value).toBe('Typed during the reply');
+  });
+
+  it('puts a queued message that could not be sent back into the composer and says why', async () => {
+    installApi(fakeApi({ send: () => Promise.reject(new ApiError('missing-key', 'Kimi needs an API key.')) }));
+    const { view, input } = renderComposer();
+    typeAndEnter(input, 'Try later');
+    fireEvent.click(view.getByTestId('composer-queue'));
+    act(() => useAppStore.setState({ activeTurns: {} }));
+    await settle();
+    await settle();
+    expect(input.value).toBe('Try later');
+    expect(useAppStore.getState().notice).toBe('Could not send the queued message: Kimi needs an API key.');
   });
 });
 

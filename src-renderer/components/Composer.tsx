@@ -1,9 +1,9 @@
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { CONNECTION_PROBLEM_CODES } from '../../src-shared/api';
 import { openSettings } from '../state/settings-actions';
-import { sendMessage, stopTurn, updateDraft } from '../state/turn-actions';
+import { cancelQueuedMessage, queueMessage, sendMessage, stopAndSend, stopTurn, updateDraft } from '../state/turn-actions';
 import { errorText } from '../state/api-client';
-import { selectConversationBrain } from '../state/selectors';
+import { selectConversationBrain, selectReplyRunning } from '../state/selectors';
 import { useAppStore } from '../state/store';
 import { brainLabel } from './brain-options';
 import { SendIcon, StopIcon } from './icons';
@@ -27,16 +27,92 @@ function isComposing(event: KeyboardEvent<HTMLTextAreaElement>): boolean {
   return event.nativeEvent.isComposing || event.keyCode === 229;
 }
 
+/** Shortens a queued message to one line for the "Queued: …" strip. */
+function queuedPreview(text: string): string {
+  const line = text.trim().split('\n', 1)[0] ?? '';
+  return line.length > 80 || text.trim().includes('\n') ? `${line.slice(0, 80)}…` : line;
+}
+
+/** Offered when Enter is pressed while a reply runs: what to do with the draft. */
+function BusyPrompt({
+  conversationId,
+  draft,
+  turnRunning,
+  onDone,
+}: {
+  readonly conversationId: string;
+  readonly draft: string;
+  readonly turnRunning: boolean;
+  readonly onDone: () => void;
+}) {
+  const queued = useAppStore((state) => state.queuedMessages[conversationId]);
+  const alreadyQueued = queued !== undefined;
+  return (
+    <div
+      className="composer-busy"
+      data-testid="composer-busy"
+      role="status"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') {
+          event.preventDefault();
+          onDone();
+        }
+      }}
+    >
+      <span className="composer-busy-text">
+        {alreadyQueued
+          ? 'A reply is still running and a message is already queued. Cancel the queued one to queue this instead.'
+          : 'A reply is still running. Queue this message to send when it ends?'}
+      </span>
+      {alreadyQueued ? null : (
+        <button
+          type="button"
+          className="button small primary"
+          data-testid="composer-queue"
+          onClick={() => {
+            queueMessage(conversationId, draft);
+            onDone();
+          }}
+        >
+          Queue
+        </button>
+      )}
+      {turnRunning && !alreadyQueued ? (
+        <button
+          type="button"
+          className="button small"
+          data-testid="composer-stop-and-send"
+          onClick={() => {
+            void stopAndSend(conversationId, draft);
+            onDone();
+          }}
+        >
+          Stop and send
+        </button>
+      ) : null}
+      <button type="button" className="button small ghost" data-testid="composer-busy-dismiss" onClick={onDone}>
+        Keep editing
+      </button>
+    </div>
+  );
+}
+
 export function Composer({ conversationId }: { readonly conversationId: string }) {
   const draft = useAppStore((state) => state.drafts[conversationId] ?? '');
   const turnRunning = useAppStore((state) => conversationId in state.activeTurns);
-  const sending = useAppStore((state) => conversationId in state.pendingSends);
   // A turn sent while a compaction runs would replay the rows being summarised.
   const compacting = useAppStore((state) => conversationId in state.compactions);
+  const queued = useAppStore((state) => state.queuedMessages[conversationId]);
+  // The running work Enter was pressed during: the prompt answers that one press, in that conversation only.
+  const runningWork = useAppStore((state) =>
+    selectReplyRunning(state, conversationId)
+      ? `${conversationId}:${state.activeTurns[conversationId]?.turnId ?? 'waiting'}`
+      : null,
+  );
+  const [busyPromptFor, setBusyPromptFor] = useState<string | null>(null);
   const brain = useAppStore((state) => selectConversationBrain(state, conversationId));
   const [error, setError] = useState<SendError | null>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
-  const canSend = draft.trim() !== '' && !turnRunning && !sending && !compacting;
   const skillSuggestions = useSkillSuggestions(draft, (text) => updateDraft(conversationId, text));
   const suggesting = skillSuggestions.suggestions.length > 0;
   const hasSkills = useAppStore((state) => (state.skills?.skills.length ?? 0) > 0);
@@ -48,8 +124,16 @@ export function Composer({ conversationId }: { readonly conversationId: string }
     input.style.height = `${Math.min(input.scrollHeight, MAX_INPUT_HEIGHT_PX)}px`;
   }, [draft]);
 
+  const draftEmpty = draft.trim() === '';
+  const replyRunning = runningWork !== null;
+  const busyPromptOpen = busyPromptFor !== null && busyPromptFor === runningWork && !draftEmpty;
+
   const send = async (): Promise<void> => {
-    if (!canSend) return;
+    if (draftEmpty) return;
+    if (replyRunning) {
+      setBusyPromptFor(runningWork);
+      return;
+    }
     setError(null);
     try {
       await sendMessage(conversationId, draft);
@@ -67,6 +151,9 @@ export function Composer({ conversationId }: { readonly conversationId: string }
     if (event.key === 'Enter' && !event.shiftKey && !isComposing(event)) {
       event.preventDefault();
       void send();
+    } else if (event.key === 'Escape' && busyPromptOpen) {
+      event.preventDefault();
+      setBusyPromptFor(null);
     } else if (event.key === 'Escape' && turnRunning) {
       event.preventDefault();
       stop();
@@ -85,6 +172,36 @@ export function Composer({ conversationId }: { readonly conversationId: string }
           ) : null}
         </div>
       )}
+      {busyPromptOpen ? (
+        <BusyPrompt
+          conversationId={conversationId}
+          draft={draft}
+          turnRunning={turnRunning}
+          onDone={() => {
+            setBusyPromptFor(null);
+            inputRef.current?.focus();
+          }}
+        />
+      ) : null}
+      {queued === undefined ? null : (
+        <div className="composer-queued" data-testid="composer-queued">
+          <span className="composer-queued-text" title={queued}>
+            Queued: {queuedPreview(queued)}
+          </span>
+          <button
+            type="button"
+            className="button small ghost"
+            data-testid="composer-queued-cancel"
+            aria-label="Cancel the queued message"
+            onClick={() => {
+              cancelQueuedMessage(conversationId);
+              inputRef.current?.focus();
+            }}
+          >
+            Cancel
+          </button>
+        </div>
+      )}
       <div className="composer-box">
         <SkillSuggestionList state={skillSuggestions} />
         <textarea
@@ -101,6 +218,7 @@ export function Composer({ conversationId }: { readonly conversationId: string }
           aria-activedescendant={suggesting ? skillSuggestions.optionId(skillSuggestions.activeIndex) : undefined}
           onChange={(event) => {
             updateDraft(conversationId, event.target.value);
+            if (event.target.value.trim() === '') setBusyPromptFor(null);
             skillSuggestions.onDraftChange(event.target.value);
             if (error !== null) setError(null);
           }}
@@ -124,7 +242,7 @@ export function Composer({ conversationId }: { readonly conversationId: string }
             data-testid="send-button"
             aria-label="Send"
             title={compacting ? 'Sending waits until the compaction ends' : 'Send (Enter)'}
-            disabled={!canSend}
+            disabled={draftEmpty}
             onClick={() => void send()}
           >
             <SendIcon />

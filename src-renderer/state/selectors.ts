@@ -6,6 +6,15 @@ export function selectConversationBrain(state: AppState, conversationId: string)
   return state.conversationsById[conversationId]?.brain ?? state.settings?.defaultBrain ?? FALLBACK_BRAIN;
 }
 
+/**
+ * A reply of the conversation is on its way (streaming, waiting on a tool approval, or its send unanswered), or its
+ * context is being compacted: a new message has to wait, since one sent during a compaction would replay the rows
+ * being summarised.
+ */
+export function selectReplyRunning(state: AppState, conversationId: string): boolean {
+  return conversationId in state.activeTurns || conversationId in state.pendingSends || conversationId in state.compactions;
+}
+
 /** A modal dialog covers the window: window-wide keys belong to it. */
 export function selectDialogOpen(state: AppState): boolean {
   return state.settingsOpen || state.requestPreviewOpen || state.memoriesOpen || state.exportDraft !== null || state.exportAllDialogOpen;

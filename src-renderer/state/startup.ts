@@ -15,6 +15,7 @@ import { loadApprovals } from './approval-actions';
 import { handleApiEvent } from './events';
 import { useAppStore } from './store';
 import { refreshSkillSuggestions } from './tool-actions';
+import { installMessageQueue } from './turn-actions';
 
 function followHash(): void {
   const conversationId = conversationIdFromHash(window.location.hash);
@@ -40,6 +41,7 @@ export function startApp(connection: Connection): () => void {
       forgetCompactionsAfterGap();
       void resync();
     }),
+    installMessageQueue(),
     connection.onStatus((status) => {
       useAppStore.setState({ connectionStatus: status });
       // Events sent before the stream first opened were missed by the first fetches.

@@ -1,8 +1,9 @@
 import type { RequestPreview, SendResult } from '../../src-shared/api';
 import { api, errorText } from './api-client';
 import { showNotice } from './conversation-actions';
+import { selectReplyRunning } from './selectors';
 import { useAppStore } from './store';
-import { setPendingSend, startTurn } from './turns-slice';
+import { setPendingSend, setQueuedMessage, startTurn } from './turns-slice';
 import { setDraft } from './ui-slice';
 
 const { getState, setState } = useAppStore;
@@ -30,6 +31,58 @@ export async function sendMessage(conversationId: string, text: string): Promise
   // Text typed after pressing Enter is kept.
   if ((getState().drafts[conversationId] ?? '') === text) updateDraft(conversationId, '');
   return result;
+}
+
+/** Holds `text` until the conversation's running reply ends, then sends it; clears the draft it came from. */
+export function queueMessage(conversationId: string, text: string): void {
+  setState((state) => setQueuedMessage(state, conversationId, text));
+  if ((getState().drafts[conversationId] ?? '') === text) updateDraft(conversationId, '');
+  sendQueuedMessages();
+}
+
+/** Forgets the queued message and puts its text back into the composer, before anything typed since. */
+export function cancelQueuedMessage(conversationId: string): void {
+  const queued = getState().queuedMessages[conversationId];
+  if (queued === undefined) return;
+  const draft = getState().drafts[conversationId] ?? '';
+  setState((state) => setQueuedMessage(state, conversationId, null));
+  updateDraft(conversationId, draft.trim() === '' ? queued : `${queued}\n\n${draft}`);
+}
+
+/** Stops the running reply; the message goes out once the stop has ended it, as a queued one would. */
+export async function stopAndSend(conversationId: string, text: string): Promise<void> {
+  queueMessage(conversationId, text);
+  await stopTurn(conversationId);
+}
+
+/** Sends each queued message whose conversation has no reply running any more. */
+export function sendQueuedMessages(): void {
+  const state = getState();
+  for (const [conversationId, text] of Object.entries(state.queuedMessages)) {
+    if (selectReplyRunning(state, conversationId)) continue;
+    // Forgotten before sending, so the store change the send makes cannot send it twice.
+    setState((current) => setQueuedMessage(current, conversationId, null));
+    void sendMessage(conversationId, text).catch((error: unknown) => {
+      const draft = getState().drafts[conversationId] ?? '';
+      updateDraft(conversationId, draft.trim() === '' ? text : `${text}\n\n${draft}`);
+      showNotice(`Could not send the queued message: ${errorText(error)}`);
+    });
+  }
+}
+
+/** Sends queued messages as their replies end, whichever conversation is open. Returns the teardown. */
+export function installMessageQueue(): () => void {
+  return useAppStore.subscribe((state, previous) => {
+    if (Object.keys(state.queuedMessages).length === 0) return;
+    if (
+      state.activeTurns === previous.activeTurns &&
+      state.pendingSends === previous.pendingSends &&
+      state.compactions === previous.compactions
+    ) {
+      return;
+    }
+    sendQueuedMessages();
+  });
 }
 
 export async function retryTurn(conversationId: string): Promise<void> {

@@ -23,9 +23,17 @@ export interface TurnsSlice {
   readonly finishedTurnIds: readonly string[];
   /** The tool each reply is waiting on, by assistant message id: from its start event to its finish event. */
   readonly runningTools: Readonly<Record<string, RunningTool>>;
+  /** The one message per conversation waiting for its running reply to end; kept in memory only, not across reloads. */
+  readonly queuedMessages: Readonly<Record<string, string>>;
 }
 
-export const initialTurnsSlice: TurnsSlice = { activeTurns: {}, pendingSends: {}, finishedTurnIds: [], runningTools: {} };
+export const initialTurnsSlice: TurnsSlice = {
+  activeTurns: {},
+  pendingSends: {},
+  finishedTurnIds: [],
+  runningTools: {},
+  queuedMessages: {},
+};
 
 export function startTurn(state: TurnsSlice, conversationId: string, turn: ActiveTurn): Partial<TurnsSlice> {
   if (state.finishedTurnIds.includes(turn.turnId)) return {};
@@ -40,6 +48,15 @@ export function finishTurn(state: TurnsSlice, conversationId: string, turnId: st
   const activeTurns = { ...state.activeTurns };
   delete activeTurns[conversationId];
   return { activeTurns, finishedTurnIds };
+}
+
+/** Queues `text`, or with null forgets the conversation's queued message. */
+export function setQueuedMessage(state: TurnsSlice, conversationId: string, text: string | null): Partial<TurnsSlice> {
+  if (text === null && !(conversationId in state.queuedMessages)) return {};
+  const queuedMessages = { ...state.queuedMessages };
+  if (text === null) delete queuedMessages[conversationId];
+  else queuedMessages[conversationId] = text;
+  return { queuedMessages };
 }
 
 export function setPendingSend(state: TurnsSlice, conversationId: string, pending: boolean): Partial<TurnsSlice> {
