@@ -241,7 +241,7 @@ export function Composer({ conversationId }: { readonly conversationId: string }
             className="composer-button send"
             data-testid="send-button"
             aria-label="Send"
-            title={compacting ? 'Sending waits until the compaction ends' : 'Send (Enter)'}
+            title={compacting ? 'A compaction is running: Send offers to queue this message until it ends' : 'Send (Enter)'}
             disabled={draftEmpty}
             onClick={() => void send()}
           >

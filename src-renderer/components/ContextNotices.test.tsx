@@ -48,7 +48,7 @@ describe('ContextNotices', () => {
     );
   });
 
-  it('shows progress as a status with Stop, and disables sending until the compaction ends', async () => {
+  it('shows progress as a status with Stop, while Send offers to queue until the compaction ends', async () => {
     const stop = vi.fn<Api['stop']>().mockResolvedValue({ stopped: true });
     installApi(fakeApi({ stop }));
     useAppStore.setState({ drafts: { c1: 'Next question' } });
@@ -65,8 +65,9 @@ describe('ContextNotices', () => {
       handleApiEvent({ type: 'compaction-progress', conversationId: 'c1', summarisedMessages: 240, totalMessages: 812, characters: 900 });
     });
     expect(view.getByRole('status').textContent).toBe('Summarising 812 messages… 240 read (Kimi writes the summary)');
-    expect(send.disabled).toBe(true);
-    expect(send.title).toBe('Sending waits until the compaction ends');
+    // Sending stays possible: it offers to queue the message until the compaction ends.
+    expect(send.disabled).toBe(false);
+    expect(send.title).toBe('A compaction is running: Send offers to queue this message until it ends');
     fireEvent.click(view.getByRole('button', { name: 'Stop the compaction' }));
     await settle();
     expect(stop).toHaveBeenCalledWith({ conversationId: 'c1' });
