@@ -146,7 +146,7 @@ export async function chatCommand(core: Core, output: Output, options: ChatOptio
   }
 }
 
-export interface ExportOptions {
+export interface ExportCommandOptions {
   readonly conversation?: string;
   readonly all?: boolean;
   readonly format: string;
@@ -161,7 +161,7 @@ export interface ExportOptions {
   readonly interrupt?: AbortSignal;
 }
 
-export async function exportCommand(core: Core, output: Output, options: ExportOptions): Promise<number> {
+export async function exportCommand(core: Core, output: Output, options: ExportCommandOptions): Promise<number> {
   const shown = { includeTools: options.tools ?? true, includeReasoning: options.reasoning ?? false };
   if (options.all) {
     if (options.conversation !== undefined) throw new ApiError('invalid-input', 'Give either --conversation ID or --all, not both.');

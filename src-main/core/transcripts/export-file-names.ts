@@ -46,6 +46,16 @@ export function titleSlug(title: string): string {
   return slug === '' ? FALLBACK_SLUG : slug;
 }
 
+/** Windows opens a device, not a file, for `CON.md` and its kin. */
+function notADeviceName(stem: string): string {
+  return WINDOWS_DEVICE_NAMES.test(stem) ? `${stem}-${FALLBACK_SLUG}` : stem;
+}
+
+/** The name one conversation exports to on its own: its title's words, as in a folder export, without the id. */
+export function conversationFileName(title: string, format: ExportFormat): string {
+  return `${notADeviceName(titleSlug(title))}${EXPORT_EXTENSIONS[format]}`;
+}
+
 /** The last characters of an id that are letters or digits, lower-cased. */
 export function shortId(id: string): string {
   return id.replace(/[^A-Za-z0-9]+/g, '').slice(-SHORT_ID_LENGTH).toLowerCase();
@@ -68,7 +78,7 @@ export function exportFileNames(conversations: readonly NamedConversation[], for
   return conversations.map((conversation) => {
     const suffix = shortId(conversation.id);
     const joined = suffix === '' ? titleSlug(conversation.title) : `${titleSlug(conversation.title)}-${suffix}`;
-    const stem = WINDOWS_DEVICE_NAMES.test(joined) ? `${joined}-${FALLBACK_SLUG}` : joined;
+    const stem = notADeviceName(joined);
     let name = `${stem}${extension}`;
     for (let counter = 2; taken.has(collisionKey(name)); counter += 1) name = `${stem}-${counter}${extension}`;
     taken.add(collisionKey(name));

@@ -17,6 +17,7 @@ import { getConversation } from '../store/conversations';
 import { listInvocationsByMessage } from '../store/invocations';
 import { listAllMessages, type StoredReasoning } from '../store/messages';
 import type { AppDatabase } from '../store/open';
+import { conversationFileName } from './export-file-names';
 import { htmlOf } from './export-html';
 import { markdownOf } from './export-markdown';
 
@@ -112,22 +113,17 @@ export function buildTranscript(db: AppDatabase, conversationId: string, turnIds
   };
 }
 
-function safeFileName(title: string): string {
-  const cleaned = title.replace(/[^\p{L}\p{N} _-]+/gu, '').trim().replace(/\s+/g, '-');
-  return (cleaned || 'conversation').slice(0, 80);
-}
-
 export function exportConversation(db: AppDatabase, conversationId: string, format: ExportFormat, options: ExportOptions = {}): ExportResult {
   const transcript = buildTranscript(db, conversationId, options.turnIds);
   const projection = { includeTools: options.includeTools ?? true, includeReasoning: options.includeReasoning ?? false };
-  const base = safeFileName(transcript.conversation.title);
+  const filename = conversationFileName(transcript.conversation.title, format);
   switch (format) {
     case 'json':
-      return { filename: `${base}.json`, mimeType: 'application/json', content: `${JSON.stringify(transcript, null, 2)}\n` };
+      return { filename, mimeType: 'application/json', content: `${JSON.stringify(transcript, null, 2)}\n` };
     case 'md':
-      return { filename: `${base}.md`, mimeType: 'text/markdown', content: markdownOf(transcript, projection) };
+      return { filename, mimeType: 'text/markdown', content: markdownOf(transcript, projection) };
     case 'html':
-      return { filename: `${base}.html`, mimeType: 'text/html', content: htmlOf(transcript, projection) };
+      return { filename, mimeType: 'text/html', content: htmlOf(transcript, projection) };
     default: {
       const unreachable: never = format;
       throw new Error(`Unknown export format ${String(unreachable)}`);
