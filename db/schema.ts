@@ -17,6 +17,8 @@ export const conversations = sqliteTable(
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
     archived: integer('archived', { mode: 'boolean' }).notNull().default(false),
+    /** The newest message of the branch shown: the live path runs from it up through `parent_id` to the first message. */
+    currentLeafId: text('current_leaf_id'),
   },
   (table) => [index('conversations_updated_at').on(table.updatedAt)],
 );
@@ -58,6 +60,14 @@ export const messages = sqliteTable(
     streamOwner: text('stream_owner'),
     createdAt: text('created_at').notNull(),
     updatedAt: text('updated_at').notNull(),
+    /** The message this one follows; null for the first of a path and for a summary, which follows nothing. */
+    parentId: text('parent_id'),
+    /**
+     * 1 exactly on the rows of the live path (from `conversations.current_leaf_id` up through `parent_id`): kept by
+     * store/branches.ts whenever the leaf moves, so every read of "the conversation" is one range of an index, at any
+     * number of branches. A row's `seq` grows down every path, so the live path in `seq` order is the path in order.
+     */
+    onLivePath: integer('on_live_path').notNull().default(1),
   },
   (table) => [
     uniqueIndex('messages_conversation_seq').on(table.conversationId, table.seq),
@@ -66,6 +76,7 @@ export const messages = sqliteTable(
     // so the walk never reads a message's text.
     index('messages_live_path').on(
       table.conversationId,
+      table.onLivePath,
       table.seq,
       table.tokenEstimate,
       table.compactedInto,
@@ -74,6 +85,8 @@ export const messages = sqliteTable(
       table.replayedTokensThrough,
       table.replayedRowsThrough,
     ),
+    // A message's alternatives (its parent's children) and a branch's descendants, in order.
+    index('messages_children').on(table.conversationId, table.parentId, table.seq),
     index('messages_compacted_into')
       .on(table.compactedInto)
       .where(sql`compacted_into IS NOT NULL`),

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openCore, DATABASE_FILE, type OpenedCore } from '../core/app';
 import { insertConversation } from '../core/store/conversations';
 import { insertMessage } from '../core/store/messages';
-import { MIGRATIONS, SCHEMA_VERSION } from '../core/store/migrations';
+import { migrationsBefore } from '../core/store/migrations';
 import { openDatabase } from '../core/store/open';
 import type { Output } from './commands';
 import { searchCommand } from './search-command';
@@ -105,7 +105,7 @@ describe('anybrain search', () => {
 
   it('waits for messages from before the upgrade to be indexed, showing progress, then finds them', async () => {
     const dataDir = dataFolder();
-    const older = openDatabase(join(dataDir, DATABASE_FILE), { migrations: MIGRATIONS.slice(0, SCHEMA_VERSION - 1) });
+    const older = openDatabase(join(dataDir, DATABASE_FILE), { migrations: migrationsBefore('0006_messages_fts') });
     older.$client.prepare("INSERT INTO conversations (id, title, created_at, updated_at) VALUES ('c1', 'Before search', ?, ?)").run(NOW, NOW);
     const insert = older.$client.prepare(
       "INSERT INTO messages (id, conversation_id, seq, turn_id, role, text, status, created_at, updated_at) VALUES (?, 'c1', ?, ?, 'assistant', ?, 'complete', ?, ?)",

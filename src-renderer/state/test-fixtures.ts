@@ -48,6 +48,8 @@ export function messageFixture(overrides: Partial<MessageView> = {}): MessageVie
     usage: null,
     compactedInto: null,
     coversThroughId: null,
+    parentId: null,
+    siblings: null,
     coveredMessages: 0,
     createdAt: '2026-01-01T10:00:00.000Z',
     updatedAt: '2026-01-01T10:00:00.000Z',

@@ -82,6 +82,25 @@ export const commandSchemas = {
   /** Runs the last user message again after a failed, stopped or interrupted reply. */
   retry: z.object({ conversationId: entityId }).strict(),
   stop: z.object({ conversationId: entityId }).strict(),
+  /**
+   * Sends `text` in place of a user message: a new user message beside it (same parent), answered by the conversation's
+   * brain. The old branch is kept and reachable by `chooseSibling`.
+   */
+  editMessage: z.object({ messageId: entityId, text: z.string().min(1).max(1_000_000) }).strict(),
+  /**
+   * A new reply beside a reply (same parent), written by the same brain and model; given a user message, a new reply
+   * to it. The history replayed is the path up to that point, whatever branch is shown.
+   */
+  regenerate: z.object({ messageId: entityId }).strict(),
+  /** As `regenerate`, written by `brain` (its `model`, else the brain's pick) instead. */
+  answerWith: z
+    .object({ messageId: entityId, brain: brainId, model: z.string().trim().min(1).max(200).optional(), reasoningLevel: reasoningLevel.optional() })
+    .strict(),
+  /**
+   * Shows the branch through `messageId`: its newest descendant becomes the conversation's current leaf. Answers with
+   * the new live path from `messageId`'s parent down (or its newest page, when that is longer than a page).
+   */
+  chooseSibling: z.object({ messageId: entityId }).strict(),
   getSettings: z.object({}).strict(),
   setDefaultBrain: z.object({ brain: brainId }).strict(),
   setTheme: z.object({ theme: z.enum(THEMES) }).strict(),
@@ -261,6 +280,10 @@ export interface CommandOutputs {
   send: SendResult;
   retry: SendResult;
   stop: { stopped: boolean };
+  editMessage: SendResult;
+  regenerate: SendResult;
+  answerWith: SendResult;
+  chooseSibling: MessagePage;
   getSettings: SettingsView;
   setDefaultBrain: SettingsView;
   setTheme: SettingsView;

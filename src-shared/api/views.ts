@@ -76,8 +76,21 @@ export interface MessageView {
   readonly coversThroughId: string | null;
   /** On a summary row: how many messages it stands for, those under older summaries it covers included. */
   readonly coveredMessages: number;
+  /** The message this one follows (null for the first, and for a summary). */
+  readonly parentId: string | null;
+  /** Where this message has alternatives (an edit, a regenerated reply, another brain's answer): its place among them. */
+  readonly siblings: SiblingsView | null;
   readonly createdAt: string;
   readonly updatedAt: string;
+}
+
+/** A message among the messages that follow the same parent, oldest first: "‹ 2 / 3 ›". */
+export interface SiblingsView {
+  /** 1-based. */
+  readonly index: number;
+  readonly count: number;
+  readonly previousId: string | null;
+  readonly nextId: string | null;
 }
 
 /**

@@ -3,7 +3,9 @@
  */
 import type { MessagePage } from '../../../src-shared/api';
 import { listInvocationsByMessage, toInvocationView } from '../store/invocations';
-import { listMessagePage, toMessageViews, type MessageRow } from '../store/messages';
+import { ApiError } from '../../../src-shared/api';
+import { branchPoint, chooseBranch } from '../store/branches';
+import { countShownFrom, listMessagePage, toMessageViews, type MessageRow } from '../store/messages';
 import type { AppDatabase } from '../store/open';
 import { requireConversation } from './conversations';
 import type { CommandDependencies, HandlerGroup } from './handlers';
@@ -18,6 +20,10 @@ export function toMessagePage(db: AppDatabase, page: { readonly rows: readonly M
   };
 }
 
+/** A branch switch answers with the path from the fork down when it is at most this long, else with the newest page. */
+const MAX_BRANCH_PAGE = 500;
+const DEFAULT_PAGE = 100;
+
 export function messageCommands({ db, engine }: Pick<CommandDependencies, 'db' | 'engine'>) {
   return {
     listMessages: ({ conversationId, beforeSeq, limit }) => {
@@ -27,6 +33,20 @@ export function messageCommands({ db, engine }: Pick<CommandDependencies, 'db' |
     send: ({ conversationId, text }) => engine.send(conversationId, text).result,
     retry: ({ conversationId }) => engine.retry(conversationId).result,
     stop: ({ conversationId }) => ({ stopped: engine.stop(conversationId) }),
+    editMessage: ({ messageId, text }) => engine.edit(messageId, text).result,
+    regenerate: ({ messageId }) => engine.answerAgain(messageId, null).result,
+    answerWith: ({ messageId, brain, model, reasoningLevel }) =>
+      engine.answerAgain(messageId, { brain, ...(model ? { model } : {}), ...(reasoningLevel ? { reasoningLevel } : {}) }).result,
+    chooseSibling: ({ messageId }) => {
+      const { conversationId, parentId } = branchPoint(db, messageId);
+      // A running reply reads the live path for its next tool round: the branch shown may not move under it.
+      if (engine.isRunning(conversationId)) {
+        throw new ApiError('turn-running', 'A reply is still being written in this conversation. Wait for it, or press Stop, then switch branches.');
+      }
+      chooseBranch(db, messageId);
+      const shown = countShownFrom(db, conversationId, parentId ?? messageId);
+      return toMessagePage(db, listMessagePage(db, conversationId, shown <= MAX_BRANCH_PAGE ? Math.max(shown, 1) : DEFAULT_PAGE));
+    },
     previewRequest: ({ conversationId, brain, model, reasoningLevel, message }) =>
       engine.previewRequest(conversationId, {
         ...(brain ? { brain } : {}),

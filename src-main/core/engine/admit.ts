@@ -9,7 +9,7 @@ import { newId, nowIso } from '../store/clock';
 import type { AppDatabase } from '../store/open';
 import { admitTurn, type AdmittedTurn, type TurnContextEntry } from '../store/turns';
 import { parseSkillCommand, skillContext } from '../tools/skills';
-import { resolveTarget, type ResolvedTarget } from './resolve-target';
+import { resolveTarget, type ResolvedTarget, type TargetOverrides } from './resolve-target';
 import type { TurnToolbox } from './turn-toolbox';
 
 /** How many memories a turn takes into its context, best matches first. */
@@ -68,15 +68,23 @@ function turnContext(toolbox: TurnToolbox, userText: string): TurnContextEntry[]
   return [...skill, ...memories];
 }
 
+/** Where a turn's rows go and who writes its reply, when not the next message on the branch shown to its brain. */
+export interface TurnPlacement {
+  /** The message the turn's first new row follows (see `TurnAdmission.parentId`); absent, the current leaf. */
+  readonly parentId?: string | null;
+  readonly overrides?: TargetOverrides;
+}
+
 /** Admits a turn: `userText` is the new message, or null to answer the last user message again. */
-export function admit(deps: AdmissionDependencies, conversationId: string, userText: string | null): TurnContext {
-  const target = resolveTarget(deps.db, conversationId);
+export function admit(deps: AdmissionDependencies, conversationId: string, userText: string | null, placement: TurnPlacement = {}): TurnContext {
+  const target = resolveTarget(deps.db, conversationId, placement.overrides);
   const connection = checkedConnection(target.brain, deps.connectionFor);
   const turnId = newId();
   const admitted = admitTurn(deps.db, {
     conversationId,
     turnId,
     userText,
+    ...(placement.parentId === undefined ? {} : { parentId: placement.parentId }),
     ...target,
     streamOwner: deps.streamOwner,
     context: userText === null ? [] : turnContext(deps.toolbox, userText),

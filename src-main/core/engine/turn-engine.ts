@@ -3,16 +3,17 @@
  * steps live beside it: admit.ts, run-turn.ts (stream, tool-round.ts, reply-draft.ts), store/turns.ts.
  */
 import { ApiError, type ApiEvent, type CompactionResult, type ContextStatusView, type MessageView, type RequestPreview, type SendResult } from '../../../src-shared/api';
-import { BRAINS, type BrainId } from '../../../src-shared/brains';
+import { BRAINS, isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
 import { runCompaction } from '../context/compaction';
 import { estimateMessageTokens } from '../context/token-estimate';
 import { ContextWindows } from '../context/windows';
 import type { ReplayTurn } from '../replay/types';
 import { toInvocationView } from '../store/invocations';
-import { toMessageView } from '../store/messages';
+import { branchPoint } from '../store/branches';
+import { toMessageViews } from '../store/messages';
 import type { AppDatabase } from '../store/open';
-import { admit, checkedConnection, type BrainConnection } from './admit';
+import { admit, checkedConnection, type BrainConnection, type TurnPlacement } from './admit';
 import type { AbortReason } from './reply-draft';
 import { resolveTarget, type ResolvedTarget, type TargetOverrides } from './resolve-target';
 import { providerCall, runTurn, type TurnRunDependencies } from './run-turn';
@@ -165,6 +166,36 @@ export class TurnEngine {
     return this.start(conversationId, null);
   }
 
+  /**
+   * Sends `text` in place of the user message `messageId`: a new message beside it, answered by the conversation's
+   * brain. The branch below the old message is kept.
+   */
+  edit(messageId: string, text: string): StartedTurn {
+    const edited = branchPoint(this.deps.db, messageId);
+    if (edited.role !== 'user') throw new ApiError('invalid-input', 'Only a message you wrote can be edited.');
+    return this.start(edited.conversationId, text, { parentId: edited.parentId });
+  }
+
+  /**
+   * A new reply beside the reply `messageId` (or to the user message `messageId`), replayed the history up to there.
+   * `overrides` null: the brain, model and reasoning level that wrote the reply (the conversation's for a user message).
+   */
+  answerAgain(messageId: string, overrides: TargetOverrides | null): StartedTurn {
+    const answered = branchPoint(this.deps.db, messageId);
+    if (answered.role === 'system') throw new ApiError('invalid-input', 'Only a message you wrote, or a reply to one, can be answered again.');
+    const parentId = answered.role === 'user' ? answered.id : answered.parentId;
+    if (parentId === null) throw new ApiError('nothing-to-retry', 'That reply answers no message, so there is nothing to answer again.');
+    const sameAsReply: TargetOverrides =
+      answered.role === 'assistant' && isBrainId(answered.brain)
+        ? {
+            brain: answered.brain,
+            ...(answered.modelRequested ? { model: answered.modelRequested } : {}),
+            reasoningLevel: (REASONING_LEVELS as readonly (string | null)[]).includes(answered.reasoningLevel) ? (answered.reasoningLevel as ReasoningLevel) : null,
+          }
+        : {};
+    return this.start(answered.conversationId, null, { parentId, overrides: overrides ?? sameAsReply });
+  }
+
   /** The running turn's (or compaction's) end, or null when none runs. */
   async settled(conversationId: string): Promise<unknown> {
     return (await this.running.get(conversationId)?.done) ?? null;
@@ -189,18 +220,19 @@ export class TurnEngine {
     await Promise.allSettled(turns.map((turn) => turn.done));
   }
 
-  private start(conversationId: string, userText: string | null): StartedTurn {
+  private start(conversationId: string, userText: string | null, placement: TurnPlacement = {}): StartedTurn {
     const { db, emit } = this.deps;
     this.refuseWhileBusy(conversationId, 'send again');
     const admission = { db, toolbox: this.toolbox, connectionFor: this.deps.connectionFor, streamOwner: this.deps.streamOwner ?? null };
-    const turn = admit(admission, conversationId, userText);
+    const turn = admit(admission, conversationId, userText, placement);
     const { turnId, userRow, assistantRow } = turn;
+    const [userMessage, assistantMessage] = toMessageViews(db, userRow ? [userRow, assistantRow] : [assistantRow]);
     emit({
       type: 'turn-started',
       conversationId,
       turnId,
-      userMessage: userRow ? toMessageView(userRow) : null,
-      assistantMessage: toMessageView(assistantRow),
+      userMessage: userRow ? userMessage! : null,
+      assistantMessage: userRow ? assistantMessage! : userMessage!,
     });
     if (turn.conversation) emit({ type: 'conversation-updated', conversation: turn.conversation });
     for (const invocation of turn.contextInvocations) {

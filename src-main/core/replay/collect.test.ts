@@ -7,7 +7,7 @@ function row(overrides: Partial<MessageRow>): MessageRow {
   return {
     id: 'm', conversationId: 'c', seq: 0, turnId: 't', role: 'user', kind: 'chat', text: 'x', tokenEstimate: 1, status: 'complete',
     error: null, brain: null, modelRequested: null, modelResponded: null, reasoningLevel: null, reasoning: null, usage: null,
-    compactedInto: null, coversThroughId: null, replayedTokensThrough: null, replayedRowsThrough: null, streamOwner: null, createdAt: 't', updatedAt: 't', ...overrides,
+    compactedInto: null, coversThroughId: null, replayedTokensThrough: null, replayedRowsThrough: null, streamOwner: null, createdAt: 't', updatedAt: 't', parentId: null, onLivePath: 1, ...overrides,
   };
 }
 

@@ -37,6 +37,7 @@ export function spanEnd(db: AppDatabase, conversationId: string, keptFromSeq: nu
     .where(
       and(
         eq(messages.conversationId, conversationId),
+        eq(messages.onLivePath, 1),
         sql`${messages.seq} >= ${limit}`,
         sql`${messages.seq} <= ${protectedFromSeq}`,
         eq(messages.role, 'user'),
@@ -57,6 +58,7 @@ export function measureSpan(db: AppDatabase, conversationId: string, afterSeq: n
     .where(
       and(
         eq(messages.conversationId, conversationId),
+        eq(messages.onLivePath, 1),
         gt(messages.seq, afterSeq),
         lte(messages.seq, throughSeq),
         isNull(messages.compactedInto),
@@ -67,12 +69,19 @@ export function measureSpan(db: AppDatabase, conversationId: string, afterSeq: n
   return { rows: row?.rows ?? 0, tokens: row?.tokens ?? 0 };
 }
 
-/** The newest row a summary already covers, or -1. */
+/** The newest row of the live path a summary already covers, or -1. */
 export function newestCoveredSeq(db: AppDatabase, conversationId: string): number {
   const row = db
     .select({ seq: sql<number | null>`max(${messages.seq})` })
     .from(messages)
-    .where(and(eq(messages.conversationId, conversationId), ne(messages.kind, 'summary'), sql`${messages.compactedInto} IS NOT NULL`))
+    .where(
+      and(
+        eq(messages.conversationId, conversationId),
+        eq(messages.onLivePath, 1),
+        ne(messages.kind, 'summary'),
+        sql`${messages.compactedInto} IS NOT NULL`,
+      ),
+    )
     .get();
   return row?.seq ?? -1;
 }
@@ -108,7 +117,9 @@ export function storeSummary(db: AppDatabase, summary: NewSummary): { row: Messa
     const through = db
       .select({ id: messages.id })
       .from(messages)
-      .where(and(eq(messages.conversationId, conversationId), ne(messages.kind, 'summary'), lte(messages.seq, span.throughSeq)))
+      .where(
+        and(eq(messages.conversationId, conversationId), eq(messages.onLivePath, 1), ne(messages.kind, 'summary'), lte(messages.seq, span.throughSeq)),
+      )
       .orderBy(sql`${messages.seq} DESC`)
       .limit(1)
       .get();
@@ -136,7 +147,7 @@ export function storeSummary(db: AppDatabase, summary: NewSummary): { row: Messa
           isNull(messages.compactedInto),
           ne(messages.id, row.id),
           or(
-            and(ne(messages.kind, 'summary'), gt(messages.seq, span.afterSeq), lte(messages.seq, span.throughSeq)),
+            and(eq(messages.onLivePath, 1), ne(messages.kind, 'summary'), gt(messages.seq, span.afterSeq), lte(messages.seq, span.throughSeq)),
             span.previousSummary === null ? sql`0` : inArray(messages.id, [span.previousSummary.id]),
           ),
         ),
@@ -163,7 +174,7 @@ export function foldIntoSummary(db: AppDatabase, conversationId: string, summary
         isNull(messages.compactedInto),
         ne(messages.id, summaryId),
         or(
-          and(ne(messages.kind, 'summary'), lte(messages.seq, through.seq)),
+          and(eq(messages.onLivePath, 1), ne(messages.kind, 'summary'), lte(messages.seq, through.seq)),
           and(eq(messages.kind, 'summary'), sql`${messages.seq} < ${summary.seq}`),
         ),
       ),

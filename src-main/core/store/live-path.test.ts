@@ -40,9 +40,9 @@ describe('scanLivePath', () => {
     const db = openTestDatabase();
     seed(db, 10, 10);
     const plan = db.$client
-      .prepare("EXPLAIN QUERY PLAN SELECT seq, token_estimate, compacted_into, status FROM messages WHERE conversation_id = ? AND kind != 'summary' ORDER BY seq DESC")
+      .prepare("EXPLAIN QUERY PLAN SELECT seq, token_estimate, compacted_into, status FROM messages WHERE conversation_id = ? AND on_live_path = 1 AND kind != 'summary' ORDER BY seq DESC")
       .all('c') as Array<{ detail: string }>;
-    expect(plan.map((step) => step.detail)).toEqual(['SEARCH messages USING COVERING INDEX messages_live_path (conversation_id=?)']);
+    expect(plan.map((step) => step.detail)).toEqual(['SEARCH messages USING COVERING INDEX messages_live_path (conversation_id=? AND on_live_path=?)']);
   });
 
   it('skips failed replies: they never replay', () => {

@@ -3,7 +3,7 @@
  * reading a message's text (the `messages_live_path` index answers every walk here on its own). Walking from the
  * newest row, the first row a summary covers ends the path, and that summary stands for everything before it.
  */
-import { statementCacheFor } from './messages';
+import { statementCacheFor } from './statements';
 import type { AppDatabase } from './open';
 
 /** The summary that stands for the covered rows. */
@@ -34,7 +34,7 @@ export interface LivePath {
 const walkNewestFirst = statementCacheFor(
   `SELECT seq, token_estimate AS tokens, compacted_into AS compactedInto, status,
      replayed_tokens_through AS tokensThrough, replayed_rows_through AS rowsThrough
-   FROM messages WHERE conversation_id = ? AND kind != 'summary' ORDER BY seq DESC`,
+   FROM messages WHERE conversation_id = ? AND on_live_path = 1 AND kind != 'summary' ORDER BY seq DESC`,
 );
 const selectTotalsAt = statementCacheFor(
   `SELECT replayed_tokens_through AS tokensThrough, replayed_rows_through AS rowsThrough FROM messages
@@ -147,10 +147,10 @@ function olderLiveRows(db: AppDatabase, conversationId: string, firstOutside: Ru
 
 const selectNewestCoveredBelow = statementCacheFor(
   `SELECT seq, compacted_into AS compactedInto FROM messages
-   WHERE conversation_id = ? AND kind != 'summary' AND seq < ? AND compacted_into IS NOT NULL ORDER BY seq DESC LIMIT 1`,
+   WHERE conversation_id = ? AND on_live_path = 1 AND kind != 'summary' AND seq < ? AND compacted_into IS NOT NULL ORDER BY seq DESC LIMIT 1`,
 );
 const selectOldestRow = statementCacheFor(
-  `SELECT seq, compacted_into AS compactedInto FROM messages WHERE conversation_id = ? AND kind != 'summary' ORDER BY seq LIMIT 1`,
+  `SELECT seq, compacted_into AS compactedInto FROM messages WHERE conversation_id = ? AND on_live_path = 1 AND kind != 'summary' ORDER BY seq LIMIT 1`,
 );
 const selectSeqOf = statementCacheFor(`SELECT seq FROM messages WHERE id = ? AND conversation_id = ?`);
 
@@ -178,7 +178,7 @@ function coveredBoundaryBelow(db: AppDatabase, conversationId: string, seq: numb
 
 const selectNewestMeasured = statementCacheFor(
   `SELECT seq, brain, usage FROM messages
-   WHERE conversation_id = ? AND seq >= ? AND role = 'assistant' AND kind != 'summary' AND compacted_into IS NULL AND usage IS NOT NULL
+   WHERE conversation_id = ? AND on_live_path = 1 AND seq >= ? AND role = 'assistant' AND kind != 'summary' AND compacted_into IS NULL AND usage IS NOT NULL
    ORDER BY seq DESC LIMIT 1`,
 );
 
@@ -189,7 +189,7 @@ export function newestUsageSnapshot(db: AppDatabase, conversationId: string, fro
 }
 
 const selectNewestUserBefore = statementCacheFor(
-  `SELECT seq FROM messages WHERE conversation_id = ? AND seq < ? AND role = 'user' AND compacted_into IS NULL ORDER BY seq DESC LIMIT 1`,
+  `SELECT seq FROM messages WHERE conversation_id = ? AND on_live_path = 1 AND seq < ? AND role = 'user' AND compacted_into IS NULL ORDER BY seq DESC LIMIT 1`,
 );
 
 /** The seq of the newest user message before `beforeSeq`: the one a turn answers. */

@@ -1,12 +1,13 @@
-import type Database from 'better-sqlite3';
 import { and, asc, desc, eq, getTableColumns, getTableName, inArray, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
-import type { MessageKind, MessageRole, MessageStatus, MessageView, TurnError, Usage } from '../../../src-shared/api';
+import type { MessageKind, MessageRole, MessageStatus, MessageView, SiblingsView, TurnError, Usage } from '../../../src-shared/api';
 import { isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
 import { isSameModel } from '../../../src-shared/models';
 import { messages } from '../../../db/schema';
 import { estimateMessageTokens } from '../context/token-estimate';
+import { currentLeafId, extendLeaf, moveLeaf, siblingsOf } from './branches';
 import { inTransaction, type AppDatabase } from './open';
+import { statementCacheFor } from './statements';
 
 export type MessageRow = typeof messages.$inferSelect;
 
@@ -18,8 +19,11 @@ export interface StoredReasoning {
   readonly opaque: unknown;
 }
 
-/** `coveredMessages`: for a summary row, how many rows it covers directly (see `countCoveredMessages`). */
-export function toMessageView(row: MessageRow, coveredMessages = 0): MessageView {
+/**
+ * `coveredMessages`: for a summary row, how many rows it covers directly (see `countCoveredMessages`); `siblings`: its
+ * place among its alternatives (see `siblingsOf`).
+ */
+export function toMessageView(row: MessageRow, coveredMessages = 0, siblings: SiblingsView | null = null): MessageView {
   return {
     id: row.id,
     conversationId: row.conversationId,
@@ -42,6 +46,8 @@ export function toMessageView(row: MessageRow, coveredMessages = 0): MessageView
     compactedInto: row.compactedInto,
     coversThroughId: row.coversThroughId,
     coveredMessages: row.kind === 'summary' ? coveredMessages : 0,
+    parentId: row.parentId,
+    siblings,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -69,6 +75,13 @@ export interface NewMessage {
   readonly tokenEstimate?: number;
   /** On a summary row: the last message it summarises. */
   readonly coversThroughId?: string | null;
+  /** The message this one follows: absent, the conversation's current leaf (the row extends the branch shown). */
+  readonly parentId?: string | null;
+  /**
+   * Whether the row becomes the conversation's current leaf (default: yes, but never a summary). An import writes a
+   * whole tree first and then sets the leaf once.
+   */
+  readonly becomesLeaf?: boolean;
   readonly createdAt: string;
 }
 
@@ -78,51 +91,88 @@ function contribution(kind: MessageKind, status: MessageStatus, tokenEstimate: n
   return { tokens: tokenEstimate, rows: 1 };
 }
 
-const selectTotalsBefore = statementCacheFor(
-  `SELECT replayed_tokens_through AS tokens, replayed_rows_through AS rows FROM messages
-   WHERE conversation_id = ? AND kind != 'summary' AND seq < ? ORDER BY seq DESC LIMIT 1`,
+const selectTotalsOfParent = statementCacheFor(
+  `SELECT replayed_tokens_through AS tokens, replayed_rows_through AS rows FROM messages WHERE id = ? AND conversation_id = ?`,
 );
-const shiftTotalsFrom = statementCacheFor(
-  `UPDATE messages SET replayed_tokens_through = replayed_tokens_through + ?, replayed_rows_through = replayed_rows_through + ?
-   WHERE conversation_id = ? AND seq >= ? AND kind != 'summary'`,
+const shiftTotalsBelow = statementCacheFor(
+  `WITH RECURSIVE below(id) AS (
+     SELECT ? UNION ALL SELECT m.id FROM messages m JOIN below ON m.parent_id = below.id WHERE m.conversation_id = ?
+   )
+   UPDATE messages SET replayed_tokens_through = replayed_tokens_through + ?, replayed_rows_through = replayed_rows_through + ?
+   WHERE id IN (SELECT id FROM below)`,
 );
 
-/** The running totals of the rows before `seq`. */
-function totalsBefore(db: AppDatabase, conversationId: string, seq: number): { tokens: number; rows: number } {
-  const row = selectTotalsBefore(db).get(conversationId, seq) as { tokens: number | null; rows: number | null } | undefined;
-  return { tokens: row?.tokens ?? 0, rows: row?.rows ?? 0 };
+/** The running totals of the path up to `parentId`, that row included (nothing before the first message). */
+function totalsThrough(db: AppDatabase, conversationId: string, parentId: string | null): { tokens: number; rows: number } {
+  if (parentId === null) return { tokens: 0, rows: 0 };
+  const row = selectTotalsOfParent(db).get(parentId, conversationId) as { tokens: number | null; rows: number | null } | undefined;
+  if (row === undefined) throw new Error(`Message ${parentId} is not in conversation ${conversationId}.`);
+  return { tokens: row.tokens ?? 0, rows: row.rows ?? 0 };
 }
 
-/** A row's cost changed: its running totals and those of every row after it move by the difference. */
-function shiftTotals(db: AppDatabase, conversationId: string, seq: number, tokens: number, rows: number): void {
+/** A row's cost changed: its running totals and those of every row below it, on every branch, move by the difference. */
+function shiftTotals(db: AppDatabase, conversationId: string, id: string, tokens: number, rows: number): void {
   if (tokens === 0 && rows === 0) return;
-  shiftTotalsFrom(db).run(tokens, rows, conversationId, seq);
+  shiftTotalsBelow(db).run(id, conversationId, tokens, rows);
 }
 
 const recountTotals = statementCacheFor(
-  `UPDATE messages SET replayed_tokens_through = totals.tokens, replayed_rows_through = totals.rows
-   FROM (
-     SELECT id,
-       sum(CASE WHEN status = 'failed' THEN 0 ELSE token_estimate END) OVER (ORDER BY seq) AS tokens,
-       sum(CASE WHEN status = 'failed' THEN 0 ELSE 1 END) OVER (ORDER BY seq) AS rows
-     FROM messages WHERE conversation_id = ? AND kind != 'summary'
-   ) AS totals
-   WHERE messages.id = totals.id`,
+  `WITH RECURSIVE down(id, tokens, rows) AS (
+     SELECT id, CASE WHEN status = 'failed' THEN 0 ELSE token_estimate END, CASE WHEN status = 'failed' THEN 0 ELSE 1 END
+     FROM messages WHERE conversation_id = ? AND parent_id IS NULL AND kind != 'summary'
+     UNION ALL
+     SELECT m.id, down.tokens + CASE WHEN m.status = 'failed' THEN 0 ELSE m.token_estimate END,
+       down.rows + CASE WHEN m.status = 'failed' THEN 0 ELSE 1 END
+     FROM messages m JOIN down ON m.parent_id = down.id WHERE m.conversation_id = ?
+   )
+   UPDATE messages SET replayed_tokens_through = down.tokens, replayed_rows_through = down.rows
+   FROM down WHERE messages.id = down.id`,
 );
 
 /**
  * Rebuilds a conversation's running totals from its rows, after changes to many of them at once (a repair): one pass
- * in SQL, where shifting the rows after each change would cost a pass per change.
+ * down the tree in SQL, where shifting the rows below each change would cost a pass per change.
  */
 export function recomputeReplayedTotals(db: AppDatabase, conversationId: string): void {
-  recountTotals(db).run(conversationId);
+  recountTotals(db).run(conversationId, conversationId);
 }
 
+/**
+ * Stores a message. A summary follows nothing and leaves the leaf alone; any other row follows `parentId` (by default
+ * the current leaf) and, unless told otherwise, becomes the current leaf, so the branch shown runs through it.
+ */
 export function insertMessage(db: AppDatabase, message: NewMessage): MessageRow {
   const kind = message.kind ?? 'chat';
   const tokenEstimate = message.tokenEstimate ?? estimateMessageTokens(message.text);
   const own = contribution(kind, message.status, tokenEstimate);
-  const before = kind === 'summary' ? null : totalsBefore(db, message.conversationId, message.seq);
+  if (kind === 'summary') return writeMessage(db, message, { tokenEstimate, parentId: null, onLivePath: false, totals: null });
+  return inTransaction(db, () => {
+    const leafId = currentLeafId(db, message.conversationId);
+    const parentId = message.parentId === undefined ? leafId : message.parentId;
+    const becomesLeaf = message.becomesLeaf ?? true;
+    const before = totalsThrough(db, message.conversationId, parentId);
+    const totals = { tokens: before.tokens + own.tokens, rows: before.rows + own.rows };
+    const extendsLeaf = becomesLeaf && parentId === leafId;
+    const row = writeMessage(db, message, { tokenEstimate, parentId, onLivePath: extendsLeaf, totals });
+    if (extendsLeaf) extendLeaf(db, message.conversationId, row.id);
+    else if (becomesLeaf) {
+      moveLeaf(db, message.conversationId, row.id);
+      return { ...row, onLivePath: 1 };
+    }
+    return row;
+  });
+}
+
+interface Placement {
+  readonly tokenEstimate: number;
+  readonly parentId: string | null;
+  readonly onLivePath: boolean;
+  readonly totals: { readonly tokens: number; readonly rows: number } | null;
+}
+
+function writeMessage(db: AppDatabase, message: NewMessage, placement: Placement): MessageRow {
+  const kind = message.kind ?? 'chat';
+  const { tokenEstimate, totals } = placement;
   return db
     .insert(messages)
     .values({
@@ -144,8 +194,10 @@ export function insertMessage(db: AppDatabase, message: NewMessage): MessageRow 
       usage: message.usage ?? null,
       streamOwner: message.streamOwner ?? null,
       coversThroughId: message.coversThroughId ?? null,
-      replayedTokensThrough: before === null ? null : before.tokens + own.tokens,
-      replayedRowsThrough: before === null ? null : before.rows + own.rows,
+      replayedTokensThrough: totals === null ? null : totals.tokens,
+      replayedRowsThrough: totals === null ? null : totals.rows,
+      parentId: placement.parentId,
+      onLivePath: placement.onLivePath ? 1 : 0,
       createdAt: message.createdAt,
       updatedAt: message.createdAt,
     })
@@ -178,11 +230,11 @@ export function getMessage(db: AppDatabase, id: string): MessageRow | null {
   return db.select().from(messages).where(eq(messages.id, id)).get() ?? null;
 }
 
-const selectCost = statementCacheFor(`SELECT conversation_id AS conversationId, seq, kind, status, token_estimate AS tokenEstimate FROM messages WHERE id = ?`);
+const selectCost = statementCacheFor(`SELECT id, conversation_id AS conversationId, kind, status, token_estimate AS tokenEstimate FROM messages WHERE id = ?`);
 
 interface RowCost {
+  readonly id: string;
   readonly conversationId: string;
-  readonly seq: number;
   readonly kind: MessageKind;
   readonly status: MessageStatus;
   readonly tokenEstimate: number;
@@ -192,7 +244,7 @@ interface RowCost {
 function retotal(db: AppDatabase, before: RowCost, kind: MessageKind, status: MessageStatus, tokenEstimate: number): void {
   const was = contribution(before.kind, before.status, before.tokenEstimate);
   const is = contribution(kind, status, tokenEstimate);
-  shiftTotals(db, before.conversationId, before.seq, is.tokens - was.tokens, is.rows - was.rows);
+  shiftTotals(db, before.conversationId, before.id, is.tokens - was.tokens, is.rows - was.rows);
 }
 
 /** Writes the streamed text so far; called on a timer while a reply streams. */
@@ -268,24 +320,45 @@ export function listMessagePage(
   limit: number,
   beforeSeq?: number,
 ): { rows: MessageRow[]; hasOlder: boolean } {
-  const shown = and(eq(messages.conversationId, conversationId), isNull(messages.compactedInto), ne(messages.kind, 'summary'));
+  const shown = and(
+    eq(messages.conversationId, conversationId),
+    eq(messages.onLivePath, 1),
+    isNull(messages.compactedInto),
+    ne(messages.kind, 'summary'),
+  );
   const { rows, hasOlder } = pageBefore(db, shown, limit, beforeSeq);
   if (hasOlder) return { rows, hasOlder };
   const summary = liveSummary(db, conversationId);
   return { rows: summary === null ? rows : [summary, ...rows], hasOlder };
 }
 
-/** The summary that stands for a conversation's covered rows: the one no later summary covers. */
+const countShownFromSeq = statementCacheFor(
+  `SELECT count(*) AS count FROM messages WHERE conversation_id = ? AND on_live_path = 1 AND compacted_into IS NULL AND kind != 'summary'
+   AND seq >= (SELECT seq FROM messages WHERE id = ?)`,
+);
+
+/** How many messages of the live path the window shows from `messageId` down to the leaf, that message included. */
+export function countShownFrom(db: AppDatabase, conversationId: string, messageId: string): number {
+  return (countShownFromSeq(db).get(conversationId, messageId) as { count: number }).count;
+}
+
+const selectNewestCoveredOnPath = statementCacheFor(
+  `SELECT compacted_into AS compactedInto FROM messages
+   WHERE conversation_id = ? AND on_live_path = 1 AND kind != 'summary' AND compacted_into IS NOT NULL ORDER BY seq DESC LIMIT 1`,
+);
+
+/**
+ * The summary that stands for the live path's covered rows: the newest covered row's summary, followed up to the one
+ * no later summary covers.
+ */
 export function liveSummary(db: AppDatabase, conversationId: string): MessageRow | null {
-  return (
-    db
-      .select()
-      .from(messages)
-      .where(and(eq(messages.conversationId, conversationId), eq(messages.kind, 'summary'), isNull(messages.compactedInto)))
-      .orderBy(desc(messages.seq))
-      .limit(1)
-      .get() ?? null
-  );
+  const covered = selectNewestCoveredOnPath(db).get(conversationId) as { compactedInto: string } | undefined;
+  let summary = covered === undefined ? null : getMessage(db, covered.compactedInto);
+  // A chain of summaries is as long as the number of compactions; the bound only guards against a corrupted loop.
+  for (let hops = 0; summary !== null && summary.compactedInto !== null && hops < 10_000; hops += 1) {
+    summary = getMessage(db, summary.compactedInto);
+  }
+  return summary;
 }
 
 /**
@@ -319,26 +392,14 @@ export function countCoveredMessages(db: AppDatabase, summaryIds: readonly strin
   return counts;
 }
 
-/** Views of rows, each summary with its count of covered rows. */
+/** Views of rows, each summary with its count of covered rows, each message with its place among its alternatives. */
 export function toMessageViews(db: AppDatabase, rows: readonly MessageRow[]): MessageView[] {
   const counts = countCoveredMessages(
     db,
     rows.filter((row) => row.kind === 'summary').map((row) => row.id),
   );
-  return rows.map((row) => toMessageView(row, counts.get(row.id) ?? 0));
-}
-
-/** One prepared statement per database connection, prepared on first use. */
-export function statementCacheFor(sqlText: string): (db: AppDatabase) => Database.Statement<unknown[], unknown> {
-  const statements = new WeakMap<Database.Database, Database.Statement<unknown[], unknown>>();
-  return (db) => {
-    let statement = statements.get(db.$client);
-    if (!statement) {
-      statement = db.$client.prepare<unknown[], unknown>(sqlText);
-      statements.set(db.$client, statement);
-    }
-    return statement;
-  };
+  const siblings = siblingsOf(db, rows);
+  return rows.map((row) => toMessageView(row, counts.get(row.id) ?? 0, siblings.get(row.id) ?? null));
 }
 
 /** A JSON column's value as drizzle decodes it: NULL stays null, anything else is parsed. */
@@ -397,18 +458,20 @@ function selectLiveRowFrom(values: readonly unknown[]): MessageRow {
     streamOwner: values[20] as string | null,
     createdAt: values[21] as string,
     updatedAt: values[22] as string,
+    parentId: values[23] as string | null,
+    onLivePath: values[24] as number,
   };
 }
 
 const selectLiveMessagesFrom = handMappedQuery(
   messages,
-  "WHERE conversation_id = ? AND seq >= ? AND compacted_into IS NULL AND kind != 'summary' ORDER BY seq",
+  "WHERE conversation_id = ? AND on_live_path = 1 AND seq >= ? AND compacted_into IS NULL AND kind != 'summary' ORDER BY seq",
   selectLiveRowFrom,
 );
 
 const selectLiveMessagesBetween = handMappedQuery(
   messages,
-  "WHERE conversation_id = ? AND seq > ? AND seq <= ? AND compacted_into IS NULL AND kind != 'summary' ORDER BY seq LIMIT ?",
+  "WHERE conversation_id = ? AND on_live_path = 1 AND seq > ? AND seq <= ? AND compacted_into IS NULL AND kind != 'summary' ORDER BY seq LIMIT ?",
   (values) => selectLiveRowFrom(values),
 );
 
@@ -430,6 +493,7 @@ export function listLiveMessages(db: AppDatabase, conversationId: string): Messa
   return selectLiveMessagesFrom(db, conversationId, 0);
 }
 
+/** Every row of every branch, summaries included, in the order they were written. */
 export function listAllMessages(db: AppDatabase, conversationId: string): MessageRow[] {
   return db.select().from(messages).where(eq(messages.conversationId, conversationId)).orderBy(asc(messages.seq)).all();
 }

@@ -31,3 +31,10 @@ function loadMigrations(): Migration[] {
 
 export const MIGRATIONS: readonly Migration[] = loadMigrations();
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The migrations before the one tagged `tag`: the schema a database had just before it (what migration tests seed). */
+export function migrationsBefore(tag: string): readonly Migration[] {
+  const index = MIGRATIONS.findIndex((migration) => migration.tag === tag);
+  if (index < 0) throw new Error(`No migration is tagged ${tag}.`);
+  return MIGRATIONS.slice(0, index);
+}

@@ -73,7 +73,8 @@ describe('openDatabase', () => {
 
     const current = openDatabase(path);
     expect(schemaVersion(current)).toBe(SCHEMA_VERSION);
-    expect(current.$client.prepare('SELECT * FROM conversations').all()).toEqual(before);
+    // A conversation without messages has no leaf (see store/branches.test.ts for the paths migration 0007 links).
+    expect(current.$client.prepare('SELECT * FROM conversations').all()).toEqual(before.map((row) => ({ ...(row as object), current_leaf_id: null })));
     // The memories index covers rows written before the upgrade.
     expect(current.$client.prepare("SELECT rowid FROM memories_fts WHERE memories_fts MATCH 'whales'").all()).toHaveLength(1);
     current.$client.close();
@@ -111,8 +112,8 @@ const SEED: ReadonlyArray<{ readonly table: string; readonly rows: readonly Seed
   {
     table: 'conversations',
     rows: [
-      { id: 'c1', title: 'Whales and tides 🐋', brain: 'claude', model: 'claude-sonnet-4-6', reasoning_level: 'high', created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-02T00:00:00.000Z', archived: 0 },
-      { id: 'c2', title: '안녕 archived', brain: null, model: null, reasoning_level: null, created_at: '2026-01-03T00:00:00.000Z', updated_at: '2026-01-03T00:00:00.000Z', archived: 1 },
+      { id: 'c1', title: 'Whales and tides 🐋', brain: 'claude', model: 'claude-sonnet-4-6', reasoning_level: 'high', created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-02T00:00:00.000Z', archived: 0, current_leaf_id: 'm3' },
+      { id: 'c2', title: '안녕 archived', brain: null, model: null, reasoning_level: null, created_at: '2026-01-03T00:00:00.000Z', updated_at: '2026-01-03T00:00:00.000Z', archived: 1, current_leaf_id: null },
     ],
   },
   {
@@ -122,7 +123,7 @@ const SEED: ReadonlyArray<{ readonly table: string; readonly rows: readonly Seed
         id: 'm1', conversation_id: 'c1', seq: 0, turn_id: 't1', role: 'user', kind: 'chat', text: 'Tell me about "whales"\nplease',
         token_estimate: 7, status: 'complete', error: null, brain: null, model_requested: null, model_responded: null,
         reasoning_level: null, reasoning: null, usage: null, compacted_into: null, stream_owner: null,
-        created_at: '2026-01-01T00:00:01.000Z', updated_at: '2026-01-01T00:00:01.000Z',
+        created_at: '2026-01-01T00:00:01.000Z', updated_at: '2026-01-01T00:00:01.000Z', parent_id: null, on_live_path: 1,
       },
       {
         id: 'm2', conversation_id: 'c1', seq: 1, turn_id: 't1', role: 'assistant', kind: 'chat', text: 'Whales sing.',
@@ -130,7 +131,7 @@ const SEED: ReadonlyArray<{ readonly table: string; readonly rows: readonly Seed
         model_responded: 'claude-sonnet-4-6-20260101', reasoning_level: 'high',
         reasoning: JSON.stringify({ brain: 'claude', model: 'claude-sonnet-4-6', text: 'They ask about whales.', opaque: { blocks: [{ type: 'thinking', thinking: 'They ask about whales.', signature: 'c2lnbmF0dXJl' }] } }),
         usage: JSON.stringify({ inputTokens: 1200, outputTokens: 40, cachedInputTokens: 1000 }), compacted_into: 'm4', stream_owner: null,
-        created_at: '2026-01-01T00:00:02.000Z', updated_at: '2026-01-01T00:00:03.000Z',
+        created_at: '2026-01-01T00:00:02.000Z', updated_at: '2026-01-01T00:00:03.000Z', parent_id: 'm1', on_live_path: 1,
       },
       {
         id: 'm3', conversation_id: 'c1', seq: 2, turn_id: 't2', role: 'assistant', kind: 'chat', text: 'Half a rep',
@@ -138,12 +139,13 @@ const SEED: ReadonlyArray<{ readonly table: string; readonly rows: readonly Seed
         error: JSON.stringify({ code: 'interrupted', message: 'Anybrain closed while this reply was being written.', retryable: true }),
         brain: 'kimi', model_requested: 'kimi-k2.6', model_responded: null, reasoning_level: 'off', reasoning: null, usage: null,
         compacted_into: null, stream_owner: '4242@builder', created_at: '2026-01-01T00:00:04.000Z', updated_at: '2026-01-01T00:00:05.000Z',
+        parent_id: 'm2', on_live_path: 1,
       },
       {
         id: 'm4', conversation_id: 'c1', seq: 3, turn_id: 't3', role: 'system', kind: 'summary', text: 'The user asked about whales.',
         token_estimate: 6, status: 'complete', error: null, brain: 'claude', model_requested: null, model_responded: null,
         reasoning_level: null, reasoning: null, usage: null, compacted_into: null, stream_owner: null,
-        created_at: '2026-01-01T00:00:06.000Z', updated_at: '2026-01-01T00:00:06.000Z',
+        created_at: '2026-01-01T00:00:06.000Z', updated_at: '2026-01-01T00:00:06.000Z', parent_id: null, on_live_path: 0,
       },
     ],
   },
@@ -198,11 +200,22 @@ const MESSAGES_AFTER_0004: Readonly<Record<string, SeedRow>> = {
   m4: { token_estimate: 6 + 4 },
 };
 
+/**
+ * Migration 0007 links each conversation as one straight path: each message follows the one before it (the summary m4
+ * follows nothing and is on no path), and the newest message is the leaf. The seed rows hold those values already.
+ */
+const BRANCH_COLUMNS = ['parent_id', 'on_live_path', 'current_leaf_id'];
+
+function linkedAsOnePath(table: string, row: SeedRow): SeedRow {
+  const seedRow = SEED.find((entry) => entry.table === table)?.rows.find((candidate) => candidate.id === row.id) ?? {};
+  return Object.fromEntries(BRANCH_COLUMNS.filter((column) => column in seedRow && !(column in row)).map((column) => [column, seedRow[column] ?? null]));
+}
+
 /** A row seeded at schema `version` as it reads after every later migration ran. */
 function upgradedRow(table: string, row: SeedRow, version: number): SeedRow {
   const added = Object.fromEntries(Object.entries(ADDED_COLUMNS[table] ?? {}).filter(([column]) => !(column in row)));
   const backfilled = table === 'messages' && version < 5 ? MESSAGES_AFTER_0004[String(row.id)] : {};
-  return { ...row, ...added, ...backfilled };
+  return { ...row, ...added, ...backfilled, ...linkedAsOnePath(table, row) };
 }
 
 function columnsOf(sqlite: Database.Database, table: string): string[] {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SEARCH_MARK_END as END, SEARCH_MARK_START as START } from '../../../src-shared/search';
 import { deleteConversation, insertConversation } from './conversations';
 import { checkpointMessageText, finishMessage, insertMessage } from './messages';
-import { MIGRATIONS, SCHEMA_VERSION } from './migrations';
+import { migrationsBefore } from './migrations';
 import { openDatabase, type AppDatabase } from './open';
 import { replaceMessageTextIfUnchanged } from './repairs';
 import { backfillSettings, indexRowsWrittenBeforeSearch, startSearchBackfill } from './search-backfill';
@@ -207,7 +207,7 @@ describe('the index triggers', () => {
 
 describe('migration 0006 and the backfill', () => {
   function olderDatabaseWithMessages(path: string, count: number): void {
-    const older = openDatabase(path, { migrations: MIGRATIONS.slice(0, SCHEMA_VERSION - 1) });
+    const older = openDatabase(path, { migrations: migrationsBefore('0006_messages_fts') });
     const sqlite = older.$client;
     sqlite.prepare("INSERT INTO conversations (id, title, created_at, updated_at) VALUES ('c1', 'Old talk', ?, ?)").run(NOW, NOW);
     const insert = sqlite.prepare(

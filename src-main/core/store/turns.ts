@@ -34,6 +34,11 @@ export interface TurnAdmission {
   readonly turnId: string;
   /** The user's new message, or null to answer the last user message again. */
   readonly userText: string | null;
+  /**
+   * The message the turn's first new row follows; absent, the current leaf. An edit names the edited message's parent
+   * (the new message goes beside it); an answer again names the user message (the new reply goes beside its replies).
+   */
+  readonly parentId?: string | null;
   readonly brain: BrainId;
   readonly model: string;
   readonly reasoningLevel: ReasoningLevel;
@@ -58,15 +63,19 @@ export function admitTurn(db: AppDatabase, admission: TurnAdmission): AdmittedTu
   return inTransaction(db, () => {
     let seq = nextSeq(db, conversationId);
     let userRow: MessageRow | null = null;
+    const placement = admission.parentId === undefined ? {} : { parentId: admission.parentId };
     if (userText === null) {
       if (!hasUserMessage(db, conversationId)) {
         throw new ApiError('nothing-to-retry', 'There is no message to answer again in this conversation.');
       }
     } else {
-      userRow = insertMessage(db, { id: newId(), conversationId, seq, turnId, role: 'user', text: userText, status: 'complete', createdAt: now });
+      userRow = insertMessage(db, {
+        id: newId(), conversationId, seq, turnId, role: 'user', text: userText, status: 'complete', createdAt: now, ...placement,
+      });
       seq += 1;
     }
     const assistantRow = insertMessage(db, {
+      ...(userRow === null ? placement : {}),
       id: newId(),
       conversationId,
       seq,
