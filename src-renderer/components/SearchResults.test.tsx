@@ -32,6 +32,7 @@ function hitFixture(overrides: Partial<SearchHitView> = {}): SearchHitView {
     brain: 'kimi',
     snippet: `The blue ${START}whale${END} sings`,
     createdAt: '2026-12-01T10:00:00.000Z',
+    offBranch: false,
     ...overrides,
   };
 }
@@ -107,6 +108,31 @@ describe('Sidebar search over messages', () => {
     expect(state.openConversationId).toBe('c1');
     expect(state.messageIds).toEqual(['m7', 'm8', 'new0', 'new1', 'new2']);
     expect(state.focusedMessageId).toBe('m7');
+  });
+
+  it('shows the branch of a hit on a branch the conversation does not show before opening it', async () => {
+    const calls: string[] = [];
+    installApi(
+      fakeApi({
+        searchMessages: async () => ({ hits: [hitFixture({ offBranch: true })], indexing: null }),
+        listConversations: async () => [],
+        getConversation: async () => conversationFixture({ id: 'c1', title: 'Ocean notes' }),
+        chooseSibling: async ({ messageId }) => {
+          calls.push(`chooseSibling ${messageId}`);
+          return { messages: [], invocations: [], hasOlder: false };
+        },
+        listMessages: async () => {
+          calls.push('listMessages');
+          return { messages: [messageFixture({ id: 'm7', seq: 7, text: 'The blue whale sings' })], invocations: [], hasOlder: false };
+        },
+      }),
+    );
+    const view = render(<Sidebar />);
+    await typeQuery(view, 'whale');
+    fireEvent.click(view.getByTestId('search-hit'));
+    await settle();
+    expect(calls).toEqual(['chooseSibling m7', 'listMessages']);
+    expect(useAppStore.getState().focusedMessageId).toBe('m7');
   });
 
   it('moves from the search field through the results with the arrow keys', async () => {

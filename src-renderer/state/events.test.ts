@@ -326,7 +326,7 @@ describe('conversation events', () => {
   });
 
   it('drops the deleted conversation from the search results', () => {
-    const hit = { conversationTitle: 'T', messageId: 'm1', role: 'assistant', brain: null, snippet: 's', createdAt: '2026-01-01T00:00:00.000Z' } as const;
+    const hit = { conversationTitle: 'T', messageId: 'm1', role: 'assistant', brain: null, snippet: 's', createdAt: '2026-01-01T00:00:00.000Z', offBranch: false } as const;
     setState({ searchResults: { hits: [{ ...hit, conversationId: 'c1' }, { ...hit, conversationId: 'c2', messageId: 'm2' }], indexing: null } });
     handleApiEvent({ type: 'conversation-deleted', conversationId: 'c1' });
     expect(getState().searchResults).toEqual({ hits: [{ ...hit, conversationId: 'c2', messageId: 'm2' }], indexing: null });

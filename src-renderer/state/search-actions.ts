@@ -54,12 +54,17 @@ export function focusMessage(messageId: string | null): void {
 }
 
 /**
- * Opens the conversation of a hit at the hit: pages back from the newest messages until the hit is loaded (the list
+ * Opens the conversation of a hit at the hit, on its branch: pages back from the newest messages until the hit is loaded (the list
  * holds contiguous pages), then focuses it. A hit the list does not show (a message a summary now stands for) opens
  * the conversation at its newest messages.
  */
 export async function openSearchHit(hit: SearchHitView): Promise<void> {
   focusMessage(null);
+  if (hit.offBranch && hit.messageId !== null) {
+    // The hit's branch is shown first, so the list loads it; where it cannot be (a reply is being written, or a summary
+    // now stands for the message) the conversation opens as it is.
+    await api().chooseSibling({ messageId: hit.messageId }).catch(() => undefined);
+  }
   await openConversation(hit.conversationId);
   const messageId = hit.messageId;
   if (messageId === null) return;

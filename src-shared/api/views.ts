@@ -421,6 +421,8 @@ export interface SearchHitView {
   readonly brain: BrainId | null;
   readonly snippet: string;
   readonly createdAt: string;
+  /** The message is on a branch the conversation does not show now: opening it shows that branch. */
+  readonly offBranch: boolean;
 }
 
 export interface SearchResultsView {

@@ -74,10 +74,24 @@ describe('searchMessages', () => {
           brain: 'kimi',
           snippet: `The blue whale is the ${START}largest${END} animal; its song carries for hundreds of kilometres.`,
           createdAt: NOW,
+          offBranch: false,
         },
       ],
       indexing: null,
     });
+  });
+
+  it('says when a hit is on a branch the conversation does not show', () => {
+    const db = setup();
+    addMessage(db, 'c1', 'Tell me about whales', { role: 'user', id: 'u1' });
+    addMessage(db, 'c1', 'Humpback whales sing', { id: 'a1' });
+    // A second reply beside the first becomes the branch shown.
+    insertMessage(db, { id: 'a2', conversationId: 'c1', seq: 5_000_000, turnId: 't2', role: 'assistant', text: 'Blue whales sing', status: 'complete', parentId: 'u1', createdAt: NOW });
+    const hits = searchMessages(db, 'sing').hits.map((hit) => [hit.messageId, hit.offBranch]);
+    expect(hits.sort()).toEqual([
+      ['a1', true],
+      ['a2', false],
+    ]);
   });
 
   it('lists a conversation whose title matches first, its title marked, then the messages', () => {

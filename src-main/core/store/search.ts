@@ -65,10 +65,12 @@ interface MessageHitRow {
   readonly brain: BrainId | null;
   readonly createdAt: string;
   readonly snippet: string;
+  /** SQLite's boolean: 1 for a message on a branch the conversation does not show. */
+  readonly offBranch: number;
 }
 
 const HIT_COLUMNS = `m.conversation_id AS conversationId, c.title AS conversationTitle, m.id AS messageId, m.role AS role,
-  m.brain AS brain, m.created_at AS createdAt`;
+  m.brain AS brain, m.created_at AS createdAt, (m.on_live_path = 0 AND m.kind != 'summary') AS offBranch`;
 
 /** Words indexed by unicode61: ranked by bm25, snippets cut by FTS5 with the private-use marks. */
 function wordHits(db: AppDatabase, terms: readonly string[], limit: number): MessageHitRow[] {
@@ -177,6 +179,7 @@ function titleHits(db: AppDatabase, terms: readonly string[], limit: number): Se
     brain: row.brain,
     snippet: markTerms(row.title, terms),
     createdAt: row.createdAt,
+    offBranch: false,
   }));
 }
 
@@ -198,6 +201,7 @@ export function searchMessages(db: AppDatabase, query: string, { limit = DEFAULT
   const indexing = searchIndexingProgress(db);
   if (terms.length === 0) return { hits: [], indexing };
   const titles = titleHits(db, terms, limit);
-  const messageHits = terms.some(hasCjk) ? cjkHits(db, terms, limit) : wordHits(db, terms, limit);
+  const messageRows = terms.some(hasCjk) ? cjkHits(db, terms, limit) : wordHits(db, terms, limit);
+  const messageHits = messageRows.map((row): SearchHitView => ({ ...row, offBranch: row.offBranch === 1 }));
   return { hits: [...titles, ...messageHits].slice(0, limit), indexing };
 }
