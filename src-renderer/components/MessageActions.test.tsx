@@ -51,7 +51,7 @@ describe('message actions', () => {
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
     loadPath();
     const view = render(<MessageRow messageId="a1" />);
-    fireEvent.click(view.getByRole('button', { name: 'Copy' }));
+    fireEvent.click(view.getByRole('button', { name: 'Copy message' }));
     await settle();
     expect(writeText).toHaveBeenCalledWith('A **bold** answer\n\n- one');
     expect(view.getByTestId('copy-status').textContent).toBe('Copied');
@@ -114,7 +114,7 @@ describe('message actions', () => {
     setState({ activeTurns: { c1: { turnId: 't3', assistantMessageId: 'a3' } } });
     const running = render(<MessageRow messageId="u2" />);
     expect(running.queryByRole('button', { name: 'Edit' })).toBeNull();
-    expect(running.getByRole('button', { name: 'Copy' })).toBeTruthy();
+    expect(running.getByRole('button', { name: 'Copy message' })).toBeTruthy();
     cleanup();
     setState({ activeTurns: {} });
     load(messageFixture({ id: 'u1', compactedInto: 's1', siblings: { index: 1, count: 2, previousId: null, nextId: 'u1b' } }), replyFixture({ id: 'a1', compactedInto: 's1' }));

@@ -40,8 +40,8 @@ function CopyButton({ text }: { readonly text: string }) {
         type="button"
         className="icon-button message-action"
         data-testid="copy-message"
-        aria-label="Copy"
-        title="Copy"
+        aria-label="Copy message"
+        title="Copy the message as written (Markdown)"
         onClick={() => void copy()}
       >
         {copyState === 'copied' ? <CheckIcon /> : <CopyIcon />}
