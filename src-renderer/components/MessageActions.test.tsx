@@ -146,7 +146,7 @@ describe('message actions', () => {
     fireEvent.click(button);
     const menu = view.getByRole('menu', { name: 'Answer with' });
     const items = view.getAllByRole('menuitem');
-    expect(items.map((item) => item.textContent)).toEqual(BRAIN_IDS.map((id) => BRAINS[id].label));
+    expect(items.map((item) => item.querySelector('.answer-with-label')?.textContent)).toEqual(BRAIN_IDS.map((id) => BRAINS[id].label));
     expect(button.getAttribute('aria-expanded')).toBe('true');
     expect(document.activeElement).toBe(items[0]);
     fireEvent.keyDown(menu, { key: 'ArrowUp' });
@@ -164,6 +164,26 @@ describe('message actions', () => {
     await settle();
     expect(answerWith).toHaveBeenCalledWith({ messageId: 'a2', brain: 'gemini' });
     expect(view.queryByRole('menu')).toBeNull();
+  });
+
+  it("answers on a model of the brain's own list, reached with the right arrow", async () => {
+    const answerWith = vi.fn<Api['answerWith']>().mockResolvedValue(started);
+    installApi(fakeApi({ answerWith }));
+    loadPath();
+    const view = render(<MessageRow messageId="a2" />);
+    fireEvent.click(view.getByRole('button', { name: 'Answer with…' }));
+    const kimi = view.getByRole('menuitem', { name: 'Kimi' });
+    kimi.focus();
+    fireEvent.keyDown(view.getByRole('menu'), { key: 'ArrowRight' });
+    const models = view.getByRole('menu', { name: 'Answer with Kimi on the model' });
+    expect(view.getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['‹ All brains', 'kimi-k2.6default', 'kimi-k2.5']);
+    expect(document.activeElement?.textContent).toBe('‹ All brains');
+    fireEvent.keyDown(models, { key: 'ArrowLeft' });
+    expect(document.activeElement).toBe(view.getByRole('menuitem', { name: 'Kimi' }));
+    fireEvent.keyDown(view.getByRole('menu'), { key: 'ArrowRight' });
+    fireEvent.click(view.getByRole('menuitem', { name: 'kimi-k2.5' }));
+    await settle();
+    expect(answerWith).toHaveBeenCalledWith({ messageId: 'a2', brain: 'kimi', model: 'kimi-k2.5' });
   });
 
   it('labels a sibling reply with its brain and served model', () => {

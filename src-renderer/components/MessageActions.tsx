@@ -11,7 +11,15 @@ import { CheckIcon, ChevronLeftIcon, ChevronRightIcon, CopyIcon, PencilIcon, Ret
 /** How long "Copied" shows after a copy. */
 const COPIED_NOTE_MS = 1_500;
 /** Room the brains menu needs below its button; with less, it opens upwards. */
-const MENU_HEIGHT_PX = 260;
+const MENU_HEIGHT_PX = 290;
+/** Room the menu needs right of its button's start; with less, it lines up with the button's end instead. */
+const MENU_WIDTH_PX = 220;
+
+/** Where the open menu sits against its button. */
+interface MenuPlacement {
+  readonly vertical: 'down' | 'up';
+  readonly horizontal: 'start' | 'end';
+}
 
 type CopyState = 'idle' | 'copied' | 'failed';
 
@@ -93,46 +101,72 @@ export function SiblingPager({ message, disabled }: { readonly message: MessageV
   );
 }
 
-/** "Answer with…": a menu of the seven brains; the one picked writes a new reply beside this one. */
+/**
+ * "Answer with…": a menu of the seven brains; the one picked writes a new reply beside this one, on its own choice of
+ * model. Right arrow (or the "›" beside a brain) lists that brain's models instead; left arrow goes back.
+ */
 function AnswerWithMenu({ message, disabled }: { readonly message: MessageView; readonly disabled: boolean }) {
   const settings = useAppStore((state) => state.settings);
-  const [open, setOpen] = useState<'down' | 'up' | null>(null);
+  const [open, setOpen] = useState<MenuPlacement | null>(null);
+  // The brain whose models the menu lists, or null for the list of brains.
+  const [modelsOf, setModelsOf] = useState<BrainId | null>(null);
+  // The item to focus once the menu shows its other list: the brain the models came from, or the first item.
+  const focusBrain = useRef<BrainId | null>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLDivElement>(null);
   const menuId = useId();
   const options = brainOptions(settings).filter((option) => option.available);
+  const listed = options.find((option) => option.id === modelsOf);
 
   const close = (returnFocus: boolean): void => {
     setOpen(null);
+    setModelsOf(null);
     if (returnFocus) buttonRef.current?.focus();
   };
 
   useEffect(() => {
     if (open === null) return;
-    menuRef.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
     const closeOutside = (event: MouseEvent): void => {
       const target = event.target as Node;
-      if (!menuRef.current?.contains(target) && !buttonRef.current?.contains(target)) setOpen(null);
+      if (!menuRef.current?.contains(target) && !buttonRef.current?.contains(target)) {
+        setOpen(null);
+        setModelsOf(null);
+      }
     };
     document.addEventListener('mousedown', closeOutside);
     return () => document.removeEventListener('mousedown', closeOutside);
   }, [open]);
+
+  useEffect(() => {
+    if (open === null) return;
+    const brain = focusBrain.current;
+    focusBrain.current = null;
+    const selector = brain === null ? '[role="menuitem"]' : `[data-brain-item="${brain}"]`;
+    menuRef.current?.querySelector<HTMLElement>(selector)?.focus();
+  }, [open, modelsOf]);
 
   const toggle = (): void => {
     if (open !== null) {
       close(false);
       return;
     }
-    // The list scrolls inside its own box: a menu near its bottom edge opens upwards so it is not cut off.
+    // The list scrolls inside its own box, which cuts off what overflows it: a menu near its bottom edge opens
+    // upwards, and near its right edge lines up with the button's end.
     const button = buttonRef.current?.getBoundingClientRect();
     const frame = buttonRef.current?.closest('[data-testid="message-list"]')?.getBoundingClientRect();
     const roomBelow = button === undefined || frame === undefined ? Infinity : frame.bottom - button.bottom;
-    setOpen(roomBelow < MENU_HEIGHT_PX ? 'up' : 'down');
+    const roomRight = button === undefined || frame === undefined ? Infinity : frame.right - button.left;
+    setOpen({ vertical: roomBelow < MENU_HEIGHT_PX ? 'up' : 'down', horizontal: roomRight < MENU_WIDTH_PX ? 'end' : 'start' });
   };
 
-  const pick = (brain: BrainId): void => {
+  const pick = (brain: BrainId, model?: string): void => {
     close(true);
-    void answerWith(message.conversationId, message.id, brain);
+    void answerWith(message.conversationId, message.id, brain, model);
+  };
+
+  const showBrains = (): void => {
+    focusBrain.current = modelsOf;
+    setModelsOf(null);
   };
 
   const onMenuKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
@@ -156,10 +190,26 @@ function AnswerWithMenu({ message, disabled }: { readonly message: MessageView; 
         event.preventDefault();
         focusAt(items.length - 1);
         break;
+      case 'ArrowRight': {
+        const brain = (document.activeElement as HTMLElement | null)?.dataset.brainItem;
+        const option = options.find((candidate) => candidate.id === brain);
+        if (modelsOf === null && option !== undefined) {
+          event.preventDefault();
+          setModelsOf(option.id);
+        }
+        break;
+      }
+      case 'ArrowLeft':
+        if (modelsOf !== null) {
+          event.preventDefault();
+          showBrains();
+        }
+        break;
       case 'Escape':
         event.preventDefault();
         event.stopPropagation();
-        close(true);
+        if (modelsOf === null) close(true);
+        else showBrains();
         break;
       case 'Tab':
         close(false);
@@ -195,25 +245,65 @@ function AnswerWithMenu({ message, disabled }: { readonly message: MessageView; 
         <div
           ref={menuRef}
           id={menuId}
-          className={`answer-with-menu opens-${open}`}
+          className={`answer-with-menu opens-${open.vertical} aligns-${open.horizontal}`}
           data-testid="answer-with-menu"
           role="menu"
-          aria-label="Answer with"
+          aria-label={listed === undefined ? 'Answer with' : `Answer with ${listed.label} on the model`}
           onKeyDown={onMenuKeyDown}
         >
-          {options.map((option) => (
-            <button
-              key={option.id}
-              type="button"
-              role="menuitem"
-              tabIndex={-1}
-              className="answer-with-item"
-              data-testid={`answer-with-${option.id}`}
-              onClick={() => pick(option.id)}
-            >
-              {option.label}
-            </button>
-          ))}
+          {listed === undefined ? (
+            <>
+              {options.map((option) => (
+                <button
+                  key={option.id}
+                  type="button"
+                  role="menuitem"
+                  tabIndex={-1}
+                  className="answer-with-item"
+                  data-testid={`answer-with-${option.id}`}
+                  data-brain-item={option.id}
+                  onClick={() => pick(option.id)}
+                >
+                  <span className="answer-with-label">{option.label}</span>
+                  {/* Pointer way to the models; the keyboard way is the right arrow. */}
+                  <span
+                    className="answer-with-more"
+                    aria-hidden="true"
+                    title={`Choose ${option.label}'s model`}
+                    onClick={(event) => {
+                      event.stopPropagation();
+                      setModelsOf(option.id);
+                    }}
+                  >
+                    ›
+                  </span>
+                </button>
+              ))}
+              <div className="answer-with-hint" aria-hidden="true">
+                → for models
+              </div>
+            </>
+          ) : (
+            <>
+              <button type="button" role="menuitem" tabIndex={-1} className="answer-with-item answer-with-back" onClick={showBrains}>
+                ‹ All brains
+              </button>
+              {listed.models.map((model) => (
+                <button
+                  key={model}
+                  type="button"
+                  role="menuitem"
+                  tabIndex={-1}
+                  className="answer-with-item"
+                  data-testid={`answer-with-model-${model}`}
+                  onClick={() => pick(listed.id, model)}
+                >
+                  <span className="answer-with-label">{model}</span>
+                  {model === listed.defaultModel ? <span className="answer-with-note">default</span> : null}
+                </button>
+              ))}
+            </>
+          )}
         </div>
       )}
     </div>

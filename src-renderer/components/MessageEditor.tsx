@@ -13,6 +13,7 @@ export function MessageEditor({ message }: { readonly message: MessageView }) {
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
+  const editorRef = useRef<HTMLDivElement>(null);
 
   useLayoutEffect(() => {
     const input = inputRef.current;
@@ -28,6 +29,8 @@ export function MessageEditor({ message }: { readonly message: MessageView }) {
     const input = inputRef.current;
     input?.focus();
     input?.setSelectionRange(input.value.length, input.value.length);
+    // Opened by Up from the composer, the editor may sit below the end of the view: its buttons come into sight.
+    editorRef.current?.scrollIntoView?.({ block: 'nearest' });
     return () => {
       const target = opener?.isConnected === true ? opener : document.querySelector<HTMLElement>('[data-testid="composer-input"]');
       target?.focus();
@@ -59,7 +62,7 @@ export function MessageEditor({ message }: { readonly message: MessageView }) {
   };
 
   return (
-    <div className="message-editor" data-testid="message-editor">
+    <div ref={editorRef} className="message-editor" data-testid="message-editor">
       <textarea
         ref={inputRef}
         className="message-editor-input"
