@@ -60,7 +60,9 @@ describe('message actions', () => {
   it('opens the editor on a user message; Esc cancels it and leaves the message as it was', () => {
     loadPath();
     const view = render(<MessageRow messageId="u2" />);
-    fireEvent.click(view.getByRole('button', { name: 'Edit' }));
+    const edit = view.getByRole('button', { name: 'Edit' });
+    edit.focus();
+    fireEvent.click(edit);
     const input = view.getByRole('textbox', { name: 'Edit message' }) as HTMLTextAreaElement;
     expect(input.value).toBe('second');
     expect(document.activeElement).toBe(input);
@@ -69,6 +71,7 @@ describe('message actions', () => {
     expect(view.queryByTestId('message-editor')).toBeNull();
     expect(view.getByTestId('message-text').textContent).toBe('second');
     expect(getState().editingMessageId).toBeNull();
+    expect(document.activeElement).toBe(view.getByRole('button', { name: 'Edit' }));
   });
 
   it('sends the edited text with Enter and with Send, keeping Shift+Enter for a new line', async () => {

@@ -22,20 +22,23 @@ export function MessageEditor({ message }: { readonly message: MessageView }) {
     input.style.height = `${Math.min(input.scrollHeight, MAX_INPUT_HEIGHT_PX)}px`;
   }, [text]);
 
-  // Focus goes back where it was when the editor opened (the Edit button, or the composer that Up came from); when
-  // that control left with the old branch, to the composer.
+  // Focus goes back where it was when the editor opened: the composer that Up came from, or the message's Edit button
+  // (drawn again once the editor closes). After a send the message has left with the old branch: the composer.
   useEffect(() => {
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    // An Edit button that opened the editor has already left with the bubble, leaving focus on the body.
+    const focused = document.activeElement;
+    const opener = focused instanceof HTMLElement && focused !== document.body ? focused : null;
     const input = inputRef.current;
     input?.focus();
     input?.setSelectionRange(input.value.length, input.value.length);
     // Opened by Up from the composer, the editor may sit below the end of the view: its buttons come into sight.
     editorRef.current?.scrollIntoView?.({ block: 'nearest' });
     return () => {
-      const target = opener?.isConnected === true ? opener : document.querySelector<HTMLElement>('[data-testid="composer-input"]');
-      target?.focus();
+      const editButton = document.querySelector<HTMLElement>(`article[data-message-id="${message.id}"] [data-testid="edit-message"]`);
+      const composer = document.querySelector<HTMLElement>('[data-testid="composer-input"]');
+      (opener?.isConnected === true ? opener : (editButton ?? composer))?.focus();
     };
-  }, []);
+  }, [message.id]);
 
   const empty = text.trim() === '';
 
