@@ -117,7 +117,7 @@ test('model Markdown renders safely: no script, no raw HTML, code highlighted wi
   await expect(reply).toHaveAttribute('data-status', 'complete');
   await expect(reply.locator('table')).toHaveCount(1);
   await expect(reply.locator('pre code')).toHaveCount(1);
-  await expect(reply.getByRole('button', { name: /copy/i })).toBeVisible();
+  await expect(reply.getByTestId('copy-code')).toBeVisible();
 
   await sendMessage(page, '[reply:Safe words.\\n\\n<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2"> and <iframe src="https://example.com"></iframe>]');
   const replies = page.locator('[data-testid="message"][data-role="assistant"]');

@@ -5,7 +5,8 @@ import { ApiError, type Api } from '../../src-shared/api';
 import { installApi } from '../state/api-client';
 import { installMessageQueue } from '../state/turn-actions';
 import { resetAppStore, useAppStore } from '../state/store';
-import { conversationFixture, fakeApi } from '../state/test-fixtures';
+import { openConversationState } from '../state/messages-slice';
+import { conversationFixture, fakeApi, messageFixture, replyFixture } from '../state/test-fixtures';
 import { Composer } from './Composer';
 
 const sent = { turnId: 't1', userMessageId: 'u1', assistantMessageId: 'a1' };
@@ -362,5 +363,41 @@ describe('Composer skill suggestions', () => {
     await settle();
     expect(send).toHaveBeenCalledWith({ conversationId: 'c1', text: '/nothing-like-it' });
     expect(stop).not.toHaveBeenCalled();
+  });
+});
+
+describe('Up in the composer', () => {
+  function loadConversation(): void {
+    const messages = [
+      messageFixture({ id: 'u1', seq: 1, text: 'first' }),
+      replyFixture({ id: 'a1', seq: 2, parentId: 'u1' }),
+      messageFixture({ id: 'u2', seq: 3, parentId: 'a1', text: 'last one I sent' }),
+      replyFixture({ id: 'a2', seq: 4, parentId: 'u2' }),
+    ];
+    useAppStore.setState({
+      ...openConversationState('c1'),
+      pageStatus: 'ready',
+      messagesById: Object.fromEntries(messages.map((message) => [message.id, message])),
+      messageIds: messages.map((message) => message.id),
+    });
+  }
+
+  it('opens the editor on the last message sent when the composer is empty', () => {
+    loadConversation();
+    const { input } = renderComposer();
+    fireEvent.keyDown(input, { key: 'ArrowUp' });
+    expect(useAppStore.getState().editingMessageId).toBe('u2');
+  });
+
+  it('leaves Up to the text when the composer holds some, or while a reply runs', () => {
+    loadConversation();
+    const { input } = renderComposer();
+    fireEvent.change(input, { target: { value: 'typing' } });
+    fireEvent.keyDown(input, { key: 'ArrowUp' });
+    expect(useAppStore.getState().editingMessageId).toBeNull();
+    fireEvent.change(input, { target: { value: '' } });
+    act(() => useAppStore.setState({ activeTurns: { c1: { turnId: 't9', assistantMessageId: 'a9' } } }));
+    fireEvent.keyDown(input, { key: 'ArrowUp' });
+    expect(useAppStore.getState().editingMessageId).toBeNull();
   });
 });

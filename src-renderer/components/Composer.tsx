@@ -1,15 +1,23 @@
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { CONNECTION_PROBLEM_CODES } from '../../src-shared/api';
 import { openSettings } from '../state/settings-actions';
-import { cancelQueuedMessage, queueMessage, sendMessage, stopAndSend, stopTurn, updateDraft } from '../state/turn-actions';
+import {
+  cancelQueuedMessage,
+  editInPlace,
+  queueMessage,
+  sendMessage,
+  stopAndSend,
+  stopTurn,
+  updateDraft,
+} from '../state/turn-actions';
 import { errorText } from '../state/api-client';
-import { selectConversationBrain, selectReplyRunning } from '../state/selectors';
+import { selectConversationBrain, selectLastEditableUserMessageId, selectReplyRunning } from '../state/selectors';
 import { useAppStore } from '../state/store';
 import { brainLabel } from './brain-options';
 import { SendIcon, StopIcon } from './icons';
 import { SkillSuggestionList, useSkillSuggestions } from './SkillSuggestions';
 
-const MAX_INPUT_HEIGHT_PX = 240;
+export const MAX_INPUT_HEIGHT_PX = 240;
 
 interface SendError {
   readonly text: string;
@@ -23,7 +31,7 @@ function sendErrorOf(caught: unknown): SendError {
 }
 
 /** IME composition: Enter confirms the composed characters and must not send. */
-function isComposing(event: KeyboardEvent<HTMLTextAreaElement>): boolean {
+export function isComposing(event: KeyboardEvent<HTMLTextAreaElement>): boolean {
   return event.nativeEvent.isComposing || event.keyCode === 229;
 }
 
@@ -148,6 +156,16 @@ export function Composer({ conversationId }: { readonly conversationId: string }
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): void => {
     if (skillSuggestions.onKeyDown(event)) return;
+    const plainKey = !event.shiftKey && !event.altKey && !event.ctrlKey && !event.metaKey;
+    if (event.key === 'ArrowUp' && plainKey && draft === '' && !replyRunning) {
+      // Up in an empty composer edits the last message sent, as in a terminal or a chat client.
+      const lastSent = selectLastEditableUserMessageId(useAppStore.getState(), conversationId);
+      if (lastSent !== null) {
+        event.preventDefault();
+        editInPlace(lastSent);
+      }
+      return;
+    }
     if (event.key === 'Enter' && !event.shiftKey && !isComposing(event)) {
       event.preventDefault();
       void send();

@@ -13,6 +13,8 @@ import { SummaryCard } from './SummaryCard';
 import { brainLabel, brainOptions } from './brain-options';
 import { usageSummary } from './format';
 import { RetryIcon, WarningIcon } from './icons';
+import { MessageEditor } from './MessageEditor';
+import { MessageToolbar } from './MessageActions';
 import { ToolActivity } from './ToolActivity';
 import { TurnReceiptStrip } from './TurnReceipt';
 
@@ -190,17 +192,28 @@ function AssistantMessage({ message }: MessageProps) {
           <AskAnotherBrain conversationId={message.conversationId} declinedBy={message.brain} disabled={compacting} />
         </div>
       ) : null}
+      <MessageToolbar message={message} />
     </article>
   );
 }
 
 function UserMessage({ message }: MessageProps) {
   const chosen = useAppStore((state) => selectTurnChoice(state, message.conversationId, message.turnId) === 'chosen');
+  const editing = useAppStore((state) => state.editingMessageId === message.id && message.compactedInto === null);
   return (
     <article className={chosen ? 'message user turn-chosen' : 'message user'} {...rowAttributes(message)}>
       <TurnChoice message={message} />
-      <div className="user-bubble" data-testid="message-text">
-        {message.text}
+      <div className={editing ? 'user-message editing' : 'user-message'}>
+        {editing ? (
+          <MessageEditor message={message} />
+        ) : (
+          <>
+            <div className="user-bubble" data-testid="message-text">
+              {message.text}
+            </div>
+            <MessageToolbar message={message} />
+          </>
+        )}
       </div>
     </article>
   );

@@ -137,3 +137,28 @@ export const MemoryIcon = () => (
     <path d="M6 3h12a1 1 0 0 1 1 1v17l-7-4-7 4V4a1 1 0 0 1 1-1Z" />
   </Icon>
 );
+
+export const CopyIcon = () => (
+  <Icon size={14}>
+    <rect x="9" y="9" width="12" height="12" rx="2" />
+    <path d="M5 15H4a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h9a2 2 0 0 1 2 2v1" />
+  </Icon>
+);
+
+export const CheckIcon = () => (
+  <Icon size={14}>
+    <path d="M20 6 9 17l-5-5" />
+  </Icon>
+);
+
+export const ChevronLeftIcon = () => (
+  <Icon size={14}>
+    <path d="m15 18-6-6 6-6" />
+  </Icon>
+);
+
+export const ChevronRightIcon = () => (
+  <Icon size={14}>
+    <path d="m9 18 6-6-6-6" />
+  </Icon>
+);

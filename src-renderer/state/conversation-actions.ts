@@ -13,6 +13,7 @@ import {
 } from './conversations-slice';
 import { dropConversationHits } from './search-slice';
 import {
+  applyBranchPage,
   applyOlderPage,
   applyOpeningPage,
   applyReloadedPage,
@@ -153,6 +154,28 @@ export async function reloadNewestPage(conversationId: string): Promise<void> {
     }));
   } catch (error) {
     if (request === pageRequest) showNotice(`Could not refresh this conversation: ${errorText(error)}`);
+  }
+}
+
+/**
+ * Shows the alternative `messageId` (and the newest branch below it): the host moves the conversation's current leaf
+ * there, and its answer (the path from the fork down) replaces the rows shown below the fork.
+ */
+export async function showAlternative(messageId: string): Promise<void> {
+  const conversationId = getState().openConversationId;
+  if (conversationId === null) return;
+  // A page read before the switch would bring back rows of the branch left.
+  const request = ++pageRequest;
+  try {
+    const page = await api().chooseSibling({ messageId });
+    if (request !== pageRequest) return;
+    flushPendingDeltas();
+    setState((current) => ({
+      ...applyBranchPage(current, page),
+      ...reconcileActiveTurn(current, conversationId, page.messages),
+    }));
+  } catch (error) {
+    if (request === pageRequest) showNotice(`Could not show that alternative: ${errorText(error)}`);
   }
 }
 

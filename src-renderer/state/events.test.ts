@@ -47,6 +47,83 @@ beforeEach(() => {
 });
 
 describe('turn-started', () => {
+  /** u1 → a1 → u2 → a2 → u3 → a3, one straight path. */
+  function openPath(): void {
+    openWith(
+      'c1',
+      messageFixture({ id: 'u1', seq: 1, turnId: 't1' }),
+      replyFixture({ id: 'a1', seq: 2, turnId: 't1', parentId: 'u1' }),
+      messageFixture({ id: 'u2', seq: 3, turnId: 't2', parentId: 'a1', text: 'second' }),
+      replyFixture({ id: 'a2', seq: 4, turnId: 't2', parentId: 'u2' }),
+      messageFixture({ id: 'u3', seq: 5, turnId: 't3', parentId: 'a2', text: 'third' }),
+      replyFixture({ id: 'a3', seq: 6, turnId: 't3', parentId: 'u3' }),
+    );
+  }
+
+  it('keeps the rows down to the parent of an edit in the middle, drops the branch below it, then adds the new rows', () => {
+    openPath();
+    useAppStore.setState({ streamingText: { a3: 'left behind' }, editingMessageId: 'u2' });
+    const userMessage = messageFixture({ id: 'u2b', seq: 7, turnId: 't4', parentId: 'a1', text: 'second, again', siblings: { index: 2, count: 2, previousId: 'u2', nextId: null } });
+    const assistantMessage = replyFixture({ id: 'a2b', seq: 8, turnId: 't4', parentId: 'u2b', text: '', status: 'streaming' });
+    handleApiEvent({ type: 'turn-started', conversationId: 'c1', turnId: 't4', userMessage, assistantMessage });
+    expect(getState().messageIds).toEqual(['u1', 'a1', 'u2b', 'a2b']);
+    expect(Object.keys(getState().messagesById).sort()).toEqual(['a1', 'a2b', 'u1', 'u2b']);
+    expect(getState().streamingText).toEqual({});
+    expect(getState().editingMessageId).toBeNull();
+    expect(getState().messagesById.u2b?.siblings).toEqual({ index: 2, count: 2, previousId: 'u2', nextId: null });
+  });
+
+  it('puts a regenerated reply in place of the replies below its user message', () => {
+    openPath();
+    const assistantMessage = replyFixture({ id: 'a2b', seq: 7, turnId: 't4', parentId: 'u2', text: '', status: 'streaming', brain: 'gemini' });
+    handleApiEvent({ type: 'turn-started', conversationId: 'c1', turnId: 't4', userMessage: null, assistantMessage });
+    expect(getState().messageIds).toEqual(['u1', 'a1', 'u2', 'a2b']);
+    expect(getState().hasOlder).toBe(false);
+  });
+
+  it('appends a plain send below the last row, keeping everything shown', () => {
+    openPath();
+    const userMessage = messageFixture({ id: 'u4', seq: 7, turnId: 't4', parentId: 'a3' });
+    const assistantMessage = replyFixture({ id: 'a4', seq: 8, turnId: 't4', parentId: 'u4', text: '', status: 'streaming' });
+    handleApiEvent({ type: 'turn-started', conversationId: 'c1', turnId: 't4', userMessage, assistantMessage });
+    expect(getState().messageIds).toEqual(['u1', 'a1', 'u2', 'a2', 'u3', 'a3', 'u4', 'a4']);
+  });
+
+  it('starts the list again for an edit of the first message', () => {
+    openPath();
+    const userMessage = messageFixture({ id: 'u1b', seq: 7, turnId: 't4', parentId: null });
+    const assistantMessage = replyFixture({ id: 'a1b', seq: 8, turnId: 't4', parentId: 'u1b', text: '', status: 'streaming' });
+    handleApiEvent({ type: 'turn-started', conversationId: 'c1', turnId: 't4', userMessage, assistantMessage });
+    expect(getState().messageIds).toEqual(['u1b', 'a1b']);
+    expect(getState().hasOlder).toBe(false);
+  });
+
+  it('replaces the message an edit stands beside when the parent is under a summary, keeping the summary', () => {
+    openWith(
+      'c1',
+      messageFixture({ id: 's1', seq: 9, role: 'system', kind: 'summary', coversThroughId: 'a1' }),
+      messageFixture({ id: 'u2', seq: 3, turnId: 't2', parentId: 'a1' }),
+      replyFixture({ id: 'a2', seq: 4, turnId: 't2', parentId: 'u2' }),
+    );
+    const userMessage = messageFixture({ id: 'u2b', seq: 10, turnId: 't4', parentId: 'a1' });
+    const assistantMessage = replyFixture({ id: 'a2b', seq: 11, turnId: 't4', parentId: 'u2b', text: '', status: 'streaming' });
+    handleApiEvent({ type: 'turn-started', conversationId: 'c1', turnId: 't4', userMessage, assistantMessage });
+    expect(getState().messageIds).toEqual(['s1', 'u2b', 'a2b']);
+  });
+
+  it('shows only the new rows, with older ones to load, when the fork is above the loaded rows', () => {
+    openWith(
+      'c1',
+      messageFixture({ id: 'u5', seq: 9, turnId: 't5', parentId: 'a4' }),
+      replyFixture({ id: 'a5', seq: 10, turnId: 't5', parentId: 'u5' }),
+    );
+    const userMessage = messageFixture({ id: 'u2b', seq: 11, turnId: 't6', parentId: 'a1' });
+    const assistantMessage = replyFixture({ id: 'a2b', seq: 12, turnId: 't6', parentId: 'u2b', text: '', status: 'streaming' });
+    handleApiEvent({ type: 'turn-started', conversationId: 'c1', turnId: 't6', userMessage, assistantMessage });
+    expect(getState().messageIds).toEqual(['u2b', 'a2b']);
+    expect(getState().hasOlder).toBe(true);
+  });
+
   it('adds the user message and the reply to the open conversation and marks the turn running', () => {
     openWith('c1');
     const userMessage = messageFixture({ id: 'u1', seq: 1 });
@@ -222,7 +299,7 @@ describe('turn-done and turn-failed', () => {
       conversationId: 'c1',
       turnId: 't2',
       userMessage: null,
-      assistantMessage: replyFixture({ id: 'm3', seq: 3, turnId: 't2', text: '', status: 'streaming' }),
+      assistantMessage: replyFixture({ id: 'm3', seq: 3, turnId: 't2', parentId: 'm2', text: '', status: 'streaming' }),
     });
     expect(getState().streamingText).toEqual({ m2: 'First reply' });
     expect(hasPendingDeltas()).toBe(false);

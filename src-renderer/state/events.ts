@@ -11,7 +11,7 @@ import {
 import { removeConversation, upsertConversation } from './conversations-slice';
 import { advanceExportAll } from './export-slice';
 import { advanceImport } from './import-slice';
-import { applyReceipt, mergeInvocations, mergeMessages, openConversationState } from './messages-slice';
+import { applyReceipt, applyStartedTurn, mergeInvocations, mergeMessages, openConversationState } from './messages-slice';
 import { bufferDelta, flushPendingDeltas } from './delta-buffer';
 import { dropConversationHits } from './search-slice';
 import { useAppStore } from './store';
@@ -47,7 +47,9 @@ export function handleApiEvent(event: ApiEvent): EventOutcome {
       setState((state) => {
         const rows = event.userMessage === null ? [event.assistantMessage] : [event.userMessage, event.assistantMessage];
         const turn = { turnId: event.turnId, assistantMessageId: event.assistantMessage.id };
-        return { ...startTurn(state, event.conversationId, turn), ...mergeMessages(state, rows) };
+        // An edit, a regenerated reply or another brain's answer hangs below a row higher up: the rows of the branch
+        // shown below it leave the list.
+        return { ...startTurn(state, event.conversationId, turn), ...applyStartedTurn(state, rows) };
       });
       return NOTHING_MORE;
     }

@@ -32,6 +32,8 @@ export interface MessagesSlice {
   readonly loadingOlder: boolean;
   /** Rows of the open conversation's summaries, by summary id, once expanded. */
   readonly coveredBySummary: Readonly<Record<string, CoveredRows>>;
+  /** The user message whose editor is open in place of its text, or null. */
+  readonly editingMessageId: string | null;
 }
 
 export const initialMessagesSlice: MessagesSlice = {
@@ -46,6 +48,7 @@ export const initialMessagesSlice: MessagesSlice = {
   pageError: null,
   loadingOlder: false,
   coveredBySummary: {},
+  editingMessageId: null,
 };
 
 export function openConversationState(conversationId: string | null): MessagesSlice {
@@ -329,4 +332,86 @@ export function updateCoveredRows(
   const current = state.coveredBySummary[summaryId];
   if (current === undefined) return { coveredBySummary: state.coveredBySummary };
   return { coveredBySummary: { ...state.coveredBySummary, [summaryId]: { ...current, ...change } } };
+}
+
+/**
+ * The rows shown from the top down to `keepCount`, with everything below dropped: what stays of the list when a branch
+ * replaces the path below a fork.
+ */
+type KeptRows = Pick<MessagesSlice, 'messageIds' | 'messagesById' | 'streamingText' | 'editingMessageId'>;
+
+function keepFirstRows(state: MessagesSlice, keepCount: number): KeptRows {
+  const messageIds = state.messageIds.slice(0, keepCount);
+  const kept = new Set(messageIds);
+  const messagesById: Record<string, MessageView> = {};
+  for (const id of messageIds) {
+    const message = state.messagesById[id];
+    if (message !== undefined) messagesById[id] = message;
+  }
+  const streamingText = Object.fromEntries(Object.entries(state.streamingText).filter(([id]) => kept.has(id)));
+  const editingMessageId = state.editingMessageId !== null && kept.has(state.editingMessageId) ? state.editingMessageId : null;
+  return { messageIds, messagesById, streamingText, editingMessageId };
+}
+
+/**
+ * Where rows that hang under `parentId` go in the list: the count of shown rows that stay above them. The parent
+ * itself when it is shown; else the first shown row with the same parent (an alternative the new rows replace: the
+ * parent is under a summary, or not loaded); null when the fork is above everything loaded.
+ */
+function forkPosition(state: MessagesSlice, parentId: string): number | null {
+  const parentIndex = state.messageIds.indexOf(parentId);
+  if (parentIndex >= 0) return parentIndex + 1;
+  const siblingIndex = state.messageIds.findIndex((id) => {
+    const shown = state.messagesById[id];
+    return shown !== undefined && shown.kind !== 'summary' && shown.parentId === parentId;
+  });
+  return siblingIndex >= 0 ? siblingIndex : null;
+}
+
+function leadingSummaries(state: MessagesSlice): number {
+  const firstRow = state.messageIds.findIndex((id) => state.messagesById[id]?.kind !== 'summary');
+  return firstRow < 0 ? state.messageIds.length : firstRow;
+}
+
+/**
+ * A turn's new rows (oldest first). The first one's `parentId` says where they hang: the live path now runs through
+ * that parent, so the rows shown below it (another branch) leave the list. A first message (no parent) starts the
+ * list again. A fork above the loaded rows leaves only the new rows (under the live summary, if one is shown), with
+ * older ones to page in.
+ */
+export function applyStartedTurn(state: MessagesSlice, rows: readonly MessageView[]): Partial<MessagesSlice> {
+  const first = rows[0];
+  // Until the opening page is in, nothing shown can belong to another branch; the page merges with these rows.
+  if (first === undefined || first.conversationId !== state.openConversationId || state.pageStatus !== 'ready') {
+    return mergeMessages(state, rows);
+  }
+  if (first.parentId === null) {
+    const restarted = keepFirstRows(state, 0);
+    return { ...restarted, ...mergeMessages({ ...state, ...restarted }, rows), hasOlder: false };
+  }
+  const position = forkPosition(state, first.parentId);
+  if (position === state.messageIds.length) return mergeMessages(state, rows);
+  // A live summary stands for the start of every path through the rows it covers, the new one included.
+  const kept = keepFirstRows(state, position ?? leadingSummaries(state));
+  return { ...kept, ...mergeMessages({ ...state, ...kept }, rows), hasOlder: position === null ? true : state.hasOlder, loadingOlder: false };
+}
+
+/**
+ * The answer to a branch switch: the new live path from the fork's parent down (or its newest page). Rows above its
+ * first row stay; when that row is not shown, the page replaces the list.
+ */
+export function applyBranchPage(state: MessagesSlice, page: MessagePage): Partial<MessagesSlice> {
+  const anchor = page.messages.find((message) => message.kind !== 'summary');
+  const anchorIndex = anchor === undefined ? -1 : state.messageIds.indexOf(anchor.id);
+  const kept = keepFirstRows(state, Math.max(anchorIndex, 0));
+  const base: MessagesSlice = { ...state, ...kept };
+  return {
+    ...kept,
+    ...mergeMessages(base, page.messages),
+    ...mergeInvocations(base, page.invocations),
+    hasOlder: anchorIndex >= 0 ? state.hasOlder : page.hasOlder,
+    loadingOlder: false,
+    pageStatus: 'ready',
+    pageError: null,
+  };
 }

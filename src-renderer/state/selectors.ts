@@ -48,3 +48,13 @@ export function selectUnplacedApprovalIds(state: AppState, conversationId: strin
   }
   return unplaced;
 }
+
+/** The newest user message of the shown path that can be edited (none a summary covers), or null. */
+export function selectLastEditableUserMessageId(state: AppState, conversationId: string): string | null {
+  if (state.openConversationId !== conversationId) return null;
+  for (let index = state.messageIds.length - 1; index >= 0; index -= 1) {
+    const message = state.messagesById[state.messageIds[index] ?? ''];
+    if (message?.role === 'user') return message.compactedInto === null ? message.id : null;
+  }
+  return null;
+}

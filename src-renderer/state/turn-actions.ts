@@ -1,4 +1,5 @@
 import type { RequestPreview, SendResult } from '../../src-shared/api';
+import type { BrainId } from '../../src-shared/brains';
 import { api, errorText } from './api-client';
 import { showNotice } from './conversation-actions';
 import { selectReplyRunning } from './selectors';
@@ -83,6 +84,39 @@ export function installMessageQueue(): () => void {
     }
     sendQueuedMessages();
   });
+}
+
+/** Opens the editor in place of a user message's text; null closes it. */
+export function editInPlace(messageId: string | null): void {
+  setState({ editingMessageId: messageId });
+}
+
+/**
+ * Sends `text` in place of the user message `messageId`: a new alternative beside it, answered by the conversation's
+ * brain. Throws the Api's refusal, for the editor to show while it keeps the text.
+ */
+export async function sendEdit(conversationId: string, messageId: string, text: string): Promise<SendResult> {
+  const result = await runTurnCommand(conversationId, () => api().editMessage({ messageId, text }));
+  if (getState().editingMessageId === messageId) editInPlace(null);
+  return result;
+}
+
+/** A new reply beside the reply `messageId`, by the same brain and model. */
+export async function regenerateReply(conversationId: string, messageId: string): Promise<void> {
+  try {
+    await runTurnCommand(conversationId, () => api().regenerate({ messageId }));
+  } catch (error) {
+    showNotice(`Could not regenerate the reply: ${errorText(error)}`);
+  }
+}
+
+/** A new reply beside the reply `messageId`, by `brain` (its `model`, else the brain's pick). */
+export async function answerWith(conversationId: string, messageId: string, brain: BrainId, model?: string): Promise<void> {
+  try {
+    await runTurnCommand(conversationId, () => api().answerWith({ messageId, brain, ...(model === undefined ? {} : { model }) }));
+  } catch (error) {
+    showNotice(`Could not ask another brain: ${errorText(error)}`);
+  }
 }
 
 export async function retryTurn(conversationId: string): Promise<void> {

@@ -180,6 +180,20 @@ describe('TurnEngine', () => {
     expect((scripted.calls[1]?.body.messages as unknown[]).slice(1)).toEqual([{ role: 'user', content: 'question' }]);
   });
 
+  it('ends a regenerated reply with its place among its alternatives, so the window keeps its pager', async () => {
+    const { events, scripted, engine } = setup();
+    const first = engine.send('c1', 'question');
+    scripted.push({ type: 'text-delta', text: 'one' }, 'end');
+    const original = await first.done;
+    const again = engine.answerAgain(original.id, null);
+    scripted.push({ type: 'text-delta', text: 'two' }, 'end');
+    const regenerated = await again.done;
+    const done = events.filter((event): event is Extract<ApiEvent, { type: 'turn-done' }> => event.type === 'turn-done').at(-1);
+    const place = { index: 2, count: 2, previousId: original.id, nextId: null };
+    expect(done?.message.siblings).toEqual(place);
+    expect(regenerated.siblings).toEqual(place);
+  });
+
   it('marks the conversation full for its brain when the provider refuses the size', async () => {
     const { db, scripted, engine } = setup();
     const started = engine.send('c1', 'hi');

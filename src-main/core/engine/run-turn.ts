@@ -13,7 +13,7 @@ import { listInvocationsByMessage, type InvocationRow } from '../store/invocatio
 import { estimateLiveTokens, estimateRowTokens } from '../context/row-estimate';
 import type { ContextWindows } from '../context/windows';
 import { newestUserSeqBefore } from '../store/live-path';
-import { checkpointMessageText, toMessageView, type MessageRow } from '../store/messages';
+import { checkpointMessageText, toMessageViews, type MessageRow } from '../store/messages';
 import type { AppDatabase } from '../store/open';
 import { finishReply } from '../store/turns';
 import { normalizeQuoteEscapes } from '../transcripts/quote-escapes';
@@ -227,7 +227,8 @@ function finish(deps: TurnRunDependencies, turn: TurnContext, written: WrittenRe
     counts: { [QUOTE_ESCAPE_COUNTER]: guarded.normalized },
     refused: draft.contextTooLarge ? { tokens: refusedTokens, model: target.model } : null,
   });
-  const message = toMessageView(finished.row);
+  // With its place among its alternatives: the window's pager on a regenerated reply reads it from this event.
+  const message = toMessageViews(db, [finished.row])[0]!;
   emit({ type: 'turn-receipt', conversationId, turnId, messageId, receipt: buildReceipt(invocations) });
   emit(status === 'failed' ? { type: 'turn-failed', conversationId, turnId, message } : { type: 'turn-done', conversationId, turnId, message });
   if (finished.conversation) emit({ type: 'conversation-updated', conversation: finished.conversation });
