@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Api, SearchHitView } from '../../src-shared/api';
 import { SEARCH_MARK_END as END, SEARCH_MARK_START as START } from '../../src-shared/search';
 import { installApi } from '../state/api-client';
+import { openConversation } from '../state/conversation-actions';
 import { resetAppStore, useAppStore } from '../state/store';
 import { conversationFixture, fakeApi, messageFixture } from '../state/test-fixtures';
 import { SearchSnippet } from './SearchResults';
@@ -132,6 +133,33 @@ describe('Sidebar search over messages', () => {
     fireEvent.click(view.getByTestId('search-hit'));
     await settle();
     expect(calls).toEqual(['chooseSibling m7', 'listMessages']);
+    expect(useAppStore.getState().focusedMessageId).toBe('m7');
+  });
+
+  it('switches the open conversation to the branch of a hit on a branch it does not show', async () => {
+    const pages: string[][] = [];
+    installApi(
+      fakeApi({
+        searchMessages: async () => ({ hits: [hitFixture({ offBranch: true })], indexing: null }),
+        listConversations: async () => [],
+        getConversation: async () => conversationFixture({ id: 'c1', title: 'Ocean notes' }),
+        chooseSibling: async () => {
+          pages.push(['chooseSibling']);
+          return { messages: [messageFixture({ id: 'm7', seq: 7, text: 'The blue whale sings' })], invocations: [], hasOlder: false };
+        },
+        listMessages: async () => ({ messages: [messageFixture({ id: 'm6', seq: 6, text: 'The other branch' })], invocations: [], hasOlder: false }),
+      }),
+    );
+    const view = render(<Sidebar />);
+    await act(async () => {
+      await openConversation('c1');
+    });
+    expect(useAppStore.getState().messageIds).toEqual(['m6']);
+    await typeQuery(view, 'whale');
+    fireEvent.click(view.getByTestId('search-hit'));
+    await settle();
+    expect(pages).toEqual([['chooseSibling']]);
+    expect(useAppStore.getState().messageIds).toEqual(['m7']);
     expect(useAppStore.getState().focusedMessageId).toBe('m7');
   });
 

@@ -1,6 +1,6 @@
 import type { SearchHitView } from '../../src-shared/api';
 import { api, errorText } from './api-client';
-import { loadOlderMessages, openConversation } from './conversation-actions';
+import { loadOlderMessages, openConversation, showAlternative } from './conversation-actions';
 import { useAppStore } from './store';
 
 const { getState, setState } = useAppStore;
@@ -63,7 +63,8 @@ export async function openSearchHit(hit: SearchHitView): Promise<void> {
   if (hit.offBranch && hit.messageId !== null) {
     // The hit's branch is shown first, so the list loads it; where it cannot be (a reply is being written, or a summary
     // now stands for the message) the conversation opens as it is.
-    await api().chooseSibling({ messageId: hit.messageId }).catch(() => undefined);
+    if (getState().openConversationId === hit.conversationId) await showAlternative(hit.messageId);
+    else await api().chooseSibling({ messageId: hit.messageId }).catch(() => undefined);
   }
   await openConversation(hit.conversationId);
   const messageId = hit.messageId;
