@@ -3,7 +3,7 @@ import type { TranscriptMessage, TranscriptV1 } from '../../../src-shared/transc
 import { closeOpenFence, cutCallText, fenced, markdownOf, plainTextAsMarkdown } from './export-markdown';
 
 const AT = '2026-12-01T12:00:00.000Z';
-const DEFAULTS = { includeTools: true, includeReasoning: false };
+const DEFAULTS = { includeTools: true, includeReasoning: false, branches: 'live' } as const;
 
 function transcriptOf(messages: TranscriptMessage[], title = 'Notes'): TranscriptV1 {
   return { format: 'anybrain.transcript', version: 1, conversation: { id: 'c', title, created_at: AT }, messages };
