@@ -73,7 +73,7 @@ export function seedBranchedConversation(db: AppDatabase, at = '2026-12-01T12:00
   message('u2-edit', { turnId: 't3', role: 'user', text: 'Why, in one line?', parentId: 'a1' });
   message('a3-kimi', { turnId: 't4', ...reply('kimi', 'kimi-k2.6'), text: 'Locality.' });
   insertInvocation(db, {
-    id: 'i1', turnId: 't4', messageId: 'a3-kimi', seq: 0, kind: 'tool', server: 'files', tool: 'read_file', providerCallId: 'functions.read_file:0',
+    id: 'i-kimi', turnId: 't4', messageId: 'a3-kimi', seq: 0, kind: 'tool', server: 'files', tool: 'read_file', providerCallId: 'functions.read_file:0',
     input: { path: 'notes.md' }, output: 'Quicksort partitions in place.', status: 'ok', opaque: null, startedAt: at, endedAt: at,
   });
   message('a3-gemini', { turnId: 't5', ...reply('gemini', 'gemini-3.1-pro-preview'), text: 'It stays in cache.', parentId: 'u2-edit' });

@@ -202,7 +202,7 @@ describe('the JSON export', () => {
     const schema = JSON.parse(readFileSync(new URL('../../../src-shared/transcript-v1.schema.json', import.meta.url), 'utf8')) as object;
     const validate = new Ajv2020({ strict: true, allErrors: true }).compile(schema);
     const db = openTestDatabase();
-    const exports = [seedEveryKindOfRow(db), importTranscript(db, JSON.stringify(hostileTranscript()))].map(
+    const exports = [seedEveryKindOfRow(db), importTranscript(db, JSON.stringify(hostileTranscript())), seedBranchedConversation(db)].map(
       (conversationId) => JSON.parse(exportConversation(db, conversationId, 'json').content) as unknown,
     );
     for (const exported of exports) {
