@@ -252,7 +252,7 @@ describe('anybrain import of other apps\u2019 exports', () => {
     const ids = fromJson.out.trim().split('\n');
     expect(ids).toHaveLength(2);
     expect(fromJson.err).toBe(
-      '2 conversations, 6 messages imported; 1 skipped: "Lost thread" (its current_node "gone" is not in its mapping).\n',
+      '2 conversations, 8 messages imported; 1 skipped: "Lost thread" (its current_node "gone" is not in its mapping).\n',
     );
     const titles = await Promise.all(ids.map(async (id) => ((await core.dispatch('getConversation', { id })) as { value: { title: string } }).value.title));
     expect(titles).toEqual(['Counting primes', 'Greetings']);
