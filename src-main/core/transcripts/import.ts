@@ -60,6 +60,7 @@ export function validateTranscript(raw: unknown): TranscriptV1 {
   return parsed.data;
 }
 
+/** The file's tree, or a refusal naming the first `parent_id` or `current_leaf_id` that names what it may not. */
 function treeOf(transcript: TranscriptV1): TranscriptTree {
   const tree = transcriptTree(transcript);
   if (isTreeIssue(tree)) throw new TranscriptImportError(`The file is not a valid Anybrain transcript: ${tree.path}: ${tree.problem}. Nothing was imported.`);
