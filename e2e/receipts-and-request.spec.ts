@@ -157,14 +157,14 @@ test('a transcript file imports through the sidebar, opens with its messages and
   await expect(reply.getByTestId('message-text')).toHaveText('Your notes plan two days in Kyoto.');
 });
 
-test("ChatGPT's export zip imports through the sidebar: a summary, the branch last seen, the code run as a receipt chip", async ({ page }) => {
+test("ChatGPT's export zip imports through the sidebar: a summary, every branch with the one last seen shown, the code run as a receipt chip", async ({ page }) => {
   await openApp(page);
   const conversations = readFileSync(join(import.meta.dirname, 'fixtures/chatgpt-export/conversations.json'));
   const zip = zipSync({ 'chat.html': strToU8('<html></html>'), 'conversations.json': conversations });
   await page.getByTestId('import-transcript-input').setInputFiles({ name: 'chatgpt-export.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) });
 
   await expect(page.getByTestId('import-summary')).toHaveText(
-    '2 conversations, 6 messages imported; 1 skipped: "Lost thread" (its current_node "gone" is not in its mapping).',
+    '2 conversations, 8 messages imported; 1 skipped: "Lost thread" (its current_node "gone" is not in its mapping).',
   );
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Counting primes');
   await expect(page.getByTestId('message-text')).toHaveText([

@@ -109,6 +109,18 @@ export const transcriptMessageSchema = z
     error: transcriptErrorSchema.nullable().optional(),
     /** Extension: on a summary (`kind: "summary"`), the id of the last message it summarises. */
     covers_through_id: z.string().min(1).nullable().optional(),
+    /** Extension: the message this one follows. */
+    parent_id: z
+      .string()
+      .min(1)
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          'The id of the message this one follows, earlier in the file; null for a first message and for every summary. ' +
+          'Several messages following one are alternatives (an edited message, another reply). Absent: the message follows ' +
+          'the message before it in the file (summaries aside).',
+      }),
   })
   .passthrough();
 
@@ -117,7 +129,22 @@ export const transcriptSchema = z
     format: z.literal(TRANSCRIPT_FORMAT),
     version: z.literal(TRANSCRIPT_VERSION),
     conversation: z
-      .object({ id: z.string().min(1), title: z.string(), created_at: z.string() })
+      .object({
+        id: z.string().min(1),
+        title: z.string(),
+        created_at: z.string(),
+        /** Extension. */
+        current_leaf_id: z
+          .string()
+          .min(1)
+          .nullable()
+          .optional()
+          .meta({
+            description:
+              'The id of the newest message of the branch shown: the conversation as shown and replayed is the path from it ' +
+              'up through parent_id. Absent or null: the last message of the file that is not a summary.',
+          }),
+      })
       .passthrough(),
     messages: z.array(transcriptMessageSchema),
   })

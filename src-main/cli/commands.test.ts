@@ -252,7 +252,7 @@ describe('anybrain import of other apps\u2019 exports', () => {
     const ids = fromJson.out.trim().split('\n');
     expect(ids).toHaveLength(2);
     expect(fromJson.err).toBe(
-      '2 conversations, 6 messages imported; 1 skipped: "Lost thread" (its current_node "gone" is not in its mapping).\n',
+      '2 conversations, 8 messages imported; 1 skipped: "Lost thread" (its current_node "gone" is not in its mapping).\n',
     );
     const titles = await Promise.all(ids.map(async (id) => ((await core.dispatch('getConversation', { id })) as { value: { title: string } }).value.title));
     expect(titles).toEqual(['Counting primes', 'Greetings']);
@@ -332,6 +332,41 @@ describe('anybrain export flags', () => {
     expect([plain.includes('read_file'), plain.includes('Thinking it over.'), plain.includes('Second question.')]).toEqual([true, false, true]);
     const flagged = await run({ tools: false, reasoning: true, turns: `${firstTurn}, ` });
     expect([flagged.includes('read_file'), flagged.includes('Thinking it over.'), flagged.includes('Second question.')]).toEqual([false, true, false]);
+  });
+
+  it('--branches all writes every branch, the live path by default, in a single export and with --all', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'anybrain-export-branches-'));
+    // From the sources no export worker is built: --all writes its zip in-process.
+    const core = openCore({ dataDir, env: {}, exportArchives: 'in-process' });
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }), () => core.dispose());
+    const transcript = {
+      format: 'anybrain.transcript', version: 1, conversation: { id: 'c', title: 'Forked', created_at: '2026-01-01T00:00:00.000Z', current_leaf_id: 'a1b' },
+      messages: [
+        { id: 'u1', turn_id: 't1', role: 'user', kind: 'chat', text: 'Pick a colour.' },
+        { id: 'a1a', turn_id: 't1', parent_id: 'u1', role: 'assistant', kind: 'chat', status: 'complete', text: 'Teal.', brain: 'claude' },
+        { id: 'a1b', turn_id: 't2', parent_id: 'u1', role: 'assistant', kind: 'chat', status: 'complete', text: 'Amber.', brain: 'kimi' },
+      ],
+    };
+    const file = join(dataDir, 'in.json');
+    writeFileSync(file, JSON.stringify(transcript));
+    const imported = capture();
+    expect(await importCommand(core, imported, file)).toBe(0);
+    const conversation = imported.out.trim();
+    const words = (markdown: string) => markdown.split('\n').filter((line) => /^(Teal|Amber)\.$|^\*Alternative/.test(line));
+    const run = async (flags: { branches?: string }) => {
+      const output = capture();
+      expect(await exportCommand(core, output, { conversation, format: 'md', ...flags })).toBe(0);
+      return words(output.out);
+    };
+    expect(await run({})).toEqual(['Amber.']);
+    expect(await run({ branches: 'live' })).toEqual(['Amber.']);
+    expect(await run({ branches: 'all' })).toEqual(['*Alternative 1 of 2 after message 1.*', 'Teal.', '*Alternative 2 of 2 after message 1 (current branch).*', 'Amber.']);
+    const folder = join(dataDir, 'all');
+    expect(await exportCommand(core, capture(), { all: true, format: 'md', out: folder, branches: 'all' })).toBe(0);
+    const written = readdirSync(folder).filter((name) => name.endsWith('.md'));
+    expect(written.map((name) => words(readFileSync(join(folder, name), 'utf8')))).toEqual([
+      ['*Alternative 1 of 2 after message 1.*', 'Teal.', '*Alternative 2 of 2 after message 1 (current branch).*', 'Amber.'],
+    ]);
   });
 });
 

@@ -17,6 +17,7 @@ import {
   type ContextStatusView,
   type ConversationView,
   type ExportArchiveResult,
+  type ExportBranches,
   type ExportChunk,
   type ExportFormat,
   type MessageView,
@@ -157,12 +158,18 @@ export interface ExportCommandOptions {
   readonly reasoning?: boolean;
   /** Comma-separated turn ids: only those turns (one conversation only). */
   readonly turns?: string;
+  /** Markdown and HTML: `live` (the default) or `all` branches. */
+  readonly branches?: string;
   /** Ctrl-C: a running `--all` export stops and writes nothing. */
   readonly interrupt?: AbortSignal;
 }
 
 export async function exportCommand(core: Core, output: Output, options: ExportCommandOptions): Promise<number> {
-  const shown = { includeTools: options.tools ?? true, includeReasoning: options.reasoning ?? false };
+  const shown = {
+    includeTools: options.tools ?? true,
+    includeReasoning: options.reasoning ?? false,
+    ...(options.branches === undefined ? {} : { branches: options.branches as ExportBranches }),
+  };
   if (options.all) {
     if (options.conversation !== undefined) throw new ApiError('invalid-input', 'Give either --conversation ID or --all, not both.');
     if (options.turns !== undefined) throw new ApiError('invalid-input', '--turns picks turns of one conversation: use it with --conversation ID.');
@@ -196,7 +203,7 @@ export async function exportCommand(core: Core, output: Output, options: ExportC
 async function exportAllCommand(
   core: Core,
   output: Output,
-  options: { format: ExportFormat; includeTools: boolean; includeReasoning: boolean; folder: string; interrupt?: AbortSignal },
+  options: { format: ExportFormat; includeTools: boolean; includeReasoning: boolean; branches?: ExportBranches; folder: string; interrupt?: AbortSignal },
 ): Promise<number> {
   const exportId = randomUUID();
   const unsubscribe = core.onEvent((event: ApiEvent) => {
@@ -208,8 +215,8 @@ async function exportAllCommand(
   options.interrupt?.addEventListener('abort', onInterrupt, { once: true });
   let result: ExportArchiveResult;
   try {
-    const { format, includeTools, includeReasoning } = options;
-    result = await call(core, 'exportAllConversations', { exportId, format, includeTools, includeReasoning });
+    const { format, includeTools, includeReasoning, branches } = options;
+    result = await call(core, 'exportAllConversations', { exportId, format, includeTools, includeReasoning, ...(branches === undefined ? {} : { branches }) });
   } finally {
     unsubscribe();
     options.interrupt?.removeEventListener('abort', onInterrupt);

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createInterface } from 'node:readline/promises';
-import { ApiError, EXPORT_FORMATS, type ApprovalView } from '../../src-shared/api';
+import { ApiError, EXPORT_BRANCHES, EXPORT_FORMATS, type ApprovalView } from '../../src-shared/api';
 import { chipLabel } from '../../src-shared/receipt';
 import { BRAIN_IDS, REASONING_LEVELS } from '../../src-shared/brains';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../src-shared/search';
@@ -150,7 +150,8 @@ program
   .option('--no-tools', 'md and html: leave out the tool, memory and skill calls')
   .option('--reasoning', 'md and html: include each reply\u2019s reasoning')
   .option('--turns <ids>', 'only these turns, comma-separated turn ids, in conversation order')
-  .action((options: { conversation?: string; all?: boolean; format: string; out?: string; tools: boolean; reasoning?: boolean; turns?: string }) => {
+  .addOption(new Option('--branches <which>', 'md and html: the live path, or every branch with each alternative labelled (json: always every branch)').choices([...EXPORT_BRANCHES]).default('live'))
+  .action((options: { conversation?: string; all?: boolean; format: string; out?: string; tools: boolean; reasoning?: boolean; turns?: string; branches: string }) => {
     const interrupt = new AbortController();
     process.once('SIGINT', () => interrupt.abort());
     return withCore(dataFlag(), (core) => exportCommand(core, output, { ...options, interrupt: interrupt.signal }));

@@ -132,10 +132,11 @@ describe('Export all conversations', () => {
     fireEvent.click(view.getByLabelText('Web page'));
     fireEvent.click(view.getByLabelText('Include tool calls'));
     fireEvent.click(view.getByLabelText('Include reasoning'));
+    fireEvent.click(view.getByLabelText('Include every branch'));
     fireEvent.click(view.getByRole('button', { name: 'Export' }));
     await settle();
     expect(view.queryByRole('dialog')).toBeNull();
-    expect(inputs()[1]).toEqual({ format: 'html', includeTools: false, includeReasoning: true });
+    expect(inputs()[1]).toEqual({ format: 'html', includeTools: false, includeReasoning: true, branches: 'all' });
 
     fireEvent.click(view.getByRole('button', { name: 'Export all conversations…' }));
     fireEvent.click(view.getByLabelText('Transcript'));

@@ -48,6 +48,7 @@ function ExportAllDialog({ onExport, onCancel }: ExportAllDialogProps) {
           format={choice.format}
           includeTools={choice.includeTools}
           includeReasoning={choice.includeReasoning}
+          includeBranches={choice.includeBranches}
           onChange={(change) => setChoice((current) => ({ ...current, ...change }))}
         />
         <div className="dialog-actions">

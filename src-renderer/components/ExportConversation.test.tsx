@@ -108,6 +108,17 @@ describe('Export of one conversation', () => {
     expect(exportConversation.mock.calls).toEqual([[{ id: 'c1', format: 'html', includeTools: false, includeReasoning: true }]]);
   });
 
+  it('exports every branch when asked, the branch shown by default', async () => {
+    const view = renderConversation();
+    openDialog(view);
+    const branches = view.getByLabelText('Include every branch') as HTMLInputElement;
+    expect(branches.checked).toBe(false);
+    fireEvent.click(branches);
+    fireEvent.click(view.getByRole('button', { name: 'Export' }));
+    await settle();
+    expect(exportConversation.mock.calls).toEqual([[{ id: 'c1', format: 'md', includeTools: true, includeReasoning: false, branches: 'all' }]]);
+  });
+
   it('sends no include options with a transcript, which always carries everything', async () => {
     const view = renderConversation();
     openDialog(view);
@@ -115,10 +126,11 @@ describe('Export of one conversation', () => {
     fireEvent.click(view.getByLabelText('Transcript'));
     const tools = view.getByLabelText('Include tool calls') as HTMLInputElement;
     const reasoning = view.getByLabelText('Include reasoning') as HTMLInputElement;
-    expect([tools.disabled, tools.checked, reasoning.disabled, reasoning.checked]).toEqual([true, true, true, true]);
+    const branches = view.getByLabelText('Include every branch') as HTMLInputElement;
+    expect([tools.disabled, tools.checked, reasoning.disabled, reasoning.checked, branches.disabled, branches.checked]).toEqual([true, true, true, true, true, true]);
     expect(tools.getAttribute('aria-describedby')).toBe('export-includes-hint');
     expect(document.getElementById('export-includes-hint')?.textContent).toBe(
-      'A transcript always carries everything: every tool call and all reasoning, with their signatures.',
+      'A transcript always carries everything: every tool call and all reasoning, with their signatures, and every branch.',
     );
     fireEvent.click(view.getByRole('button', { name: 'Export' }));
     await settle();

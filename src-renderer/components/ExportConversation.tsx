@@ -48,6 +48,7 @@ function ExportDialog({ draft, onExport, onCancel }: ExportStepProps) {
           format={draft.format}
           includeTools={draft.includeTools}
           includeReasoning={draft.includeReasoning}
+          includeBranches={draft.includeBranches}
           onChange={changeConversationExport}
         />
         <fieldset className="export-fieldset">

@@ -18,7 +18,7 @@ interface ExportOptionsFieldsProps extends ExportIncludes {
 }
 
 /** The format and what the export shows beyond the words; JSON takes no choice, as it always carries everything. */
-export function ExportOptionsFields({ idPrefix, format, includeTools, includeReasoning, onChange }: ExportOptionsFieldsProps) {
+export function ExportOptionsFields({ idPrefix, format, includeTools, includeReasoning, includeBranches, onChange }: ExportOptionsFieldsProps) {
   const isJson = format === 'json';
   const hintId = `${idPrefix}-includes-hint`;
   return (
@@ -72,9 +72,20 @@ export function ExportOptionsFields({ idPrefix, format, includeTools, includeRea
           />
           Include reasoning
         </label>
+        <label className="checkbox-field">
+          <input
+            type="checkbox"
+            data-testid={`${idPrefix}-include-branches`}
+            checked={isJson || includeBranches}
+            disabled={isJson}
+            aria-describedby={isJson ? hintId : undefined}
+            onChange={(event) => onChange({ includeBranches: event.target.checked })}
+          />
+          Include every branch
+        </label>
         {isJson ? (
           <p className="field-hint" id={hintId}>
-            A transcript always carries everything: every tool call and all reasoning, with their signatures.
+            A transcript always carries everything: every tool call and all reasoning, with their signatures, and every branch.
           </p>
         ) : null}
       </fieldset>

@@ -1,13 +1,15 @@
 import type { ExportFormat, ExportOptions } from '../../src-shared/api';
 
-/** What Markdown and HTML show beyond the words; JSON always carries everything, so it takes neither. */
+/** What Markdown and HTML show beyond the words; JSON always carries everything, so it takes none of them. */
 export interface ExportIncludes {
   readonly includeTools: boolean;
   readonly includeReasoning: boolean;
+  /** Every branch, each alternative labelled, where the default is the branch shown. */
+  readonly includeBranches: boolean;
 }
 
-/** The Api's own defaults: tool calls shown, reasoning left out. */
-export const DEFAULT_EXPORT_INCLUDES: ExportIncludes = { includeTools: true, includeReasoning: false };
+/** The Api's own defaults: tool calls shown, reasoning left out, the branch shown only. */
+export const DEFAULT_EXPORT_INCLUDES: ExportIncludes = { includeTools: true, includeReasoning: false, includeBranches: false };
 
 /** The include options a format takes: none for JSON, which is complete whatever is asked. */
 export function includesFor(format: ExportFormat, includes: ExportIncludes): ExportOptions {
@@ -16,7 +18,12 @@ export function includesFor(format: ExportFormat, includes: ExportIncludes): Exp
       return {};
     case 'md':
     case 'html':
-      return { includeTools: includes.includeTools, includeReasoning: includes.includeReasoning };
+      return {
+        includeTools: includes.includeTools,
+        includeReasoning: includes.includeReasoning,
+        // The Api's default is the live path, so an export of it reads as it always did.
+        ...(includes.includeBranches ? { branches: 'all' as const } : {}),
+      };
     default: {
       const _unknown: never = format;
       return {};
@@ -64,7 +71,7 @@ export function beginExportDraft(conversationId: string): Partial<ExportSlice> {
   };
 }
 
-export type ExportDraftChange = Partial<Pick<ExportDraft, 'format' | 'includeTools' | 'includeReasoning' | 'scope' | 'choosing'>>;
+export type ExportDraftChange = Partial<Pick<ExportDraft, 'format' | 'includeTools' | 'includeReasoning' | 'includeBranches' | 'scope' | 'choosing'>>;
 
 export function changeExportDraft(state: ExportSlice, change: ExportDraftChange): Partial<ExportSlice> {
   if (state.exportDraft === null) return {};

@@ -8,6 +8,7 @@ import { MAX_CONTEXT_WINDOW, MIN_CONTEXT_WINDOW } from '../context-windows';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, MAX_SEARCH_QUERY_LENGTH } from '../search';
 import { ENVIRONMENT_NAME_PATTERN, MCP_LABEL_MAX_LENGTH, MCP_SERVER_ID_PATTERN, TOOL_POLICY_VALUES } from '../tool-rules';
 import {
+  EXPORT_BRANCHES,
   EXPORT_FORMATS,
   REPAIR_KINDS,
   THEMES,
@@ -126,8 +127,9 @@ export const commandSchemas = {
   /** Write-only: a key goes in, and never comes out through the Api. `null` removes it. */
   setKey: z.object({ brain: brainId, key: z.string().trim().min(1).max(4096).nullable() }).strict(),
   /**
-   * One conversation as a transcript. Markdown and HTML show tool calls unless `includeTools` is false, and reasoning
-   * only when `includeReasoning` is true; `turnIds` keeps only those turns, in conversation order (every format).
+   * One conversation as a transcript. Markdown and HTML show tool calls unless `includeTools` is false, reasoning
+   * only when `includeReasoning` is true, and the live path unless `branches` is `all`; `turnIds` keeps only those
+   * turns, in conversation order (every format). JSON carries every branch and the current leaf.
    */
   exportConversation: z
     .object({
@@ -135,6 +137,7 @@ export const commandSchemas = {
       format: z.enum(EXPORT_FORMATS),
       includeTools: z.boolean().optional(),
       includeReasoning: z.boolean().optional(),
+      branches: z.enum(EXPORT_BRANCHES).optional(),
       turnIds: z.array(entityId).min(1).max(MAX_EXPORT_TURN_IDS).optional(),
     })
     .strict(),
@@ -144,7 +147,13 @@ export const commandSchemas = {
    * the zip is ready (read it with readExport) or when cancelExport stopped it.
    */
   exportAllConversations: z
-    .object({ exportId: exportId, format: z.enum(EXPORT_FORMATS), includeTools: z.boolean().optional(), includeReasoning: z.boolean().optional() })
+    .object({
+      exportId: exportId,
+      format: z.enum(EXPORT_FORMATS),
+      includeTools: z.boolean().optional(),
+      includeReasoning: z.boolean().optional(),
+      branches: z.enum(EXPORT_BRANCHES).optional(),
+    })
     .strict(),
   /** Stops a running export (nothing is kept), or lets go of a finished one nobody read to the end. */
   cancelExport: z.object({ exportId: exportId }).strict(),

@@ -356,12 +356,18 @@ export interface ApprovalView {
 export const EXPORT_FORMATS = ['json', 'md', 'html'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
+/** Which branches Markdown and HTML show: the live path (the conversation as the window shows it) or every branch. */
+export const EXPORT_BRANCHES = ['live', 'all'] as const;
+export type ExportBranches = (typeof EXPORT_BRANCHES)[number];
+
 /** What an export shows beyond the words; every field is optional, and an export without them reads as before. */
 export interface ExportOptions {
   /** Markdown and HTML: each reply's tool, memory and skill calls (default true). */
   readonly includeTools?: boolean;
   /** Markdown and HTML: each reply's readable reasoning (default false). */
   readonly includeReasoning?: boolean;
+  /** Markdown and HTML: the live path (default), or every branch with each alternative labelled. JSON always has every branch. */
+  readonly branches?: ExportBranches;
   /** Only these turns, in conversation order; absent: the whole conversation. */
   readonly turnIds?: readonly string[];
 }

@@ -128,7 +128,7 @@ describe('importConversations', () => {
     core.onEvent((event) => events.push(event));
     const zip = zipSync({ 'conversations.json': strToU8(JSON.stringify([...chatGptExport(), chromeBearing])), 'chat.html': strToU8('<html></html>') });
     const summary = await call(core, 'importConversations', { name: 'export.zip', contentBase64: Buffer.from(zip).toString('base64') });
-    expect(summary).toMatchObject({ source: 'chatgpt', conversations: 3, messages: 8, skipped: [{ title: 'Lost thread' }] });
+    expect(summary).toMatchObject({ source: 'chatgpt', conversations: 3, messages: 10, skipped: [{ title: 'Lost thread' }] });
     expect(events.filter((event) => event.type === 'import-progress').at(-1)).toEqual({ type: 'import-progress', name: 'export.zip', done: 3, total: 3 });
     expect(events.filter((event) => event.type === 'conversation-updated')).toHaveLength(3);
 

@@ -13,7 +13,7 @@ import { exportConversation } from './export';
 import { EXPORT_INDEX_FILE, exportFileNames } from './export-file-names';
 
 /** What to export: the same for every conversation of the archive. */
-export interface ExportAllRequest extends Pick<ExportOptions, 'includeTools' | 'includeReasoning'> {
+export interface ExportAllRequest extends Pick<ExportOptions, 'includeTools' | 'includeReasoning' | 'branches'> {
   readonly format: ExportFormat;
 }
 

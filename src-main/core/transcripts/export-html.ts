@@ -7,7 +7,10 @@
 import { buildReceipt } from '../../../src-shared/receipt';
 import type { TranscriptInvocation, TranscriptMessage, TranscriptV1 } from '../../../src-shared/transcript';
 import PAGE_STYLE from './export-page.css?raw';
+import type { BranchWalkStep } from './transcript-tree';
 import {
+  alternativeLabel,
+  branchWalk,
   brainLabel,
   callInputText,
   cutCallText,
@@ -60,17 +63,23 @@ function receiptHtml(invocations: readonly TranscriptInvocation[]): string {
   return `<div class="receipt"><span class="receipt-summary">${escapeHtml(receipt.summary)}</span>${chips.join('')}</div>\n${calls.join('\n')}`;
 }
 
-function messageHtml(message: TranscriptMessage, options: ProjectionOptions): string {
+/** Where every branch is shown, each message's number: the anchor the labels of alternatives link to. */
+function numberHtml(number: number | null): { id: string; label: string } {
+  return number === null ? { id: '', label: '' } : { id: ` id="message-${number}"`, label: `<span class="number">${number}</span> ` };
+}
+
+function messageHtml(message: TranscriptMessage, options: ProjectionOptions, number: number | null = null): string {
+  const numbered = numberHtml(number);
   if (message.role === 'system') {
     const label = message.kind === 'summary' ? 'Summary of earlier messages' : 'System notice';
     const body = message.kind === 'summary' ? `<div class="markdown">${renderMarkdown(message.text)}</div>` : plainTextHtml(message.text);
-    return `<aside class="system ${message.kind}"><p class="system-label">${label}${timeHtml(message.created_at)}</p>${body}</aside>`;
+    return `<aside class="system ${message.kind}"${numbered.id}><p class="system-label">${numbered.label}${label}${timeHtml(message.created_at)}</p>${body}</aside>`;
   }
   if (message.role === 'user') {
-    return `<article class="message user"><h2 class="speaker">You${timeHtml(message.created_at)}</h2>${plainTextHtml(message.text)}</article>`;
+    return `<article class="message user"${numbered.id}><h2 class="speaker">${numbered.label}You${timeHtml(message.created_at)}</h2>${plainTextHtml(message.text)}</article>`;
   }
   const model = modelLabel(message);
-  const heading = `<h2 class="speaker">${escapeHtml(brainLabel(message))}${model === null ? '' : ` <span class="model">${escapeHtml(model)}</span>`}${timeHtml(message.created_at)}</h2>`;
+  const heading = `<h2 class="speaker">${numbered.label}${escapeHtml(brainLabel(message))}${model === null ? '' : ` <span class="model">${escapeHtml(model)}</span>`}${timeHtml(message.created_at)}</h2>`;
   const status = message.status ?? 'complete';
   const parts = [heading];
   const sentence = statusSentence(message);
@@ -81,7 +90,7 @@ function messageHtml(message: TranscriptMessage, options: ProjectionOptions): st
   }
   if (message.text.trim() !== '') parts.push(`<div class="markdown">${renderMarkdown(message.text)}</div>`);
   if (options.includeTools) parts.push(receiptHtml(message.tool_invocations ?? []));
-  return `<article class="message assistant status-${status}">${parts.filter((part) => part !== '').join('\n')}</article>`;
+  return `<article class="message assistant status-${status}"${numbered.id}>${parts.filter((part) => part !== '').join('\n')}</article>`;
 }
 
 export function htmlOf(transcript: TranscriptV1, options: ProjectionOptions): string {
@@ -94,7 +103,31 @@ export function htmlOf(transcript: TranscriptV1, options: ProjectionOptions): st
 <style>${PAGE_STYLE}</style>
 </head><body><main>
 <header><h1>${escapeHtml(title)}</h1>${started === null ? '' : `<p class="started">Started ${escapeHtml(started)}</p>`}</header>
-${transcript.messages.map((message) => messageHtml(message, options)).join('\n')}
+${messagesHtml(transcript, options)}
 </main></body></html>
 `;
+}
+
+function messagesHtml(transcript: TranscriptV1, options: ProjectionOptions): string {
+  const walk = branchWalk(transcript, options);
+  if (walk === null) return transcript.messages.map((message) => messageHtml(message, options)).join('\n');
+  return walk.map((step) => branchStepHtml(step, options)).join('\n');
+}
+
+/** Every branch: each alternative a labelled section holding what follows it, nested where it forks again. */
+function branchStepHtml(step: BranchWalkStep, options: ProjectionOptions): string {
+  switch (step.type) {
+    case 'alternative-start': {
+      const label = alternativeLabel(step, (number) => `<a href="#message-${number}">message ${number}</a>`);
+      return `<section class="alternative${step.current ? ' current' : ''}"><p class="alternative-label">${label}</p>`;
+    }
+    case 'alternative-end':
+      return '</section>';
+    case 'message':
+      return messageHtml(step.message, options, step.number);
+    default: {
+      const unreachable: never = step;
+      throw new Error(`Unknown branch step ${String(unreachable)}`);
+    }
+  }
 }

@@ -3,7 +3,7 @@ import type { TranscriptMessage, TranscriptV1 } from '../../../src-shared/transc
 import { closeOpenFence, cutCallText, fenced, markdownOf, plainTextAsMarkdown } from './export-markdown';
 
 const AT = '2026-12-01T12:00:00.000Z';
-const DEFAULTS = { includeTools: true, includeReasoning: false };
+const DEFAULTS = { includeTools: true, includeReasoning: false, branches: 'live' } as const;
 
 function transcriptOf(messages: TranscriptMessage[], title = 'Notes'): TranscriptV1 {
   return { format: 'anybrain.transcript', version: 1, conversation: { id: 'c', title, created_at: AT }, messages };
@@ -112,6 +112,25 @@ describe('the Markdown export', () => {
     const markdown = markdownOf(transcriptOf([reply({ model_responded: '<b>x</b>_`y`' })], '# A `title` [x](y) #'), DEFAULTS);
     expect(markdown.split('\n')[0]).toBe('# \\# A \\`title\\` \\[x\\](y) \\#');
     expect(markdown).toContain('## Claude · \\<b\\>x\\</b\\>\\_\\`y\\` (asked for claude-opus-4-7) · 2026-12-01 12:00 UTC');
+  });
+});
+
+describe('the Markdown export of every branch', () => {
+  const user = (id: string, fields: Partial<TranscriptMessage> = {}): TranscriptMessage => ({ id, turn_id: id, role: 'user', kind: 'chat', text: id, created_at: AT, ...fields });
+
+  it('labels alternatives that begin the conversation, the current one marked; a transcript of one path reads as the live export', () => {
+    const transcript = {
+      ...transcriptOf([user('first', { parent_id: null }), reply({ parent_id: 'first' }), user('edited', { parent_id: null })]),
+      conversation: { id: 'c', title: 'Notes', created_at: AT, current_leaf_id: 'edited' },
+    };
+    expect(markdownOf(transcript, { ...DEFAULTS, branches: 'all' }).split('\n\n---\n\n').slice(1)).toEqual([
+      '*Alternative 1 of 2 at the start.*\n\n## 1 · You · 2026-12-01 12:00 UTC\n\nfirst',
+      '## 2 · Claude · claude-opus-4-7 · 2026-12-01 12:00 UTC\n\nDone.',
+      '*Alternative 2 of 2 at the start (current branch).*\n\n## 3 · You · 2026-12-01 12:00 UTC\n\nedited\n',
+    ]);
+    // Without parent_id each message follows the one before it: no alternatives, no numbers.
+    const onePath = transcriptOf([user('q'), reply({}), { id: 'n', turn_id: 'n', role: 'system', kind: 'notice', text: 'Switched.', created_at: AT }, user('again')]);
+    expect(markdownOf(onePath, { ...DEFAULTS, branches: 'all' })).toBe(markdownOf(onePath, DEFAULTS));
   });
 });
 

@@ -8,11 +8,33 @@ import { chipLabel } from '../../../src-shared/receipt';
 import { BRAINS, isBrainId } from '../../../src-shared/brains';
 import { isSameModel } from '../../../src-shared/models';
 import { closesFence, fenceOpenedBy, type OpenFence } from '../../../src-shared/markdown/split-blocks';
+import type { ExportBranches } from '../../../src-shared/api';
 import type { TranscriptInvocation, TranscriptMessage, TranscriptV1 } from '../../../src-shared/transcript';
+import { isTreeIssue, transcriptTree, walkBranches, type BranchWalkStep } from './transcript-tree';
 
 export interface ProjectionOptions {
   readonly includeTools: boolean;
   readonly includeReasoning: boolean;
+  /** `all`: the transcript's every branch, laid out by `branchWalk`; `live`: its messages in file order. */
+  readonly branches: ExportBranches;
+}
+
+/**
+ * The walk of every branch, numbered, when the transcript has alternatives; null when it has none (or its branches
+ * cannot be followed), so its messages read in file order as ever.
+ */
+export function branchWalk(transcript: TranscriptV1, options: ProjectionOptions): BranchWalkStep[] | null {
+  if (options.branches === 'live') return null;
+  const tree = transcriptTree(transcript);
+  if (isTreeIssue(tree)) return null;
+  const steps = walkBranches(transcript, tree);
+  return steps.some((step) => step.type === 'alternative-start') ? steps : null;
+}
+
+/** "Alternative 2 of 3 after message 4 (current branch)": where an alternative starts, before its first message. */
+export function alternativeLabel(step: Extract<BranchWalkStep, { type: 'alternative-start' }>, messageName: (number: number) => string): string {
+  const where = step.after === null ? 'at the start' : `after ${messageName(step.after)}`;
+  return `Alternative ${step.index} of ${step.count} ${where}${step.current ? ' (current branch)' : ''}`;
 }
 
 /** A call's input or output longer than this is cut in Markdown and HTML; the JSON export keeps it whole. */
@@ -174,15 +196,15 @@ function quoted(markdown: string): string {
     .join('\n');
 }
 
-function speakerHeading(message: TranscriptMessage): string {
+function speakerHeading(message: TranscriptMessage, number: number | null): string {
   const time = readableTime(message.created_at);
-  const parts =
+  const speaker =
     message.role === 'user'
       ? ['You']
       : message.role === 'assistant'
         ? [brainLabel(message), ...(modelLabel(message) === null ? [] : [modelLabel(message)!])]
         : [message.kind === 'summary' ? 'Summary of earlier messages' : 'System notice'];
-  return `## ${[...parts.map(escapeInline), ...(time === null ? [] : [time])].join(' · ')}`;
+  return `## ${[...(number === null ? [] : [String(number)]), ...speaker.map(escapeInline), ...(time === null ? [] : [time])].join(' · ')}`;
 }
 
 function callSection(invocation: TranscriptInvocation): string {
@@ -208,8 +230,8 @@ function callSection(invocation: TranscriptInvocation): string {
   return blocks.join('\n\n');
 }
 
-function messageSection(message: TranscriptMessage, options: ProjectionOptions): string {
-  const blocks = [speakerHeading(message)];
+function messageSection(message: TranscriptMessage, options: ProjectionOptions, number: number | null = null): string {
+  const blocks = [speakerHeading(message, number)];
   if (message.role === 'system') {
     blocks.push(quoted(message.kind === 'summary' ? closeOpenFence(message.text) : plainTextAsMarkdown(message.text)));
     return blocks.join('\n\n');
@@ -231,6 +253,36 @@ export function markdownOf(transcript: TranscriptV1, options: ProjectionOptions)
   const started = readableTime(transcript.conversation.created_at);
   const head = [`# ${escapeInline(transcript.conversation.title) || 'Untitled conversation'}`, ...(started === null ? [] : [`Started ${started}.`])];
   // A thematic break between messages: a reply's own headings cannot run into the next speaker's.
-  const sections = transcript.messages.map((message) => messageSection(message, options));
+  const walk = branchWalk(transcript, options);
+  const sections = walk === null ? transcript.messages.map((message) => messageSection(message, options)) : branchSections(walk, options);
   return `${[head.join('\n\n'), ...sections].join('\n\n---\n\n')}\n`;
+}
+
+/**
+ * Every branch as one document: numbered messages, depth first, and before each alternative's first message a line
+ * naming its place among the alternatives and the message they follow.
+ */
+function branchSections(walk: readonly BranchWalkStep[], options: ProjectionOptions): string[] {
+  const sections: string[] = [];
+  let label: string | null = null;
+  for (const step of walk) {
+    switch (step.type) {
+      case 'alternative-start':
+        label = `*${alternativeLabel(step, (number) => `message ${number}`)}.*`;
+        break;
+      case 'alternative-end':
+        break;
+      case 'message': {
+        const section = messageSection(step.message, options, step.number);
+        sections.push(label === null ? section : `${label}\n\n${section}`);
+        label = null;
+        break;
+      }
+      default: {
+        const unreachable: never = step;
+        throw new Error(`Unknown branch step ${String(unreachable)}`);
+      }
+    }
+  }
+  return sections;
 }

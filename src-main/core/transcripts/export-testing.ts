@@ -1,9 +1,11 @@
 /**
- * Test support for exports of many conversations: conversations with chosen ids, titles and times, each a few turns of
- * a user question and a reply.
+ * Test support for exports: conversations with chosen ids, titles and times, each a few turns of a user question and a
+ * reply, and one conversation with branches.
  */
+import { moveLeaf } from '../store/branches';
 import { insertConversation } from '../store/conversations';
-import { insertMessage } from '../store/messages';
+import { insertInvocation } from '../store/invocations';
+import { insertMessage, type NewMessage } from '../store/messages';
 import type { AppDatabase } from '../store/open';
 
 export interface SeededConversation {
@@ -50,4 +52,31 @@ export function seedManyConversations(db: AppDatabase, count: number, turns = 2)
     const at = new Date(Date.UTC(2026, 0, 1) + index * 60_000).toISOString();
     seedConversation(db, { id: `01JEXPORT${String(index).padStart(17, '0')}`, title: `Conversation ${index}`, at, turns });
   }
+}
+
+/**
+ * A conversation with branches, as the window makes them: a question and its answer; a follow-up answered, then
+ * edited (a sibling user message); the edit answered by Kimi with a tool call, then by Gemini (a sibling reply); the
+ * Kimi reply chosen again, so the current leaf is not the newest message. Live path: u1, a1, u2-edit, a3-kimi.
+ */
+export function seedBranchedConversation(db: AppDatabase, at = '2026-12-01T12:00:00.000Z'): string {
+  const conversationId = 'branched';
+  insertConversation(db, { id: conversationId, title: 'Branches', brain: 'claude', model: null, now: at });
+  let seq = 0;
+  const message = (id: string, fields: Omit<NewMessage, 'id' | 'conversationId' | 'seq' | 'status' | 'createdAt'>) =>
+    insertMessage(db, { id, conversationId, seq: seq++, status: 'complete', createdAt: at, ...fields });
+  const reply = (brain: 'claude' | 'kimi' | 'gemini', model: string) => ({ role: 'assistant' as const, brain, modelRequested: model, modelResponded: model });
+  message('u1', { turnId: 't1', role: 'user', text: 'Which sort is faster?' });
+  message('a1', { turnId: 't1', ...reply('claude', 'claude-opus-4-7'), text: 'Quicksort, usually.' });
+  message('u2', { turnId: 't2', role: 'user', text: 'Why?' });
+  message('a2', { turnId: 't2', ...reply('claude', 'claude-opus-4-7'), text: 'Fewer cache misses.' });
+  message('u2-edit', { turnId: 't3', role: 'user', text: 'Why, in one line?', parentId: 'a1' });
+  message('a3-kimi', { turnId: 't4', ...reply('kimi', 'kimi-k2.6'), text: 'Locality.' });
+  insertInvocation(db, {
+    id: 'i-kimi', turnId: 't4', messageId: 'a3-kimi', seq: 0, kind: 'tool', server: 'files', tool: 'read_file', providerCallId: 'functions.read_file:0',
+    input: { path: 'notes.md' }, output: 'Quicksort partitions in place.', status: 'ok', opaque: null, startedAt: at, endedAt: at,
+  });
+  message('a3-gemini', { turnId: 't5', ...reply('gemini', 'gemini-3.1-pro-preview'), text: 'It stays in cache.', parentId: 'u2-edit' });
+  moveLeaf(db, conversationId, 'a3-kimi');
+  return conversationId;
 }

@@ -7,7 +7,9 @@ import { insertInvocation } from '../store/invocations';
 import { INTERRUPTED_ERROR, insertMessage, type NewMessage } from '../store/messages';
 import type { AppDatabase } from '../store/open';
 import { openTestDatabase } from '../store/test-database';
+import { foldIntoSummary } from '../store/compaction';
 import { buildTranscript, exportConversation, TurnNotFoundError } from './export';
+import { seedBranchedConversation } from './export-testing';
 import { importTranscript } from './import';
 
 const HOSTILE = '<img src=x onerror="alert(1)">\'&';
@@ -200,7 +202,7 @@ describe('the JSON export', () => {
     const schema = JSON.parse(readFileSync(new URL('../../../src-shared/transcript-v1.schema.json', import.meta.url), 'utf8')) as object;
     const validate = new Ajv2020({ strict: true, allErrors: true }).compile(schema);
     const db = openTestDatabase();
-    const exports = [seedEveryKindOfRow(db), importTranscript(db, JSON.stringify(hostileTranscript()))].map(
+    const exports = [seedEveryKindOfRow(db), importTranscript(db, JSON.stringify(hostileTranscript())), seedBranchedConversation(db)].map(
       (conversationId) => JSON.parse(exportConversation(db, conversationId, 'json').content) as unknown,
     );
     for (const exported of exports) {
@@ -210,5 +212,163 @@ describe('the JSON export', () => {
     const broken = exports[0] as TranscriptV1;
     validate({ ...broken, messages: broken.messages.map((message, index) => (index === 1 ? { ...message, tool_invocations: [{ ...message.tool_invocations![1], opaque: 'Q2FsbA==' }] } : message)) });
     expect(validate.errors?.map((error) => error.instancePath)).toContain('/messages/1/tool_invocations/0/opaque');
+  });
+});
+
+describe('branches in exports', () => {
+  const AT_TEXT = '2026-12-01 12:00 UTC';
+  const kimiReply = [
+    `## Kimi · kimi-k2.6 · ${AT_TEXT}`,
+    '',
+    '#### Tool call: files · read_file',
+    '',
+    '```json',
+    '{"path":"notes.md"}',
+    '```',
+    '',
+    '```text',
+    'Quicksort partitions in place.',
+    '```',
+    '',
+    'Locality.',
+  ];
+
+  it('gives every message of every branch its parent_id in JSON, and the conversation its current_leaf_id', () => {
+    const db = openTestDatabase();
+    const transcript = buildTranscript(db, seedBranchedConversation(db));
+    expect(transcript.messages.map((message) => [message.id, message.parent_id])).toEqual([
+      ['u1', null],
+      ['a1', 'u1'],
+      ['u2', 'a1'],
+      ['a2', 'u2'],
+      ['u2-edit', 'a1'],
+      ['a3-kimi', 'u2-edit'],
+      ['a3-gemini', 'u2-edit'],
+    ]);
+    expect(transcript.conversation.current_leaf_id).toBe('a3-kimi');
+  });
+
+  it('links chosen turns to the nearest chosen message above, the leaf too, and a summary to nothing', () => {
+    const db = openTestDatabase();
+    const conversationId = seedBranchedConversation(db);
+    insertMessage(db, { id: 's', conversationId, seq: 7, turnId: 'ts', role: 'system', kind: 'summary', text: 'Sorting.', status: 'complete', coversThroughId: 'a1', createdAt: AT });
+    foldIntoSummary(db, conversationId, 's', 'a1');
+    const chosen = buildTranscript(db, conversationId, ['t1', 't4', 'ts']);
+    expect(chosen.messages.map((message) => [message.id, message.parent_id])).toEqual([['u1', null], ['a1', 'u1'], ['a3-kimi', 'a1'], ['s', null]]);
+    expect(chosen.conversation.current_leaf_id).toBe('a3-kimi');
+    expect(buildTranscript(db, conversationId, ['t2']).conversation.current_leaf_id).toBeNull();
+  });
+
+  it('writes the live path in Markdown by default, the way the window shows it', () => {
+    const db = openTestDatabase();
+    expect(exportConversation(db, seedBranchedConversation(db), 'md').content).toBe(
+      [
+        '# Branches', '', `Started ${AT_TEXT}.`, '', '---', '',
+        `## You · ${AT_TEXT}`, '', 'Which sort is faster?', '', '---', '',
+        `## Claude · claude-opus-4-7 · ${AT_TEXT}`, '', 'Quicksort, usually.', '', '---', '',
+        `## You · ${AT_TEXT}`, '', 'Why, in one line?', '', '---', '',
+        ...kimiReply, '',
+      ].join('\n'),
+    );
+  });
+
+  it('writes every branch in Markdown with branches: all, numbered, each alternative labelled with the message it follows', () => {
+    const db = openTestDatabase();
+    expect(exportConversation(db, seedBranchedConversation(db), 'md', { branches: 'all' }).content).toBe(
+      [
+        '# Branches', '', `Started ${AT_TEXT}.`, '', '---', '',
+        `## 1 · You · ${AT_TEXT}`, '', 'Which sort is faster?', '', '---', '',
+        `## 2 · Claude · claude-opus-4-7 · ${AT_TEXT}`, '', 'Quicksort, usually.', '', '---', '',
+        '*Alternative 1 of 2 after message 2.*', '',
+        `## 3 · You · ${AT_TEXT}`, '', 'Why?', '', '---', '',
+        `## 4 · Claude · claude-opus-4-7 · ${AT_TEXT}`, '', 'Fewer cache misses.', '', '---', '',
+        '*Alternative 2 of 2 after message 2 (current branch).*', '',
+        `## 5 · You · ${AT_TEXT}`, '', 'Why, in one line?', '', '---', '',
+        '*Alternative 1 of 2 after message 5 (current branch).*', '',
+        kimiReply[0]!.replace('## ', '## 6 · '), ...kimiReply.slice(1), '', '---', '',
+        '*Alternative 2 of 2 after message 5.*', '',
+        `## 7 · Gemini · gemini-3.1-pro-preview · ${AT_TEXT}`, '', 'It stays in cache.', '',
+      ].join('\n'),
+    );
+  });
+
+  it('shows a summary of the live path in Markdown where it was written, and after the last message it covers with every branch', () => {
+    const db = openTestDatabase();
+    const conversationId = seedBranchedConversation(db);
+    insertMessage(db, { id: 's', conversationId, seq: 7, turnId: 'ts', role: 'system', kind: 'summary', text: 'Sorting.', status: 'complete', coversThroughId: 'a1', createdAt: AT });
+    foldIntoSummary(db, conversationId, 's', 'a1');
+    const headings = (markdown: string) => markdown.split('\n').filter((line) => line.startsWith('## ') || line.startsWith('*Alternative'));
+    expect(headings(exportConversation(db, conversationId, 'md').content)).toEqual([
+      `## You · ${AT_TEXT}`,
+      `## Claude · claude-opus-4-7 · ${AT_TEXT}`,
+      `## You · ${AT_TEXT}`,
+      `## Kimi · kimi-k2.6 · ${AT_TEXT}`,
+      `## Summary of earlier messages · ${AT_TEXT}`,
+    ]);
+    expect(headings(exportConversation(db, conversationId, 'md', { branches: 'all', includeTools: false }).content)).toEqual([
+      `## 1 · You · ${AT_TEXT}`,
+      `## 2 · Claude · claude-opus-4-7 · ${AT_TEXT}`,
+      `## 3 · Summary of earlier messages · ${AT_TEXT}`,
+      '*Alternative 1 of 2 after message 2.*',
+      `## 4 · You · ${AT_TEXT}`,
+      `## 5 · Claude · claude-opus-4-7 · ${AT_TEXT}`,
+      '*Alternative 2 of 2 after message 2 (current branch).*',
+      `## 6 · You · ${AT_TEXT}`,
+      '*Alternative 1 of 2 after message 6 (current branch).*',
+      `## 7 · Kimi · kimi-k2.6 · ${AT_TEXT}`,
+      '*Alternative 2 of 2 after message 6.*',
+      `## 8 · Gemini · gemini-3.1-pro-preview · ${AT_TEXT}`,
+    ]);
+  });
+
+  it('writes every branch in HTML as nested labelled sections linking the message they follow, and the live path by default', () => {
+    const db = openTestDatabase();
+    const conversationId = seedBranchedConversation(db);
+    const all = exportConversation(db, conversationId, 'html', { branches: 'all', includeTools: false }).content;
+    const time = `<span class="time">${AT_TEXT}</span>`;
+    const speaker = (number: number, name: string, model?: string) =>
+      `<h2 class="speaker"><span class="number">${number}</span> ${name}${model === undefined ? '' : ` <span class="model">${model}</span>`} ${time}</h2>`;
+    const user = (number: number, text: string) => `<article class="message user" id="message-${number}">${speaker(number, 'You')}<div class="plain">${text}</div></article>`;
+    const reply = (number: number, name: string, model: string, text: string) =>
+      `<article class="message assistant status-complete" id="message-${number}">${speaker(number, name, model)}\n<div class="markdown"><p>${text}</p></div></article>`;
+    expect(all.slice(all.indexOf('<article'), all.indexOf('</main>'))).toBe(
+      [
+        user(1, 'Which sort is faster?'),
+        reply(2, 'Claude', 'claude-opus-4-7', 'Quicksort, usually.'),
+        '<section class="alternative"><p class="alternative-label">Alternative 1 of 2 after <a href="#message-2">message 2</a></p>',
+        user(3, 'Why?'),
+        reply(4, 'Claude', 'claude-opus-4-7', 'Fewer cache misses.'),
+        '</section>',
+        '<section class="alternative current"><p class="alternative-label">Alternative 2 of 2 after <a href="#message-2">message 2</a> (current branch)</p>',
+        user(5, 'Why, in one line?'),
+        '<section class="alternative current"><p class="alternative-label">Alternative 1 of 2 after <a href="#message-5">message 5</a> (current branch)</p>',
+        reply(6, 'Kimi', 'kimi-k2.6', 'Locality.'),
+        '</section>',
+        '<section class="alternative"><p class="alternative-label">Alternative 2 of 2 after <a href="#message-5">message 5</a></p>',
+        reply(7, 'Gemini', 'gemini-3.1-pro-preview', 'It stays in cache.'),
+        '</section>',
+        '</section>',
+        '',
+      ].join('\n'),
+    );
+    const live = exportConversation(db, conversationId, 'html').content;
+    expect([live.includes('Why, in one line?'), live.includes('Locality.'), live.includes('Why?'), live.includes('It stays in cache.'), live.includes('alternative')]).toEqual([
+      true, true, false, false, false,
+    ]);
+  });
+
+  it('keeps chosen turns with every branch: only those turns, still laid out as branches', () => {
+    const db = openTestDatabase();
+    const conversationId = seedBranchedConversation(db);
+    const markdown = exportConversation(db, conversationId, 'md', { branches: 'all', turnIds: ['t1', 't4', 't5'], includeTools: false }).content;
+    expect(markdown.split('\n').filter((line) => line.startsWith('## ') || line.startsWith('*Alternative'))).toEqual([
+      `## 1 · You · ${AT_TEXT}`,
+      `## 2 · Claude · claude-opus-4-7 · ${AT_TEXT}`,
+      '*Alternative 1 of 2 after message 2 (current branch).*',
+      `## 3 · Kimi · kimi-k2.6 · ${AT_TEXT}`,
+      '*Alternative 2 of 2 after message 2.*',
+      `## 4 · Gemini · gemini-3.1-pro-preview · ${AT_TEXT}`,
+    ]);
+    expect(exportConversation(db, conversationId, 'md', { turnIds: ['t1', 't4', 't5'], includeTools: false }).content).not.toContain('Gemini');
   });
 });

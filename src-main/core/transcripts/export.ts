@@ -3,7 +3,7 @@
  * verbatim so an import can replay them to the brain that made them. Markdown and HTML are projections of the same
  * transcript, computed here at export time (export-markdown.ts, export-html.ts).
  */
-import type { ExportFormat, ExportOptions, ExportResult, TurnError } from '../../../src-shared/api';
+import type { ExportBranches, ExportFormat, ExportOptions, ExportResult, TurnError } from '../../../src-shared/api';
 import {
   TRANSCRIPT_FORMAT,
   TRANSCRIPT_VERSION,
@@ -13,9 +13,10 @@ import {
   type TranscriptReasoningOpaque,
   type TranscriptV1,
 } from '../../../src-shared/transcript';
+import { currentLeafId } from '../store/branches';
 import { getConversation } from '../store/conversations';
 import { listInvocationsByMessage } from '../store/invocations';
-import { listAllMessages, type StoredReasoning } from '../store/messages';
+import { listAllMessages, type MessageRow, type StoredReasoning } from '../store/messages';
 import type { AppDatabase } from '../store/open';
 import { conversationFileName } from './export-file-names';
 import { htmlOf } from './export-html';
@@ -60,16 +61,51 @@ function rowsOfTurns<Row extends { readonly turnId: string }>(conversationId: st
   return rows.filter((row) => wanted.has(row.turnId));
 }
 
-export function buildTranscript(db: AppDatabase, conversationId: string, turnIds?: readonly string[]): TranscriptV1 {
+/**
+ * The ids of the live path's rows as the window shows it over time: the rows marked on the path (those a summary
+ * covers included) and the summaries that stand for them, each summary a later one covers included.
+ */
+function liveRowIds(rows: readonly MessageRow[]): Set<string> {
+  const live = new Set(rows.filter((row) => row.kind !== 'summary' && row.onLivePath === 1).map((row) => row.id));
+  const standing = new Set<string>();
+  for (const row of rows) if (live.has(row.id) && row.compactedInto !== null) standing.add(row.compactedInto);
+  // Rows in the order written: a summary comes before the summary that covers it.
+  for (const row of rows) {
+    if (row.kind !== 'summary') continue;
+    if (row.coversThroughId !== null && live.has(row.coversThroughId)) standing.add(row.id);
+    if (standing.has(row.id) && row.compactedInto !== null) standing.add(row.compactedInto);
+  }
+  return new Set([...live, ...standing]);
+}
+
+/** `id` when it is exported, else the nearest of its ancestors that is; null for none. */
+function nearestExported(rowsById: ReadonlyMap<string, MessageRow>, exportedIds: ReadonlySet<string>, id: string | null): string | null {
+  let current = id;
+  while (current !== null && !exportedIds.has(current)) current = rowsById.get(current)?.parentId ?? null;
+  return current;
+}
+
+/**
+ * A conversation as a transcript: every branch (`branches: 'all'`, what JSON always exports) or the live path; only
+ * the chosen turns when `turnIds` names some. Each message names the nearest exported message it follows, and the
+ * conversation its current leaf, or the nearest exported message above it.
+ */
+export function buildTranscript(db: AppDatabase, conversationId: string, turnIds?: readonly string[], branches: ExportBranches = 'all'): TranscriptV1 {
   const conversation = getConversation(db, conversationId);
   if (!conversation) throw new ConversationNotFoundError(conversationId);
-  const rows = rowsOfTurns(conversationId, listAllMessages(db, conversationId), turnIds);
+  const allRows = listAllMessages(db, conversationId);
+  const chosen = rowsOfTurns(conversationId, allRows, turnIds);
+  const liveIds = branches === 'live' ? liveRowIds(allRows) : null;
+  const rows = liveIds === null ? chosen : chosen.filter((row) => liveIds.has(row.id));
   const exportedIds = new Set(rows.map((row) => row.id));
+  const rowsById = new Map(allRows.map((row) => [row.id, row]));
   const invocations = listInvocationsByMessage(db, rows.map((row) => row.id));
   const messages: TranscriptMessage[] = rows.map((row) => {
     const base = {
       id: row.id,
       turn_id: row.turnId,
+      // A summary follows nothing; it stands where it was written.
+      parent_id: row.kind === 'summary' ? null : nearestExported(rowsById, exportedIds, row.parentId),
       role: row.role,
       kind: row.kind,
       text: row.text,
@@ -108,14 +144,20 @@ export function buildTranscript(db: AppDatabase, conversationId: string, turnIds
   return {
     format: TRANSCRIPT_FORMAT,
     version: TRANSCRIPT_VERSION,
-    conversation: { id: conversation.id, title: conversation.title, created_at: conversation.createdAt },
+    conversation: {
+      id: conversation.id,
+      title: conversation.title,
+      created_at: conversation.createdAt,
+      current_leaf_id: nearestExported(rowsById, exportedIds, currentLeafId(db, conversationId)),
+    },
     messages,
   };
 }
 
 export function exportConversation(db: AppDatabase, conversationId: string, format: ExportFormat, options: ExportOptions = {}): ExportResult {
-  const transcript = buildTranscript(db, conversationId, options.turnIds);
-  const projection = { includeTools: options.includeTools ?? true, includeReasoning: options.includeReasoning ?? false };
+  const branches = format === 'json' ? 'all' : (options.branches ?? 'live');
+  const transcript = buildTranscript(db, conversationId, options.turnIds, branches);
+  const projection = { includeTools: options.includeTools ?? true, includeReasoning: options.includeReasoning ?? false, branches };
   const filename = conversationFileName(transcript.conversation.title, format);
   switch (format) {
     case 'json':

@@ -4,7 +4,7 @@ import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { listConversations } from '../store/conversations';
 import { listInvocationsByMessage } from '../store/invocations';
-import { listAllMessages } from '../store/messages';
+import { listAllMessages, listLiveMessages } from '../store/messages';
 import { openTestDatabase } from '../store/test-database';
 import { chatGptExportToTranscripts } from './foreign/chatgpt';
 import { claudeExportToTranscripts, isClaudeExport } from './foreign/claude';
@@ -46,20 +46,26 @@ function manyChatGptConversations(count: number): unknown[] {
 }
 
 describe('importFile', () => {
-  it('imports ChatGPT\u2019s conversations.json: the branch last seen, reasoning and the code run as rows, one skipped with its reason', async () => {
+  it('imports ChatGPT\u2019s conversations.json: every branch, the one last seen live, reasoning and the code run as rows, one skipped with its reason', async () => {
     const db = openTestDatabase();
     const progress: Array<[number, number]> = [];
     const outcome = await importFile(db, exportText(), CONVERTERS, (done, total) => progress.push([done, total]));
     expect(outcome).toMatchObject({
       source: 'chatgpt',
-      messages: 6,
+      messages: 8,
       skipped: [{ title: 'Lost thread', reason: 'its current_node "gone" is not in its mapping' }],
     });
     expect(outcome.conversationIds).toHaveLength(2);
     expect(progress.at(-1)).toEqual([2, 2]);
     expect(listConversations(db).map((conversation) => conversation.title).sort()).toEqual(['Counting primes', 'Greetings']);
 
-    const rows = listAllMessages(db, outcome.conversationIds[0]!);
+    const all = listAllMessages(db, outcome.conversationIds[0]!);
+    // The question before it was edited, and its answer, are the other branch.
+    expect(all.slice(0, 2).map((row) => [row.role, row.text, row.parentId === null ? null : all.findIndex((other) => other.id === row.parentId), row.onLivePath])).toEqual([
+      ['user', 'How many primes are below 100?', null, 0],
+      ['assistant', 'There are 25 primes below 100.', 0, 0],
+    ]);
+    const rows = listLiveMessages(db, outcome.conversationIds[0]!);
     expect(rows.map((row) => [row.role, row.text, row.brain, row.modelResponded, row.createdAt])).toEqual([
       ['user', 'How many primes are below 1000? Please compute it.', null, null, '2024-12-05T12:01:00.000Z'],
       [
@@ -92,7 +98,7 @@ describe('importFile', () => {
       'conversations.json': strToU8(exportText()),
     });
     const outcome = await importFile(db, zip, CONVERTERS, ignoreProgress);
-    expect(outcome).toMatchObject({ source: 'chatgpt', messages: 6 });
+    expect(outcome).toMatchObject({ source: 'chatgpt', messages: 8 });
     expect(listConversations(db)).toHaveLength(2);
     await expect(importFile(db, zipSync({ 'chat.html': strToU8('<html></html>') }), CONVERTERS, ignoreProgress)).rejects.toThrow(
       'The zip holds no conversations.json, so it is not a ChatGPT data export. Nothing was imported.',

@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { listConversations } from '../store/conversations';
 import { listInvocationsByMessage } from '../store/invocations';
-import { listAllMessages } from '../store/messages';
+import { currentLeafId } from '../store/branches';
+import { foldIntoSummary } from '../store/compaction';
+import { insertMessage, listAllMessages, listLiveMessages } from '../store/messages';
 import { openTestDatabase } from '../store/test-database';
 import { buildTranscript } from './export';
 import { importTranscript, TranscriptImportError } from './import';
+import { seedBranchedConversation } from './export-testing';
 import { writeTrickyCorpus } from './testing/tricky-corpus';
 import type { TranscriptV1 } from '../../../src-shared/transcript';
 
@@ -206,13 +209,19 @@ function withoutIds(transcript: TranscriptV1): unknown {
   const messageIndex = new Map(transcript.messages.map((message, index) => [message.id, index]));
   const turnIndex = new Map<string, number>();
   for (const message of transcript.messages) if (!turnIndex.has(message.turn_id)) turnIndex.set(message.turn_id, turnIndex.size);
+  const positionOf = (id: string | null | undefined) => (id === null || id === undefined ? id : messageIndex.get(id));
   return {
     ...transcript,
-    conversation: { ...transcript.conversation, id: 'conversation' },
+    conversation: {
+      ...transcript.conversation,
+      id: 'conversation',
+      ...('current_leaf_id' in transcript.conversation ? { current_leaf_id: positionOf(transcript.conversation.current_leaf_id) } : {}),
+    },
     messages: transcript.messages.map((message, index) => ({
       ...message,
       id: index,
       turn_id: turnIndex.get(message.turn_id),
+      ...('parent_id' in message ? { parent_id: positionOf(message.parent_id) } : {}),
       ...('covers_through_id' in message && message.covers_through_id ? { covers_through_id: messageIndex.get(message.covers_through_id) } : {}),
       ...('tool_invocations' in message && message.tool_invocations
         ? { tool_invocations: message.tool_invocations.map((invocation, position) => ({ ...invocation, id: position })) }
@@ -236,5 +245,81 @@ describe('export, import, export', () => {
     expect(listConversations(target).map((conversation) => [conversation.title, conversation.createdAt, conversation.updatedAt]).sort()).toEqual(
       listConversations(source).map((conversation) => [conversation.title, conversation.createdAt, newestMessage(conversation.id)]).sort(),
     );
+  });
+});
+
+describe('branches in transcripts', () => {
+  /** What the window shows of a conversation: the live path's rows, by who said what. */
+  const livePath = (db: ReturnType<typeof openTestDatabase>, conversationId: string) =>
+    listLiveMessages(db, conversationId).map((row) => [row.role, row.brain, row.text]);
+
+  /** Export, import into another database, export again: both documents, and both conversations. */
+  const roundTrip = (source: ReturnType<typeof openTestDatabase>, conversationId: string) => {
+    const target = openTestDatabase();
+    const exported = buildTranscript(source, conversationId);
+    const imported = importTranscript(target, JSON.stringify(exported));
+    return { exported, target, imported, reExported: buildTranscript(target, imported) };
+  };
+
+  it('keeps every branch and the current leaf through export, import and export, and the same live path', () => {
+    const source = openTestDatabase();
+    const branched = seedBranchedConversation(source);
+    const { exported, target, imported, reExported } = roundTrip(source, branched);
+    expect(withoutIds(reExported)).toEqual(withoutIds(exported));
+    expect(reExported.messages.map((message) => message.parent_id)).toEqual([null, 0, 1, 2, 1, 4, 4].map((index) => (index === null ? null : reExported.messages[index]!.id)));
+    expect(reExported.conversation.current_leaf_id).toBe(reExported.messages[5]!.id);
+    expect(livePath(target, imported)).toEqual(livePath(source, branched));
+    expect(livePath(target, imported).map(([, , text]) => text)).toEqual(['Which sort is faster?', 'Quicksort, usually.', 'Why, in one line?', 'Locality.']);
+  });
+
+  it('folds a summary over the rows of the branch it covered, with branches below it', () => {
+    const source = openTestDatabase();
+    const conversationId = seedBranchedConversation(source);
+    insertMessage(source, { id: 's', conversationId, seq: 7, turnId: 'ts', role: 'system', kind: 'summary', text: 'Sorting.', status: 'complete', coversThroughId: 'a1', createdAt: '2026-12-01T12:00:00.000Z' });
+    foldIntoSummary(source, conversationId, 's', 'a1');
+    const { exported, target, imported, reExported } = roundTrip(source, conversationId);
+    expect(withoutIds(reExported)).toEqual(withoutIds(exported));
+    const covered = (db: ReturnType<typeof openTestDatabase>, id: string) => listAllMessages(db, id).map((row) => [row.text, row.compactedInto === null ? null : 'Sorting.']);
+    expect(covered(target, imported)).toEqual(covered(source, conversationId));
+    expect(livePath(target, imported).map(([, , text]) => text)).toEqual(['Why, in one line?', 'Locality.']);
+  });
+
+  const file = (messages: Record<string, unknown>[], conversation: Record<string, unknown> = {}) =>
+    JSON.stringify({ format: 'anybrain.transcript', version: 1, conversation: { id: 'c', title: 'Tree', created_at: '2026-01-01T00:00:00.000Z', ...conversation }, messages });
+  const user = (id: string, fields: Record<string, unknown> = {}) => ({ id, turn_id: id, role: 'user', kind: 'chat', text: id, ...fields });
+
+  it('links a message without parent_id to the message before it in the file, summaries aside, and makes the last one the leaf', () => {
+    const db = openTestDatabase();
+    const conversationId = importTranscript(
+      db,
+      file([user('q1'), user('q2', { parent_id: null }), user('q3'), { id: 's', turn_id: 's', role: 'system', kind: 'summary', text: 's', covers_through_id: 'q1' }, user('q4')]),
+    );
+    const rows = listAllMessages(db, conversationId);
+    const textOf = (id: string | null) => rows.find((row) => row.id === id)?.text ?? null;
+    expect(rows.map((row) => [row.text, textOf(row.parentId)])).toEqual([['q1', null], ['q2', null], ['q3', 'q2'], ['s', null], ['q4', 'q3']]);
+    expect(textOf(currentLeafId(db, conversationId))).toBe('q4');
+  });
+
+  it("makes the file's current_leaf_id the leaf, whatever message is newest", () => {
+    const db = openTestDatabase();
+    const conversationId = importTranscript(db, file([user('q1'), user('q2', { parent_id: 'q1' }), user('q3', { parent_id: 'q1' })], { current_leaf_id: 'q2' }));
+    expect(listLiveMessages(db, conversationId).map((row) => row.text)).toEqual(['q1', 'q2']);
+  });
+
+  it('refuses a parent_id that names no message before it or names a summary, a summary with a parent, and a leaf not in the file', () => {
+    const db = openTestDatabase();
+    const summary = { id: 's', turn_id: 's', role: 'system', kind: 'summary', text: 's' };
+    const refusals: [string, string][] = [
+      [file([user('q1', { parent_id: 'q2' }), user('q2')]), 'messages[0].parent_id: it names no message before this one'],
+      [file([user('q1'), user('q2', { parent_id: 'elsewhere' })]), 'messages[1].parent_id: it names no message before this one'],
+      [file([user('q1'), summary, user('q2', { parent_id: 's' })]), 'messages[2].parent_id: it names a summary, and no message follows a summary'],
+      [file([user('q1'), { ...summary, parent_id: 'q1' }]), 'messages[1].parent_id: a summary follows no message'],
+      [file([user('q1')], { current_leaf_id: 'q9' }), 'conversation.current_leaf_id: it names no message of this conversation'],
+      [file([user('q1'), summary], { current_leaf_id: 's' }), 'conversation.current_leaf_id: it names a summary, and the leaf is a message'],
+    ];
+    for (const [text, problem] of refusals) {
+      expect(() => importTranscript(db, text)).toThrow(`The file is not a valid Anybrain transcript: ${problem}. Nothing was imported.`);
+    }
+    expect(listConversations(db)).toEqual([]);
   });
 });

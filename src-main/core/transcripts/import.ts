@@ -11,10 +11,12 @@ import { insertConversation } from '../store/conversations';
 import { estimateRowTokens } from '../context/row-estimate';
 import { insertInvocation } from '../store/invocations';
 import { foldIntoSummary } from '../store/compaction';
+import { moveLeaf } from '../store/branches';
 import { insertMessage, type StoredReasoning } from '../store/messages';
 import { inTransaction, type AppDatabase } from '../store/open';
 import { isBrainId, REASONING_LEVELS, type ReasoningLevel } from '../../../src-shared/brains';
 import { formatIssuePath } from './issue-path';
+import { isTreeIssue, transcriptTree, type TranscriptTree } from './transcript-tree';
 
 export { formatIssuePath };
 
@@ -43,7 +45,10 @@ export function parseTranscript(text: string): TranscriptV1 {
   return validateTranscript(raw);
 }
 
-/** Checks one parsed document whole: the schema, then what the schema cannot say (summaries cover earlier rows). */
+/**
+ * Checks one parsed document whole: the schema, then what the schema cannot say (summaries cover earlier rows, a
+ * message follows one before it, the leaf is one of its messages).
+ */
 export function validateTranscript(raw: unknown): TranscriptV1 {
   if (typeof raw === 'object' && raw !== null && (raw as { format?: unknown }).format !== TRANSCRIPT_FORMAT) {
     throw new TranscriptImportError(`The file is not an Anybrain transcript (format is not "${TRANSCRIPT_FORMAT}"). Nothing was imported.`);
@@ -51,7 +56,15 @@ export function validateTranscript(raw: unknown): TranscriptV1 {
   const parsed = transcriptSchema.safeParse(raw);
   if (!parsed.success) throw new TranscriptImportError(describeFirstIssue(parsed.error));
   checkSummaries(parsed.data);
+  treeOf(parsed.data);
   return parsed.data;
+}
+
+/** The file's tree, or a refusal naming the first `parent_id` or `current_leaf_id` that names what it may not. */
+function treeOf(transcript: TranscriptV1): TranscriptTree {
+  const tree = transcriptTree(transcript);
+  if (isTreeIssue(tree)) throw new TranscriptImportError(`The file is not a valid Anybrain transcript: ${tree.path}: ${tree.problem}. Nothing was imported.`);
+  return tree;
 }
 
 /** A summary covers messages before it: its `covers_through_id` names one of them. */
@@ -113,6 +126,9 @@ function writeTranscript(db: AppDatabase, transcript: TranscriptV1, now: string)
   insertConversation(db, { id: conversationId, title: transcript.conversation.title, brain: null, model: null, now: createdAt, updatedAt });
   const turnIds = new Map<string, string>();
   const newIds = new Map<string, string>();
+  const tree = treeOf(transcript);
+  const positions: string[] = [];
+  const summaryIds = new Set<string>();
   const summaries: Array<{ id: string; seq: number; coversThroughId: string }> = [];
   transcript.messages.forEach((message, seq) => {
     let turnId = turnIds.get(message.turn_id);
@@ -122,6 +138,9 @@ function writeTranscript(db: AppDatabase, transcript: TranscriptV1, now: string)
     }
     const messageId = newId();
     newIds.set(message.id, messageId);
+    positions.push(messageId);
+    if (message.kind === 'summary') summaryIds.add(messageId);
+    const parent = tree.parents[seq] ?? null;
     const coversThroughId = message.kind === 'summary' && message.covers_through_id ? (newIds.get(message.covers_through_id) ?? null) : null;
     if (coversThroughId !== null) summaries.push({ id: messageId, seq, coversThroughId });
     const reasoning = message.reasoning && isBrainId(message.reasoning.brain) ? (message.reasoning as StoredReasoning) : null;
@@ -152,6 +171,9 @@ function writeTranscript(db: AppDatabase, transcript: TranscriptV1, now: string)
         })),
       ),
       coversThroughId,
+      // The whole tree first, in file order (a parent always comes before the messages that follow it); the leaf once.
+      parentId: parent === null ? null : positions[parent]!,
+      becomesLeaf: false,
       createdAt: message.created_at ?? now,
     });
     (message.tool_invocations ?? []).forEach((invocation, position) => {
@@ -174,8 +196,12 @@ function writeTranscript(db: AppDatabase, transcript: TranscriptV1, now: string)
       });
     });
   });
-  // Each summary folds in what it covered when it was written: the rows through its last one, and the summary
-  // before it, in the order they were written.
-  for (const summary of summaries) foldIntoSummary(db, conversationId, summary.id, summary.coversThroughId);
+  // Each summary folds in what it covered when it was written: the rows of the branch through its last one (the branch
+  // shown then), and the summary before it, in the order they were written.
+  for (const summary of summaries) {
+    if (!summaryIds.has(summary.coversThroughId)) moveLeaf(db, conversationId, summary.coversThroughId);
+    foldIntoSummary(db, conversationId, summary.id, summary.coversThroughId);
+  }
+  moveLeaf(db, conversationId, tree.leaf === null ? null : positions[tree.leaf]!);
   return conversationId;
 }

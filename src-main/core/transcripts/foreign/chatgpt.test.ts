@@ -24,16 +24,23 @@ function conversation(mapping: Record<string, unknown>, currentNode: string, tit
 const text = (...parts: string[]) => ({ content_type: 'text', parts });
 
 describe('chatGptExportToTranscripts', () => {
-  it('keeps the branch last seen, reasoning as reasoning, the code run as a call and the image as a note', () => {
+  it('keeps every branch with current_node as the leaf, reasoning as reasoning, the code run as a call and the image as a note', () => {
     const { transcripts, skipped } = chatGptExportToTranscripts(sample());
     expect(transcripts[0]).toEqual({
       format: 'anybrain.transcript',
       version: 1,
-      conversation: { id: '6751a0c0-0000-8000-a000-000000000001', title: 'Counting primes', created_at: '2024-12-05T12:00:00.000Z' },
+      conversation: { id: '6751a0c0-0000-8000-a000-000000000001', title: 'Counting primes', created_at: '2024-12-05T12:00:00.000Z', current_leaf_id: 'a3-chart' },
       messages: [
+        // The first question, before it was edited: an alternative the edited one sits beside.
+        { id: 'u1-first', turn_id: 'turn-1', parent_id: null, role: 'user', kind: 'chat', text: 'How many primes are below 100?', created_at: '2024-12-05T12:00:01.000Z' },
+        {
+          id: 'a1-first', turn_id: 'turn-1', parent_id: 'u1-first', role: 'assistant', kind: 'chat', text: 'There are 25 primes below 100.',
+          created_at: '2024-12-05T12:00:03.000Z', status: 'complete', brain: 'codex', model_requested: null, model_responded: 'gpt-4o',
+        },
         {
           id: 'u1-edited',
-          turn_id: 'turn-1',
+          turn_id: 'turn-2',
+          parent_id: null,
           role: 'user',
           kind: 'chat',
           text: 'How many primes are below 1000? Please compute it.',
@@ -41,7 +48,8 @@ describe('chatGptExportToTranscripts', () => {
         },
         {
           id: 't1-thoughts',
-          turn_id: 'turn-1',
+          turn_id: 'turn-2',
+          parent_id: 'u1-edited',
           role: 'assistant',
           kind: 'chat',
           text: 'There are **168** primes below 1000. The sieve printed `168`, and "\\"quoted\\"" text stays as written.',
@@ -62,7 +70,8 @@ describe('chatGptExportToTranscripts', () => {
         },
         {
           id: 'u2-image',
-          turn_id: 'turn-2',
+          turn_id: 'turn-3',
+          parent_id: 't1-thoughts',
           role: 'user',
           kind: 'chat',
           text: '[image: primes-chart.png, not included in the export]\n\nWhat does this chart show?',
@@ -70,7 +79,8 @@ describe('chatGptExportToTranscripts', () => {
         },
         {
           id: 'a3-chart',
-          turn_id: 'turn-2',
+          turn_id: 'turn-3',
+          parent_id: 'u2-image',
           role: 'assistant',
           kind: 'chat',
           text: 'It plots how many primes lie below each bound: the curve flattens as the bound grows.',
@@ -91,13 +101,40 @@ describe('chatGptExportToTranscripts', () => {
     for (const transcript of transcripts) expect(transcriptSchema.safeParse(transcript).success).toBe(true);
   });
 
-  it('follows current_node on another branch when it points there', () => {
+  it('makes the reply current_node ends in the leaf, on whichever branch it is', () => {
     const [first] = sample() as Array<Record<string, unknown>>;
-    const { transcripts } = chatGptExportToTranscripts([{ ...first, current_node: 'a1-first' }]);
-    expect(transcripts[0]?.messages.map((message) => [message.role, message.text, message.model_responded ?? null])).toEqual([
-      ['user', 'How many primes are below 100?', null],
-      ['assistant', 'There are 25 primes below 100.', 'gpt-4o'],
+    const leafOf = (currentNode: string) => chatGptExportToTranscripts([{ ...first, current_node: currentNode }]).transcripts[0]?.conversation.current_leaf_id;
+    expect(leafOf('a1-first')).toBe('a1-first');
+    // A node inside a reply stands for the reply; a hidden node for the message before it.
+    expect(leafOf('c1-code')).toBe('t1-thoughts');
+    expect(leafOf('c3d4-context')).toBeUndefined();
+  });
+
+  it('keeps regenerated replies and an edited follow-up as alternatives, each reply a turn of its own, and a reply forked part-way whole in each', () => {
+    const mapping = {
+      u: node('u', null, { author: { role: 'user' }, content: text('Name a colour.') }),
+      a1: node('a1', 'u', { author: { role: 'assistant' }, content: text('Teal.') }),
+      a2: node('a2', 'u', { author: { role: 'assistant' }, content: text('Amber.') }),
+      f1: node('f1', 'a2', { author: { role: 'user' }, content: text('Why?') }),
+      f2: node('f2', 'a2', { author: { role: 'user' }, content: text('Another?') }),
+      c: node('c', 'f2', { author: { role: 'assistant' }, recipient: 'python', content: { content_type: 'code', text: 'pick()' } }),
+      o1: node('o1', 'c', { author: { role: 'tool', name: 'python' }, content: { content_type: 'execution_output', text: 'red' } }),
+      o2: node('o2', 'c', { author: { role: 'tool', name: 'python' }, content: { content_type: 'execution_output', text: 'blue' } }),
+    };
+    // The parent lists its children in the order they were made, whatever order the mapping has.
+    const ordered = { ...mapping, u: { ...mapping.u, children: ['a2', 'a1'] } };
+    const [transcript] = chatGptExportToTranscripts([conversation(ordered, 'o2')]).transcripts;
+    expect(transcript?.messages.map((message) => [message.id, message.turn_id, message.parent_id, message.text, message.tool_invocations?.map((call) => call.output) ?? []])).toEqual([
+      ['u', 'turn-1', null, 'Name a colour.', []],
+      ['a2', 'turn-1', 'u', 'Amber.', []],
+      ['f1', 'turn-2', 'a2', 'Why?', []],
+      ['f2', 'turn-3', 'a2', 'Another?', []],
+      ['o1', 'turn-3', 'f2', '', ['red']],
+      ['o2', 'turn-4', 'f2', '', ['blue']],
+      ['a1', 'turn-5', 'u', 'Teal.', []],
     ]);
+    expect(transcript?.conversation.current_leaf_id).toBe('o2');
+    expect(transcriptSchema.safeParse(transcript).success).toBe(true);
   });
 
   it('refuses a file without the export\u2019s shape whole, naming the first bad path', () => {
@@ -147,10 +184,11 @@ describe('chatGptExportToTranscripts', () => {
     };
     const [transcript] = chatGptExportToTranscripts([conversation(mapping, 'a2')]).transcripts;
     expect(transcript?.messages).toEqual([
-      { id: 'u', turn_id: 'turn-1', role: 'user', kind: 'chat', text: 'Draw a cat, and read this\n\n[file: notes.pdf, not included in the export]' },
+      { id: 'u', turn_id: 'turn-1', parent_id: null, role: 'user', kind: 'chat', text: 'Draw a cat, and read this\n\n[file: notes.pdf, not included in the export]' },
       {
         id: 'a1',
         turn_id: 'turn-1',
+        parent_id: 'u',
         role: 'assistant',
         kind: 'chat',
         text: 'Here is a plan.\n\n[image: file_cat, not included in the export]\n\nDone.',

@@ -4,8 +4,9 @@
  *
  * OpenAI does not publish the format; this follows what the exports hold, as open-source readers of them describe it:
  * - A conversation is a tree of nodes (`mapping`: node id → `{ message, parent, children }`). Editing a message or
- *   regenerating a reply adds a sibling branch; `current_node` names the newest node of the branch the user last saw,
- *   so that branch is the walk from it up through `parent` to the root, reversed. Other branches are left behind.
+ *   regenerating a reply adds a sibling branch; `current_node` names the newest node of the branch the user last saw.
+ *   Every branch is kept: each message names the one it follows (`parent_id`), alternatives in the order of their
+ *   parent's `children`, and the message `current_node` ends in is the current leaf.
  * - One turn of the assistant is several nodes in a row: `thoughts` and `reasoning_recap` (o-series reasoning),
  *   `code` sent to a tool (`recipient: "python"`), the tool's answer (`author.role: "tool"`, `execution_output`), and
  *   the words (`text`, `multimodal_text`). They merge into one reply: reasoning as reasoning, tool work as
@@ -60,7 +61,6 @@ const chatGptConversationSchema = z
 const chatGptExportSchema = z.array(chatGptConversationSchema);
 
 type ChatGptConversation = z.infer<typeof chatGptConversationSchema>;
-type ChatGptNode = z.infer<typeof chatGptNodeSchema>;
 type ChatGptMessage = z.infer<typeof chatGptMessageSchema>;
 type ChatGptContent = z.infer<typeof chatGptContentSchema>;
 
@@ -98,23 +98,20 @@ export function chatGptExportToTranscripts(document: unknown): ForeignImport {
   return { transcripts, skipped };
 }
 
-/** The branch the user last saw, root first; or why it cannot be followed. */
-function lastSeenBranch(conversation: ChatGptConversation): ChatGptNode[] | string {
+/** Why the branch the user last saw cannot be followed up from `current_node` to its root; null when it can. */
+function lastSeenBranchProblem(conversation: ChatGptConversation): string | null {
   const current = conversation.current_node;
   if (current === undefined || current === null) return 'it names no current message (current_node is missing)';
   if (!(current in conversation.mapping)) return `its current_node "${current}" is not in its mapping`;
-  const branch: ChatGptNode[] = [];
   const visited = new Set<string>();
   let nodeId: string | null | undefined = current;
   // A parent missing from the mapping ends the walk: older exports point the root at a placeholder that is not there.
   while (nodeId !== null && nodeId !== undefined && nodeId in conversation.mapping) {
     if (visited.has(nodeId)) return `its messages' parent links loop back to "${nodeId}"`;
     visited.add(nodeId);
-    const node: ChatGptNode = conversation.mapping[nodeId]!;
-    branch.push(node);
-    nodeId = node.parent;
+    nodeId = conversation.mapping[nodeId]!.parent;
   }
-  return branch.reverse();
+  return null;
 }
 
 function isoFromSeconds(seconds: number | null | undefined): string | undefined {
@@ -233,6 +230,8 @@ function toolStatus(message: ChatGptMessage): TranscriptInvocation['status'] {
 interface ReplyDraft {
   readonly id: string;
   readonly createdAt: string | undefined;
+  /** The nodes it stands for, hidden ones among them. */
+  readonly nodeIds: string[];
   texts: string[];
   reasoning: string[];
   invocations: TranscriptInvocation[];
@@ -240,12 +239,13 @@ interface ReplyDraft {
   stopped: boolean;
 }
 
-function finishReply(draft: ReplyDraft, turnId: string): TranscriptMessage {
+function finishReply(draft: ReplyDraft, turnId: string, parentId: string | null): TranscriptMessage {
   const brain: BrainId | null = draft.model !== null && OPENAI_MODEL.test(draft.model) ? 'codex' : null;
   const reasoning = draft.reasoning.filter((text) => text !== '').join('\n\n');
   return {
     id: draft.id,
     turn_id: turnId,
+    parent_id: parentId,
     role: 'assistant',
     kind: 'chat',
     text: draft.texts.join('\n\n'),
@@ -260,82 +260,124 @@ function finishReply(draft: ReplyDraft, turnId: string): TranscriptMessage {
   };
 }
 
+/**
+ * Each node's children, roots under null, in the order their parent lists them (then any it does not list). A node
+ * whose parent is missing from the mapping is a root: older exports point the root at a placeholder that is not there.
+ */
+function childrenByParent(conversation: ChatGptConversation): Map<string | null, string[]> {
+  const byParent = new Map<string | null, string[]>();
+  for (const [nodeId, node] of Object.entries(conversation.mapping)) {
+    const parent = node.parent !== null && node.parent !== undefined && node.parent in conversation.mapping ? node.parent : null;
+    byParent.set(parent, [...(byParent.get(parent) ?? []), nodeId]);
+  }
+  for (const [parent, children] of byParent) {
+    if (parent === null) continue;
+    const listed = conversation.mapping[parent]!.children ?? [];
+    const place = (nodeId: string) => (listed.includes(nodeId) ? listed.indexOf(nodeId) : listed.length);
+    children.sort((left, right) => place(left) - place(right));
+  }
+  return byParent;
+}
+
+/** Where the walk of one branch stands: the message it last wrote, the turn it is in, the reply being assembled. */
+interface BranchState {
+  parentId: string | null;
+  turnId: string;
+  draft: ReplyDraft | null;
+}
+
 function convertConversation(conversation: ChatGptConversation, title: string): TranscriptV1 | string {
-  const branch = lastSeenBranch(conversation);
-  if (typeof branch === 'string') return branch;
+  const problem = lastSeenBranchProblem(conversation);
+  if (problem !== null) return problem;
   const messages: TranscriptMessage[] = [];
+  // The converted message each node ended up in: the current node's is the current leaf.
+  const messageOfNode = new Map<string, string | null>();
+  const repliedTurns = new Set<string>();
   let turnNumber = 0;
-  let turnId = 'turn-0';
-  let draft: ReplyDraft | null = null;
   // A reply of hidden or unreadable nodes only, and a user message of nothing (ChatGPT's "Continue generating" sends
   // one), held no words for anyone: they are left out.
-  const closeReply = (): void => {
-    if (draft !== null && (draft.texts.length > 0 || draft.reasoning.some((text) => text !== '') || draft.invocations.length > 0)) {
-      messages.push(finishReply(draft, turnId));
+  const closeReply = (state: BranchState): void => {
+    const draft = state.draft;
+    if (draft === null) return;
+    state.draft = null;
+    if (draft.texts.length > 0 || draft.reasoning.some((text) => text !== '') || draft.invocations.length > 0) {
+      // Each alternative reply to one question is a turn of its own, as a regenerated reply is in this app.
+      if (repliedTurns.has(state.turnId)) {
+        turnNumber += 1;
+        state.turnId = `turn-${turnNumber}`;
+      }
+      repliedTurns.add(state.turnId);
+      messages.push(finishReply(draft, state.turnId, state.parentId));
+      state.parentId = draft.id;
     }
-    draft = null;
-  };
-  const openReply = (node: ChatGptMessage, nodeId: string): ReplyDraft => {
-    draft ??= { id: nodeId, createdAt: isoFromSeconds(node.create_time), texts: [], reasoning: [], invocations: [], model: null, stopped: false };
-    return draft;
+    for (const nodeId of draft.nodeIds) messageOfNode.set(nodeId, state.parentId);
   };
 
-  branch.forEach((node, position) => {
-    const message = node.message;
-    if (message === null || message === undefined || isHidden(message)) return;
-    const nodeId = message.id ?? `node-${position}`;
+  const visit = (nodeId: string, state: BranchState, position: number): void => {
+    const message = conversation.mapping[nodeId]?.message;
+    if (message === null || message === undefined || isHidden(message)) {
+      if (state.draft !== null) state.draft.nodeIds.push(nodeId);
+      else messageOfNode.set(nodeId, state.parentId);
+      return;
+    }
+    const messageId = message.id ?? `node-${position}`;
     const role = message.author.role;
     if (role === 'user') {
-      closeReply();
+      closeReply(state);
       turnNumber += 1;
-      turnId = `turn-${turnNumber}`;
+      state.turnId = `turn-${turnNumber}`;
       const text = visibleText(message);
-      if (text === '') return;
-      const createdAt = isoFromSeconds(message.create_time);
-      messages.push({ id: nodeId, turn_id: turnId, role: 'user', kind: 'chat', text, ...(createdAt === undefined ? {} : { created_at: createdAt }) });
-      return;
-    }
-    if (role !== 'assistant' && role !== 'tool') return;
-    const reply = openReply(message, nodeId);
-    const slug = message.metadata?.model_slug;
-    if (typeof slug === 'string' && slug !== '') reply.model = slug;
-    const finish = message.metadata?.finish_details;
-    if (typeof finish === 'object' && finish !== null && (finish as Record<string, unknown>).type === 'interrupted') reply.stopped = true;
-    const contentType = message.content.content_type;
-    if (role === 'tool') {
-      // A tool's answer goes to the newest call still waiting for one; an answer without a call is a call of its own.
-      const waiting = reply.invocations.findLast((invocation) => invocation.output === null);
-      const output = stringField(message.content, 'text') ?? stringField(message.content, 'result') ?? textParts(message.content);
-      const images = imageNotes(message);
-      if (images !== '') reply.texts.push(images);
-      if (waiting !== undefined) {
-        const index = reply.invocations.indexOf(waiting);
-        reply.invocations[index] = { ...waiting, output, status: toolStatus(message) };
-      } else {
-        reply.invocations.push(invocation(reply, message.author.name ?? 'tool', {}, output, toolStatus(message)));
+      if (text !== '') {
+        const createdAt = isoFromSeconds(message.create_time);
+        messages.push({
+          id: messageId, turn_id: state.turnId, parent_id: state.parentId, role: 'user', kind: 'chat', text, ...(createdAt === undefined ? {} : { created_at: createdAt }),
+        });
+        state.parentId = messageId;
       }
+      messageOfNode.set(nodeId, state.parentId);
       return;
     }
-    if (contentType === 'thoughts' || contentType === 'reasoning_recap') {
-      reply.reasoning.push(reasoningText(message.content));
+    if (role !== 'assistant' && role !== 'tool') {
+      messageOfNode.set(nodeId, state.parentId);
       return;
     }
-    const recipient = message.recipient ?? TO_EVERYONE;
-    if (recipient !== TO_EVERYONE) {
-      const code = stringField(message.content, 'text');
-      const input = code !== undefined ? { code } : { text: textParts(message.content) };
-      reply.invocations.push(invocation(reply, recipient, input, null, 'ok'));
-      return;
+    state.draft ??= { id: messageId, createdAt: isoFromSeconds(message.create_time), nodeIds: [], texts: [], reasoning: [], invocations: [], model: null, stopped: false };
+    state.draft.nodeIds.push(nodeId);
+    addToReply(state.draft, message);
+  };
+
+  // Depth first with a stack of its own: a branch can run to thousands of nodes. A node in a loop of parent links is
+  // under no root, so the walk never reaches it.
+  const childrenOf = childrenByParent(conversation);
+  let position = 0;
+  const pending: { nodeId: string; state: BranchState }[] = (childrenOf.get(null) ?? [])
+    .map((nodeId) => ({ nodeId, state: { parentId: null, turnId: 'turn-0', draft: null } }))
+    .reverse();
+  while (pending.length > 0) {
+    const { nodeId, state } = pending.pop()!;
+    visit(nodeId, state, position);
+    position += 1;
+    const children = childrenOf.get(nodeId) ?? [];
+    if (children.length <= 1) {
+      if (children.length === 0) closeReply(state);
+      else pending.push({ nodeId: children[0]!, state });
+      continue;
     }
-    const text = visibleText(message);
-    if (text !== '') reply.texts.push(text);
-  });
-  closeReply();
+    // A reply regenerated part-way (every alternative goes on with it) is whole in each alternative, named by the
+    // alternative's first node; where a question follows, the reply so far is one message every alternative follows.
+    const continued = state.draft !== null && children.every((child) => conversation.mapping[child]?.message?.author.role !== 'user');
+    if (!continued) closeReply(state);
+    for (const child of [...children].reverse()) {
+      const draft = continued ? copyDraft(state.draft!, conversation.mapping[child]?.message?.id ?? child) : null;
+      pending.push({ nodeId: child, state: { ...state, draft } });
+    }
+  }
 
   if (!messages.some((message) => message.text !== '' || (message.tool_invocations?.length ?? 0) > 0)) {
     return 'it holds no message a person wrote or read';
   }
   const firstTime = messages.find((message) => message.created_at !== undefined)?.created_at;
+  const leafId = messageOfNode.get(conversation.current_node!) ?? null;
   return {
     format: TRANSCRIPT_FORMAT,
     version: TRANSCRIPT_VERSION,
@@ -343,9 +385,50 @@ function convertConversation(conversation: ChatGptConversation, title: string): 
       id: conversation.conversation_id ?? conversation.id ?? title,
       title,
       created_at: isoFromSeconds(conversation.create_time) ?? firstTime ?? '',
+      ...(leafId === null ? {} : { current_leaf_id: leafId }),
     },
     messages,
   };
+}
+
+function copyDraft(draft: ReplyDraft, id: string): ReplyDraft {
+  return { ...draft, id, nodeIds: [...draft.nodeIds], texts: [...draft.texts], reasoning: [...draft.reasoning], invocations: [...draft.invocations] };
+}
+
+/** One assistant or tool node into the reply it belongs to: its words, reasoning, or a call or a call's answer. */
+function addToReply(reply: ReplyDraft, message: ChatGptMessage): void {
+  const slug = message.metadata?.model_slug;
+  if (typeof slug === 'string' && slug !== '') reply.model = slug;
+  const finish = message.metadata?.finish_details;
+  if (typeof finish === 'object' && finish !== null && (finish as Record<string, unknown>).type === 'interrupted') reply.stopped = true;
+  const contentType = message.content.content_type;
+  if (message.author.role === 'tool') {
+    // A tool's answer goes to the newest call still waiting for one; an answer without a call is a call of its own.
+    const waiting = reply.invocations.findLast((invocation) => invocation.output === null);
+    const output = stringField(message.content, 'text') ?? stringField(message.content, 'result') ?? textParts(message.content);
+    const images = imageNotes(message);
+    if (images !== '') reply.texts.push(images);
+    if (waiting !== undefined) {
+      const index = reply.invocations.indexOf(waiting);
+      reply.invocations[index] = { ...waiting, output, status: toolStatus(message) };
+    } else {
+      reply.invocations.push(invocation(reply, message.author.name ?? 'tool', {}, output, toolStatus(message)));
+    }
+    return;
+  }
+  if (contentType === 'thoughts' || contentType === 'reasoning_recap') {
+    reply.reasoning.push(reasoningText(message.content));
+    return;
+  }
+  const recipient = message.recipient ?? TO_EVERYONE;
+  if (recipient !== TO_EVERYONE) {
+    const code = stringField(message.content, 'text');
+    const input = code !== undefined ? { code } : { text: textParts(message.content) };
+    reply.invocations.push(invocation(reply, recipient, input, null, 'ok'));
+    return;
+  }
+  const text = visibleText(message);
+  if (text !== '') reply.texts.push(text);
 }
 
 function textParts(content: ChatGptContent): string {
