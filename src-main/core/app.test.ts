@@ -65,11 +65,13 @@ describe('openCore dispatch', () => {
     const exported = await value<{ content: string; filename: string }>(core, 'exportConversation', { id: conversation.id, format: 'json' });
     expect(exported.filename).toBe('Hi-kimi.json');
     const transcript = transcriptSchema.parse(JSON.parse(exported.content));
-    expect(transcript.conversation).toEqual({ id: conversation.id, title: 'Hi kimi', created_at: conversation.createdAt });
+    expect(transcript.conversation).toEqual({
+      id: conversation.id, title: 'Hi kimi', created_at: conversation.createdAt, current_leaf_id: sent.assistantMessageId,
+    });
     expect(transcript.messages.map(({ created_at: _createdAt, ...message }) => message)).toEqual([
-      { id: sent.userMessageId, turn_id: sent.turnId, role: 'user', kind: 'chat', text: 'Hi kimi' },
+      { id: sent.userMessageId, turn_id: sent.turnId, parent_id: null, role: 'user', kind: 'chat', text: 'Hi kimi' },
       {
-        id: sent.assistantMessageId, turn_id: sent.turnId, role: 'assistant', kind: 'chat', text: 'Hello back', status: 'complete',
+        id: sent.assistantMessageId, turn_id: sent.turnId, parent_id: sent.userMessageId, role: 'assistant', kind: 'chat', text: 'Hello back', status: 'complete',
         brain: 'kimi', model_requested: 'kimi-k2.6', model_responded: 'kimi-k2.6', reasoning_level: 'high', tool_invocations: [],
       },
     ]);
