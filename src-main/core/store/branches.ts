@@ -5,7 +5,9 @@
  * transaction, at a cost of the rows between the old and the new leaf and their common ancestor, never the whole tree.
  */
 import { ApiError, type SiblingsView } from '../../../src-shared/api';
+import { nowIso } from './clock';
 import { inTransaction, type AppDatabase } from './open';
+import { clearFullFlags } from './settings';
 import { statementCacheFor } from './statements';
 
 // A leaf that no longer exists (a row deleted by hand) falls back to the newest row still marked on the path.
@@ -29,6 +31,11 @@ const walkUpToLivePath = statementCacheFor(
 const unmarkBelow = statementCacheFor(
   `UPDATE messages SET on_live_path = 0 WHERE conversation_id = ? AND on_live_path = 1 AND seq > ? AND kind != 'summary'`,
 );
+// The rows of the old path below the fork that a replay holds: a failed or unfinished reply never replays.
+const countReplayedBelow = statementCacheFor(
+  `SELECT count(*) AS count FROM messages WHERE conversation_id = ? AND on_live_path = 1 AND seq > ? AND kind != 'summary'
+   AND status NOT IN ('failed', 'streaming')`,
+);
 const markRow = statementCacheFor(`UPDATE messages SET on_live_path = 1 WHERE id = ?`);
 
 /** The conversation's current leaf: the newest message of the branch shown, or null before the first message. */
@@ -42,15 +49,21 @@ export function currentLeafId(db: AppDatabase, conversationId: string): string |
  */
 export function moveLeaf(db: AppDatabase, conversationId: string, leafId: string | null): void {
   inTransaction(db, () => {
-    if (leafId === null) {
-      unmarkBelow(db).run(conversationId, -1);
-    } else {
-      const walked = walkUpToLivePath(db).all(leafId, conversationId) as { id: string; onLivePath: number; seq: number }[];
+    let walked: { id: string; onLivePath: number; seq: number }[] = [];
+    let forkSeq = -1;
+    if (leafId !== null) {
+      walked = walkUpToLivePath(db).all(leafId, conversationId) as { id: string; onLivePath: number; seq: number }[];
       if (walked.length === 0) throw new Error(`Message ${leafId} is not in conversation ${conversationId}.`);
       const fork = walked[walked.length - 1]!;
-      unmarkBelow(db).run(conversationId, fork.onLivePath === 1 ? fork.seq : -1);
-      for (const row of walked) if (row.onLivePath === 0) markRow(db).run(row.id);
+      if (fork.onLivePath === 1) forkSeq = fork.seq;
     }
+    // A size refusal was for the path left behind: when that path replayed rows the new one does not, the next turn
+    // measures the new path instead of compacting it first. The refused size stays the window's bound
+    // (context/pressure.ts) for every branch, so no request grows past it.
+    const leftBehind = (countReplayedBelow(db).get(conversationId, forkSeq) as { count: number }).count;
+    if (leftBehind > 0) clearFullFlags(db, conversationId, nowIso());
+    unmarkBelow(db).run(conversationId, forkSeq);
+    for (const row of walked) if (row.onLivePath === 0) markRow(db).run(row.id);
     updateLeaf(db).run(leafId, conversationId);
   });
 }
@@ -77,11 +90,42 @@ export function newestDescendant(db: AppDatabase, conversationId: string, messag
 
 const selectBranchRow = statementCacheFor(
   `SELECT m.id, m.conversation_id AS conversationId, m.parent_id AS parentId, m.kind, m.role, m.brain,
-     m.model_requested AS modelRequested, m.reasoning_level AS reasoningLevel, m.compacted_into AS compactedInto,
-     parent.compacted_into AS parentCompactedInto,
-     (SELECT covers_through_id FROM messages WHERE id = parent.compacted_into) AS parentSummaryThrough
-   FROM messages m LEFT JOIN messages parent ON parent.id = m.parent_id WHERE m.id = ?`,
+     m.model_requested AS modelRequested, m.reasoning_level AS reasoningLevel, m.compacted_into AS compactedInto
+   FROM messages m WHERE m.id = ?`,
 );
+// From a message's parent up a branch the live path does not show, to the first row a summary covers or the live
+// path shows: the live path's own covered rows end where its summary covers through, so the walk can stop there.
+const selectNearestCoveredOrLive = statementCacheFor(
+  `WITH RECURSIVE up(id, parent_id, compacted_into, on_live_path) AS (
+     SELECT id, parent_id, compacted_into, on_live_path FROM messages WHERE id = ?
+     UNION ALL
+     SELECT m.id, m.parent_id, m.compacted_into, m.on_live_path FROM messages m JOIN up ON m.id = up.parent_id
+     WHERE up.compacted_into IS NULL AND up.on_live_path = 0
+   )
+   SELECT id, compacted_into AS compactedInto FROM up WHERE compacted_into IS NOT NULL OR on_live_path = 1 LIMIT 1`,
+);
+// The summary no later summary covers, through the chain of summaries that fold earlier ones.
+const selectStandingSummaryThrough = statementCacheFor(
+  `WITH RECURSIVE chain(id, compacted_into, covers_through_id, hops) AS (
+     SELECT id, compacted_into, covers_through_id, 0 FROM messages WHERE id = ?
+     UNION ALL
+     SELECT m.id, m.compacted_into, m.covers_through_id, chain.hops + 1 FROM messages m JOIN chain ON m.id = chain.compacted_into
+     WHERE chain.hops < 10000
+   )
+   SELECT covers_through_id AS coversThroughId FROM chain WHERE compacted_into IS NULL LIMIT 1`,
+);
+
+/**
+ * Whether a branch may hang below `parentId`: the nearest summarised row above it (if any) must be the last row the
+ * standing summary covers, else the summary, written for another branch, would stand for rows this branch never had.
+ */
+function summaryHoldsBelow(db: AppDatabase, parentId: string | null): boolean {
+  if (parentId === null) return true;
+  const nearest = selectNearestCoveredOrLive(db).get(parentId) as { id: string; compactedInto: string | null } | undefined;
+  if (nearest === undefined || nearest.compactedInto === null) return true;
+  const standing = selectStandingSummaryThrough(db).get(nearest.compactedInto) as { coversThroughId: string | null } | undefined;
+  return standing?.coversThroughId === nearest.id;
+}
 
 export interface BranchRow {
   readonly id: string;
@@ -93,21 +137,18 @@ export interface BranchRow {
   readonly modelRequested: string | null;
   readonly reasoningLevel: string | null;
   readonly compactedInto: string | null;
-  readonly parentCompactedInto: string | null;
-  readonly parentSummaryThrough: string | null;
 }
 
 /**
  * The message a branch may start beside, or an ApiError saying why not. A summary stands for the rows of one path up
  * to the message it covers through, so a branch may leave that path only below it: a message a summary covers, or one
- * whose parent a summary covers somewhere before its last row, cannot have alternatives.
+ * on a branch that left the summarised path before the standing summary's last row, cannot have alternatives.
  */
 export function branchPoint(db: AppDatabase, messageId: string): BranchRow {
   const row = selectBranchRow(db).get(messageId) as BranchRow | undefined;
   if (row === undefined) throw new ApiError('not-found', 'That message no longer exists.');
   if (row.kind === 'summary') throw new ApiError('invalid-input', 'A summary has no alternatives: edit or answer a message instead.');
-  const coveredParent = row.parentCompactedInto !== null && row.parentSummaryThrough !== row.parentId;
-  if (row.compactedInto !== null || coveredParent) {
+  if (row.compactedInto !== null || !summaryHoldsBelow(db, row.parentId)) {
     throw new ApiError(
       'summarised',
       'That message is part of a summary, so the conversation cannot branch there. Branch from a message below the summary.',

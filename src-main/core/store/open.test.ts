@@ -73,7 +73,7 @@ describe('openDatabase', () => {
 
     const current = openDatabase(path);
     expect(schemaVersion(current)).toBe(SCHEMA_VERSION);
-    // A conversation without messages has no leaf (see store/branches.test.ts for the paths migration 0007 links).
+    // A conversation without messages has no leaf (see engine/branches-migration.test.ts for the paths migration 0007 links).
     expect(current.$client.prepare('SELECT * FROM conversations').all()).toEqual(before.map((row) => ({ ...(row as object), current_leaf_id: null })));
     // The memories index covers rows written before the upgrade.
     expect(current.$client.prepare("SELECT rowid FROM memories_fts WHERE memories_fts MATCH 'whales'").all()).toHaveLength(1);
