@@ -7,7 +7,7 @@ import { openCore, type OpenedCore } from '../core/app';
 import type { ProviderCall, StreamPart } from '../core/providers/stream-parts';
 import { listInvocationsByMessage } from '../core/store/invocations';
 import { everythingServer } from '../core/tools/mcp/testing/servers';
-import { chatCommand, compactCommand, exportCommand, importCommand, requestCommand, writeFileAtomically, type Output } from './commands';
+import { chatCommand, compactCommand, doctorCommand, exportCommand, importCommand, repairCommand, requestCommand, writeFileAtomically, type Output } from './commands';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -370,3 +370,97 @@ describe('anybrain export flags', () => {
   });
 });
 
+
+describe('anybrain chat --regenerate', () => {
+  /** Each brain answers with its name and the last words it was sent. */
+  async function* namingBrain(call: ProviderCall): AsyncIterable<StreamPart> {
+    const body = JSON.stringify(call.body);
+    yield { type: 'text-delta', text: `${call.label} answers (${body.includes('Kimi answers') ? 'seeing' : 'not seeing'} Kimi's answer)` };
+  }
+
+  function coreWithNamingBrain(): OpenedCore {
+    const dataDir = mkdtempSync(join(tmpdir(), 'anybrain-cli-'));
+    const core = openCore({ dataDir, env: { ANTHROPIC_API_KEY: 'k', MOONSHOT_API_KEY: 'k' }, stream: namingBrain });
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }), () => core.dispose());
+    return core;
+  }
+
+  it('answers the last user message of the branch shown again, as a sibling reply by the brain named', async () => {
+    const core = coreWithNamingBrain();
+    const first = capture();
+    expect(await chatCommand(core, first, { brain: 'kimi', text: 'What is the first answer?' })).toBe(0);
+    const conversation = first.err.trim();
+    const again = capture();
+    expect(await chatCommand(core, again, { conversation, brain: 'claude', regenerate: true })).toBe(0);
+    // The question is replayed, never the reply it had before.
+    expect(again.out).toBe("Claude answers (not seeing Kimi's answer)\n");
+    expect(again.err).toBe(`${conversation}\n`);
+    const page = await core.dispatch('listMessages', { conversationId: conversation });
+    const messages = (page as { ok: true; value: { messages: Array<{ text: string; brain: string | null; parentId: string | null; siblings: unknown }> } }).value.messages;
+    expect(messages.map((message) => [message.text, message.brain, message.siblings === null ? null : 'has siblings'])).toEqual([
+      ['What is the first answer?', null, null],
+      ["Claude answers (not seeing Kimi's answer)", 'claude', 'has siblings'],
+    ]);
+    expect(messages[1]?.siblings).toMatchObject({ index: 2, count: 2, nextId: null });
+  });
+
+  it('refuses a message with --regenerate, --regenerate without a conversation, no message at all, and a conversation with nothing to answer', async () => {
+    const core = coreWithNamingBrain();
+    await expect(chatCommand(core, capture(), { conversation: 'c', brain: 'kimi', regenerate: true, text: 'hi' })).rejects.toThrow(
+      '--regenerate answers the last message again: give no message with it.',
+    );
+    await expect(chatCommand(core, capture(), { brain: 'kimi', regenerate: true })).rejects.toThrow(
+      '--regenerate answers a message of a conversation: name it with --conversation ID.',
+    );
+    await expect(chatCommand(core, capture(), { brain: 'kimi' })).rejects.toThrow(
+      'Give the message to send, or --regenerate with --conversation ID to answer the last one again.',
+    );
+    const created = await core.dispatch('createConversation', { brain: 'kimi' });
+    const conversation = (created as { ok: true; value: { id: string } }).value.id;
+    await expect(chatCommand(core, capture(), { conversation, brain: 'kimi', regenerate: true })).rejects.toThrow(
+      'There is no message to answer again in this conversation.',
+    );
+  });
+});
+
+describe('anybrain doctor and repair live-path', () => {
+  it('count the conversations whose marked path is not the walk from their leaf, and re-mark them with --apply', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'anybrain-cli-'));
+    const core = openCore({ dataDir, env: { MOONSHOT_API_KEY: 'k' }, stream: async function* () { yield { type: 'text-delta', text: 'ok' }; } });
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }), () => core.dispose());
+    const conversations: string[] = [];
+    for (const text of ['first talk', 'second talk', 'third talk']) {
+      const output = capture();
+      expect(await chatCommand(core, output, { brain: 'kimi', text })).toBe(0);
+      const conversation = output.err.trim();
+      expect(await chatCommand(core, capture(), { conversation, brain: 'kimi', regenerate: true })).toBe(0);
+      conversations.push(conversation);
+    }
+    const healthy = capture();
+    expect(await doctorCommand(core, healthy)).toBe(0);
+    expect(healthy.out).toContain('\nconversations showing a branch other than their current one: 0\n');
+
+    const marks = () => core.db.$client.prepare('SELECT id, on_live_path AS mark FROM messages ORDER BY conversation_id, seq').all();
+    const sound = marks();
+    // Damage the marks by hand: the hidden first reply of one conversation marked too, and the shown path of
+    // another unmarked.
+    core.db.$client.prepare("UPDATE messages SET on_live_path = 1 WHERE conversation_id = ? AND role = 'assistant'").run(conversations[0]);
+    core.db.$client.prepare('UPDATE messages SET on_live_path = 0 WHERE conversation_id = ?').run(conversations[2]);
+    const sick = capture();
+    expect(await doctorCommand(core, sick)).toBe(1);
+    expect(sick.out).toContain('\nconversations showing a branch other than their current one: 2\n');
+    expect(sick.err).toContain('`anybrain repair live-path`');
+
+    const dryRun = capture();
+    expect(await repairCommand(core, dryRun, { kind: 'live-path' })).toBe(0);
+    expect(dryRun.out.split('\n').filter(Boolean).sort()).toEqual([conversations[0], conversations[2]].sort());
+    expect(dryRun.err).toBe('2 conversations would have their shown branch marked again. Nothing was changed; add --apply to mark them.\n');
+    const applied = capture();
+    expect(await repairCommand(core, applied, { kind: 'live-path', apply: true })).toBe(0);
+    expect(applied.err).toBe('2 conversations had their shown branch marked again.\n');
+    expect(marks()).toEqual(sound);
+    expect(await doctorCommand(core, capture())).toBe(0);
+    await expect(repairCommand(core, capture(), { kind: 'live-path', undo: true })).rejects.toThrow('A live-path repair has nothing to undo');
+    await expect(repairCommand(core, capture(), { kind: 'everything' })).rejects.toThrow('Say what to repair: quote-escapes, chrome, live-path (or --undo).');
+  });
+});

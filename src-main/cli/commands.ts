@@ -100,14 +100,41 @@ export interface ChatOptions extends TargetFlags {
   readonly conversation?: string;
   /** Without one, calls that need approval are denied and the brain is told so. */
   readonly askApproval?: ApprovalAsker;
-  readonly text: string;
+  /** The message to send; absent with `regenerate`. */
+  readonly text?: string;
+  /** Answer the last user message of the branch shown again, as a sibling of its replies, instead of sending one. */
+  readonly regenerate?: boolean;
   /** Aborted on Ctrl-C: the reply so far is kept as `stopped`. */
   readonly interrupt?: AbortSignal;
 }
 
+/** How many rows `--regenerate` reads at a time, newest first, looking for the last user message. */
+const REGENERATE_PAGE = 50;
+
+/** The newest user message of the branch shown, paging back from the leaf; null when there is none. */
+async function lastUserMessageId(core: Core, conversationId: string): Promise<string | null> {
+  let beforeSeq: number | undefined;
+  for (;;) {
+    const page = await call(core, 'listMessages', { conversationId, limit: REGENERATE_PAGE, ...(beforeSeq === undefined ? {} : { beforeSeq }) });
+    const newest = page.messages.findLast((message) => message.role === 'user' && message.kind === 'chat');
+    if (newest !== undefined) return newest.id;
+    const oldest = page.messages.find((message) => message.kind !== 'summary');
+    if (!page.hasOlder || oldest === undefined) return null;
+    beforeSeq = oldest.seq;
+  }
+}
+
 export async function chatCommand(core: Core, output: Output, options: ChatOptions): Promise<number> {
   const target = checkedTarget(options);
+  if (options.regenerate) {
+    if (options.text !== undefined) throw new ApiError('invalid-input', '--regenerate answers the last message again: give no message with it.');
+    if (options.conversation === undefined) throw new ApiError('invalid-input', '--regenerate answers a message of a conversation: name it with --conversation ID.');
+  } else if (options.text === undefined) {
+    throw new ApiError('invalid-input', 'Give the message to send, or --regenerate with --conversation ID to answer the last one again.');
+  }
   const id = options.conversation ?? (await call(core, 'createConversation', { brain: target.brain, ...(target.model ? { model: target.model } : {}) })).id;
+  const answered = options.regenerate ? await lastUserMessageId(core, id) : null;
+  if (options.regenerate && answered === null) throw new ApiError('nothing-to-retry', 'There is no message to answer again in this conversation.');
   const conversation: ConversationView = await call(core, 'setConversationBrain', { id, ...target });
   output.stderr(`${conversation.id}\n`);
 
@@ -133,7 +160,8 @@ export async function chatCommand(core: Core, output: Output, options: ChatOptio
   const onInterrupt = () => void core.dispatch('stop', { conversationId: conversation.id });
   options.interrupt?.addEventListener('abort', onInterrupt, { once: true });
   try {
-    await call(core, 'send', { conversationId: conversation.id, text: options.text });
+    if (answered !== null) await call(core, 'answerWith', { messageId: answered, ...target });
+    else await call(core, 'send', { conversationId: conversation.id, text: options.text ?? '' });
     const message = await finished;
     output.stdout(message.text.endsWith('\n') || message.text.length === 0 ? '' : '\n');
     if (message.modelMismatch) {
@@ -277,14 +305,20 @@ export async function doctorCommand(core: Core, output: Output): Promise<number>
     `chrome-bearing replies: ${health.chromeRows}`,
     `replies with escaped quotes: ${health.quoteEscapeRows}`,
     `quote-escape normalizations so far: ${health.quoteEscapeNormalizations}`,
+    `conversations showing a branch other than their current one: ${health.staleLivePaths}`,
   ];
   output.stdout(`${lines.join('\n')}\n`);
   const problems =
-    health.integrity !== 'ok' || health.foreignKeyProblems > 0 || health.interruptedReplies > 0 || health.chromeRows > 0 || health.quoteEscapeRows > 0;
+    health.integrity !== 'ok' ||
+    health.foreignKeyProblems > 0 ||
+    health.interruptedReplies > 0 ||
+    health.chromeRows > 0 ||
+    health.quoteEscapeRows > 0 ||
+    health.staleLivePaths > 0;
   if (problems) {
     output.stderr(
       'Problems found: see the counts above. Interrupted replies can be retried from the app; ' +
-        '`anybrain repair chrome` and `anybrain repair quote-escapes` show what they would fix (add --apply to fix).\n',
+        '`anybrain repair chrome`, `anybrain repair quote-escapes` and `anybrain repair live-path` show what they would fix (add --apply to fix).\n',
     );
   }
   return problems ? 1 : 0;
@@ -395,7 +429,21 @@ export async function importCommand(core: Core, output: Output, file: string): P
   return summary.conversations > 0 || summary.skipped.length === 0 ? 0 : 1;
 }
 
+/** `anybrain repair live-path`: the marks of the branch shown, set again from each conversation's current leaf. */
+export const LIVE_PATH_REPAIR = 'live-path';
+
 export async function repairCommand(core: Core, output: Output, options: { kind?: string; apply?: boolean; undo?: boolean }): Promise<number> {
+  if (options.kind === LIVE_PATH_REPAIR) {
+    if (options.undo) throw new ApiError('invalid-input', 'A live-path repair has nothing to undo: it marks again the branch each conversation already shows.');
+    const repair = await call(core, 'repairLivePaths', { apply: options.apply === true });
+    for (const conversationId of repair.conversationIds) output.stdout(`${conversationId}\n`);
+    if (repair.repaired === null) {
+      output.stderr(`${repair.conversationIds.length} conversations would have their shown branch marked again. Nothing was changed; add --apply to mark them.\n`);
+    } else {
+      output.stderr(`${repair.repaired} conversations had their shown branch marked again.\n`);
+    }
+    return 0;
+  }
   if (options.undo) {
     const undone = await call(core, 'undoRepair', {});
     if (undone.kind === null) {
@@ -406,7 +454,7 @@ export async function repairCommand(core: Core, output: Output, options: { kind?
     return 0;
   }
   if (!isRepairKind(options.kind)) {
-    throw new ApiError('invalid-input', `Say what to repair: ${REPAIR_KINDS.join(' or ')} (or --undo).`);
+    throw new ApiError('invalid-input', `Say what to repair: ${[...REPAIR_KINDS, LIVE_PATH_REPAIR].join(', ')} (or --undo).`);
   }
   const repair = await call(core, 'repairTexts', { kind: options.kind, apply: options.apply === true });
   for (const change of repair.changes) {

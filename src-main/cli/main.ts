@@ -132,12 +132,15 @@ program
   .option('--conversation <id>', 'continue this conversation (default: start a new one)')
   .option('--model <model>', 'model id (default: the brain\u2019s default)')
   .addOption(reasoningOption())
-  .argument('<text>', 'your message')
-  .action((text: string, options: { brain: string; conversation?: string; model?: string; reasoning?: string }) => {
+  .option('--regenerate', 'with --conversation and no message: answer the last message of the branch shown again, beside its replies')
+  .argument('[text]', 'your message')
+  .action((text: string | undefined, options: { brain: string; conversation?: string; model?: string; reasoning?: string; regenerate?: boolean }) => {
     const interrupt = new AbortController();
     process.once('SIGINT', () => interrupt.abort());
     const askApproval = process.stdin.isTTY ? terminalApproval : undefined;
-    return withCore(dataFlag(), (core) => chatCommand(core, output, { ...options, text, interrupt: interrupt.signal, ...(askApproval ? { askApproval } : {}) }));
+    return withCore(dataFlag(), (core) =>
+      chatCommand(core, output, { ...options, ...(text === undefined ? {} : { text }), interrupt: interrupt.signal, ...(askApproval ? { askApproval } : {}) }),
+    );
   });
 
 program
@@ -190,8 +193,10 @@ program
 
 program
   .command('repair')
-  .description('fix stored texts: quote-escapes or chrome; a dry run unless --apply; --undo restores the last apply')
-  .argument('[kind]', 'quote-escapes | chrome')
+  .description(
+    'fix stored texts (quote-escapes, chrome) or the marks of the branch each conversation shows (live-path); a dry run unless --apply; --undo restores the last text apply',
+  )
+  .argument('[kind]', 'quote-escapes | chrome | live-path')
   .option('--apply', 'change the texts (one transaction, reversible with --undo)')
   .option('--undo', 'restore exactly the texts the last --apply changed')
   .action((kind: string | undefined, options: { apply?: boolean; undo?: boolean }) =>
@@ -210,7 +215,7 @@ program
 
 program
   .command('doctor')
-  .description('check the data: integrity, interrupted replies, chrome, escaped quotes; exits 1 on problems')
+  .description('check the data: integrity, interrupted replies, chrome, escaped quotes, the branch each conversation shows; exits 1 on problems')
   .action(() => withCore(dataFlag(), (core) => doctorCommand(core, output)));
 
 await program.parseAsync(process.argv);

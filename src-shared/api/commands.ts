@@ -26,6 +26,7 @@ import {
   type MessagePage,
   type RepairResult,
   type RepairUndoResult,
+  type LivePathRepairResult,
   type RequestPreview,
   type SearchResultsView,
   type SendResult,
@@ -263,6 +264,11 @@ export const commandSchemas = {
   /** Restores exactly the texts the last applied repair changed, except those edited since. */
   undoRepair: z.object({}).strict(),
   /**
+   * Finds the conversations whose live-path marks disagree with the walk from their current leaf and, with `apply`,
+   * marks each path again from its leaf. Nothing to undo: the marks follow the leaf, which stays.
+   */
+  repairLivePaths: z.object({ apply: z.boolean().default(false) }).strict(),
+  /**
    * Full-text search over every conversation's words, and over titles: conversations whose title holds every term,
    * then messages, best first. Any text is a valid query (terms are quoted, never FTS syntax).
    */
@@ -330,6 +336,7 @@ export interface CommandOutputs {
   getDataHealth: DataHealthView;
   repairTexts: RepairResult;
   undoRepair: RepairUndoResult;
+  repairLivePaths: LivePathRepairResult;
   searchMessages: SearchResultsView;
 }
 

@@ -390,6 +390,8 @@ export interface DataHealthView {
   readonly quoteEscapeRows: number;
   /** Escaped quotes normalised so far, by turns and by repairs. */
   readonly quoteEscapeNormalizations: number;
+  /** Conversations whose marked live path is not the walk from their current leaf (`repairLivePaths` re-marks them). */
+  readonly staleLivePaths: number;
 }
 
 export interface RepairChangeView {
@@ -404,6 +406,13 @@ export interface RepairResult {
   readonly changes: readonly RepairChangeView[];
   /** How many texts were changed, or null for a dry run. */
   readonly changed: number | null;
+}
+
+export interface LivePathRepairResult {
+  /** The conversations whose live-path marks disagree with the walk from their current leaf. */
+  readonly conversationIds: readonly string[];
+  /** How many were marked again, or null for a dry run. */
+  readonly repaired: number | null;
 }
 
 export interface RepairUndoResult {

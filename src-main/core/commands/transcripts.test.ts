@@ -53,6 +53,7 @@ describe('the data health and repair commands', () => {
       chromeRows: 0,
       quoteEscapeRows: 1,
       quoteEscapeNormalizations: 0,
+      staleLivePaths: 0,
     });
   });
 

@@ -2,6 +2,7 @@
  * Transcripts and the health of stored texts: export, import, and what `anybrain doctor` and `repair` report and fix.
  */
 import { ApiError } from '../../../src-shared/api';
+import { conversationsWithStaleLivePath, remarkLivePath } from '../store/branches';
 import { getConversation } from '../store/conversations';
 import { checkIntegrity } from '../store/integrity';
 import { countMessagesByStatus } from '../store/messages';
@@ -67,6 +68,7 @@ export function transcriptCommands({ db, emit, exports, recoveredInterrupted }: 
         chromeRows: health.chromeRows,
         quoteEscapeRows: health.quoteEscapeRows,
         quoteEscapeNormalizations: readCounters(db)[QUOTE_ESCAPE_COUNTER] ?? 0,
+        staleLivePaths: conversationsWithStaleLivePath(db).length,
       };
     },
     repairTexts: ({ kind, apply }) => {
@@ -76,5 +78,11 @@ export function transcriptCommands({ db, emit, exports, recoveredInterrupted }: 
       return { changes: shown, changed: applyRepair(db, kind, changes).changed };
     },
     undoRepair: () => undoLastRepair(db),
+    repairLivePaths: ({ apply }) => {
+      const conversationIds = conversationsWithStaleLivePath(db);
+      if (!apply) return { conversationIds, repaired: null };
+      for (const conversationId of conversationIds) remarkLivePath(db, conversationId);
+      return { conversationIds, repaired: conversationIds.length };
+    },
   } satisfies HandlerGroup;
 }

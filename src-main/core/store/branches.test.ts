@@ -1,24 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../src-shared/api';
-import { branchPoint, chooseBranch, currentLeafId, moveLeaf, newestDescendant, siblingsOf } from './branches';
+import { branchPoint, chooseBranch, conversationsWithStaleLivePath, currentLeafId, moveLeaf, newestDescendant, remarkLivePath, siblingsOf } from './branches';
 import { storeSummary } from './compaction';
 import { insertConversation } from './conversations';
 import { checkpointMessageText, finishMessage, getMessage, insertMessage, listAllMessages, recomputeReplayedTotals, type MessageRow } from './messages';
 import type { AppDatabase } from './open';
 import { openTestDatabase } from './test-database';
+import { seededRandom } from '../../cli/testing';
 
 const NOW = '2026-12-01T10:00:00.000Z';
-
-/** A small seeded generator (mulberry32), so a failing run can be replayed from its seed. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
-    mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
-    return ((mixed ^ (mixed >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 function newDatabase(): AppDatabase {
   const db = openTestDatabase();
@@ -295,5 +285,30 @@ describe('siblingsOf', () => {
       now: NOW,
     }).row;
     expect(siblingsOf(db, [getMessage(db, 'u1')!, getMessage(db, 'a1')!, summary]).size).toBe(0);
+  });
+});
+
+describe('stale live-path marks', () => {
+  it('are found per conversation and marked again from the current leaf, or from the newest marked row when the leaf is gone', () => {
+    const db = newDatabase();
+    insertConversation(db, { id: 'empty', title: 'Empty', brain: 'kimi', model: null, now: NOW });
+    add(db, 'u1');
+    add(db, 'a1');
+    add(db, 'a1b', { parentId: 'u1', role: 'assistant' });
+    add(db, 'u2');
+    expect(conversationsWithStaleLivePath(db)).toEqual([]);
+    // A hidden row marked and a shown one unmarked: the window would show a mix of two branches.
+    db.$client.prepare("UPDATE messages SET on_live_path = CASE id WHEN 'a1' THEN 1 WHEN 'u1' THEN 0 ELSE on_live_path END").run();
+    expect(conversationsWithStaleLivePath(db)).toEqual(['c1']);
+    remarkLivePath(db, 'c1');
+    expect(markedRows(db, 'c1')).toEqual(['u1', 'a1b', 'u2']);
+    expect(conversationsWithStaleLivePath(db)).toEqual([]);
+    // A leaf naming a row that no longer exists: the newest row still marked is the leaf again.
+    db.$client.prepare("UPDATE conversations SET current_leaf_id = 'gone' WHERE id = 'c1'").run();
+    expect(conversationsWithStaleLivePath(db)).toEqual(['c1']);
+    remarkLivePath(db, 'c1');
+    expect(currentLeafId(db, 'c1')).toBe('u2');
+    expect(walkFromLeaf(db, 'c1')).toEqual(['u1', 'a1b', 'u2']);
+    expect(conversationsWithStaleLivePath(db)).toEqual([]);
   });
 });

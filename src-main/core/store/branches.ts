@@ -206,3 +206,40 @@ export function siblingsOf(
   }
   return places;
 }
+
+// The walk from the recorded leaf through `parent_id`, against the rows marked: how many rows are on one and not the
+// other. One recursive query per conversation, over the primary key and the live-path index.
+const countMarkDisagreements = statementCacheFor(
+  `WITH RECURSIVE up(id) AS (
+     SELECT current_leaf_id FROM conversations WHERE id = @conversationId AND current_leaf_id IS NOT NULL
+     UNION
+     SELECT m.parent_id FROM messages m JOIN up ON m.id = up.id WHERE m.parent_id IS NOT NULL AND m.conversation_id = @conversationId
+   ),
+   marked(id) AS (SELECT id FROM messages WHERE conversation_id = @conversationId AND on_live_path = 1)
+   SELECT (SELECT count(*) FROM marked WHERE id NOT IN (SELECT id FROM up))
+        + (SELECT count(*) FROM up WHERE id NOT IN (SELECT id FROM marked)) AS count`,
+);
+const selectConversationIds = statementCacheFor(`SELECT id FROM conversations ORDER BY id`);
+
+/**
+ * The conversations whose live-path marks disagree with the walk from their current leaf (rows changed by hand, or a
+ * leaf naming a row that is gone): the window and the replay read the marks, so they would show another branch.
+ */
+export function conversationsWithStaleLivePath(db: AppDatabase): string[] {
+  const ids = (selectConversationIds(db).all() as { id: string }[]).map((row) => row.id);
+  return ids.filter((conversationId) => (countMarkDisagreements(db).get({ conversationId }) as { count: number }).count > 0);
+}
+
+const unmarkAll = statementCacheFor(`UPDATE messages SET on_live_path = 0 WHERE conversation_id = ? AND on_live_path = 1`);
+
+/**
+ * Marks a conversation's live path again from scratch: every mark cleared, then the walk from the current leaf (or, if
+ * that row is gone, the newest row still marked) marked by `moveLeaf`, which otherwise trusts the marks it finds.
+ */
+export function remarkLivePath(db: AppDatabase, conversationId: string): void {
+  inTransaction(db, () => {
+    const leafId = currentLeafId(db, conversationId);
+    unmarkAll(db).run(conversationId);
+    moveLeaf(db, conversationId, leafId);
+  });
+}
