@@ -7,6 +7,7 @@ import { checkpointMessageText, finishMessage, getMessage, insertMessage, listAl
 import type { AppDatabase } from './open';
 import { openTestDatabase } from './test-database';
 import { seededRandom } from '../../cli/testing';
+import { estimateMessageTokens } from '../context/token-estimate';
 
 const NOW = '2026-12-01T10:00:00.000Z';
 
@@ -310,5 +311,35 @@ describe('stale live-path marks', () => {
     expect(currentLeafId(db, 'c1')).toBe('u2');
     expect(walkFromLeaf(db, 'c1')).toEqual(['u1', 'a1b', 'u2']);
     expect(conversationsWithStaleLivePath(db)).toEqual([]);
+  });
+});
+
+describe('walks down the tree', () => {
+  it('look each row’s children up by its parent: a long conversation is walked in milliseconds, not seconds', () => {
+    const db = newDatabase();
+    const rows = 8_000;
+    const insert = db.$client.prepare(
+      `INSERT INTO messages (id, conversation_id, seq, turn_id, role, text, token_estimate, status, parent_id, on_live_path, created_at, updated_at)
+       VALUES (?, 'c1', ?, 't', 'user', 'x', 10, 'complete', ?, 1, ?, ?)`,
+    );
+    db.$client.transaction(() => {
+      for (let index = 0; index < rows; index += 1) insert.run(`r${index}`, index, index === 0 ? null : `r${index - 1}`, NOW, NOW);
+      db.$client.prepare(`UPDATE conversations SET current_leaf_id = 'r${rows - 1}' WHERE id = 'c1'`).run();
+    })();
+    // Each walk once scanned the whole conversation per row walked: about 4 s each at this length, where a lookup per
+    // row takes a few milliseconds. The bound leaves room for a busy machine and none for the scan.
+    const timed = (work: () => unknown) => {
+      const started = performance.now();
+      const result = work();
+      return { result, ms: performance.now() - started };
+    };
+    const recount = timed(() => recomputeReplayedTotals(db, 'c1'));
+    expect(getMessage(db, `r${rows - 1}`)).toMatchObject({ replayedTokensThrough: rows * 10, replayedRowsThrough: rows });
+    const newest = timed(() => newestDescendant(db, 'c1', 'r0'));
+    expect(newest.result).toBe(`r${rows - 1}`);
+    db.$client.prepare("UPDATE messages SET status = 'streaming' WHERE id = 'r0'").run();
+    const shift = timed(() => checkpointMessageText(db, 'r0', 'x'.repeat(40), NOW));
+    expect(getMessage(db, `r${rows - 1}`)).toMatchObject({ replayedTokensThrough: rows * 10 - 10 + estimateMessageTokens('x'.repeat(40)) });
+    expect({ recount: recount.ms < 1_500, newest: newest.ms < 1_500, shift: shift.ms < 1_500 }).toEqual({ recount: true, newest: true, shift: true });
   });
 });

@@ -94,9 +94,11 @@ function contribution(kind: MessageKind, status: MessageStatus, tokenEstimate: n
 const selectTotalsOfParent = statementCacheFor(
   `SELECT replayed_tokens_through AS tokens, replayed_rows_through AS rows FROM messages WHERE id = ? AND conversation_id = ?`,
 );
+// CROSS JOIN keeps the walked row outside, so each step looks its children up by (conversation, parent) in
+// `messages_children`; with `messages` outside, SQLite scans the whole conversation per row walked.
 const shiftTotalsBelow = statementCacheFor(
   `WITH RECURSIVE below(id) AS (
-     SELECT ? UNION ALL SELECT m.id FROM messages m JOIN below ON m.parent_id = below.id WHERE m.conversation_id = ?
+     SELECT ? UNION ALL SELECT m.id FROM below CROSS JOIN messages m ON m.conversation_id = ? AND m.parent_id = below.id
    )
    UPDATE messages SET replayed_tokens_through = replayed_tokens_through + ?, replayed_rows_through = replayed_rows_through + ?
    WHERE id IN (SELECT id FROM below)`,
@@ -123,7 +125,7 @@ const recountTotals = statementCacheFor(
      UNION ALL
      SELECT m.id, down.tokens + CASE WHEN m.status = 'failed' THEN 0 ELSE m.token_estimate END,
        down.rows + CASE WHEN m.status = 'failed' THEN 0 ELSE 1 END
-     FROM messages m JOIN down ON m.parent_id = down.id WHERE m.conversation_id = ?
+     FROM down CROSS JOIN messages m ON m.conversation_id = ? AND m.parent_id = down.id
    )
    UPDATE messages SET replayed_tokens_through = down.tokens, replayed_rows_through = down.rows
    FROM down WHERE messages.id = down.id`,
