@@ -133,7 +133,7 @@ program
   .option('--model <model>', 'model id (default: the brain\u2019s default)')
   .addOption(reasoningOption())
   .option('--regenerate', 'with --conversation and no message: answer the last message of the branch shown again, beside its replies')
-  .argument('[text]', 'your message')
+  .argument('[text]', 'your message (none with --regenerate)')
   .action((text: string | undefined, options: { brain: string; conversation?: string; model?: string; reasoning?: string; regenerate?: boolean }) => {
     const interrupt = new AbortController();
     process.once('SIGINT', () => interrupt.abort());
@@ -197,7 +197,7 @@ program
     'fix stored texts (quote-escapes, chrome) or the marks of the branch each conversation shows (live-path); a dry run unless --apply; --undo restores the last text apply',
   )
   .argument('[kind]', 'quote-escapes | chrome | live-path')
-  .option('--apply', 'change the texts (one transaction, reversible with --undo)')
+  .option('--apply', 'change the texts or the marks (one transaction; texts reversible with --undo)')
   .option('--undo', 'restore exactly the texts the last --apply changed')
   .action((kind: string | undefined, options: { apply?: boolean; undo?: boolean }) =>
     withCore(dataFlag(), (core) => repairCommand(core, output, { ...options, ...(kind ? { kind } : {}) })),
