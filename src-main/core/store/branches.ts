@@ -75,14 +75,13 @@ export function extendLeaf(db: AppDatabase, conversationId: string, leafId: stri
 
 // CROSS JOIN keeps the walked row outside: with `messages` outside, SQLite's planner looks each step's children up by
 // the conversation alone and scans every row of it per row walked (9 s for 10,000 messages, bench/branches).
-const selectNewestDescendant = statementCacheFor(
-  `WITH RECURSIVE below(id, seq) AS (
+export const NEWEST_DESCENDANT_SQL = `WITH RECURSIVE below(id, seq) AS (
      SELECT id, seq FROM messages WHERE id = ? AND conversation_id = ?
      UNION ALL
      SELECT m.id, m.seq FROM below CROSS JOIN messages m ON m.conversation_id = ? AND m.parent_id = below.id
    )
-   SELECT id FROM below ORDER BY seq DESC LIMIT 1`,
-);
+   SELECT id FROM below ORDER BY seq DESC LIMIT 1`;
+const selectNewestDescendant = statementCacheFor(NEWEST_DESCENDANT_SQL);
 
 /** The newest message at or below `messageId`: the leaf of the branch a person last wrote on through it. */
 export function newestDescendant(db: AppDatabase, conversationId: string, messageId: string): string | null {

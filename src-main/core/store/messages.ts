@@ -96,13 +96,12 @@ const selectTotalsOfParent = statementCacheFor(
 );
 // CROSS JOIN keeps the walked row outside, so each step looks its children up by (conversation, parent) in
 // `messages_children`; with `messages` outside, SQLite scans the whole conversation per row walked.
-const shiftTotalsBelow = statementCacheFor(
-  `WITH RECURSIVE below(id) AS (
+export const SHIFT_TOTALS_BELOW_SQL = `WITH RECURSIVE below(id) AS (
      SELECT ? UNION ALL SELECT m.id FROM below CROSS JOIN messages m ON m.conversation_id = ? AND m.parent_id = below.id
    )
    UPDATE messages SET replayed_tokens_through = replayed_tokens_through + ?, replayed_rows_through = replayed_rows_through + ?
-   WHERE id IN (SELECT id FROM below)`,
-);
+   WHERE id IN (SELECT id FROM below)`;
+const shiftTotalsBelow = statementCacheFor(SHIFT_TOTALS_BELOW_SQL);
 
 /** The running totals of the path up to `parentId`, that row included (nothing before the first message). */
 function totalsThrough(db: AppDatabase, conversationId: string, parentId: string | null): { tokens: number; rows: number } {
@@ -118,8 +117,7 @@ function shiftTotals(db: AppDatabase, conversationId: string, id: string, tokens
   shiftTotalsBelow(db).run(id, conversationId, tokens, rows);
 }
 
-const recountTotals = statementCacheFor(
-  `WITH RECURSIVE down(id, tokens, rows) AS (
+export const RECOUNT_TOTALS_SQL = `WITH RECURSIVE down(id, tokens, rows) AS (
      SELECT id, CASE WHEN status = 'failed' THEN 0 ELSE token_estimate END, CASE WHEN status = 'failed' THEN 0 ELSE 1 END
      FROM messages WHERE conversation_id = ? AND parent_id IS NULL AND kind != 'summary'
      UNION ALL
@@ -128,8 +126,8 @@ const recountTotals = statementCacheFor(
      FROM down CROSS JOIN messages m ON m.conversation_id = ? AND m.parent_id = down.id
    )
    UPDATE messages SET replayed_tokens_through = down.tokens, replayed_rows_through = down.rows
-   FROM down WHERE messages.id = down.id`,
-);
+   FROM down WHERE messages.id = down.id`;
+const recountTotals = statementCacheFor(RECOUNT_TOTALS_SQL);
 
 /**
  * Rebuilds a conversation's running totals from its rows, after changes to many of them at once (a repair): one pass
