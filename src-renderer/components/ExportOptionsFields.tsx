@@ -10,6 +10,13 @@ const FORMAT_LABELS: Record<ExportFormat, { readonly label: string; readonly hin
 /** The readable formats first: most exports are to share. */
 const FORMAT_ORDER: readonly ExportFormat[] = ['md', 'html', 'json'];
 
+/** What a readable export may show beyond the words; a transcript always carries all of it. */
+const INCLUDE_CHOICES: ReadonlyArray<{ readonly field: keyof ExportIncludes; readonly testId: string; readonly label: string }> = [
+  { field: 'includeTools', testId: 'include-tools', label: 'Include tool calls' },
+  { field: 'includeReasoning', testId: 'include-reasoning', label: 'Include reasoning' },
+  { field: 'includeBranches', testId: 'include-branches', label: 'Include every branch' },
+];
+
 interface ExportOptionsFieldsProps extends ExportIncludes {
   /** Keeps the radio group's name and hint ids apart from another dialog's. */
   readonly idPrefix: string;
@@ -18,7 +25,7 @@ interface ExportOptionsFieldsProps extends ExportIncludes {
 }
 
 /** The format and what the export shows beyond the words; JSON takes no choice, as it always carries everything. */
-export function ExportOptionsFields({ idPrefix, format, includeTools, includeReasoning, includeBranches, onChange }: ExportOptionsFieldsProps) {
+export function ExportOptionsFields({ idPrefix, format, onChange, ...includes }: ExportOptionsFieldsProps) {
   const isJson = format === 'json';
   const hintId = `${idPrefix}-includes-hint`;
   return (
@@ -50,39 +57,19 @@ export function ExportOptionsFields({ idPrefix, format, includeTools, includeRea
       </fieldset>
       <fieldset className="export-fieldset">
         <legend className="field-label">Include</legend>
-        <label className="checkbox-field">
-          <input
-            type="checkbox"
-            data-testid={`${idPrefix}-include-tools`}
-            checked={isJson || includeTools}
-            disabled={isJson}
-            aria-describedby={isJson ? hintId : undefined}
-            onChange={(event) => onChange({ includeTools: event.target.checked })}
-          />
-          Include tool calls
-        </label>
-        <label className="checkbox-field">
-          <input
-            type="checkbox"
-            data-testid={`${idPrefix}-include-reasoning`}
-            checked={isJson || includeReasoning}
-            disabled={isJson}
-            aria-describedby={isJson ? hintId : undefined}
-            onChange={(event) => onChange({ includeReasoning: event.target.checked })}
-          />
-          Include reasoning
-        </label>
-        <label className="checkbox-field">
-          <input
-            type="checkbox"
-            data-testid={`${idPrefix}-include-branches`}
-            checked={isJson || includeBranches}
-            disabled={isJson}
-            aria-describedby={isJson ? hintId : undefined}
-            onChange={(event) => onChange({ includeBranches: event.target.checked })}
-          />
-          Include every branch
-        </label>
+        {INCLUDE_CHOICES.map(({ field, testId, label }) => (
+          <label key={field} className="checkbox-field">
+            <input
+              type="checkbox"
+              data-testid={`${idPrefix}-${testId}`}
+              checked={isJson || includes[field]}
+              disabled={isJson}
+              aria-describedby={isJson ? hintId : undefined}
+              onChange={(event) => onChange({ [field]: event.target.checked })}
+            />
+            {label}
+          </label>
+        ))}
         {isJson ? (
           <p className="field-hint" id={hintId}>
             A transcript always carries everything: every tool call and all reasoning, with their signatures, and every branch.
