@@ -7,9 +7,8 @@ import { useAppStore } from '../state/store';
 import { answerWith, editInPlace, regenerateReply } from '../state/turn-actions';
 import { brainOptions } from './brain-options';
 import { CheckIcon, ChevronLeftIcon, ChevronRightIcon, CopyIcon, PencilIcon, RetryIcon } from './icons';
+import { useCopy } from './use-copy';
 
-/** How long "Copied" shows after a copy. */
-const COPIED_NOTE_MS = 1_500;
 /** Room the brains menu needs below its button; with less, it opens upwards. */
 const MENU_HEIGHT_PX = 290;
 /** Room the menu needs right of its button's start; with less, it lines up with the button's end instead. */
@@ -21,26 +20,10 @@ interface MenuPlacement {
   readonly horizontal: 'start' | 'end';
 }
 
-type CopyState = 'idle' | 'copied' | 'failed';
 
 /** Copies the message's text exactly as stored (a reply's Markdown source, not its rendering). */
 function CopyButton({ text }: { readonly text: string }) {
-  const [copyState, setCopyState] = useState<CopyState>('idle');
-
-  useEffect(() => {
-    if (copyState === 'idle') return;
-    const timer = setTimeout(() => setCopyState('idle'), COPIED_NOTE_MS);
-    return () => clearTimeout(timer);
-  }, [copyState]);
-
-  const copy = async (): Promise<void> => {
-    try {
-      await navigator.clipboard.writeText(text);
-      setCopyState('copied');
-    } catch {
-      setCopyState('failed');
-    }
-  };
+  const { copyState, copy } = useCopy();
 
   return (
     <>
@@ -50,7 +33,7 @@ function CopyButton({ text }: { readonly text: string }) {
         data-testid="copy-message"
         aria-label="Copy message"
         title="Copy the message as written (Markdown)"
-        onClick={() => void copy()}
+        onClick={() => void copy(text)}
       >
         {copyState === 'copied' ? <CheckIcon /> : <CopyIcon />}
       </button>

@@ -8,35 +8,20 @@ import { brainLabel } from './brain-options';
 import { meterFigures } from './ContextMeter';
 import { Dialog } from './Dialog';
 import { prettyJsonText } from './format';
+import { useCopy } from './use-copy';
 
 type LoadedPreview =
   | { readonly key: string; readonly status: 'ready'; readonly preview: RequestPreview }
   | { readonly key: string; readonly status: 'error'; readonly message: string };
 
-type CopyState = 'idle' | 'copied' | 'failed';
 
 const byteLength = (text: string): number => new TextEncoder().encode(text).length;
 
 function CopyExactBytesButton({ body }: { readonly body: string }) {
-  const [copyState, setCopyState] = useState<CopyState>('idle');
-
-  useEffect(() => {
-    if (copyState === 'idle') return;
-    const timer = setTimeout(() => setCopyState('idle'), 1_500);
-    return () => clearTimeout(timer);
-  }, [copyState]);
-
-  const copy = async (): Promise<void> => {
-    try {
-      await navigator.clipboard.writeText(body);
-      setCopyState('copied');
-    } catch {
-      setCopyState('failed');
-    }
-  };
+  const { copyState, copy } = useCopy();
 
   return (
-    <button type="button" className="button small" data-testid="copy-request" onClick={() => void copy()}>
+    <button type="button" className="button small" data-testid="copy-request" onClick={() => void copy(body)}>
       {copyState === 'copied' ? 'Copied' : copyState === 'failed' ? 'Copy failed' : 'Copy exact bytes'}
     </button>
   );
