@@ -8,6 +8,10 @@ import { selectTurnChoice } from '../state/selectors';
 import { retryTurn } from '../state/turn-actions';
 import { useAppStore } from '../state/store';
 import { TurnApprovals } from './ApprovalPrompt';
+import { BrainChangeDivider } from './BrainChangeDivider';
+import { ElapsedTime } from './ElapsedTime';
+import { MessageTime } from './MessageTime';
+import { ReasoningDisclosure } from './ReasoningDisclosure';
 import { RenderBoundary } from './RenderBoundary';
 import { SummaryCard } from './SummaryCard';
 import { brainLabel, brainOptions } from './brain-options';
@@ -147,17 +151,22 @@ function AssistantMessage({ message }: MessageProps) {
             Asked for {mismatch.asked}, served by {mismatch.served}
           </span>
         )}
+        <MessageTime iso={message.createdAt} />
       </div>
+      <ReasoningDisclosure message={message} />
       <div className="message-body" data-testid="message-text">
         <MarkdownView text={text} />
       </div>
       {streaming ? <ToolActivity messageId={message.id} /> : null}
       {streaming ? <TurnApprovals turnId={message.turnId} /> : null}
       {streaming ? (
-        <div className="typing-indicator" data-testid="typing-indicator" role="status" aria-label="Writing a reply">
-          <span />
-          <span />
-          <span />
+        <div className="reply-progress">
+          <div className="typing-indicator" data-testid="typing-indicator" role="status" aria-label="Writing a reply">
+            <span />
+            <span />
+            <span />
+          </div>
+          <ElapsedTime since={message.createdAt} />
         </div>
       ) : null}
       <TurnReceiptStrip messageId={message.id} />
@@ -211,7 +220,10 @@ function UserMessage({ message }: MessageProps) {
             <div className="user-bubble" data-testid="message-text">
               {message.text}
             </div>
-            <MessageToolbar message={message} />
+            <div className="user-message-footer">
+              <MessageTime iso={message.createdAt} />
+              <MessageToolbar message={message} />
+            </div>
           </>
         )}
       </div>
@@ -272,6 +284,7 @@ export const MessageRow = memo(function MessageRow({ messageId }: { readonly mes
   if (message === undefined) return null;
   return (
     <RenderBoundary resetKey={streamingText ?? message} fallback={<UnrenderableMessage message={message} />}>
+      <BrainChangeDivider messageId={messageId} />
       <MessageContent message={message} />
     </RenderBoundary>
   );

@@ -13,6 +13,28 @@ export function shortTimestamp(iso: string, now: Date = new Date()): string {
   return fullDateFormat.format(date);
 }
 
+const messageTimeFormat = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+const messageDayTimeFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+const messageFullFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'full', timeStyle: 'medium' });
+
+/**
+ * A message's time in the person's locale: `shown` is the time today and the day and time before (a long conversation
+ * spans days), `full` the whole date for a tooltip. Null when the time cannot be read.
+ */
+export function messageTimestamp(iso: string, now: Date = new Date()): { shown: string; full: string } | null {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return null;
+  const shown = date.toDateString() === now.toDateString() ? messageTimeFormat.format(date) : messageDayTimeFormat.format(date);
+  return { shown, full: messageFullFormat.format(date) };
+}
+
+/** "12 s", "2 min 5 s": whole seconds, never below one (a brain that thought at all thought for a moment). */
+export function secondsText(milliseconds: number): string {
+  const seconds = Math.max(1, Math.round(milliseconds / 1_000));
+  if (seconds < 60) return `${seconds} s`;
+  return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
 /** "1,204 in · 356 out", or null when nothing was counted. */
 export function usageSummary(usage: Usage | null): string | null {
   if (usage === null) return null;

@@ -1,4 +1,4 @@
-import { appendDeltas } from './messages-slice';
+import { appendDeltas, appendReasoningDeltas } from './messages-slice';
 import { useAppStore } from './store';
 
 /** Runs a callback once, before the next frame is painted. */
@@ -16,7 +16,12 @@ interface PendingDeltas {
   readonly conversationId: string;
   /** Text streamed since the last frame, by message id, in arrival order. */
   readonly textByMessage: Map<string, string>;
+  /** Readable reasoning streamed since the last frame, by message id. */
+  readonly reasoningByMessage: Map<string, string>;
 }
+
+/** Which part of a reply a delta extends. */
+export type DeltaChannel = 'text' | 'reasoning';
 
 let scheduleFrame: FrameScheduler = animationFrameScheduler();
 let pending: PendingDeltas | null = null;
@@ -27,10 +32,11 @@ let requestedFrame: object | null = null;
  * Keeps a delta of the open conversation until the next frame, when every delta since the last frame is applied in
  * one store update. The reply must be loaded (the caller resyncs otherwise).
  */
-export function bufferDelta(conversationId: string, messageId: string, textDelta: string): void {
+export function bufferDelta(conversationId: string, messageId: string, textDelta: string, channel: DeltaChannel = 'text'): void {
   if (pending !== null && pending.conversationId !== conversationId) pending = null;
-  pending ??= { conversationId, textByMessage: new Map() };
-  pending.textByMessage.set(messageId, (pending.textByMessage.get(messageId) ?? '') + textDelta);
+  pending ??= { conversationId, textByMessage: new Map(), reasoningByMessage: new Map() };
+  const byMessage = channel === 'text' ? pending.textByMessage : pending.reasoningByMessage;
+  byMessage.set(messageId, (byMessage.get(messageId) ?? '') + textDelta);
   if (requestedFrame !== null) return;
   const frame = {};
   requestedFrame = frame;
@@ -48,12 +54,12 @@ export function bufferDelta(conversationId: string, messageId: string, textDelta
  */
 export function flushPendingDeltas(): void {
   if (pending === null) return;
-  const { conversationId, textByMessage } = pending;
+  const { conversationId, textByMessage, reasoningByMessage } = pending;
   pending = null;
   const state = useAppStore.getState();
   if (state.openConversationId !== conversationId) return;
-  const change = appendDeltas(state, textByMessage);
-  if (change !== null) useAppStore.setState(change);
+  const change = { ...appendReasoningDeltas(state, reasoningByMessage), ...appendDeltas(state, textByMessage) };
+  if (Object.keys(change).length > 0) useAppStore.setState(change);
 }
 
 /** Forgets the buffered deltas: the conversation they belong to is being left or reloaded from scratch. */

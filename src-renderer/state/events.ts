@@ -11,7 +11,7 @@ import {
 import { removeConversation, upsertConversation } from './conversations-slice';
 import { advanceExportAll } from './export-slice';
 import { advanceImport } from './import-slice';
-import { applyReceipt, applyStartedTurn, mergeInvocations, mergeMessages, openConversationState } from './messages-slice';
+import { applyReceipt, applyStartedTurn, dropStreamedReasoning, mergeInvocations, mergeMessages, openConversationState } from './messages-slice';
 import { bufferDelta, flushPendingDeltas } from './delta-buffer';
 import { dropConversationHits } from './search-slice';
 import { useAppStore } from './store';
@@ -41,7 +41,7 @@ const NOTHING_MORE: EventOutcome = {
  */
 export function handleApiEvent(event: ApiEvent): EventOutcome {
   const { setState, getState } = useAppStore;
-  if (event.type !== 'message-delta') flushPendingDeltas();
+  if (event.type !== 'message-delta' && event.type !== 'reasoning-delta') flushPendingDeltas();
   switch (event.type) {
     case 'turn-started': {
       setState((state) => {
@@ -53,11 +53,12 @@ export function handleApiEvent(event: ApiEvent): EventOutcome {
       });
       return NOTHING_MORE;
     }
-    case 'message-delta': {
+    case 'message-delta':
+    case 'reasoning-delta': {
       const state = getState();
       if (state.openConversationId !== event.conversationId) return NOTHING_MORE;
       if (!(event.messageId in state.messagesById)) return { ...NOTHING_MORE, needsResync: state.pageStatus === 'ready' };
-      bufferDelta(event.conversationId, event.messageId, event.textDelta);
+      bufferDelta(event.conversationId, event.messageId, event.textDelta, event.type === 'message-delta' ? 'text' : 'reasoning');
       return NOTHING_MORE;
     }
     case 'turn-done':
@@ -67,6 +68,7 @@ export function handleApiEvent(event: ApiEvent): EventOutcome {
         ...endToolCall(state, event.message.id),
         ...dropTurnApprovals(state, event.turnId),
         ...mergeMessages(state, [event.message]),
+        ...dropStreamedReasoning(state, event.message.id),
       }));
       const isOpen = getState().openConversationId === event.conversationId;
       return isOpen ? { ...NOTHING_MORE, refreshContextOf: event.conversationId } : NOTHING_MORE;

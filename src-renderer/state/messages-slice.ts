@@ -22,6 +22,8 @@ export interface MessagesSlice {
    * not an entry per loaded message.
    */
   readonly streamingText: Readonly<Record<string, string>>;
+  /** Readable reasoning of replies still streaming, by message id; a finished reply carries its own. */
+  readonly streamingReasoning: Readonly<Record<string, string>>;
   /** The tool, memory and skill uses of the loaded replies, by message id, in the order they ran. */
   readonly invocationsByMessage: Readonly<Record<string, readonly InvocationView[]>>;
   /** Receipts the host sent as turns ended: they take precedence over receipts built from loaded rows. */
@@ -41,6 +43,7 @@ export const initialMessagesSlice: MessagesSlice = {
   messagesById: {},
   messageIds: [],
   streamingText: {},
+  streamingReasoning: {},
   invocationsByMessage: {},
   receiptsByMessage: {},
   hasOlder: false,
@@ -258,6 +261,35 @@ export function appendDeltas(
     streamingText[messageId] = (streamingText[messageId] ?? message.text) + textDelta;
   }
   return streamingText === null ? null : { streamingText };
+}
+
+/** Appends streamed reasoning to replies still streaming, in one copy of `streamingReasoning`. Null when nothing changes. */
+export function appendReasoningDeltas(
+  state: MessagesSlice,
+  textByMessage: ReadonlyMap<string, string>,
+): Pick<MessagesSlice, 'streamingReasoning'> | null {
+  let streamingReasoning: Record<string, string> | null = null;
+  for (const [messageId, textDelta] of textByMessage) {
+    const message = state.messagesById[messageId];
+    if (message?.status !== 'streaming') continue;
+    streamingReasoning ??= { ...state.streamingReasoning };
+    streamingReasoning[messageId] = (streamingReasoning[messageId] ?? '') + textDelta;
+  }
+  return streamingReasoning === null ? null : { streamingReasoning };
+}
+
+/** A reply ended: the reasoning it streamed gives way to the reasoning stored with it. */
+export function dropStreamedReasoning(state: MessagesSlice, messageId: string): Pick<MessagesSlice, 'streamingReasoning'> {
+  if (!(messageId in state.streamingReasoning)) return { streamingReasoning: state.streamingReasoning };
+  const streamingReasoning = { ...state.streamingReasoning };
+  delete streamingReasoning[messageId];
+  return { streamingReasoning };
+}
+
+/** The reasoning a reply shows: what has streamed while it streams, else what was stored with it. */
+export function displayedReasoning(state: MessagesSlice, message: MessageView): string {
+  if (message.status === 'streaming') return state.streamingReasoning[message.id] ?? message.reasoning?.text ?? '';
+  return message.reasoning?.text ?? '';
 }
 
 /**

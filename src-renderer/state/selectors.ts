@@ -58,3 +58,18 @@ export function selectLastEditableUserMessageId(state: AppState, conversationId:
   }
   return null;
 }
+
+/**
+ * The brain a reply hands the conversation to: the brain of `messageId` when the reply shown before it on the path
+ * came from another brain, else null ("Gemini from here").
+ */
+export function selectBrainChangedTo(state: AppState, messageId: string): BrainId | null {
+  const message = state.messagesById[messageId];
+  if (message?.role !== 'assistant' || message.kind !== 'chat' || message.brain === null) return null;
+  for (let index = state.messageIds.indexOf(messageId) - 1; index >= 0; index -= 1) {
+    const earlier = state.messagesById[state.messageIds[index] ?? ''];
+    if (earlier?.role !== 'assistant' || earlier.kind !== 'chat' || earlier.brain === null) continue;
+    return earlier.brain === message.brain ? null : message.brain;
+  }
+  return null;
+}

@@ -21,6 +21,14 @@ export type ApiEvent =
       readonly textDelta: string;
     }
   | {
+      /** Readable reasoning appended to a streaming reply, coalesced like `message-delta`. */
+      readonly type: 'reasoning-delta';
+      readonly conversationId: string;
+      readonly turnId: string;
+      readonly messageId: string;
+      readonly textDelta: string;
+    }
+  | {
       readonly type: 'tool-call-started';
       readonly conversationId: string;
       readonly turnId: string;

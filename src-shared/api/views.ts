@@ -80,8 +80,17 @@ export interface MessageView {
   readonly parentId: string | null;
   /** Where this message has alternatives (an edit, a regenerated reply, another brain's answer): its place among them. */
   readonly siblings: SiblingsView | null;
+  /** The reply's readable reasoning, or null when it showed none; its opaque carriers never leave the main process. */
+  readonly reasoning: ReasoningView | null;
   readonly createdAt: string;
   readonly updatedAt: string;
+}
+
+/** The readable reasoning of a reply: "Kimi thought for 12 s". */
+export interface ReasoningView {
+  readonly text: string;
+  /** From the first reasoning the brain streamed to its first words or call (or the reply's end); null when unmeasured. */
+  readonly durationMs: number | null;
 }
 
 /** A message among the messages that follow the same parent, oldest first: "‹ 2 / 3 ›". */

@@ -7,13 +7,13 @@ import { BRAINS, type BrainId } from '../../../src-shared/brains';
 import { buildReceipt } from '../../../src-shared/receipt';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
 import { liveReplayTurn, type LiveRoundSource } from '../replay/collect';
-import type { LiveTurn, ReplayTurn } from '../replay/types';
+import type { LiveTurn, ReplayReasoning, ReplayTurn } from '../replay/types';
 import { nowIso } from '../store/clock';
 import { listInvocationsByMessage, type InvocationRow } from '../store/invocations';
 import { estimateLiveTokens, estimateRowTokens } from '../context/row-estimate';
 import type { ContextWindows } from '../context/windows';
 import { newestUserSeqBefore } from '../store/live-path';
-import { checkpointMessageText, toMessageViews, type MessageRow } from '../store/messages';
+import { checkpointMessageText, toMessageViews, type MessageRow, type StoredReasoning } from '../store/messages';
 import type { AppDatabase } from '../store/open';
 import { finishReply } from '../store/turns';
 import { normalizeQuoteEscapes } from '../transcripts/quote-escapes';
@@ -75,17 +75,29 @@ export function providerCall(brain: BrainId, model: string, connection: BrainCon
   };
 }
 
-/** What the window and the store see while a reply streams: coalesced deltas, and its text checkpointed on a timer. */
+/**
+ * What the window and the store see while a reply streams: coalesced deltas of its words and of its readable reasoning,
+ * its text checkpointed on a timer, and how long it reasoned before it answered.
+ */
 class ReplyProgress {
   private text = '';
   private checkpointed = '';
   private readonly coalescer: DeltaCoalescer;
+  private readonly reasoningCoalescer: DeltaCoalescer;
   private readonly timer: ReturnType<typeof setInterval>;
+  private readonly now: () => Date;
+  private reasoningStartedAt: number | null = null;
+  private reasoningEndedAt: number | null = null;
 
   constructor(deps: TurnRunDependencies, turn: TurnContext) {
     const { conversationId, turnId } = turn;
     const messageId = turn.assistantRow.id;
+    this.now = deps.now;
     this.coalescer = new DeltaCoalescer((textDelta) => deps.emit({ type: 'message-delta', conversationId, turnId, messageId, textDelta }), deps.deltaIntervalMs);
+    this.reasoningCoalescer = new DeltaCoalescer(
+      (textDelta) => deps.emit({ type: 'reasoning-delta', conversationId, turnId, messageId, textDelta }),
+      deps.deltaIntervalMs,
+    );
     this.timer = setInterval(() => {
       if (this.text === this.checkpointed) return;
       checkpointMessageText(deps.db, messageId, this.text, nowIso());
@@ -95,14 +107,41 @@ class ReplyProgress {
 
   show(draft: ReplyDraft, part: StreamPart): void {
     this.text = draft.text;
-    if (part.type === 'text-delta') this.coalescer.push(part.text);
+    if (part.type === 'reasoning-delta' && part.text.length > 0) {
+      this.reasoningStartedAt ??= this.now().getTime();
+      this.reasoningCoalescer.push(part.text);
+    }
+    if (part.type === 'text-delta' || part.type === 'tool-call') this.endReasoning();
+    if (part.type === 'text-delta') {
+      // Reasoning shown before the words it led to.
+      this.reasoningCoalescer.flush();
+      this.coalescer.push(part.text);
+    }
+  }
+
+  private endReasoning(): void {
+    if (this.reasoningStartedAt !== null) this.reasoningEndedAt ??= this.now().getTime();
+  }
+
+  /** From the first reasoning delta to the first words or call after it (or the reply's end); null when it showed none. */
+  reasoningDurationMs(): number | null {
+    if (this.reasoningStartedAt === null) return null;
+    return Math.max(0, (this.reasoningEndedAt ?? this.now().getTime()) - this.reasoningStartedAt);
   }
 
   /** Whatever is stored must have been shown: the last batch goes out before the final write. */
   close(): void {
     clearInterval(this.timer);
+    this.endReasoning();
+    this.reasoningCoalescer.flush();
     this.coalescer.flush();
   }
+}
+
+/** The reasoning as stored, with how long the brain reasoned, so a reload shows the same "thought for". */
+function storedReasoning(reasoning: ReplayReasoning | null, durationMs: number | null): StoredReasoning | null {
+  if (reasoning === null) return null;
+  return durationMs === null ? reasoning : { ...reasoning, durationMs };
 }
 
 interface FittingHistory {
@@ -199,7 +238,13 @@ async function writeReply(
 }
 
 /** Stores the reply's end and tells the window: the receipt, then done or failed, then the conversation's new time. */
-function finish(deps: TurnRunDependencies, turn: TurnContext, written: WrittenReply, abortReason: AbortReason | null): MessageView {
+function finish(
+  deps: TurnRunDependencies,
+  turn: TurnContext,
+  written: WrittenReply,
+  reasoningDurationMs: number | null,
+  abortReason: AbortReason | null,
+): MessageView {
   const { db, emit } = deps;
   const { draft } = written;
   const { conversationId, turnId, target } = turn;
@@ -219,7 +264,7 @@ function finish(deps: TurnRunDependencies, turn: TurnContext, written: WrittenRe
       status,
       error,
       modelResponded: draft.servedModel,
-      reasoning: draftReasoning(draft, target.brain, target.model),
+      reasoning: storedReasoning(draftReasoning(draft, target.brain, target.model), reasoningDurationMs),
       usage: draft.usage,
       tokenEstimate: estimateRowTokens(guarded.text, invocations),
       now,
@@ -244,5 +289,5 @@ export async function runTurn(deps: TurnRunDependencies, turn: TurnContext, sign
   } finally {
     progress.close();
   }
-  return finish(deps, turn, written, signal.aborted ? (signal.reason as AbortReason) : null);
+  return finish(deps, turn, written, progress.reasoningDurationMs(), signal.aborted ? (signal.reason as AbortReason) : null);
 }

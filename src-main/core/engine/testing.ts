@@ -49,6 +49,8 @@ export interface ScriptedEngineOptions {
   readonly apiKey?: string | null;
   readonly baseUrl?: string;
   readonly toolbox?: TurnToolbox;
+  /** The engine's clock; a fixed instant unless a test moves it. */
+  readonly now?: () => Date;
 }
 
 /** An engine on a fresh in-memory store with conversation `c1`, its provider the scripted stream, its events kept. */
@@ -64,7 +66,7 @@ export function scriptedEngine(options: ScriptedEngineOptions = {}) {
     connectionFor: () => ({ baseUrl: options.baseUrl ?? 'http://127.0.0.1:1/v1', apiKey: options.apiKey === undefined ? 'test-key' : options.apiKey }),
     checkpointIntervalMs: 5,
     deltaIntervalMs: 1,
-    now: () => new Date('2026-11-30T11:00:00.000Z'),
+    now: options.now ?? (() => new Date('2026-11-30T11:00:00.000Z')),
     ...(options.toolbox ? { toolbox: options.toolbox } : {}),
   });
   return { db, events, scripted, engine };

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, getTableName, inArray, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
-import type { MessageKind, MessageRole, MessageStatus, MessageView, SiblingsView, TurnError, Usage } from '../../../src-shared/api';
+import type { MessageKind, MessageRole, MessageStatus, MessageView, ReasoningView, SiblingsView, TurnError, Usage } from '../../../src-shared/api';
 import { isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
 import { isSameModel } from '../../../src-shared/models';
 import { messages } from '../../../db/schema';
@@ -17,6 +17,16 @@ export interface StoredReasoning {
   readonly model: string;
   readonly text: string;
   readonly opaque: unknown;
+  /** How long the brain reasoned before its first words or call, as measured while it streamed (absent on older rows). */
+  readonly durationMs?: number;
+}
+
+/** The readable part of stored reasoning: the opaque carriers stay in the main process. */
+function toReasoningView(stored: unknown): ReasoningView | null {
+  const reasoning = stored as Partial<StoredReasoning> | null;
+  if (typeof reasoning?.text !== 'string' || reasoning.text.length === 0) return null;
+  const { durationMs } = reasoning;
+  return { text: reasoning.text, durationMs: typeof durationMs === 'number' && Number.isFinite(durationMs) ? durationMs : null };
 }
 
 /**
@@ -48,6 +58,7 @@ export function toMessageView(row: MessageRow, coveredMessages = 0, siblings: Si
     coveredMessages: row.kind === 'summary' ? coveredMessages : 0,
     parentId: row.parentId,
     siblings,
+    reasoning: toReasoningView(row.reasoning),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

@@ -88,19 +88,29 @@ describe('messages', () => {
     expect(listLiveMessages(db, 'c')[0]).toMatchObject({ text: 'Hello 안녕', status: 'streaming', tokenEstimate: 2 + 2 + MESSAGE_FRAMING_TOKENS });
     const finished = finishMessage(db, 'a1', {
       text: 'Hello 안녕!', status: 'complete', error: null, modelResponded: 'kimi-k2.6-0905',
-      reasoning: { brain: 'kimi', model: 'kimi-k2.6-0905', text: 'thinking', opaque: { reasoning_content: 'thinking' } },
+      reasoning: { brain: 'kimi', model: 'kimi-k2.6-0905', text: 'thinking', opaque: { reasoning_content: 'thinking' }, durationMs: 2_500 },
       usage: { inputTokens: 10, outputTokens: 3 }, tokenEstimate: 7, now: 't2',
     });
+    // The view carries the readable reasoning and its time only: the brain's opaque carriers stay in the store.
     expect(toMessageView(finished)).toEqual({
       id: 'a1', conversationId: 'c', seq: 0, turnId: 'turn', role: 'assistant', kind: 'chat', text: 'Hello 안녕!',
       status: 'complete', error: null, brain: 'kimi', modelRequested: 'kimi-k2.6', modelResponded: 'kimi-k2.6-0905',
       modelMismatch: false, reasoningLevel: 'high', usage: { inputTokens: 10, outputTokens: 3 }, compactedInto: null, coversThroughId: null,
-      coveredMessages: 0, parentId: null, siblings: null, createdAt: 't0', updatedAt: 't2',
+      coveredMessages: 0, parentId: null, siblings: null, reasoning: { text: 'thinking', durationMs: 2_500 }, createdAt: 't0', updatedAt: 't2',
     });
     expect(finished.tokenEstimate).toBe(7);
     // A checkpoint arriving after the finish never overwrites it.
     checkpointMessageText(db, 'a1', 'late', 't3');
     expect(listLiveMessages(db, 'c')[0]?.text).toBe('Hello 안녕!');
+  });
+
+  it('shows reasoning stored before its time was measured with no time, and opaque-only reasoning as none', () => {
+    const db = openTestDatabase();
+    seedConversation(db, 'c', 'Old', 't0');
+    const reply = { conversationId: 'c', turnId: 't', role: 'assistant', status: 'complete', brain: 'codex', createdAt: 't0' } as const;
+    insertMessage(db, { ...reply, id: 'a1', seq: 0, text: 'one', reasoning: { brain: 'codex', model: 'gpt-5.5', text: 'Plan.', opaque: { blocks: [] } } });
+    insertMessage(db, { ...reply, id: 'a2', seq: 1, text: 'two', reasoning: { brain: 'codex', model: 'gpt-5.5', text: '', opaque: { blocks: [{ encrypted_content: 'gAAA' }] } } });
+    expect(listLiveMessages(db, 'c').map((row) => toMessageView(row).reasoning)).toEqual([{ text: 'Plan.', durationMs: null }, null]);
   });
 
   it('marks replies left streaming by a dead process as interrupted, keeping their text', () => {
