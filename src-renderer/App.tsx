@@ -4,27 +4,41 @@ import { MemoriesDialog } from './components/MemoriesDialog';
 import { NoticeBanner } from './components/NoticeBanner';
 import { RequestDialog } from './components/RequestDialog';
 import { SettingsDialog } from './components/SettingsDialog';
+import { ShortcutsSheet } from './components/ShortcutsSheet';
 import { Sidebar } from './components/Sidebar';
 import { UndoDeleteToasts } from './components/UndoDeleteToasts';
+import { useSidebarLayout, useWindowShortcuts } from './components/useWindowShortcuts';
 import { selectExportDialogOpen } from './state/selectors';
 import { useAppStore } from './state/store';
+import { sidebarShown } from './state/ui-slice';
+import { closeSidebarOverlay } from './state/window-actions';
 import { useThemeSync } from './theme/theme';
 
 export function App() {
   useThemeSync();
+  useSidebarLayout();
+  useWindowShortcuts();
   const openConversationId = useAppStore((state) => state.openConversationId);
   const settingsOpen = useAppStore((state) => state.settingsOpen);
   const requestPreviewOpen = useAppStore((state) => state.requestPreviewOpen);
   const memoriesOpen = useAppStore((state) => state.memoriesOpen);
+  const shortcutsOpen = useAppStore((state) => state.shortcutsOpen);
+  const narrowWindow = useAppStore((state) => state.narrowWindow);
+  const showSidebar = useAppStore(sidebarShown);
+  const overlayOpen = narrowWindow && showSidebar;
   // The export dialogs are rendered by their buttons, into the document body, outside this frame.
   const exportDialogOpen = useAppStore(selectExportDialogOpen);
   const showMemories = memoriesOpen && !settingsOpen;
   const showRequestPreview = requestPreviewOpen && openConversationId !== null && !settingsOpen && !memoriesOpen;
   return (
     <div className="app">
-      <div className="app-frame" inert={settingsOpen || showRequestPreview || showMemories || exportDialogOpen}>
+      <div
+        className={narrowWindow ? 'app-frame is-narrow' : showSidebar ? 'app-frame' : 'app-frame is-sidebar-hidden'}
+        inert={settingsOpen || showRequestPreview || showMemories || exportDialogOpen || shortcutsOpen}
+      >
         <Sidebar />
-        <main className="main">
+        {overlayOpen ? <div className="sidebar-scrim" data-testid="sidebar-scrim" aria-hidden="true" onClick={closeSidebarOverlay} /> : null}
+        <main className="main" inert={overlayOpen}>
           <NoticeBanner />
           {openConversationId === null ? (
             <EmptyState />
@@ -37,6 +51,7 @@ export function App() {
       {showRequestPreview ? <RequestDialog key={openConversationId} conversationId={openConversationId} /> : null}
       {showMemories ? <MemoriesDialog /> : null}
       {settingsOpen ? <SettingsDialog /> : null}
+      {shortcutsOpen ? <ShortcutsSheet /> : null}
     </div>
   );
 }

@@ -10,7 +10,10 @@ export async function openApp(page: Page): Promise<void> {
   // same page: leave the page first so the window really loads again.
   if (page.url() !== 'about:blank') await page.goto('about:blank');
   await page.goto(readE2eEnvironment().launchUrl);
-  await expect(page.getByTestId('new-conversation').first()).toBeVisible();
+  // A narrow window starts with the sidebar collapsed, offering its compact New conversation instead.
+  await expect(
+    page.getByTestId('new-conversation').or(page.getByTestId('new-conversation-compact')).filter({ visible: true }),
+  ).toHaveCount(1);
   // Counting conversation rows before the list has loaded would count none.
   await expect(
     page.locator('[data-testid="conversation-list"][aria-busy="false"], [data-testid="conversation-list-empty"]'),

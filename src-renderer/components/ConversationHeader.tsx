@@ -10,6 +10,7 @@ import { brainAriaShortcut, brainShortcutLabel, isApplePlatform, nextBrainShortc
 import { ContextMeter } from './ContextMeter';
 import { ExportChoosingBar, ExportConversationButton } from './ExportConversation';
 import { CodeIcon } from './icons';
+import { CollapsedSidebarControls } from './SidebarToggle';
 
 interface ModelPickerProps {
   readonly conversationId: string;
@@ -152,6 +153,7 @@ export function ConversationHeader({ conversationId }: { readonly conversationId
   return (
     <header className="conversation-header">
       <div className="conversation-header-row">
+        <CollapsedSidebarControls />
         <h1 className="conversation-heading" title={conversation?.title}>
           {conversation?.title ?? ''}
         </h1>

@@ -1,9 +1,13 @@
 import { createConversation } from '../state/conversation-actions';
 import { PlusIcon } from './icons';
+import { CollapsedSidebarControls } from './SidebarToggle';
 
 export function EmptyState() {
   return (
     <section className="empty-state" aria-label="No conversation open">
+      <div className="empty-state-bar">
+        <CollapsedSidebarControls />
+      </div>
       <div className="empty-card">
         <div className="empty-logo" aria-hidden="true">
           A

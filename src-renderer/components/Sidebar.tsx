@@ -9,13 +9,26 @@ import { useAppStore } from '../state/store';
 import { ConversationItem } from './ConversationItem';
 import { MessageHits, moveThroughResults } from './SearchResults';
 import { ExportAllConversations } from './ExportAllConversations';
-import { CloseIcon, ImportIcon, MemoryIcon, PlusIcon, SearchIcon, SettingsIcon } from './icons';
+import { sidebarShown } from '../state/ui-slice';
+import { openShortcuts } from '../state/window-actions';
+import { isApplePlatform } from './brain-shortcuts';
+import { CloseIcon, ImportIcon, KeyboardIcon, MemoryIcon, PlusIcon, SearchIcon, SettingsIcon } from './icons';
+import { windowAriaShortcut, windowShortcutLabel } from './shortcuts';
+import { SIDEBAR_ID, SidebarToggle } from './SidebarToggle';
 
 const SEARCH_DELAY_MS = 200;
 
 function ConversationSearch() {
   const query = useAppStore((state) => state.conversationQuery);
+  const focusRequests = useAppStore((state) => state.searchFocusRequests);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (focusRequests === 0) return;
+    inputRef.current?.focus();
+    inputRef.current?.select();
+  }, [focusRequests]);
 
   useEffect(
     () => () => {
@@ -37,8 +50,10 @@ function ConversationSearch() {
     <label className="search-field">
       <SearchIcon />
       <input
+        ref={inputRef}
         type="search"
         data-testid="conversation-search"
+        aria-keyshortcuts={windowAriaShortcut('focus-search', isApplePlatform())}
         placeholder="Search conversations"
         aria-label="Search conversations: titles and every message"
         value={query}
@@ -163,14 +178,38 @@ function ImportTranscript() {
 }
 
 export function Sidebar() {
+  const shown = useAppStore(sidebarShown);
+  const overlay = useAppStore((state) => state.narrowWindow);
+  const hideToggleRef = useRef<HTMLButtonElement>(null);
+  const navRef = useRef<HTMLElement>(null);
+  const apple = isApplePlatform();
+
+  // The overlay covers the window's only other column, which is inert meanwhile: focus moves into it.
+  useEffect(() => {
+    if (!overlay || !shown) return;
+    if (!navRef.current?.contains(document.activeElement)) hideToggleRef.current?.focus();
+  }, [overlay, shown]);
+
   return (
-    <nav className="sidebar" aria-label="Conversations">
+    <nav
+      ref={navRef}
+      id={SIDEBAR_ID}
+      className={overlay ? 'sidebar is-overlay' : 'sidebar'}
+      aria-label="Conversations"
+      hidden={!shown}
+      data-testid="sidebar"
+    >
       <div className="sidebar-header">
         <span className="app-name">Anybrain</span>
+        <SidebarToggle buttonRef={hideToggleRef} testId="hide-sidebar" />
+      </div>
+      <div className="sidebar-new">
         <button
           type="button"
-          className="button primary small"
+          className="button primary small full"
           data-testid="new-conversation"
+          aria-keyshortcuts={windowAriaShortcut('new-conversation', apple)}
+          title={`New conversation (${windowShortcutLabel('new-conversation', apple)})`}
           onClick={() => void createConversation()}
         >
           <PlusIcon />
@@ -185,6 +224,17 @@ export function Sidebar() {
         <button type="button" className="button ghost full" data-testid="open-memories" onClick={openMemories}>
           <MemoryIcon />
           Memories
+        </button>
+        <button
+          type="button"
+          className="button ghost full"
+          data-testid="open-shortcuts"
+          aria-haspopup="dialog"
+          aria-keyshortcuts={windowAriaShortcut('show-shortcuts', apple)}
+          onClick={openShortcuts}
+        >
+          <KeyboardIcon />
+          Keyboard shortcuts
         </button>
         <button type="button" className="button ghost full" data-testid="open-settings" onClick={() => openSettings()}>
           <SettingsIcon />

@@ -1,4 +1,5 @@
 import { BRAIN_IDS, type BrainId } from '../../src-shared/brains';
+import { hasPrimaryModifier } from './shortcuts';
 
 /** What a key press asks of the brain switch: one brain, the next brain, or nothing. */
 export type BrainShortcut = { readonly kind: 'select'; readonly brain: BrainId } | { readonly kind: 'next' } | null;
@@ -21,8 +22,7 @@ const DIGIT_CODES = BRAIN_IDS.map((_brain, index) => [`Digit${index + 1}`, `Nump
 
 /** Ctrl+1…Ctrl+7 (Cmd on Apple systems) pick brains in table order; Ctrl/Cmd+Shift+B moves to the next brain. */
 export function brainShortcutOf(keys: ShortcutKeys, apple: boolean): BrainShortcut {
-  const primary = apple ? keys.metaKey && !keys.ctrlKey : keys.ctrlKey && !keys.metaKey;
-  if (!primary || keys.altKey) return null;
+  if (!hasPrimaryModifier(keys, apple)) return null;
   if (keys.shiftKey && (keys.key.toLowerCase() === 'b' || keys.code === 'KeyB')) return { kind: 'next' };
   const index = DIGIT_CODES.findIndex((codes) => codes.includes(keys.code));
   const brain = BRAIN_IDS[index];

@@ -162,3 +162,17 @@ export const ChevronRightIcon = () => (
     <path d="m9 18 6-6-6-6" />
   </Icon>
 );
+
+export const SidebarIcon = () => (
+  <Icon>
+    <rect x="3" y="4" width="18" height="16" rx="2" />
+    <path d="M9 4v16" />
+  </Icon>
+);
+
+export const KeyboardIcon = () => (
+  <Icon>
+    <rect x="2" y="6" width="20" height="12" rx="2" />
+    <path d="M6 10h.01M10 10h.01M14 10h.01M18 10h.01M7 14h10" />
+  </Icon>
+);

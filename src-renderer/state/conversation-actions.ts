@@ -60,6 +60,8 @@ export function closeConversation(): void {
 
 export async function openConversation(conversationId: string): Promise<void> {
   const state = getState();
+  // Choosing a conversation in a narrow window's sidebar overlay reveals the conversation.
+  if (state.sidebarOverlayOpen) setState({ sidebarOverlayOpen: false });
   if (state.openConversationId === conversationId && state.pageStatus !== 'error') {
     writeConversationHash(conversationId);
     return;
