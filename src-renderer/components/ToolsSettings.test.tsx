@@ -424,3 +424,16 @@ describe('skills', () => {
     expect(useAppStore.getState().skills?.skills).toHaveLength(1);
   });
 });
+
+describe('heading levels', () => {
+  it('heads each section one level under the dialog title and the add form one under its section (axe heading-order)', async () => {
+    const view = await renderSettings({});
+    expect(view.getAllByRole('heading').map((heading) => [heading.tagName, heading.textContent])).toEqual([
+      ['H3', 'Folders brains may read'],
+      ['H3', 'MCP servers'],
+      ['H4', 'Add a server'],
+      ['H3', 'Tools'],
+      ['H3', 'Skills'],
+    ]);
+  });
+});
