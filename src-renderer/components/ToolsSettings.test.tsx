@@ -273,6 +273,12 @@ describe('editing an MCP server', () => {
     expect(field(view, 'mcp-label').value).toBe('');
   });
 
+  it('heads the edit form one level under the servers section (axe heading-order)', async () => {
+    const view = await openEdit();
+    const title = view.getByRole('heading', { name: 'Edit Everything everything' });
+    expect([title.tagName, title.id]).toEqual(['H4', 'mcp-edit-everything-title']);
+  });
+
   it('saves the same id with null for each kept value, a typed replacement, a removed variable left out and new ones added', async () => {
     const edited = { ...server, label: 'Everything (edited)', args: ['/srv/everything/index.js', 'stdio', '--verbose'], envNames: ['API_TOKEN', 'MODE', 'NEW_FLAG'] };
     const saveMcpServer = vi.fn<Api['saveMcpServer']>().mockResolvedValue([edited]);
