@@ -1,7 +1,8 @@
 /**
  * An axe-core scan of every surface a person lives in, in the light and the dark theme: the main window with no
- * conversation and with a new one, a conversation whose reply used a memory and a tool (its receipt open) and
- * streamed reasoning, each Settings tab, the memories page and a tool approval prompt. Any serious or critical
+ * conversation and with a new one, a reply that streams reasoning and uses a memory and a tool (while it streams,
+ * done, and with its reasoning and receipt details open; also at 480 px), the shortcuts sheet, a tool approval
+ * prompt, each Settings tab and the memories page. Any serious or critical
  * violation of WCAG 2.0/2.1 A and AA, or a skipped heading level, fails the test, listed with its rule, impact,
  * target and summary.
  */
@@ -78,16 +79,31 @@ for (const theme of THEMES) {
       await newConversation(page);
       findings.push(...(await scan(page, 'new conversation')));
 
-      // A reply that recalls the memory, calls a tool and reasons first (Kimi streams reasoning when asked).
+      // A reply that recalls the memory, reasons first (Kimi streams reasoning on [think]) and calls a tool; scanned
+      // while it streams and once it is done, with its reasoning and a receipt chip's details open.
       await page.getByTestId('brain-picker').selectOption('kimi');
-      await sendMessage(page, `[think][tool:${ASKING_TOOL}] what is the cat called? ${marker}`);
+      await sendMessage(page, `[think][slow][tool:${ASKING_TOOL}] what is the cat called? ${marker}`);
       const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
-      await expect(reply).toHaveAttribute('data-status', 'complete');
+      await expect(reply.getByTestId('reasoning-toggle')).toBeVisible();
+      findings.push(...(await scan(page, 'reply streaming')));
+      await expect(reply).toHaveAttribute('data-status', 'complete', { timeout: 60_000 });
       await expect(reply.getByTestId('receipt-chip')).toHaveCount(2);
-      findings.push(...(await scan(page, 'conversation with receipts')));
+      findings.push(...(await scan(page, 'conversation with receipts and reasoning')));
+      await reply.getByTestId('reasoning-toggle').click();
+      await expect(reply.getByTestId('reasoning-text')).toBeVisible();
       await reply.getByTestId('receipt-chip').filter({ hasText: ASKING_TOOL }).click();
       await expect(reply.getByTestId('invocation-detail')).toBeVisible();
-      findings.push(...(await scan(page, 'receipt details open')));
+      findings.push(...(await scan(page, 'reasoning and receipt details open')));
+
+      await page.setViewportSize({ width: 480, height: 800 });
+      findings.push(...(await scan(page, 'conversation at 480 px')));
+      await page.setViewportSize({ width: 1280, height: 800 });
+
+      await page.keyboard.press('Control+/');
+      await expect(page.getByTestId('shortcuts-sheet')).toBeVisible();
+      findings.push(...(await scan(page, 'shortcuts sheet')));
+      await page.keyboard.press('Escape');
+      await expect(page.getByTestId('shortcuts-sheet')).toBeHidden();
 
       await command(request, 'setToolPolicy', { server: null, tool: ASKING_TOOL, policy: 'ask' });
       await sendMessage(page, `[tool:${ASKING_TOOL}] and the time?`);

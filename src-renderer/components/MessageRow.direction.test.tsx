@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, render } from '@testing-library/react';
+import { cleanup, fireEvent, render } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MessageView } from '../../src-shared/api';
 import { openConversationState } from '../state/messages-slice';
@@ -34,6 +34,14 @@ describe('MessageRow text direction', () => {
     const view = render(<MessageRow messageId="m2" />);
     const body = view.getByTestId('message-text');
     expect([body.textContent?.trim(), body.getAttribute('dir')]).toEqual(['שלום, עולם 123', 'auto']);
+  });
+
+  it('lets the browser take a reply reasoning direction from its text', () => {
+    load(messageFixture(), replyFixture({ text: 'نعم', reasoning: { text: 'أفكر في السؤال أولا.', durationMs: 2_000 } }));
+    const view = render(<MessageRow messageId="m2" />);
+    fireEvent.click(view.getByTestId('reasoning-toggle'));
+    const reasoning = view.getByTestId('reasoning-text');
+    expect([reasoning.textContent, reasoning.getAttribute('dir')]).toEqual(['أفكر في السؤال أولا.', 'auto']);
   });
 
   it('lets the browser take a system line direction from its text', () => {
