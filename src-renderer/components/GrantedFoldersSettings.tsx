@@ -57,7 +57,7 @@ export function GrantedFoldersSettings() {
 
   return (
     <section className="settings-subsection" aria-labelledby="granted-folders-title">
-      <h4 id="granted-folders-title">Folders brains may read</h4>
+      <h3 id="granted-folders-title">Folders brains may read</h3>
       <p className="field-hint">
         The file tools <code>read_file</code> and <code>list_directory</code> can only read inside these folders and
         their subfolders. Nothing else on this computer is readable through them.

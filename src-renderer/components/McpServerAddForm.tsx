@@ -29,7 +29,7 @@ export function McpServerAddForm() {
 
   return (
     <form className="mcp-form" aria-labelledby="mcp-form-title" onSubmit={(event) => void onSubmit(event)}>
-      <h5 id="mcp-form-title">Add a server</h5>
+      <h4 id="mcp-form-title">Add a server</h4>
       <McpServerFields
         idPrefix="mcp"
         testIdPrefix="mcp"

@@ -109,9 +109,9 @@ export function McpServerEditForm({ server, onDone }: McpServerEditFormProps) {
       onSubmit={(event) => void onSubmit(event)}
       onKeyDown={onKeyDown}
     >
-      <h5 id={`${idPrefix}-title`}>
+      <h4 id={`${idPrefix}-title`}>
         Edit {server.label} <code className="mcp-server-id">{server.id}</code>
-      </h5>
+      </h4>
       <McpServerFields
         idPrefix={idPrefix}
         testIdPrefix="mcp-edit"

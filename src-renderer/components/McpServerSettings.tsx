@@ -22,7 +22,7 @@ export function McpServerSettings() {
 
   return (
     <section className="settings-subsection" aria-labelledby="mcp-servers-title">
-      <h4 id="mcp-servers-title">MCP servers</h4>
+      <h3 id="mcp-servers-title">MCP servers</h3>
       <p className="field-hint">
         Programs on this computer that offer more tools over the Model Context Protocol. A server starts when its tools
         are first needed.

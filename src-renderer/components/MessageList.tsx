@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { loadOlderMessages, openConversation } from '../state/conversation-actions';
+import { selectReplyRunning } from '../state/selectors';
 import { useAppStore } from '../state/store';
 import { ArrowDownIcon } from './icons';
 import { MessageRow } from './MessageRow';
@@ -43,6 +44,7 @@ export function MessageList({ conversationId }: { readonly conversationId: strin
   const hasOlder = useAppStore((state) => state.hasOlder);
   const loadingOlder = useAppStore((state) => state.loadingOlder);
   const focusedMessageId = useAppStore((state) => state.focusedMessageId);
+  const replyRunning = useAppStore((state) => selectReplyRunning(state, conversationId));
   const scrollRef = useRef<HTMLDivElement>(null);
   const scrolledToEndOnOpen = useRef(false);
   const lastSeenId = useRef<string | undefined>(undefined);
@@ -126,7 +128,11 @@ export function MessageList({ conversationId }: { readonly conversationId: strin
         data-testid="message-list"
         role="log"
         aria-label="Messages"
-        aria-live="off"
+        // A log is polite; while a reply streams the list is busy, so a screen reader reads the finished reply once
+        // instead of every delta.
+        aria-live="polite"
+        aria-relevant="additions"
+        aria-busy={replyRunning}
         tabIndex={0}
         onScroll={onScroll}
       >

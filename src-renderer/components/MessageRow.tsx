@@ -154,7 +154,7 @@ function AssistantMessage({ message }: MessageProps) {
         <MessageTime iso={message.createdAt} />
       </div>
       <ReasoningDisclosure message={message} />
-      <div className="message-body" data-testid="message-text">
+      <div className="message-body" data-testid="message-text" dir="auto">
         <MarkdownView text={text} />
       </div>
       {streaming ? <ToolActivity messageId={message.id} /> : null}
@@ -217,7 +217,7 @@ function UserMessage({ message }: MessageProps) {
           <MessageEditor message={message} />
         ) : (
           <>
-            <div className="user-bubble" data-testid="message-text">
+            <div className="user-bubble" data-testid="message-text" dir="auto">
               {message.text}
             </div>
             <div className="user-message-footer">
@@ -235,7 +235,7 @@ function SystemLine({ message }: MessageProps) {
   if (message.kind === 'summary') return <SummaryCard message={message} RowContent={MessageContent} />;
   return (
     <div className={`message system kind-${message.kind}`} {...rowAttributes(message)}>
-      <span className="system-text" data-testid="message-text">
+      <span className="system-text" data-testid="message-text" dir="auto">
         {message.text}
       </span>
     </div>
@@ -251,7 +251,7 @@ function UnrenderableMessage({ message }: MessageProps) {
         <WarningIcon />
         This message could not be displayed formatted; here is its text.
       </div>
-      <div className="message-plain-text" data-testid="message-text">
+      <div className="message-plain-text" data-testid="message-text" dir="auto">
         {text}
       </div>
     </article>

@@ -41,7 +41,7 @@ export function ReasoningDisclosure({ message }: { readonly message: MessageView
         <span>{reasoningLabel(message, thinking)}</span>
       </button>
       {expanded ? (
-        <div id={regionId} className="reasoning-text" data-testid="reasoning-text">
+        <div id={regionId} className="reasoning-text" data-testid="reasoning-text" dir="auto">
           {reasoning}
         </div>
       ) : null}

@@ -9,7 +9,7 @@ export function SkillsSettings() {
 
   return (
     <section className="settings-subsection" aria-labelledby="skills-title">
-      <h4 id="skills-title">Skills</h4>
+      <h3 id="skills-title">Skills</h3>
       {load.error !== null ? (
         <SectionLoadError what="the skills" error={load.error} onRetry={load.retry} />
       ) : skills === null ? (

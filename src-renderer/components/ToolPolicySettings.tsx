@@ -71,7 +71,7 @@ export function ToolPolicySettings() {
 
   return (
     <section className="settings-subsection" aria-labelledby="tool-policies-title">
-      <h4 id="tool-policies-title">Tools</h4>
+      <h3 id="tool-policies-title">Tools</h3>
       <p className="field-hint">
         What brains may call. <strong>Allow</strong> runs the tool at once, <strong>Ask first</strong> shows the call
         under the reply and waits for your answer, <strong>Deny</strong> tells the brain it may not. Tools of MCP servers

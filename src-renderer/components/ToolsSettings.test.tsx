@@ -273,6 +273,12 @@ describe('editing an MCP server', () => {
     expect(field(view, 'mcp-label').value).toBe('');
   });
 
+  it('heads the edit form one level under the servers section (axe heading-order)', async () => {
+    const view = await openEdit();
+    const title = view.getByRole('heading', { name: 'Edit Everything everything' });
+    expect([title.tagName, title.id]).toEqual(['H4', 'mcp-edit-everything-title']);
+  });
+
   it('saves the same id with null for each kept value, a typed replacement, a removed variable left out and new ones added', async () => {
     const edited = { ...server, label: 'Everything (edited)', args: ['/srv/everything/index.js', 'stdio', '--verbose'], envNames: ['API_TOKEN', 'MODE', 'NEW_FLAG'] };
     const saveMcpServer = vi.fn<Api['saveMcpServer']>().mockResolvedValue([edited]);
@@ -422,5 +428,18 @@ describe('skills', () => {
     expect(view.getByTestId('skill-problem').textContent).toBe('/data/skills/broken.md: It has no name in its front matter.');
     expect(view.getByTestId('tools-settings').textContent).toContain('/name in the composer');
     expect(useAppStore.getState().skills?.skills).toHaveLength(1);
+  });
+});
+
+describe('heading levels', () => {
+  it('heads each section one level under the dialog title and the add form one under its section (axe heading-order)', async () => {
+    const view = await renderSettings({});
+    expect(view.getAllByRole('heading').map((heading) => [heading.tagName, heading.textContent])).toEqual([
+      ['H3', 'Folders brains may read'],
+      ['H3', 'MCP servers'],
+      ['H4', 'Add a server'],
+      ['H3', 'Tools'],
+      ['H3', 'Skills'],
+    ]);
   });
 });

@@ -127,3 +127,24 @@ describe('TurnReceiptStrip', () => {
     expect(view.queryByTestId('invocation-input')).toBeNull();
   });
 });
+
+describe('TurnReceiptStrip roles', () => {
+  it('is a group named by its summary holding a named list of chips', () => {
+    loadReply(memory, readFile, denied);
+    const view = render(<TurnReceiptStrip messageId="m2" />);
+    const group = view.getByRole('group');
+    expect(group.getAttribute('aria-label')).toBe('Receipt: 1 memory · 2 tools');
+    const list = within(group).getByRole('list', { name: 'What this reply used' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(3);
+  });
+
+  it('heads the open details one level under the conversation title (axe heading-order)', () => {
+    loadReply(memory, readFile, denied);
+    const view = render(<TurnReceiptStrip messageId="m2" />);
+    fireEvent.click(view.getAllByTestId('receipt-chip')[1]!);
+    expect(view.getAllByRole('heading').map((heading) => [heading.tagName, heading.textContent])).toEqual([
+      ['H2', 'Input'],
+      ['H2', 'Output'],
+    ]);
+  });
+});

@@ -89,11 +89,11 @@ function InvocationDetail({ id, chip, invocation }: DetailProps) {
         <p className="invocation-missing">The input and output show once the conversation is loaded again.</p>
       ) : (
         <>
-          <h4 className="invocation-heading">Input</h4>
+          <h2 className="invocation-heading">Input</h2>
           <pre className="invocation-text" data-testid="invocation-input">
             {prettyJson(invocation.input)}
           </pre>
-          <h4 className="invocation-heading">Output</h4>
+          <h2 className="invocation-heading">Output</h2>
           {invocation.output === null || invocation.output === '' ? (
             images.length > 0 ? null : (
               <p className="invocation-missing" data-testid="invocation-output">
@@ -138,7 +138,12 @@ export const TurnReceiptStrip = memo(function TurnReceiptStrip({ messageId }: { 
     setOpenInvocationId((current) => (current === invocationId ? null : invocationId));
 
   return (
-    <div className="turn-receipt" data-testid="turn-receipt">
+    <div
+      className="turn-receipt"
+      data-testid="turn-receipt"
+      role="group"
+      aria-label={receipt.summary === '' ? 'Receipt' : `Receipt: ${receipt.summary}`}
+    >
       <div className="receipt-line">
         {receipt.summary === '' ? null : (
           <span className="receipt-summary" data-testid="receipt-summary">
