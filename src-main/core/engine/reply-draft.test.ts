@@ -94,6 +94,33 @@ describe('draftRounds', () => {
   });
 });
 
+describe('reasoning across tool rounds', () => {
+  it('stores each round as a paragraph of its own, and gives each round back only its own words', () => {
+    const first = afterToolRound(
+      fold([
+        { type: 'reasoning-delta', text: 'Look up the time' },
+        { type: 'tool-call', providerCallId: 'call_1', name: 'current_time', input: {} },
+      ]),
+      1,
+    );
+    const second = afterToolRound(
+      fold(
+        [
+          { type: 'reasoning-delta', text: '' },
+          { type: 'reasoning-delta', text: 'It is noon' },
+          { type: 'reasoning-delta', text: '; check again' },
+          { type: 'tool-call', providerCallId: 'call_2', name: 'current_time', input: {} },
+        ],
+        first,
+      ),
+      1,
+    );
+    const done = fold([{ type: 'reasoning-delta', text: 'Answer' }], second);
+    expect(draftReasoning(done, 'kimi', 'kimi-k2.6')?.text).toBe('Look up the time\n\nIt is noon; check again\n\nAnswer');
+    expect(draftRounds(done, 'kimi', 'kimi-k2.6').map((round) => round.reasoning?.text)).toEqual(['Look up the time', 'It is noon; check again']);
+  });
+});
+
 describe('draftReasoning', () => {
   it('is null without reasoning, and otherwise names the brain and model that produced it', () => {
     expect(draftReasoning(EMPTY_DRAFT, 'claude', 'claude-sonnet-4-6')).toBeNull();

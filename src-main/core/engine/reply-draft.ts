@@ -67,12 +67,19 @@ function toTurnError(error: ProviderError): TurnError {
   };
 }
 
+/** Between the reasoning of two tool rounds of one reply, in the stored text (each round replays its own). */
+export const ROUND_REASONING_SEPARATOR = '\n\n';
+
 export function applyStreamPart(draft: ReplyDraft, part: StreamPart): ReplyDraft {
   switch (part.type) {
     case 'text-delta':
       return { ...draft, text: draft.text + part.text };
-    case 'reasoning-delta':
-      return { ...draft, reasoningText: draft.reasoningText + part.text };
+    case 'reasoning-delta': {
+      // A later round's reasoning reads as a paragraph of its own in the stored text; `draftRounds` leaves it out.
+      const startsRound =
+        part.text.length > 0 && draft.reasoningText.length > 0 && draft.roundEnds.at(-1)?.reasoningTextLength === draft.reasoningText.length;
+      return { ...draft, reasoningText: draft.reasoningText + (startsRound ? ROUND_REASONING_SEPARATOR : '') + part.text };
+    }
     case 'reasoning-opaque':
       return { ...draft, reasoningBlocks: [...draft.reasoningBlocks, part.opaque], reasoningPlaces: [...draft.reasoningPlaces, part.place ?? null] };
     case 'tool-call':
@@ -147,7 +154,9 @@ export function draftRounds(draft: ReplyDraft, brain: BrainId, model: string): D
   let start: Omit<RoundEnd, 'callCount'> = { textLength: 0, reasoningTextLength: 0, reasoningBlockCount: 0 };
   return draft.roundEnds.map((end): DraftRound => {
     const text = draft.text.slice(start.textLength, end.textLength);
-    const reasoningText = draft.reasoningText.slice(start.reasoningTextLength, end.reasoningTextLength);
+    // A round after one with reasoning opens with the separator `applyStreamPart` put there, never with the brain's words.
+    const separated = start.reasoningTextLength > 0 && end.reasoningTextLength > start.reasoningTextLength;
+    const reasoningText = draft.reasoningText.slice(start.reasoningTextLength + (separated ? ROUND_REASONING_SEPARATOR.length : 0), end.reasoningTextLength);
     const blocks = draft.reasoningBlocks.slice(start.reasoningBlockCount, end.reasoningBlockCount);
     const places = draft.reasoningPlaces.slice(start.reasoningBlockCount, end.reasoningBlockCount);
     start = end;

@@ -320,8 +320,8 @@ describe('TurnEngine', () => {
       },
       { role: 'tool', tool_call_id: 'functions.current_time:1', content: '2026-11-30T12:00:00+01:00 (Europe/Paris)' },
     ]);
-    // The stored reply keeps the whole reasoning as one record.
-    expect(listAllMessages(db, 'c1')[1]?.reasoning).toMatchObject({ brain: 'kimi', text: 'Seoul first.Now Paris.Both known.' });
+    // The stored reply keeps the whole reasoning as one record, each round's a paragraph of its own.
+    expect(listAllMessages(db, 'c1')[1]?.reasoning).toMatchObject({ brain: 'kimi', text: 'Seoul first.\n\nNow Paris.\n\nBoth known.' });
   });
 
   it('answers a call to a tool that is not offered with a tool error, and carries on', async () => {

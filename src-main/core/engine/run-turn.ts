@@ -87,6 +87,7 @@ class ReplyProgress {
   private readonly timer: ReturnType<typeof setInterval>;
   private readonly now: () => Date;
   private reasoningStartedAt: number | null = null;
+  private reasoningShown = 0;
   private reasoningEndedAt: number | null = null;
 
   constructor(deps: TurnRunDependencies, turn: TurnContext) {
@@ -109,7 +110,9 @@ class ReplyProgress {
     this.text = draft.text;
     if (part.type === 'reasoning-delta' && part.text.length > 0) {
       this.reasoningStartedAt ??= this.now().getTime();
-      this.reasoningCoalescer.push(part.text);
+      // The draft's growth, not the part: a later round's reasoning opens with its separator.
+      this.reasoningCoalescer.push(draft.reasoningText.slice(this.reasoningShown));
+      this.reasoningShown = draft.reasoningText.length;
     }
     if (part.type === 'text-delta' || part.type === 'tool-call') this.endReasoning();
     if (part.type === 'text-delta') {
