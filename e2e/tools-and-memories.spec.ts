@@ -75,6 +75,7 @@ test('an MCP server added and edited in Settings asks before its tool runs; Allo
   try {
     await openApp(page);
     const settings = await openToolsSettings(page);
+    await settings.getByTestId('mcp-open-add').click();
     await settings.getByTestId('mcp-label').fill('Everything');
     await settings.getByTestId('mcp-command').fill(process.execPath);
     await settings.getByTestId('mcp-args').fill(`${everythingBin}\nstdio`);

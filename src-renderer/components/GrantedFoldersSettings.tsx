@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useAppStore } from '../state/store';
 import { addGrantedFolder, loadGrantedFolders, removeGrantedFolder } from '../state/tool-actions';
+import { LearnMore } from './LearnMore';
 import { SectionLoadError } from './SectionLoadError';
 import { useBusyChange } from './useBusyChange';
 import { useSectionLoad } from './useSectionLoad';
@@ -58,10 +59,11 @@ export function GrantedFoldersSettings() {
   return (
     <section className="settings-subsection" aria-labelledby="granted-folders-title">
       <h3 id="granted-folders-title">Folders brains may read</h3>
-      <p className="field-hint">
+      <p className="field-hint">The file tools can read these folders and their subfolders, and nothing else.</p>
+      <LearnMore about="folders brains may read">
         The file tools <code>read_file</code> and <code>list_directory</code> can only read inside these folders and
         their subfolders. Nothing else on this computer is readable through them.
-      </p>
+      </LearnMore>
       {load.error !== null ? (
         <SectionLoadError what="the folders" error={load.error} onRetry={load.retry} />
       ) : folders === null ? (

@@ -1,11 +1,17 @@
 import { useState, type FormEvent } from 'react';
 import { addMcpServer } from '../state/tool-actions';
 import { FieldError } from './FieldError';
+import { PlusIcon } from './icons';
 import { parseArgumentLines, parseEnvironmentLines } from './mcp-form';
 import { EMPTY_FIELDS, McpServerFields, type McpServerFieldValues } from './McpServerFields';
 import { useBusyChange } from './useBusyChange';
 
+/** Closed, open, or closed again by Cancel (which hands focus back to the button that opened it). */
+type AddFormState = 'closed' | 'open' | 'cancelled';
+
+/** The add form stays folded behind one button, so the Tools tab opens on what is set up rather than on a form. */
 export function McpServerAddForm() {
+  const [state, setState] = useState<AddFormState>('closed');
   const [fields, setFields] = useState<McpServerFieldValues>(EMPTY_FIELDS);
   const { busy, error, setError, run } = useBusyChange();
   const [added, setAdded] = useState<string | null>(null);
@@ -27,6 +33,28 @@ export function McpServerAddForm() {
     setFields(EMPTY_FIELDS);
   };
 
+  const onCancel = (): void => {
+    setFields(EMPTY_FIELDS);
+    setError(null);
+    setAdded(null);
+    setState('cancelled');
+  };
+
+  if (state !== 'open') {
+    return (
+      <button
+        type="button"
+        className="button small"
+        data-testid="mcp-open-add"
+        autoFocus={state === 'cancelled'}
+        onClick={() => setState('open')}
+      >
+        <PlusIcon />
+        Add a server…
+      </button>
+    );
+  }
+
   return (
     <form className="mcp-form" aria-labelledby="mcp-form-title" onSubmit={(event) => void onSubmit(event)}>
       <h4 id="mcp-form-title">Add a server</h4>
@@ -35,6 +63,7 @@ export function McpServerAddForm() {
         testIdPrefix="mcp"
         values={fields}
         onChange={setFields}
+        autoFocus
         environmentRows={2}
         environmentLabel="Environment variables"
         environmentHint={
@@ -47,6 +76,9 @@ export function McpServerAddForm() {
       <div className="field-row">
         <button type="submit" className="button small primary" data-testid="mcp-add" disabled={busy || fields.label.trim() === '' || fields.command.trim() === ''}>
           {busy ? 'Adding…' : 'Add server'}
+        </button>
+        <button type="button" className="button small ghost" data-testid="mcp-cancel-add" disabled={busy} onClick={onCancel}>
+          {added === null ? 'Cancel' : 'Done'}
         </button>
       </div>
       <FieldError error={error} testId="mcp-error" />

@@ -3,6 +3,7 @@ import { useAppStore } from '../state/store';
 import { loadMcpServers } from '../state/tool-actions';
 import { McpServerAddForm } from './McpServerAddForm';
 import { McpServerRow } from './McpServerRow';
+import { LearnMore } from './LearnMore';
 import { SectionLoadError } from './SectionLoadError';
 import { useSectionLoad } from './useSectionLoad';
 
@@ -23,10 +24,10 @@ export function McpServerSettings() {
   return (
     <section className="settings-subsection" aria-labelledby="mcp-servers-title">
       <h3 id="mcp-servers-title">MCP servers</h3>
-      <p className="field-hint">
-        Programs on this computer that offer more tools over the Model Context Protocol. A server starts when its tools
-        are first needed.
-      </p>
+      <p className="field-hint">Programs on this computer that give brains more tools.</p>
+      <LearnMore about="MCP servers">
+        They offer their tools over the Model Context Protocol. A server starts when its tools are first needed.
+      </LearnMore>
       {load.error !== null ? (
         <SectionLoadError what="the MCP servers" error={load.error} onRetry={load.retry} />
       ) : servers === null ? (

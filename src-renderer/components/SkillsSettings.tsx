@@ -1,5 +1,6 @@
 import { useAppStore } from '../state/store';
 import { loadSkills } from '../state/tool-actions';
+import { LearnMore } from './LearnMore';
 import { SectionLoadError } from './SectionLoadError';
 import { useSectionLoad } from './useSectionLoad';
 
@@ -17,9 +18,13 @@ export function SkillsSettings() {
       ) : (
         <>
           <p className="field-hint">
-            Skills are Markdown files in <code data-testid="skills-folder">{skills.folder}</code>. Start a message with{' '}
-            <code>/name</code> in the composer to run one; brains can also run them by themselves.
+            Markdown files in <code data-testid="skills-folder">{skills.folder}</code>: start a message with{' '}
+            <code>/name</code> in the composer to run one.
           </p>
+          <LearnMore about="skills">
+            Each Markdown file in that folder is one skill. Brains can also run skills by themselves when one fits
+            what you asked.
+          </LearnMore>
           {skills.skills.length === 0 ? (
             <p className="settings-empty">No skills in that folder yet.</p>
           ) : (

@@ -4,6 +4,7 @@ import { chipLabel } from '../../src-shared/receipt';
 import { errorText } from '../state/api-client';
 import { useAppStore } from '../state/store';
 import { loadToolsThenServerStatuses, setToolPolicy } from '../state/tool-actions';
+import { LearnMore } from './LearnMore';
 import { SectionLoadError } from './SectionLoadError';
 import { useSectionLoad } from './useSectionLoad';
 
@@ -72,11 +73,12 @@ export function ToolPolicySettings() {
   return (
     <section className="settings-subsection" aria-labelledby="tool-policies-title">
       <h3 id="tool-policies-title">Tools</h3>
-      <p className="field-hint">
-        What brains may call. <strong>Allow</strong> runs the tool at once, <strong>Ask first</strong> shows the call
-        under the reply and waits for your answer, <strong>Deny</strong> tells the brain it may not. Tools of MCP servers
-        ask first until you choose otherwise.
-      </p>
+      <p className="field-hint">Choose which tools run at once, which ask you first, and which are off.</p>
+      <LearnMore about="tool policies">
+        <strong>Allow</strong> runs the tool at once, <strong>Ask first</strong> shows the call under the reply and waits
+        for your answer, <strong>Deny</strong> tells the brain it may not. Tools of MCP servers ask first until you choose
+        otherwise.
+      </LearnMore>
       {load.error !== null ? (
         <SectionLoadError what="the tools" error={load.error} onRetry={load.retry} />
       ) : tools === null ? (

@@ -100,11 +100,26 @@ describe('granted folders', () => {
 
 describe('MCP servers', () => {
   function fillForm(view: ReturnType<typeof render>, fields: { label: string; command: string; args: string; env: string }) {
+    fireEvent.click(view.getByTestId('mcp-open-add'));
     fireEvent.change(view.getByTestId('mcp-label'), { target: { value: fields.label } });
     fireEvent.change(view.getByTestId('mcp-command'), { target: { value: fields.command } });
     fireEvent.change(view.getByTestId('mcp-args'), { target: { value: fields.args } });
     fireEvent.change(view.getByTestId('mcp-env'), { target: { value: fields.env } });
   }
+
+  it('keeps the add form folded behind one button; it opens on the Name field and Cancel folds it again', async () => {
+    const view = await renderSettings({});
+    expect(view.queryByTestId('mcp-label')).toBeNull();
+    expect(view.queryByRole('heading', { name: 'Add a server' })).toBeNull();
+    fireEvent.click(view.getByTestId('mcp-open-add'));
+    expect(document.activeElement).toBe(view.getByTestId('mcp-label'));
+    fireEvent.change(view.getByTestId('mcp-label'), { target: { value: 'Files' } });
+    fireEvent.click(view.getByTestId('mcp-cancel-add'));
+    expect(view.queryByTestId('mcp-label')).toBeNull();
+    expect(document.activeElement).toBe(view.getByTestId('mcp-open-add'));
+    fireEvent.click(view.getByTestId('mcp-open-add'));
+    expect((view.getByTestId('mcp-label') as HTMLInputElement).value).toBe('');
+  });
 
   it('shows each server with its command, arguments, status and the error of a failed one', async () => {
     const view = await renderSettings({
@@ -270,7 +285,7 @@ describe('editing an MCP server', () => {
     expect(view.getByLabelText('Add variables')).toBe(view.getByTestId('mcp-edit-env'));
     expect(field(view, 'mcp-edit-env').value).toBe('');
     expect(document.activeElement).toBe(view.getByTestId('mcp-edit-label'));
-    expect(field(view, 'mcp-label').value).toBe('');
+    expect(view.queryByTestId('mcp-label')).toBeNull();
   });
 
   it('heads the edit form one level under the servers section (axe heading-order)', async () => {
@@ -431,9 +446,29 @@ describe('skills', () => {
   });
 });
 
+describe('help text', () => {
+  it('opens each section on one line of help, its details folded behind a closed Learn more', async () => {
+    const view = await renderSettings({});
+    const hints = ['granted-folders-title', 'mcp-servers-title', 'tool-policies-title', 'skills-title'].map((titleId) => {
+      const section = document.getElementById(titleId)?.closest('section');
+      if (!section) throw new Error(`No section headed by ${titleId}.`);
+      const details = section.querySelector('details.learn-more');
+      return [section.querySelector('.field-hint')?.textContent, details?.hasAttribute('open'), details?.querySelector('summary')?.textContent];
+    });
+    expect(hints).toEqual([
+      ['The file tools can read these folders and their subfolders, and nothing else.', false, 'Learn more about folders brains may read'],
+      ['Programs on this computer that give brains more tools.', false, 'Learn more about MCP servers'],
+      ['Choose which tools run at once, which ask you first, and which are off.', false, 'Learn more about tool policies'],
+      ['Markdown files in /data/skills: start a message with /name in the composer to run one.', false, 'Learn more about skills'],
+    ]);
+    expect(view.getByTestId('tools-settings').textContent).toContain('Tools of MCP servers ask first until you choose otherwise.');
+  });
+});
+
 describe('heading levels', () => {
   it('heads each section one level under the dialog title and the add form one under its section (axe heading-order)', async () => {
     const view = await renderSettings({});
+    fireEvent.click(view.getByTestId('mcp-open-add'));
     expect(view.getAllByRole('heading').map((heading) => [heading.tagName, heading.textContent])).toEqual([
       ['H3', 'Folders brains may read'],
       ['H3', 'MCP servers'],
