@@ -166,7 +166,14 @@ function useExportSteps(conversationId: string) {
  * The header's Export button and its dialog: the format, what to include, and which turns. Focus comes back to the
  * button when the export runs or is cancelled, from the dialog or from the bar shown while turns are chosen.
  */
-export function ExportConversationButton({ conversationId }: { readonly conversationId: string }) {
+export function ExportConversationButton({
+  conversationId,
+  asMenuItem = false,
+}: {
+  readonly conversationId: string;
+  /** Shown as an item of the header's "More actions" menu rather than as a button of its own. */
+  readonly asMenuItem?: boolean;
+}) {
   const { draft, onCancel, onExport } = useExportSteps(conversationId);
   const triggerRef = useRef<HTMLButtonElement>(null);
   useFocusReturn(draft !== null, triggerRef);
@@ -179,7 +186,8 @@ export function ExportConversationButton({ conversationId }: { readonly conversa
       <button
         ref={triggerRef}
         type="button"
-        className="button small ghost"
+        className={asMenuItem ? 'menu-item' : 'button small ghost'}
+        role={asMenuItem ? 'menuitem' : undefined}
         data-testid="export-conversation"
         aria-haspopup="dialog"
         onClick={() => {
