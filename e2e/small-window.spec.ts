@@ -55,6 +55,15 @@ async function converseInASmallWindow(page: Page, request: Parameters<typeof fak
   await expect(menu).toBeHidden();
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
+  await expect(page.getByTestId('more-actions')).toBeFocused();
+
+  // Export… keeps its dialog although the menu closes, and hands the focus back to the menu's button.
+  await page.getByTestId('more-actions').click();
+  await menu.getByRole('menuitem', { name: 'Export…' }).click();
+  await expect(page.getByTestId('run-export')).toBeVisible();
+  await page.getByTestId('cancel-export').click();
+  await expect(page.getByTestId('run-export')).toHaveCount(0);
+  await expect(page.getByTestId('more-actions')).toBeFocused();
 }
 
 test.describe('a 480 x 800 window', () => {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import {
   changeConversationExport,
@@ -11,6 +11,7 @@ import { useAppStore } from '../state/store';
 import { Dialog } from './Dialog';
 import { downloadFile } from './download';
 import { ExportOptionsFields } from './ExportOptionsFields';
+import { focusReturnTarget } from './OverflowMenu';
 import { ExportIcon } from './icons';
 import { useFocusReturn } from './useFocusReturn';
 
@@ -176,7 +177,16 @@ export function ExportConversationButton({
 }) {
   const { draft, onCancel, onExport } = useExportSteps(conversationId);
   const triggerRef = useRef<HTMLButtonElement>(null);
-  useFocusReturn(draft !== null, triggerRef);
+  // Inside the header's closed "More actions" menu the button is hidden: the focus goes back to the menu's button.
+  const returnRef = useMemo(
+    () => ({
+      get current() {
+        return focusReturnTarget(triggerRef.current);
+      },
+    }),
+    [],
+  );
+  useFocusReturn(draft !== null, returnRef);
 
   // A draft belongs to the conversation it was opened on: leaving the conversation drops it.
   useEffect(() => () => closeConversationExport(conversationId), [conversationId]);

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OverflowMenu } from './OverflowMenu';
+import { OverflowMenu, focusReturnTarget } from './OverflowMenu';
 
 afterEach(cleanup);
 
@@ -66,6 +66,10 @@ describe('OverflowMenu', () => {
     fireEvent.click(view.getByRole('menuitem', { name: 'First' }));
     expect(onFirst).toHaveBeenCalledTimes(1);
     expect(button.getAttribute('aria-expanded')).toBe('false');
+    // A dialog the item opens hands the focus back to what held it: the menu's button, not the hidden item.
+    expect(document.activeElement).toBe(button);
+    expect(focusReturnTarget(view.getByRole('menuitem', { name: 'First', hidden: true }))).toBe(button);
+    expect(focusReturnTarget(view.getByRole('button', { name: 'Outside' }))).toBe(view.getByRole('button', { name: 'Outside' }));
 
     fireEvent.click(button);
     fireEvent.pointerDown(view.getByRole('button', { name: 'Outside' }));

@@ -83,12 +83,20 @@ export function OverflowMenu({ label = 'More actions', children }: { readonly la
         hidden={!open}
         onKeyDown={onMenuKeyDown}
         onClick={(event) => {
-          // Choosing an item closes the menu; the item's own dialog, if any, then takes the focus.
-          if (event.target instanceof Element && event.target.closest('[role="menuitem"]') !== null) close(false);
+          // Choosing an item closes the menu with the focus on its button, before the item's dialog (if any) opens:
+          // that dialog hands the focus back to what held it, and a hidden item cannot take it.
+          if (event.target instanceof Element && event.target.closest('[role="menuitem"]') !== null) close(true);
         }}
       >
         {children}
       </div>
     </div>
   );
+}
+
+/** The element to hand the focus back to for a control: the menu's button while the control sits in a closed menu. */
+export function focusReturnTarget(control: HTMLElement | null): HTMLElement | null {
+  const menu = control?.closest<HTMLElement>('[role="menu"][hidden]');
+  if (menu === null || menu === undefined) return control;
+  return menu.closest('.overflow-menu')?.querySelector<HTMLElement>('[aria-haspopup="menu"]') ?? control;
 }
