@@ -9,7 +9,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import type { ToolPolicyValue } from '../src-shared/tool-rules';
-import { command, newConversation, openApp, sendMessage } from './support/app';
+import { command, newConversation, openApp, pickBrain, sendMessage } from './support/app';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const FAILING_IMPACTS = new Set(['serious', 'critical']);
@@ -81,7 +81,7 @@ for (const theme of THEMES) {
 
       // A reply that recalls the memory, reasons first (Kimi streams reasoning on [think]) and calls a tool; scanned
       // while it streams and once it is done, with its reasoning and a receipt chip's details open.
-      await page.getByTestId('brain-picker').selectOption('kimi');
+      await pickBrain(page, 'kimi');
       await sendMessage(page, `[think][slow][tool:${ASKING_TOOL}] what is the cat called? ${marker}`);
       const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
       await expect(reply.getByTestId('reasoning-toggle')).toBeVisible();

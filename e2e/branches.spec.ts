@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { readE2eEnvironment } from './support/environment';
-import { command, fakeBrainRequests, newConversation, openApp, sendMessage } from './support/app';
+import { command, fakeBrainRequests, newConversation, openApp, pickBrain, sendMessage } from './support/app';
 
 interface ChatCompletionsMessage {
   readonly role: string;
@@ -37,7 +37,7 @@ const QUESTION = '[tool:current_time {"zone":"Asia/Seoul"}] what time is it?';
 test('answer with another brain: two sibling replies, the next message follows the branch shown, and the branch survives a reload', async ({ page, request }) => {
   await openApp(page);
   const conversationId = await newConversation(page);
-  await page.getByTestId('brain-picker').selectOption('kimi');
+  await pickBrain(page, 'kimi');
   await sendMessage(page, QUESTION);
   const replies = rows(page, 'assistant');
   await expect(replies).toHaveCount(1);
@@ -115,7 +115,7 @@ test('answer with another brain: two sibling replies, the next message follows t
 test('editing a message in the middle starts a new branch there; the old one is a pager step away', async ({ page, request }) => {
   await openApp(page);
   const conversationId = await newConversation(page);
-  await page.getByTestId('brain-picker').selectOption('kimi');
+  await pickBrain(page, 'kimi');
   for (const text of ['one', 'two', 'three']) {
     await sendMessage(page, text);
     await expect(rows(page, 'assistant').last()).toHaveText(new RegExp(`Fake Kimi reply to: ${text}`));
@@ -157,7 +157,7 @@ test('Copy puts exactly the stored Markdown of a reply on the clipboard', async 
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: readE2eEnvironment().origin });
   await openApp(page);
   const conversationId = await newConversation(page);
-  await page.getByTestId('brain-picker').selectOption('kimi');
+  await pickBrain(page, 'kimi');
   await sendMessage(page, '[markdown] show me');
   const reply = rows(page, 'assistant').last();
   await expect(reply).toHaveAttribute('data-status', 'complete');

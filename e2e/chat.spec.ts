@@ -1,19 +1,19 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { command, fakeBrainRequests, newConversation, openApp, sendMessage } from './support/app';
+import { command, fakeBrainRequests, newConversation, openApp, pickBrain, sendMessage } from './support/app';
 
 test('a conversation with kimi then claude streams, survives a reload and keeps its brain labels', async ({ page, request }) => {
   await openApp(page);
   const conversationId = await newConversation(page);
 
-  await page.getByTestId('brain-picker').selectOption('kimi');
+  await pickBrain(page, 'kimi');
   await sendMessage(page, 'Hello kimi');
   const replies = page.locator('[data-testid="message"][data-role="assistant"]');
   await expect(replies.nth(0).getByTestId('message-text')).toHaveText('Fake Kimi reply to: Hello kimi');
   await expect(replies.nth(0)).toHaveAttribute('data-status', 'complete');
   await expect(replies.nth(0).getByTestId('message-brain-label')).toContainText('Kimi');
 
-  await page.getByTestId('brain-picker').selectOption('claude');
+  await pickBrain(page, 'claude');
   await sendMessage(page, 'Now you, claude');
   await expect(replies.nth(1).getByTestId('message-text')).toHaveText('Fake Claude reply to: Now you, claude');
   await expect(replies.nth(1)).toHaveAttribute('data-status', 'complete');
@@ -60,7 +60,7 @@ test('a conversation with kimi then claude streams, survives a reload and keeps 
 test('stopping a reply midway keeps exactly the text shown, marked stopped', async ({ page, request }) => {
   await openApp(page);
   const conversationId = await newConversation(page);
-  await page.getByTestId('brain-picker').selectOption('kimi');
+  await pickBrain(page, 'kimi');
   await sendMessage(page, '[slow] Tell me a long story');
   const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
   await expect(reply.getByTestId('message-text')).toContainText('word5');
@@ -84,7 +84,7 @@ test('stopping a reply midway keeps exactly the text shown, marked stopped', asy
 test('an error shows under the reply without replacing its text, and Retry answers again', async ({ page }) => {
   await openApp(page);
   await newConversation(page);
-  await page.getByTestId('brain-picker').selectOption('claude');
+  await pickBrain(page, 'claude');
   await sendMessage(page, '[error-midstream] please');
   const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
   await expect(reply).toHaveAttribute('data-status', 'failed');
@@ -101,7 +101,7 @@ test('an error shows under the reply without replacing its text, and Retry answe
 test('a served model that differs from the requested one shows a warning', async ({ page }) => {
   await openApp(page);
   await newConversation(page);
-  await page.getByTestId('brain-picker').selectOption('kimi');
+  await pickBrain(page, 'kimi');
   await sendMessage(page, '[model:kimi-k2.5] which model are you?');
   const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
   await expect(reply).toHaveAttribute('data-status', 'complete');
@@ -111,7 +111,7 @@ test('a served model that differs from the requested one shows a warning', async
 test('model Markdown renders safely: no script, no raw HTML, code highlighted with a copy button', async ({ page }) => {
   await openApp(page);
   await newConversation(page);
-  await page.getByTestId('brain-picker').selectOption('kimi');
+  await pickBrain(page, 'kimi');
   await sendMessage(page, '[markdown] show me');
   const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
   await expect(reply).toHaveAttribute('data-status', 'complete');
@@ -167,7 +167,7 @@ test('conversations can be renamed, searched and deleted', async ({ page, reques
 test('Undo brings a deleted conversation back, after a reload too', async ({ page, request }) => {
   await openApp(page);
   const conversationId = await newConversation(page);
-  await page.getByTestId('brain-picker').selectOption('kimi');
+  await pickBrain(page, 'kimi');
   await sendMessage(page, 'Keep me');
   const reply = page.locator('[data-testid="message"][data-role="assistant"]');
   await expect(reply).toHaveAttribute('data-status', 'complete');

@@ -12,7 +12,7 @@ import { chatCompletionsWire } from './fake-brains/chat-completions';
 import { estimateTokens as fakeRequestTokens } from './fake-brains/fake-wire';
 import { conversationTail, summaryOf } from './fake-brains/script';
 import type { RecordedRequest } from './fake-brains/server';
-import { command, fakeBrainRequests, openApp, sendMessage } from './support/app';
+import { command, fakeBrainRequests, openApp, pickBrain, sendMessage } from './support/app';
 import { longTranscript } from './support/long-conversation';
 import { readE2eEnvironment } from './support/environment';
 
@@ -80,7 +80,7 @@ test('a long conversation switched from Claude to a small-window Kimi compacts b
   expect(await command(request, 'getContextStatus', { conversationId, brain: 'kimi' })).toMatchObject({ contextWindow: SMALL_WINDOW, level: 'emergency' });
 
   await openConversation(page, conversationId, title);
-  await page.getByTestId('brain-picker').selectOption('kimi');
+  await pickBrain(page, 'kimi');
   await expect(page.getByTestId('brain-switch-kimi')).toHaveAttribute('aria-pressed', 'true');
   // `[window:N]`: Kimi's fake also holds the window, refusing as Moonshot does a request above it.
   const question = `[window:${SMALL_WINDOW}] And now, in one line?`;
@@ -196,7 +196,7 @@ test('after a compaction the summary shows as what it is, and every message it c
   // The meter reads the selected brain's window, and another brain's when the brain changes.
   const kimi = await command(request, 'getContextStatus', { conversationId });
   await expect(page.getByTestId('context-meter-text')).toHaveText(kimi.description);
-  await page.getByTestId('brain-picker').selectOption('claude');
+  await pickBrain(page, 'claude');
   const claude = await command(request, 'getContextStatus', { conversationId, brain: 'claude' });
   await expect(page.getByTestId('context-meter-text')).toHaveText(claude.description);
   expect(claude.description).toMatch(/^\d+ % of Claude's window$/);

@@ -1,10 +1,10 @@
 import { expect, test } from '@playwright/test';
-import { newConversation, openApp, sendMessage } from './support/app';
+import { newConversation, openApp, pickBrain, sendMessage } from './support/app';
 
 test('a message sent during a reply can be queued, and goes out once the reply completes', async ({ page }) => {
   await openApp(page);
   await newConversation(page);
-  await page.getByTestId('brain-picker').selectOption('kimi');
+  await pickBrain(page, 'kimi');
   await sendMessage(page, '[slow] Tell me a long story');
   const replies = page.locator('[data-testid="message"][data-role="assistant"]');
   await expect(replies.first().getByTestId('message-text')).toContainText('word5');

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { command, newConversation, openApp, sendMessage } from './support/app';
+import { command, newConversation, openApp, pickBrain, sendMessage } from './support/app';
 
 function replies(page: Page): Locator {
   return page.locator('[data-testid="message"][data-role="assistant"]');
@@ -8,7 +8,7 @@ function replies(page: Page): Locator {
 test('a thinking brain: "is thinking…" while it reasons, then a collapsed "thought for" that opens to its reasoning and survives a reload', async ({ page, request }) => {
   await openApp(page);
   const conversationId = await newConversation(page);
-  await page.getByTestId('brain-picker').selectOption('kimi');
+  await pickBrain(page, 'kimi');
   await sendMessage(page, '[think] [slow] Why is the sky blue?');
 
   const reply = replies(page).first();
@@ -42,12 +42,12 @@ test('a thinking brain: "is thinking…" while it reasons, then a collapsed "tho
 test('switching brain puts a divider above the new brain\u2019s first reply, and a time on each message', async ({ page }) => {
   await openApp(page);
   await newConversation(page);
-  await page.getByTestId('brain-picker').selectOption('kimi');
+  await pickBrain(page, 'kimi');
   await sendMessage(page, 'first question');
   await expect(replies(page).first()).toHaveAttribute('data-status', 'complete');
   await expect(page.getByTestId('brain-change')).toHaveCount(0);
 
-  await page.getByTestId('brain-picker').selectOption('gemini');
+  await pickBrain(page, 'gemini');
   await sendMessage(page, '[think] second question');
   await expect(replies(page)).toHaveCount(2);
   await expect(replies(page).nth(1)).toHaveAttribute('data-status', 'complete');

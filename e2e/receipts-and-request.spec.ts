@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { strToU8, zipSync } from 'fflate';
 import { BRAINS } from '../src-shared/brains';
-import { command, newConversation, openApp, sendMessage } from './support/app';
+import { command, newConversation, openApp, openBrainPicker, pickBrain, sendMessage } from './support/app';
 
 function transcriptFile(name: string, document: unknown) {
   return { name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(document, null, 2)) };
@@ -55,9 +55,9 @@ test('the brain switches with one click and with the keyboard, and the next repl
   const conversationId = await newConversation(page);
   const composer = page.getByTestId('composer-input');
 
-  await page.getByTestId('brain-switch-kimi').click();
+  await pickBrain(page, 'kimi');
   await expect(page.getByTestId('brain-switch-kimi')).toHaveAttribute('aria-pressed', 'true');
-  await expect(page.getByTestId('brain-picker')).toHaveValue('kimi');
+  await expect(page.getByTestId('brain-picker')).toHaveAttribute('data-brain', 'kimi');
   await expect(composer).toHaveAttribute('placeholder', 'Message Kimi…');
   await expect(page.getByTestId('brain-switch-kimi')).toHaveAttribute('title', /Ctrl\+3|⌘3/);
   expect((await command(request, 'getConversation', { id: conversationId })).brain).toBe('kimi');
@@ -75,7 +75,9 @@ test('the brain switches with one click and with the keyboard, and the next repl
   await expect(page.getByTestId('brain-switch-claude')).toHaveAttribute('aria-pressed', 'true');
   expect((await command(request, 'getConversation', { id: conversationId })).brain).toBe('claude');
 
+  await openBrainPicker(page);
   await page.getByTestId('reasoning-picker').selectOption('high');
+  await page.keyboard.press('Escape');
   await expect.poll(async () => (await command(request, 'getConversation', { id: conversationId })).reasoningLevel).toBe('high');
   await expect(page.getByTestId('brain-switch-claude')).toHaveAttribute('aria-pressed', 'true');
 
@@ -96,7 +98,7 @@ test('show request displays the exact body for the picked brain, follows a switc
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await openApp(page);
   const conversationId = await newConversation(page);
-  await page.getByTestId('brain-switch-claude').click();
+  await pickBrain(page, 'claude');
   await expect(page.getByTestId('brain-switch-claude')).toHaveAttribute('aria-pressed', 'true');
   await page.getByTestId('composer-input').fill('A drafted question');
 
@@ -200,7 +202,7 @@ test('a malformed transcript is refused whole, naming its first bad path', async
 test('a reply that called a tool carries its receipt, live and after a reload, and none of it is stored', async ({ page, request }) => {
   await openApp(page);
   const conversationId = await newConversation(page);
-  await page.getByTestId('brain-switch-kimi').click();
+  await pickBrain(page, 'kimi');
   await expect(page.getByTestId('brain-switch-kimi')).toHaveAttribute('aria-pressed', 'true');
   await sendMessage(page, '[tool:current_time {"zone":"Asia/Seoul"}] what time is it?');
   const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();

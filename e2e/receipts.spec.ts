@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { hasChrome } from '../src-main/core/transcripts/chrome';
-import { command, fakeBrainRequests, newConversation, openApp, sendMessage } from './support/app';
+import { command, fakeBrainRequests, newConversation, openApp, pickBrain, sendMessage } from './support/app';
 import { readE2eEnvironment } from './support/environment';
 
 const require = createRequire(import.meta.url);
@@ -31,7 +31,7 @@ test('a turn with memories, a built-in tool, an MCP tool and a skill shows its r
 
   await openApp(page);
   const conversationId = await newConversation(page);
-  await page.getByTestId('brain-picker').selectOption('kimi');
+  await pickBrain(page, 'kimi');
   await sendMessage(page, '/whale-facts [tool:current_time][tool:everything__echo {"message":"whale song"}] tell me about whales');
   const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
   await expect(reply).toHaveAttribute('data-status', 'complete');
@@ -59,7 +59,7 @@ test('a turn with memories, a built-in tool, an MCP tool and a skill shows its r
   expect(stored.messages.at(-2)?.text).toBe('/whale-facts [tool:current_time][tool:everything__echo {"message":"whale song"}] tell me about whales');
 
   // The next turn, on claude, carries both calls as tool_use blocks with their tool_result answers.
-  await page.getByTestId('brain-picker').selectOption('claude');
+  await pickBrain(page, 'claude');
   await sendMessage(page, 'Thanks, and one more?');
   const replies = page.locator('[data-testid="message"][data-role="assistant"]');
   await expect(replies).toHaveCount(2);

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { longTranscript } from './support/long-conversation';
-import { command, newConversation, openApp, sendMessage } from './support/app';
+import { command, newConversation, openApp, pickBrain, sendMessage } from './support/app';
 import { readE2eEnvironment } from './support/environment';
 
 const cli = join(resolve(import.meta.dirname, '..'), 'bin', 'anybrain.js');
@@ -19,7 +19,7 @@ async function search(page: Page, query: string): Promise<void> {
 test('a word only in a reply finds its conversation in the sidebar, and a click opens it at that message', async ({ page, request }) => {
   await openApp(page);
   const conversationId = await newConversation(page);
-  await page.getByTestId('brain-picker').selectOption('kimi');
+  await pickBrain(page, 'kimi');
   // The reply's words come base64-encoded in the question, so the word is in the reply alone.
   const replyText = 'Pterodactyl wingspans reached about one metre.';
   await sendMessage(page, `Tell me about flying reptiles [reply-base64:${Buffer.from(replyText).toString('base64')}]`);

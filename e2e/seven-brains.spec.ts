@@ -9,7 +9,7 @@ import { expect, test } from '@playwright/test';
 import { hasChrome } from '../src-main/core/transcripts/chrome';
 import { BRAIN_IDS, BRAINS, type BrainId, type WireId } from '../src-shared/brains';
 import type { RecordedRequest } from './fake-brains/server';
-import { command, fakeBrainRequests, newConversation, openApp, sendMessage } from './support/app';
+import { command, fakeBrainRequests, newConversation, openApp, pickBrain, sendMessage } from './support/app';
 import { readE2eEnvironment } from './support/environment';
 
 const repoRoot = resolve(import.meta.dirname, '..');
@@ -62,7 +62,7 @@ test('one conversation through all seven brains, each calling a tool, every requ
   const conversationId = await newConversation(page);
 
   for (const [index, brain] of BRAIN_IDS.entries()) {
-    await page.getByTestId('brain-picker').selectOption(brain);
+    await pickBrain(page, brain);
     await sendMessage(page, `[tool:current_time {"zone":"Asia/Seoul"}] Turn ${index + 1}: what time is it, ${BRAINS[brain].label}?`);
     // The list renders the rows in view: this turn's reply is the newest one rendered.
     const reply = page.locator(`[data-testid="message"][data-role="assistant"][data-brain="${brain}"]`).last();

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { newConversation, openApp } from './support/app';
+import { newConversation, openApp, openBrainPicker } from './support/app';
 
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Conversations' });
 
@@ -79,9 +79,16 @@ test('Escape closes every dialog', async ({ page }) => {
   }
 });
 
-test('every control shows a strong focus ring, the pressed brain button too', async ({ page }) => {
+test('every control shows a strong focus ring, the brain picker and its pressed brain too', async ({ page }) => {
   await openApp(page);
   await newConversation(page);
+  const picker = page.getByTestId('brain-picker');
+  await picker.focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  await expect(picker).toBeFocused();
+  expect(await picker.evaluate((element) => getComputedStyle(element).outlineWidth)).toBe('2px');
+  await openBrainPicker(page);
   const pressed = page.locator('.brain-switch-button[aria-pressed="true"]');
   await pressed.focus();
   // A focus() from script shows the ring only after keyboard use, as Tab would give.

@@ -7,7 +7,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { command, newConversation, openApp, sendMessage } from './support/app';
+import { command, newConversation, openApp, pickBrain, sendMessage } from './support/app';
 
 const require = createRequire(import.meta.url);
 const everythingBin = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
@@ -113,7 +113,7 @@ test('an MCP server added and edited in Settings asks before its tool runs; Allo
     await page.getByTestId('close-settings').click();
 
     await newConversation(page);
-    await page.getByTestId('brain-picker').selectOption('kimi');
+    await pickBrain(page, 'kimi');
     const replies = page.locator('[data-testid="message"][data-role="assistant"]');
 
     await sendMessage(page, '[tool:everything__echo {"message":"approve me"}] please');

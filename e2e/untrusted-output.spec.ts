@@ -9,7 +9,7 @@ import { expect, test, type APIRequestContext, type BrowserContext, type Page } 
 import type { MessageView } from '../src-shared/api';
 import { auditRenderedMarkup } from './fixtures/untrusted-output/audit';
 import { ATTACKER_ORIGIN, isCompact, PAYLOAD_CATEGORIES, UNTRUSTED_PAYLOADS, type UntrustedPayload } from './fixtures/untrusted-output/payloads';
-import { command, newConversation, openApp, sendMessage } from './support/app';
+import { command, newConversation, openApp, pickBrain, sendMessage } from './support/app';
 import { replyMessage, transcriptFile, userMessage, watchPage } from './support/untrusted-pages';
 
 /** Payloads per imported history conversation: one page of messages each, so a few pages load while scrolling up. */
@@ -285,7 +285,7 @@ test('the untrusted output corpus runs nothing, fetches nothing and blanks nothi
     // (b) Streaming: a representative subset streamed through the fake brains, watched by the mutation observer.
     const streamConversation = await newConversation(page);
     createdConversations.push(streamConversation);
-    await page.getByTestId('brain-picker').selectOption('kimi');
+    await pickBrain(page, 'kimi');
     const streamed = chunk(streamedSubset(), STREAMED_PER_REPLY);
     const streamedReplies = page.locator('[data-testid="message"][data-role="assistant"]');
     for (const [index, group] of streamed.entries()) {

@@ -66,3 +66,20 @@ export async function sendMessage(page: Page, text: string): Promise<void> {
   await composer.fill(text);
   await composer.press('Enter');
 }
+
+/** Opens the header's brain picker (brains, model, reasoning) unless it is open already. */
+export async function openBrainPicker(page: Page): Promise<void> {
+  const trigger = page.getByTestId('brain-picker');
+  if ((await trigger.getAttribute('aria-expanded')) !== 'true') await trigger.click();
+  await expect(page.getByTestId('brain-picker-panel')).toBeVisible();
+}
+
+/** Picks a brain through the header's brain picker, then closes it with Esc. */
+export async function pickBrain(page: Page, brain: string): Promise<void> {
+  await openBrainPicker(page);
+  await page.getByTestId(`brain-switch-${brain}`).click();
+  await expect(page.getByTestId(`brain-switch-${brain}`)).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('brain-picker-panel')).toBeHidden();
+  await expect(page.getByTestId('brain-picker')).toHaveAttribute('data-brain', brain);
+}

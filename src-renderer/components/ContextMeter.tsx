@@ -57,7 +57,14 @@ function WindowNote({ note }: { readonly note: string }) {
  * How full the window of the brain picked in the header is for this conversation: "61 % of Kimi's window" and a
  * small bar. Read again when the conversation opens and whenever its brain or model changes.
  */
-export function ContextMeter({ conversationId }: { readonly conversationId: string }) {
+export function ContextMeter({
+  conversationId,
+  compact = false,
+}: {
+  readonly conversationId: string;
+  /** A narrow header: the bar and a percentage only (the full reading is its title), Compact now is in the menu. */
+  readonly compact?: boolean;
+}) {
   const brain = useAppStore((state) => selectConversationBrain(state, conversationId));
   const model = useAppStore((state) => state.conversationsById[conversationId]?.model ?? null);
   const status = useAppStore((state) => state.contextStatus[conversationId]);
@@ -72,7 +79,7 @@ export function ContextMeter({ conversationId }: { readonly conversationId: stri
   const figures = meterFigures(status);
   const filled = Math.min(Math.max(status.percent, 0), 100);
   return (
-    <div className={`context-meter tone-${tone}`} data-testid="context-meter" data-tone={tone}>
+    <div className={`context-meter tone-${tone}${compact ? ' is-compact' : ''}`} data-testid="context-meter" data-tone={tone}>
       <span className="context-meter-reading" title={figures}>
         <span
           className="context-meter-bar"
@@ -85,21 +92,23 @@ export function ContextMeter({ conversationId }: { readonly conversationId: stri
         >
           <span className="context-meter-fill" style={{ width: `${filled}%` }} />
         </span>
-        <span className="context-meter-text" data-testid="context-meter-text">
-          {status.description}
+        <span className="context-meter-text" data-testid="context-meter-text" title={compact ? status.description : undefined}>
+          {compact ? `${Math.round(filled)} %` : status.description}
         </span>
         {status.windowNote === null ? null : <WindowNote note={status.windowNote} />}
       </span>
-      <button
-        type="button"
-        className="button small ghost"
-        data-testid="compact-now"
-        title="Summarise the oldest messages into one summary; they stay here, collapsed under it"
-        disabled={busy}
-        onClick={() => void compactNow(conversationId)}
-      >
-        Compact now
-      </button>
+      {compact ? null : (
+        <button
+          type="button"
+          className="button small ghost"
+          data-testid="compact-now"
+          title="Summarise the oldest messages into one summary; they stay here, collapsed under it"
+          disabled={busy}
+          onClick={() => void compactNow(conversationId)}
+        >
+          Compact now
+        </button>
+      )}
     </div>
   );
 }

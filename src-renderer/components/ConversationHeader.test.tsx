@@ -5,7 +5,7 @@ import type { Api } from '../../src-shared/api';
 import { installApi } from '../state/api-client';
 import { resetAppStore, useAppStore } from '../state/store';
 import { conversationFixture, fakeApi } from '../state/test-fixtures';
-import { ConversationHeader } from './ConversationHeader';
+import { ConversationHeader, NARROW_HEADER_QUERY } from './ConversationHeader';
 
 async function settle(): Promise<void> {
   await act(async () => {
@@ -25,19 +25,61 @@ beforeEach(() => {
 afterEach(cleanup);
 
 describe('ConversationHeader', () => {
-  it('offers all seven brains by id', () => {
+  it('shows one compact picker naming the brain and its default model, its panel closed', () => {
     const view = render(<ConversationHeader conversationId="c1" />);
-    const picker = view.getByTestId('brain-picker') as HTMLSelectElement;
-    expect(picker.value).toBe('kimi');
-    expect(Array.from(picker.options).map((option) => [option.value, option.textContent, option.disabled])).toEqual([
-      ['claude', 'Claude', false],
-      ['codex', 'Codex', false],
-      ['kimi', 'Kimi', false],
-      ['grok', 'Grok', false],
-      ['glm', 'GLM', false],
-      ['gemini', 'Gemini', false],
-      ['ollama', 'Ollama', false],
-    ]);
+    const picker = view.getByTestId('brain-picker');
+    expect(picker.dataset.brain).toBe('kimi');
+    expect(picker.textContent).toBe('Kimikimi-k2.6');
+    expect(picker.getAttribute('aria-expanded')).toBe('false');
+    expect(picker.getAttribute('aria-haspopup')).toBe('dialog');
+    expect(picker.title).toBe('Brain, model and reasoning for the next reply (Ctrl+Shift+B for the next brain)');
+    expect(view.getByTestId('brain-picker-panel').hidden).toBe(true);
+    // No second brain control: the segmented buttons live only inside the picker's panel.
+    expect(view.container.querySelectorAll('select.brain-picker')).toHaveLength(0);
+    expect(view.getByTestId('brain-picker-panel').contains(view.getByTestId('brain-switch-kimi'))).toBe(true);
+  });
+
+  it('opens on a click with the active brain focused; arrows, Home and End move; Esc closes back to the button', () => {
+    const view = render(<ConversationHeader conversationId="c1" />);
+    const picker = view.getByTestId('brain-picker');
+    fireEvent.click(picker);
+    const panel = view.getByRole('dialog', { name: 'Brain for the next reply' });
+    expect(panel.hidden).toBe(false);
+    expect(picker.getAttribute('aria-expanded')).toBe('true');
+    expect(document.activeElement).toBe(view.getByTestId('brain-switch-kimi'));
+    fireEvent.keyDown(document.activeElement as Element, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(view.getByTestId('brain-switch-grok'));
+    fireEvent.keyDown(document.activeElement as Element, { key: 'ArrowUp' });
+    fireEvent.keyDown(document.activeElement as Element, { key: 'ArrowLeft' });
+    expect(document.activeElement).toBe(view.getByTestId('brain-switch-codex'));
+    fireEvent.keyDown(document.activeElement as Element, { key: 'End' });
+    expect(document.activeElement).toBe(view.getByTestId('brain-switch-ollama'));
+    fireEvent.keyDown(document.activeElement as Element, { key: 'ArrowRight' });
+    expect(document.activeElement).toBe(view.getByTestId('brain-switch-claude'));
+    fireEvent.keyDown(document.activeElement as Element, { key: 'Escape' });
+    expect(panel.hidden).toBe(true);
+    expect(document.activeElement).toBe(picker);
+  });
+
+  it('closes on a click outside it', () => {
+    const view = render(<ConversationHeader conversationId="c1" />);
+    fireEvent.click(view.getByTestId('brain-picker'));
+    fireEvent.pointerDown(view.getByTestId('brain-switch-glm'));
+    expect(view.getByTestId('brain-picker-panel').hidden).toBe(false);
+    fireEvent.pointerDown(document.body);
+    expect(view.getByTestId('brain-picker-panel').hidden).toBe(true);
+  });
+
+  it('lets Esc in the model field put the typed text back first, and close the panel on a second Esc', () => {
+    const view = render(<ConversationHeader conversationId="c1" />);
+    fireEvent.click(view.getByTestId('brain-picker'));
+    const input = view.getByRole('combobox', { name: 'Model' }) as HTMLInputElement;
+    fireEvent.change(input, { target: { value: 'kimi-k2.5' } });
+    fireEvent.keyDown(input, { key: 'Escape' });
+    expect(input.value).toBe('');
+    expect(view.getByTestId('brain-picker-panel').hidden).toBe(false);
+    fireEvent.keyDown(input, { key: 'Escape' });
+    expect(view.getByTestId('brain-picker-panel').hidden).toBe(true);
   });
 
   it('offers the brain models in the model picker, empty meaning the default', () => {
@@ -57,9 +99,10 @@ describe('ConversationHeader', () => {
       .mockResolvedValueOnce(conversationFixture({ brain: 'glm', model: 'glm-4.7' }));
     installApi(fakeApi({ setConversationBrain }));
     const view = render(<ConversationHeader conversationId="c1" />);
-    fireEvent.change(view.getByTestId('brain-picker'), { target: { value: 'glm' } });
+    fireEvent.click(view.getByTestId('brain-switch-glm'));
     await settle();
     expect(setConversationBrain).toHaveBeenLastCalledWith({ id: 'c1', brain: 'glm', model: null, reasoningLevel: null });
+    expect(view.getByTestId('brain-picker').textContent).toBe('GLMglm-5.1');
     const input = view.getByTestId('model-picker') as HTMLInputElement;
     expect(input.placeholder).toBe('glm-5.1');
     fireEvent.change(input, { target: { value: ' glm-4.7 ' } });
@@ -67,12 +110,16 @@ describe('ConversationHeader', () => {
     await settle();
     expect(setConversationBrain).toHaveBeenLastCalledWith({ id: 'c1', brain: 'glm', model: 'glm-4.7' });
     expect((view.getByTestId('model-picker') as HTMLInputElement).value).toBe('glm-4.7');
+    expect(view.getByTestId('brain-picker').textContent).toBe('GLMglm-4.7');
+    // The field stays mounted once its model is set, so the focus stays in it.
+    expect(view.getByTestId('model-picker')).toBe(input);
   });
 
   it('offers one button per brain in table order, the active one pressed, each titled with its shortcut', () => {
     const view = render(<ConversationHeader conversationId="c1" />);
+    fireEvent.click(view.getByTestId('brain-picker'));
     const buttons = view.getAllByRole('button').filter((button) => button.dataset.testid?.startsWith('brain-switch-'));
-    expect(buttons.map((button) => [button.dataset.testid, button.textContent, button.title, button.getAttribute('aria-pressed')])).toEqual([
+    expect(buttons.map((button) => [button.dataset.testid, button.querySelector('.brain-switch-name')?.textContent, button.title, button.getAttribute('aria-pressed')])).toEqual([
       ['brain-switch-claude', 'Claude', 'Claude (Ctrl+1)', 'false'],
       ['brain-switch-codex', 'Codex', 'Codex (Ctrl+2)', 'false'],
       ['brain-switch-kimi', 'Kimi', 'Kimi (Ctrl+3)', 'true'],
@@ -98,7 +145,7 @@ describe('ConversationHeader', () => {
     expect(setConversationBrain).toHaveBeenCalledWith({ id: 'c1', brain: 'gemini', model: null, reasoningLevel: null });
     expect(view.getByTestId('brain-switch-gemini').getAttribute('aria-pressed')).toBe('true');
     expect(view.getByTestId('brain-switch-kimi').getAttribute('aria-pressed')).toBe('false');
-    expect((view.getByTestId('brain-picker') as HTMLSelectElement).value).toBe('gemini');
+    expect(view.getByTestId('brain-picker').dataset.brain).toBe('gemini');
   });
 
   it('presses the default brain of a conversation without its own pick', () => {
@@ -141,9 +188,42 @@ describe('ConversationHeader', () => {
     expect(picker.value).toBe('');
   });
 
-  it('opens the request view from its button', () => {
+  it('opens the request view from its button, shown in the header in a wide window', () => {
     const view = render(<ConversationHeader conversationId="c1" />);
+    expect(view.queryByTestId('more-actions')).toBeNull();
     fireEvent.click(view.getByTestId('show-request'));
     expect(useAppStore.getState().requestPreviewOpen).toBe(true);
+  });
+
+  describe('in a narrow window', () => {
+    beforeEach(() => {
+      vi.stubGlobal('matchMedia', (query: string) => ({
+        matches: query === NARROW_HEADER_QUERY,
+        media: query,
+        addEventListener: () => undefined,
+        removeEventListener: () => undefined,
+      }));
+    });
+
+    afterEach(() => {
+      vi.unstubAllGlobals();
+    });
+
+    it('puts Compact now, Show request and Export… in the More actions menu', () => {
+      const view = render(<ConversationHeader conversationId="c1" />);
+      const more = view.getByRole('button', { name: 'More actions' });
+      const menu = view.getByRole('menu', { hidden: true });
+      expect(menu.hidden).toBe(true);
+      expect(Array.from(menu.querySelectorAll('[role="menuitem"]')).map((item) => item.textContent)).toEqual([
+        'Compact now',
+        'Show request',
+        'Export…',
+      ]);
+      fireEvent.click(more);
+      expect(menu.hidden).toBe(false);
+      fireEvent.click(view.getByRole('menuitem', { name: 'Show request' }));
+      expect(useAppStore.getState().requestPreviewOpen).toBe(true);
+      expect(menu.hidden).toBe(true);
+    });
   });
 });

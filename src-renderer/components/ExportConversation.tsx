@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import {
   changeConversationExport,
@@ -11,6 +11,7 @@ import { useAppStore } from '../state/store';
 import { Dialog } from './Dialog';
 import { downloadFile } from './download';
 import { ExportOptionsFields } from './ExportOptionsFields';
+import { focusReturnTarget } from './OverflowMenu';
 import { ExportIcon } from './icons';
 import { useFocusReturn } from './useFocusReturn';
 
@@ -166,10 +167,26 @@ function useExportSteps(conversationId: string) {
  * The header's Export button and its dialog: the format, what to include, and which turns. Focus comes back to the
  * button when the export runs or is cancelled, from the dialog or from the bar shown while turns are chosen.
  */
-export function ExportConversationButton({ conversationId }: { readonly conversationId: string }) {
+export function ExportConversationButton({
+  conversationId,
+  asMenuItem = false,
+}: {
+  readonly conversationId: string;
+  /** Shown as an item of the header's "More actions" menu rather than as a button of its own. */
+  readonly asMenuItem?: boolean;
+}) {
   const { draft, onCancel, onExport } = useExportSteps(conversationId);
   const triggerRef = useRef<HTMLButtonElement>(null);
-  useFocusReturn(draft !== null, triggerRef);
+  // Inside the header's closed "More actions" menu the button is hidden: the focus goes back to the menu's button.
+  const returnRef = useMemo(
+    () => ({
+      get current() {
+        return focusReturnTarget(triggerRef.current);
+      },
+    }),
+    [],
+  );
+  useFocusReturn(draft !== null, returnRef);
 
   // A draft belongs to the conversation it was opened on: leaving the conversation drops it.
   useEffect(() => () => closeConversationExport(conversationId), [conversationId]);
@@ -179,7 +196,8 @@ export function ExportConversationButton({ conversationId }: { readonly conversa
       <button
         ref={triggerRef}
         type="button"
-        className="button small ghost"
+        className={asMenuItem ? 'menu-item' : 'button small ghost'}
+        role={asMenuItem ? 'menuitem' : undefined}
         data-testid="export-conversation"
         aria-haspopup="dialog"
         onClick={() => {
