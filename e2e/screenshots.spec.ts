@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import type { ToolPolicyValue } from '../src-shared/tool-rules';
 import { SETTINGS_TABS } from '../src-renderer/state/settings-slice';
-import { command, newConversation, openApp, sendMessage } from './support/app';
+import { command, newConversation, openApp, pickBrain, sendMessage } from './support/app';
 
 const SCREENSHOT_DIR = join('test-results', 'screenshots');
 const THEMES = ['light', 'dark'] as const;
@@ -68,14 +68,14 @@ for (const theme of THEMES) {
       // A reply that recalls the memory, reasons first (Kimi streams reasoning on [think]) and calls a tool, then
       // two more turns, the last by another brain.
       await newConversation(page);
-      await page.getByTestId('brain-picker').selectOption('kimi');
+      await pickBrain(page, 'kimi');
       await sendMessage(page, `[think][tool:${ASKING_TOOL}] what is the cat called, and what time is it? ${marker}`);
       await expect(replies(page).first()).toHaveAttribute('data-status', 'complete', { timeout: 60_000 });
       await expect(replies(page).first().getByTestId('receipt-chip')).toHaveCount(2);
       await sendMessage(page, '[think] and why is the sky blue?');
       await expect(replies(page)).toHaveCount(2);
       await expect(replies(page).nth(1)).toHaveAttribute('data-status', 'complete');
-      await page.getByTestId('brain-picker').selectOption('gemini');
+      await pickBrain(page, 'gemini');
       await sendMessage(page, '[think] tell me more about the lighthouse');
       await expect(replies(page)).toHaveCount(3);
       await expect(replies(page).nth(2)).toHaveAttribute('data-status', 'complete');
