@@ -214,10 +214,14 @@ function useFocusWhenAsked(brain: BrainSettingsView['brain']) {
   const asked = useAppStore((state) => state.settingsBrain === brain);
   const ref = useRef<HTMLElement | null>(null);
   useEffect(() => {
-    if (!asked || ref.current === null) return;
-    ref.current.scrollIntoView({ block: 'nearest' });
-    ref.current.querySelector<HTMLInputElement>('input[data-testid="key-input"], input[data-testid="base-url-input"]')?.focus();
-    clearSettingsBrain();
+    if (!asked) return;
+    // The dialog focuses its own first control when it opens, after this effect: move focus on the next frame.
+    const frame = requestAnimationFrame(() => {
+      ref.current?.scrollIntoView({ block: 'nearest' });
+      ref.current?.querySelector<HTMLInputElement>('input[data-testid="key-input"], input[data-testid="base-url-input"]')?.focus();
+      clearSettingsBrain();
+    });
+    return () => cancelAnimationFrame(frame);
   }, [asked]);
   return ref;
 }

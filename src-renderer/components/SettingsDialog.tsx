@@ -178,8 +178,10 @@ function GeneralSettings() {
 /** Configured brains first; the rest collapsed under "Not set up (n)", opened when Settings was asked to show one of them. */
 function BrainCards({ brains, canStoreKeys }: { readonly brains: readonly BrainSettingsView[]; readonly canStoreKeys: boolean }) {
   const askedFor = useAppStore((state) => state.settingsBrain);
-  const configured = brains.filter(isConfigured);
-  const notSetUp = brains.filter((brain) => !isConfigured(brain));
+  // Grouped as Settings opened: a card set up now stays where it is (with its feedback) until Settings opens again.
+  const [configuredAtOpen] = useState(() => new Set(brains.filter(isConfigured).map((brain) => brain.brain)));
+  const configured = brains.filter((brain) => configuredAtOpen.has(brain.brain));
+  const notSetUp = brains.filter((brain) => !configuredAtOpen.has(brain.brain));
   const askedForOneNotSetUp = notSetUp.some((brain) => brain.brain === askedFor);
   const [open, setOpen] = useState(configured.length === 0 || askedForOneNotSetUp);
   // Stays open after the focus request is carried out (React's adjust-state-while-rendering pattern).
