@@ -14,6 +14,7 @@ function BrainList({ brains }: { readonly brains: readonly BrainSettingsView[] }
       {brains.map((brain) => {
         const configured = isConfigured(brain);
         const needsKey = brain.keySource !== 'not-needed';
+        const setUpText = needsKey ? (configured ? 'Change key' : 'Add key') : 'Set server';
         return (
           <li key={brain.brain} className="first-run-brain" data-testid="first-run-brain" data-brain={brain.brain} data-configured={configured}>
             <div className="first-run-brain-name">
@@ -28,10 +29,11 @@ function BrainList({ brains }: { readonly brains: readonly BrainSettingsView[] }
                 type="button"
                 className="button small ghost"
                 data-testid="set-up-brain"
-                aria-label={`${needsKey ? (configured ? 'Change the key' : 'Add a key') : 'Set the server'} for ${brain.label}`}
+                // The accessible name starts with the visible text, so speech control finds the button by what it shows.
+                aria-label={`${setUpText} for ${brain.label}`}
                 onClick={() => openBrainSettings(brain.brain)}
               >
-                {needsKey ? (configured ? 'Change key' : 'Add key') : 'Set server'}
+                {setUpText}
               </button>
               <BrainTest brain={brain.brain} label={brain.label} />
             </div>
