@@ -19,6 +19,7 @@ import {
   type ReplyContext,
   type StreamEvent,
 } from './fake-wire';
+import { modelListLookup } from './model-lists';
 import type { ConversationEntry } from './script';
 
 const ERROR_TYPES: Readonly<Record<number, readonly [type: string, message: string]>> = {
@@ -98,6 +99,8 @@ const blockStop = (index: number): string => event('content_block_stop', { type:
 
 export const anthropicMessagesWire: FakeWire = {
   wire: 'anthropic-messages',
+
+  modelLookup: modelListLookup('anthropic-messages', '/v1/models'),
 
   route(method, path, body) {
     if (method !== 'POST' || path !== '/v1/messages') return null;

@@ -20,6 +20,7 @@ import {
   type ReplyContext,
   type StreamEvent,
 } from './fake-wire';
+import { modelListLookup } from './model-lists';
 import { refusalWords, splitIntoChunks, type ConversationEntry } from './script';
 
 const SYSTEM_FINGERPRINT = 'fp_fake0001';
@@ -127,6 +128,8 @@ function toolCallIds(context: ReplyContext): string[] {
 
 export const chatCompletionsWire: FakeWire = {
   wire: 'chat-completions',
+
+  modelLookup: modelListLookup('chat-completions', '/v1/models'),
 
   route(method, path, body) {
     if (method !== 'POST' || path !== '/v1/chat/completions') return null;

@@ -6,6 +6,7 @@
 import { geminiThoughtSignature } from './derived-tokens';
 import { end, delta, hasBearerOrHeader, isRecord, listField, type ErrorReply, type FakeWire, type RefusalSizes, type ReplyContext, type StreamEvent } from './fake-wire';
 import { checkGeminiRequest, userText } from './gemini-generate-content-rules';
+import { modelListLookup } from './model-lists';
 import type { ConversationEntry } from './script';
 
 const STREAM_PATH = /^\/v1beta\/models\/([^/:]+):streamGenerateContent$/;
@@ -91,6 +92,8 @@ function answerText(functionResponse: Record<string, unknown>): string {
 
 export const geminiGenerateContentWire: FakeWire = {
   wire: 'gemini-generate-content',
+
+  modelLookup: modelListLookup('gemini-generate-content', '/v1beta/models'),
 
   route(method, path) {
     if (method !== 'POST') return null;

@@ -7,6 +7,7 @@
 import { systemMessageText } from './chat-completions';
 import { delta, end, isRecord, listField, type ErrorReply, type FakeWire, type ModelLookup, type RefusalSizes, type ReplyContext } from './fake-wire';
 import { checkOllamaRequest, fakeOllamaModelThinks } from './ollama-chat-rules';
+import { modelListLookup } from './model-lists';
 import type { ConversationEntry } from './script';
 
 /** Figures for `[too-large]`: a request over a 4,096-token `num_ctx`. */
@@ -115,6 +116,8 @@ export function fakeOllamaShow(model: string): Record<string, unknown> {
   };
 }
 
+const listLookup = modelListLookup('ollama-chat', '/api/tags');
+
 const showLookup: ModelLookup = {
   // Ollama's ShowHandler: a body without a model name is refused before any model is looked up.
   check: (body) => (typeof body.model === 'string' && body.model !== '' ? null : errorReply(400, 'model is required')),
@@ -131,7 +134,7 @@ export const ollamaChatWire: FakeWire = {
     return { streaming: body.stream !== false, pathModel: null };
   },
 
-  modelLookup: (method, path) => (method === 'POST' && path === '/api/show' ? showLookup : null),
+  modelLookup: (method, path) => (method === 'POST' && path === '/api/show' ? showLookup : listLookup(method, path)),
 
   hasCredentials: () => true,
   missingCredentials: errorReply(401, 'unauthorized'),

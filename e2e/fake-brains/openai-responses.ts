@@ -7,6 +7,7 @@ import { openAiErrorBody } from './chat-completions';
 import { derivedId, responsesEncryptedReasoning } from './derived-tokens';
 import { contentText, hasBearerOrHeader, isRecord, listField, type ErrorReply, type FakeWire, type RefusalSizes, type ReplyContext, type StreamEvent } from './fake-wire';
 import { checkResponsesRequest } from './openai-responses-rules';
+import { modelListLookup } from './model-lists';
 import { refusalWords, splitIntoChunks, type ConversationEntry } from './script';
 
 /** Text parts of input messages: `input_text`, and `text` as some clients send it. */
@@ -196,6 +197,8 @@ function pendingEvents(context: ReplyContext): PendingEvent[] {
 
 export const openAiResponsesWire: FakeWire = {
   wire: 'openai-responses',
+
+  modelLookup: modelListLookup('openai-responses', '/v1/models'),
 
   route(method, path, body) {
     if (method !== 'POST' || path !== '/v1/responses') return null;

@@ -157,7 +157,8 @@ export async function startFakeBrains(options: FakeBrainsOptions = {}): Promise<
       // Not a reply: no sequence number, so no reply headers either.
       const problem = !wire.hasCredentials(headers, url.searchParams)
         ? wire.missingCredentials
-        : !parsedBody.ok || !isRecord(parsedBody.value)
+        : // A list is a GET with no body; only a lookup that posts a question needs a JSON object.
+          method !== 'GET' && (!parsedBody.ok || !isRecord(parsedBody.value))
           ? wire.invalidJson()
           : lookup.check(body);
       if (problem === null) sendJson(response, { status: 200, body: lookup.answer(body) }, {});

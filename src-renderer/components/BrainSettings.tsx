@@ -1,8 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { BrainSettingsView } from '../../src-shared/api';
 import { hostOf } from '../../src-shared/base-url';
 import { BRAINS } from '../../src-shared/brains';
-import { confirmKeyHost, setBaseUrl, setKey } from '../state/settings-actions';
+import { clearSettingsBrain, confirmKeyHost, setBaseUrl, setKey } from '../state/settings-actions';
+import { useAppStore } from '../state/store';
+import { brainStateText } from './brain-state';
+import { BrainTest } from './BrainTest';
 import { errorText } from '../state/api-client';
 
 type Feedback = { readonly kind: 'error' | 'done'; readonly text: string } | null;
@@ -206,13 +209,37 @@ function ConnectionProblemNotice({ brain }: { readonly brain: BrainSettingsView 
   );
 }
 
+/** Opened from the first-run screen at this brain: bring the card into view and focus its first field. */
+function useFocusWhenAsked(brain: BrainSettingsView['brain']) {
+  const asked = useAppStore((state) => state.settingsBrain === brain);
+  const ref = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    if (!asked) return;
+    // The dialog focuses its own first control when it opens, after this effect: move focus on the next frame.
+    const frame = requestAnimationFrame(() => {
+      ref.current?.scrollIntoView({ block: 'nearest' });
+      ref.current?.querySelector<HTMLInputElement>('input[data-testid="key-input"], input[data-testid="base-url-input"]')?.focus();
+      clearSettingsBrain();
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [asked]);
+  return ref;
+}
+
 export function BrainSettings({ brain, canStoreKeys }: { readonly brain: BrainSettingsView; readonly canStoreKeys: boolean }) {
+  const ref = useFocusWhenAsked(brain.brain);
   return (
-    <section className="brain-settings" data-testid="brain-settings" data-brain={brain.brain}>
-      <h3>
-        {brain.label}
-        {brain.available ? null : <span className="badge">not yet available</span>}
-      </h3>
+    <section ref={ref} className="brain-settings" data-testid="brain-settings" data-brain={brain.brain}>
+      <div className="brain-settings-head">
+        <h4>
+          {brain.label}
+          {brain.available ? null : <span className="badge">not yet available</span>}
+        </h4>
+        <span className="brain-settings-state" data-testid="brain-state">
+          {brainStateText(brain)}
+        </span>
+        <BrainTest brain={brain.brain} label={brain.label} />
+      </div>
       <BaseUrlField brain={brain} />
       <KeyField brain={brain} canStoreKeys={canStoreKeys} />
       <ConnectionProblemNotice brain={brain} />

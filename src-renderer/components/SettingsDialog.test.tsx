@@ -133,7 +133,33 @@ describe('SettingsDialog', () => {
     await settle();
     expect(confirmKeyHost).toHaveBeenCalledWith({ brain: 'kimi' });
     expect(kimiSection(view).queryByTestId('connection-problem')).toBeNull();
-    expect(kimiSection(view).getByRole('status').textContent).toBe('The Kimi key may now be sent to llm.example.com.');
+    expect(kimiSection(view).getByText('The Kimi key may now be sent to llm.example.com.').getAttribute('role')).toBe('status');
+  });
+
+  it('puts configured brains first and collapses the rest under "Not set up (n)"', () => {
+    useAppStore.setState(applySettings(settingsFixture({ brains: [settingsFixture().brains[1]!, brainSettings({ keySource: 'environment' })] })));
+    const view = render(<SettingsDialog />);
+    const cards = view.getAllByTestId('brain-settings');
+    expect(cards.map((card) => [card.dataset.brain, card.closest('details') === null])).toEqual([
+      ['kimi', true],
+      ['ollama', false],
+    ]);
+    const rest = view.getByTestId('brains-not-set-up') as HTMLDetailsElement;
+    expect(rest.open).toBe(false);
+    expect(rest.querySelector('summary')?.textContent).toBe('Not set up (1)');
+    expect(kimiSection(view).getByTestId('brain-state').textContent).toBe('Key from MOONSHOT_API_KEY');
+  });
+
+  it("reports a brain's Test answer beside its button", async () => {
+    const testBrain = vi.fn<Api['testBrain']>().mockResolvedValue({ ok: false, message: 'Kimi answered HTTP 401: Invalid Authentication' });
+    installApi(fakeApi({ testBrain }));
+    useAppStore.setState(applySettings(settingsFixture()));
+    const view = render(<SettingsDialog />);
+    fireEvent.click(kimiSection(view).getByTestId('brain-test'));
+    await settle();
+    expect(testBrain).toHaveBeenCalledWith({ brain: 'kimi' });
+    const result = kimiSection(view).getByTestId('brain-test-result');
+    expect([result.textContent, result.className]).toEqual(['Kimi answered HTTP 401: Invalid Authentication', 'brain-test-result failed']);
   });
 
   it('shows an insecure base URL refusal without a confirm button', () => {

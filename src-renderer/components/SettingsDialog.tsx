@@ -1,11 +1,12 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
-import { THEMES, type Theme } from '../../src-shared/api';
+import { THEMES, type BrainSettingsView, type Theme } from '../../src-shared/api';
 import { isBrainId } from '../../src-shared/brains';
 import { closeSettings, setDefaultBrain, setTheme, showSettingsTab } from '../state/settings-actions';
 import { errorText } from '../state/api-client';
 import { SETTINGS_TABS, type SettingsTab } from '../state/settings-slice';
 import { useAppStore } from '../state/store';
 import { brainOptions } from './brain-options';
+import { isConfigured } from './brain-state';
 import { BrainSettings } from './BrainSettings';
 import { ContextSettings } from './ContextSettings';
 import { Dialog } from './Dialog';
@@ -166,12 +167,39 @@ function GeneralSettings() {
                 below.
               </p>
             )}
-            {settings.brains.map((brain) => (
-              <BrainSettings key={brain.brain} brain={brain} canStoreKeys={settings.canStoreKeys} />
-            ))}
+            <BrainCards brains={settings.brains} canStoreKeys={settings.canStoreKeys} />
           </>
         )}
       </section>
+    </>
+  );
+}
+
+/** Configured brains first; the rest collapsed under "Not set up (n)", opened when Settings was asked to show one of them. */
+function BrainCards({ brains, canStoreKeys }: { readonly brains: readonly BrainSettingsView[]; readonly canStoreKeys: boolean }) {
+  const askedFor = useAppStore((state) => state.settingsBrain);
+  // Grouped as Settings opened: a card set up now stays where it is (with its feedback) until Settings opens again.
+  const [configuredAtOpen] = useState(() => new Set(brains.filter(isConfigured).map((brain) => brain.brain)));
+  const configured = brains.filter((brain) => configuredAtOpen.has(brain.brain));
+  const notSetUp = brains.filter((brain) => !configuredAtOpen.has(brain.brain));
+  const askedForOneNotSetUp = notSetUp.some((brain) => brain.brain === askedFor);
+  const [open, setOpen] = useState(configured.length === 0 || askedForOneNotSetUp);
+  // Stays open after the focus request is carried out (React's adjust-state-while-rendering pattern).
+  if (askedForOneNotSetUp && !open) setOpen(true);
+  const showRest = open || askedForOneNotSetUp;
+  return (
+    <>
+      {configured.map((brain) => (
+        <BrainSettings key={brain.brain} brain={brain} canStoreKeys={canStoreKeys} />
+      ))}
+      {notSetUp.length === 0 ? null : (
+        <details className="brains-not-set-up" data-testid="brains-not-set-up" open={showRest} onToggle={(event) => setOpen(event.currentTarget.open)}>
+          <summary>Not set up ({notSetUp.length})</summary>
+          {notSetUp.map((brain) => (
+            <BrainSettings key={brain.brain} brain={brain} canStoreKeys={canStoreKeys} />
+          ))}
+        </details>
+      )}
     </>
   );
 }

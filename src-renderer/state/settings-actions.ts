@@ -1,5 +1,5 @@
 import type { BrainId } from '../../src-shared/brains';
-import type { Theme } from '../../src-shared/api';
+import type { BrainTestResult, Theme } from '../../src-shared/api';
 import { api, errorText } from './api-client';
 import { showNotice } from './conversation-actions';
 import { applySettings, type SettingsTab } from './settings-slice';
@@ -21,12 +21,32 @@ export function openSettings(tab: SettingsTab = 'general'): void {
   void loadSettings();
 }
 
+/** Settings at one brain's card: the key field (or, for a brain without a key, its base URL) takes focus. */
+export function openBrainSettings(brain: BrainId): void {
+  setState({ settingsOpen: true, settingsTab: 'general', settingsBrain: brain });
+  void loadSettings();
+}
+
+/** The focus request has been carried out. */
+export function clearSettingsBrain(): void {
+  setState({ settingsBrain: null });
+}
+
+/** One cheap call to the brain; the answer (or the Api's refusal) is for the caller to show. */
+export async function testBrain(brain: BrainId): Promise<BrainTestResult> {
+  try {
+    return await api().testBrain({ brain });
+  } catch (error) {
+    return { ok: false, message: errorText(error) };
+  }
+}
+
 export function showSettingsTab(tab: SettingsTab): void {
   setState({ settingsTab: tab });
 }
 
 export function closeSettings(): void {
-  setState({ settingsOpen: false });
+  setState({ settingsOpen: false, settingsBrain: null });
 }
 
 export async function setTheme(theme: Theme): Promise<void> {

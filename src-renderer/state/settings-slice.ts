@@ -1,4 +1,5 @@
 import type { SettingsView, Theme } from '../../src-shared/api';
+import type { BrainId } from '../../src-shared/brains';
 
 export const SETTINGS_TABS = ['general', 'context', 'tools'] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
@@ -10,6 +11,8 @@ export interface SettingsSlice {
   readonly systemPrefersDark: boolean;
   readonly settingsOpen: boolean;
   readonly settingsTab: SettingsTab;
+  /** The brain whose card Settings opens at (from the first-run screen), until it has been shown. */
+  readonly settingsBrain: BrainId | null;
 }
 
 export const initialSettingsSlice: SettingsSlice = {
@@ -18,6 +21,7 @@ export const initialSettingsSlice: SettingsSlice = {
   systemPrefersDark: false,
   settingsOpen: false,
   settingsTab: 'general',
+  settingsBrain: null,
 };
 
 export function applySettings(settings: SettingsView): Partial<SettingsSlice> {

@@ -17,6 +17,7 @@ import {
   type ContextStatusView,
   type ConversationView,
   type DataHealthView,
+  type BrainTestResult,
   type ExportArchiveResult,
   type ExportChunk,
   type ExportResult,
@@ -125,6 +126,11 @@ export const commandSchemas = {
    * Only origins are stored, never keys.
    */
   confirmKeyHost: z.object({ brain: brainId }).strict(),
+  /**
+   * The cheapest call the brain's wire allows (its model list), with the key and base URL a turn would use; refused
+   * before anything is sent when a turn would be (an unconfirmed key host, plain http:// to another computer).
+   */
+  testBrain: z.object({ brain: brainId }).strict(),
   /** Write-only: a key goes in, and never comes out through the Api. `null` removes it. */
   setKey: z.object({ brain: brainId, key: z.string().trim().min(1).max(4096).nullable() }).strict(),
   /**
@@ -305,6 +311,7 @@ export interface CommandOutputs {
   setBaseUrl: SettingsView;
   setKey: SettingsView;
   confirmKeyHost: SettingsView;
+  testBrain: BrainTestResult;
   exportConversation: ExportResult;
   exportAllConversations: ExportArchiveResult;
   cancelExport: { cancelled: boolean };

@@ -200,6 +200,15 @@ export interface BrainSettingsView {
   readonly available: boolean;
 }
 
+/** What a brain's Test found: the provider's answer, never the key. */
+export interface BrainTestResult {
+  readonly ok: boolean;
+  /** One sentence: the model count, or the provider's own error (or why nothing was sent). */
+  readonly message: string;
+  /** The models the provider listed, when it answered. */
+  readonly models?: readonly string[];
+}
+
 export const CONNECTION_PROBLEM_CODES = ['key-host-unconfirmed', 'insecure-base-url'] as const;
 
 export interface ConnectionProblem {

@@ -5,6 +5,7 @@
 import { ApiError, type SettingsView } from '../../../src-shared/api';
 import { AVAILABLE_BRAINS, BRAIN_IDS, BRAINS, FALLBACK_BRAIN } from '../../../src-shared/brains';
 import { confirmKeyOrigin, connectionFor, forgetKeyOrigin } from '../brain-connection';
+import { listModels } from '../providers/list-models';
 import { readSetting, writeSetting } from '../store/settings';
 import type { CommandDependencies, HandlerGroup } from './handlers';
 
@@ -68,6 +69,19 @@ export function settingsCommands(dependencies: SettingsDependencies) {
       if (key === null) forgetKeyOrigin(db, brain);
       else confirmKeyOrigin(db, brain, connectionFor(db, brain, env, keyStore).baseUrl);
       return settingsView(dependencies);
+    },
+    testBrain: async ({ brain }) => {
+      const info = BRAINS[brain];
+      const connection = connectionFor(db, brain, env, keyStore);
+      // The same refusals as a turn: a test must not carry the key where a turn would not.
+      if (connection.problem) return { ok: false, message: connection.problem.message };
+      if (info.keyVariable !== null && connection.apiKey === null) {
+        return { ok: false, message: `No ${info.label} key yet: add one, or set ${info.keyVariable}. Nothing was sent.` };
+      }
+      const answer = await listModels({ wire: info.wire, baseUrl: connection.baseUrl, apiKey: connection.apiKey });
+      if (!answer.ok) return { ok: false, message: answer.answered ? `${info.label} answered ${answer.message}` : answer.message };
+      const count = answer.models.length;
+      return { ok: true, message: `${info.label} answered: ${count} ${count === 1 ? 'model' : 'models'} available.`, models: answer.models };
     },
     confirmKeyHost: ({ brain }) => {
       const connection = connectionFor(db, brain, env, keyStore);

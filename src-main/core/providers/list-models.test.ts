@@ -1,0 +1,51 @@
+/**
+ * The model list over real HTTP against the fake brains: each wire's path, auth header and answer shape.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { useFakeBrains } from '../../../e2e/fake-brains/use-fake-brains';
+import { BRAINS, type BrainId } from '../../../src-shared/brains';
+import { listCallFor, listModels } from './list-models';
+
+const fake = useFakeBrains();
+
+describe('listModels', () => {
+  const cases: ReadonlyArray<{ readonly brain: BrainId; readonly path: string; readonly models: readonly string[] }> = [
+    { brain: 'claude', path: '/claude/v1/models', models: [...BRAINS.claude.models, ...BRAINS.glm.models] },
+    { brain: 'kimi', path: '/kimi/v1/models', models: BRAINS.kimi.models },
+    { brain: 'codex', path: '/codex/v1/models', models: [...BRAINS.codex.models, ...BRAINS.grok.models] },
+    { brain: 'gemini', path: '/gemini/v1beta/models', models: BRAINS.gemini.models },
+    { brain: 'ollama', path: '/ollama/api/tags', models: BRAINS.ollama.models },
+  ];
+
+  for (const { brain, path, models } of cases) {
+    it(`lists ${brain}'s models with one GET to ${path}`, async () => {
+      const answer = await listModels({ wire: BRAINS[brain].wire, baseUrl: fake.baseUrlFor(brain), apiKey: 'sk-test' });
+      expect(answer).toEqual({ ok: true, models });
+      expect(fake.requests().map((request) => [request.method, request.path])).toEqual([['GET', path]]);
+      expect(fake.violations()).toEqual([]);
+    });
+  }
+
+  it("reports the provider's own error when the key is missing", async () => {
+    const answer = await listModels({ wire: 'anthropic-messages', baseUrl: fake.baseUrlFor('claude'), apiKey: null });
+    expect(answer).toEqual({ ok: false, answered: true, message: 'HTTP 401: x-api-key header is required' });
+  });
+
+  it('says it could not connect when nothing listens', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const answer = await listModels({ wire: 'ollama-chat', baseUrl: `http://127.0.0.1:${port}`, apiKey: null });
+    expect(answer).toEqual({ ok: false, answered: false, message: `Could not connect: connect ECONNREFUSED 127.0.0.1:${port}` });
+  });
+
+  it('sends each wire its own auth header', () => {
+    expect(listCallFor('anthropic-messages', 'k').headers).toEqual({ 'anthropic-version': '2023-06-01', 'x-api-key': 'k' });
+    expect(listCallFor('chat-completions', 'k').headers).toEqual({ authorization: 'Bearer k' });
+    expect(listCallFor('gemini-generate-content', 'k').headers).toEqual({ 'x-goog-api-key': 'k' });
+    expect(listCallFor('ollama-chat', null).headers).toEqual({});
+  });
+});
