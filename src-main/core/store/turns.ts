@@ -14,11 +14,46 @@ import { incrementCounter, saveBrainState } from './settings';
 
 const TITLE_LENGTH = 60;
 
-/** A new conversation's title: the first line of its first message, whitespace collapsed, cut to 60 characters. */
+/** Stops and separators a title does without; `?` and `!` stay, since a question reads differently from a statement. */
+const TRAILING_PUNCTUATION = /[\s.,;:…\u3002\u3001\uff0c\uff1a\uff1b-]+$/u;
+
+/** The words a line of Markdown reads as: markers gone, a link or image as its text, code as its characters. */
+function markdownLineText(line: string): string {
+  // A code fence's opening line names a language, not the subject.
+  if (/^\s*(?:`{3,}|~{3,})/.test(line)) return '';
+  return (
+    line
+      // Images and links read as their text: `![alt](src)` as alt, `[text](href)` and `[text][ref]` as text.
+      .replace(/!?\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])/g, '$1')
+      // Autolinks `<https://…>` as their address.
+      .replace(/<((?:https?|mailto):[^>\s]+)>/gi, '$1')
+      // A heading's `#`s, a quote's `>`, a list's bullet or a task box at the start of the line.
+      .replace(/^\s*(?:#{1,6}\s+|>\s*|[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)+/, '')
+      // Emphasis, strong and strikethrough markers, and code ticks, wherever they are.
+      .replace(/(\*{1,3}|_{2,3}|~~|`+)/g, '')
+      // Single-underscore emphasis only around a word: snake_case keeps its underscores.
+      .replace(/(^|[^\p{L}\p{N}_])_([^_]+)_(?![\p{L}\p{N}_])/gu, '$1$2')
+  );
+}
+
+/**
+ * A new conversation's title: the first line with words in it, read as plain text (no Markdown markers), whitespace
+ * collapsed, trailing stops and separators trimmed, cut at a word boundary to at most 60 characters (an ellipsis marks a cut).
+ */
 export function titleFromMessage(text: string): string {
-  const firstLine = text.trim().split(/\r?\n/, 1)[0] ?? '';
-  const collapsed = firstLine.replace(/\s+/g, ' ');
-  return collapsed.length > TITLE_LENGTH ? `${collapsed.slice(0, TITLE_LENGTH - 1)}…` : collapsed || DEFAULT_TITLE;
+  const firstLine = text
+    .split(/\r?\n/)
+    .map((line) => markdownLineText(line).replace(/\s+/g, ' ').trim())
+    .find((line) => /[\p{L}\p{N}\p{Extended_Pictographic}]/u.test(line));
+  if (firstLine === undefined) return DEFAULT_TITLE;
+  const trimmed = firstLine.replace(TRAILING_PUNCTUATION, '');
+  const characters = [...trimmed];
+  if (characters.length <= TITLE_LENGTH) return trimmed || DEFAULT_TITLE;
+  const head = characters.slice(0, TITLE_LENGTH - 1).join('');
+  const boundary = head.lastIndexOf(' ');
+  // A word cut in half reads worse than a shorter title; a line without spaces (Chinese, Japanese) cuts anywhere.
+  const cut = characters[TITLE_LENGTH - 1] === ' ' || boundary < TITLE_LENGTH / 2 ? head : head.slice(0, boundary);
+  return `${cut.replace(TRAILING_PUNCTUATION, '')}…`;
 }
 
 /** Something the app itself brings to a turn: a skill the user started with `/name`, or a recalled memory. */
