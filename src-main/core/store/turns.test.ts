@@ -136,6 +136,8 @@ describe('titleFromMessage', () => {
     expect(titleFromMessage('```python\nprint(1)\n```')).toBe('print(1)');
     expect(titleFromMessage('**\n\n  Second line wins  ')).toBe('Second line wins');
     expect(titleFromMessage('---\n***')).toBe('New conversation');
+    expect(titleFromMessage('Is 2 * 3 * 4 = 24 in `__init__` of my_module__v2 [draft][1]')).toBe('Is 2 * 3 * 4 = 24 in __init__ of my_module__v2 [draft][1]');
+    expect(titleFromMessage('A __strong__ and ***very*** _odd_ ~~old~~ line')).toBe('A strong and very odd old line');
   });
 
   it('trims trailing stops and separators, Latin and CJK, and keeps a question a question', () => {

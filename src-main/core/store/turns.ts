@@ -17,23 +17,34 @@ const TITLE_LENGTH = 60;
 /** Stops and separators a title does without; `?` and `!` stay, since a question reads differently from a statement. */
 const TRAILING_PUNCTUATION = /[\s.,;:…\u3002\u3001\uff0c\uff1a\uff1b-]+$/u;
 
-/** The words a line of Markdown reads as: markers gone, a link or image as its text, code as its characters. */
+/** Prose outside code spans as its words: links and images as their text, paired emphasis markers gone. */
+function markdownProseText(prose: string): string {
+  return (
+    prose
+      // Images and links read as their text: `![alt](src)` as alt, `[text](href)` as text.
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+      // Autolinks `<https://…>` as their address.
+      .replace(/<((?:https?|mailto):[^>\s]+)>/gi, '$1')
+      // Emphasis, strong and strikethrough as their words; only paired markers go, so a lone `*` (2 * 3) stays.
+      .replace(/(\*{1,3}|~~)(?=\S)(.+?)(?<=\S)\1/g, '$2')
+      // Underscore emphasis only around words: snake_case names keep their underscores.
+      .replace(/(^|[^\p{L}\p{N}_])(_{1,3})(?=\S)([^_]+?)(?<=\S)\2(?![\p{L}\p{N}_])/gu, '$1$3')
+  );
+}
+
+/** The words a line of Markdown reads as: block markers and emphasis gone, code spans as their characters. */
 function markdownLineText(line: string): string {
   // A code fence's opening line names a language, not the subject.
   if (/^\s*(?:`{3,}|~{3,})/.test(line)) return '';
-  return (
-    line
-      // Images and links read as their text: `![alt](src)` as alt, `[text](href)` and `[text][ref]` as text.
-      .replace(/!?\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])/g, '$1')
-      // Autolinks `<https://…>` as their address.
-      .replace(/<((?:https?|mailto):[^>\s]+)>/gi, '$1')
-      // A heading's `#`s, a quote's `>`, a list's bullet or a task box at the start of the line.
-      .replace(/^\s*(?:#{1,6}\s+|>\s*|[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)+/, '')
-      // Emphasis, strong and strikethrough markers, and code ticks, wherever they are.
-      .replace(/(\*{1,3}|_{2,3}|~~|`+)/g, '')
-      // Single-underscore emphasis only around a word: snake_case keeps its underscores.
-      .replace(/(^|[^\p{L}\p{N}_])_([^_]+)_(?![\p{L}\p{N}_])/gu, '$1$2')
-  );
+  // A heading's `#`s, a quote's `>`, a list's bullet or a task box at the start of the line.
+  const content = line.replace(/^\s*(?:#{1,6}\s+|>\s*|[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)+/, '');
+  let text = '';
+  let proseStart = 0;
+  for (const code of content.matchAll(/(`+)(.+?)\1/g)) {
+    text += markdownProseText(content.slice(proseStart, code.index)) + code[2]!;
+    proseStart = code.index + code[0].length;
+  }
+  return text + markdownProseText(content.slice(proseStart));
 }
 
 /**
