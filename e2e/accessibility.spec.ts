@@ -114,6 +114,13 @@ for (const theme of THEMES) {
       await prompt.getByTestId('approval-allow').click();
       await expect(asking).toHaveAttribute('data-status', 'complete');
 
+      // A failed reply: its one error block, with Retry inside it.
+      await sendMessage(page, '[error-midstream] and a failure');
+      const failed = page.locator('[data-testid="message"][data-role="assistant"]').last();
+      await expect(failed).toHaveAttribute('data-status', 'failed');
+      await expect(failed.getByTestId('message-error').getByTestId('retry-button')).toBeVisible();
+      findings.push(...(await scan(page, 'failed reply')));
+
       await page.getByTestId('open-settings').click();
       for (const tab of SETTINGS_TABS) {
         await page.getByTestId(`settings-tab-${tab}`).click();
@@ -128,6 +135,11 @@ for (const theme of THEMES) {
       await expect(page.getByTestId('memories-view')).toBeVisible();
       await expect(page.getByTestId('memory-item').first()).toBeVisible();
       findings.push(...(await scan(page, 'memories page')));
+      await page.getByTestId('memory-item').first().getByTestId('memory-delete').click();
+      await expect(page.getByTestId('inline-confirm')).toBeVisible();
+      findings.push(...(await scan(page, 'memory delete confirmation')));
+      await page.keyboard.press('Escape');
+      await expect(page.getByTestId('inline-confirm')).toHaveCount(0);
     } finally {
       await command(request, 'setToolPolicy', { server: null, tool: ASKING_TOOL, policy: previousPolicy });
       await command(request, 'deleteMemory', { id: memory.id });

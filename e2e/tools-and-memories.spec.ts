@@ -53,8 +53,17 @@ test('a memory added on the memories page is found by search, edited and deleted
     await found.getByTestId('memory-edit-input').press('Enter');
     await expect(found.getByTestId('memory-text')).toHaveText(`Narwhal tusks are long teeth (${marker}).`);
 
-    page.once('dialog', (dialog) => void dialog.accept());
+    // Deleting asks in place, never through a browser dialog; Escape answers the question and leaves the view open.
+    page.on('dialog', (dialog) => {
+      throw new Error(`Deleting a memory opened a ${dialog.type()} dialog: ${dialog.message()}`);
+    });
     await found.getByTestId('memory-delete').click();
+    await expect(found.getByTestId('inline-confirm')).toHaveText('Delete this memory? This cannot be undone.DeleteCancel');
+    await page.keyboard.press('Escape');
+    await expect(found.getByTestId('inline-confirm')).toHaveCount(0);
+    await expect(view).toBeVisible();
+    await found.getByTestId('memory-delete').click();
+    await found.getByTestId('inline-confirm-yes').click();
     await expect(view.getByTestId('memory-item')).toHaveCount(0);
     expect(await command(request, 'listMemories', { query: marker })).toEqual([]);
 
@@ -141,8 +150,13 @@ test('an MCP server added and edited in Settings asks before its tool runs; Allo
     expect(await command(request, 'listApprovals', {})).toEqual([]);
 
     const reopened = await openToolsSettings(page);
-    page.once('dialog', (dialog) => void dialog.accept());
-    await reopened.locator(`[data-testid="mcp-server"][data-server-id="${SERVER_ID}"]`).getByTestId('mcp-server-remove').click();
+    page.on('dialog', (dialog) => {
+      throw new Error(`Removing a server opened a ${dialog.type()} dialog: ${dialog.message()}`);
+    });
+    const row = reopened.locator(`[data-testid="mcp-server"][data-server-id="${SERVER_ID}"]`);
+    await row.getByTestId('mcp-server-remove').click();
+    await expect(row.getByTestId('inline-confirm')).toHaveText('Remove “Everything (edited)” and its tools?RemoveCancel');
+    await row.getByTestId('inline-confirm-yes').click();
     await expect(reopened.locator(`[data-testid="mcp-server"][data-server-id="${SERVER_ID}"]`)).toHaveCount(0);
     await expect(reopened.locator('[data-testid="tool-row"][data-tool-name="everything__echo"]')).toHaveCount(0);
   } finally {

@@ -10,12 +10,14 @@ export interface ReceiptInvocation {
   readonly server: string | null;
   readonly tool: string;
   readonly status: InvocationStatus;
+  /** What the call gave back; for a recalled memory, the memory's text. */
+  readonly output?: string | null;
 }
 
 export interface ReceiptChip {
   readonly invocationId: string;
   readonly kind: InvocationKind;
-  /** `server · tool`, or the bare tool name when there is no server. */
+  /** A recalled memory's first words; otherwise `server · tool`, or the bare tool name when there is no server. */
   readonly label: string;
   readonly status: InvocationStatus;
 }
@@ -39,6 +41,32 @@ export function chipLabel(server: string | null, tool: string): string {
   return toolLabel({ server, tool });
 }
 
+/** How much of a recalled memory its chip shows. */
+export const MEMORY_PREVIEW_LENGTH = 40;
+
+/** The tool name a memory the app recalled for the turn is recorded under (engine/admit.ts). */
+const RECALLED_MEMORY_TOOL = 'memory';
+
+/**
+ * A memory's chip text: its first words, whitespace collapsed, cut at a word boundary within the preview length with
+ * an ellipsis; a first word longer than that is cut inside it.
+ */
+export function memoryPreview(text: string): string {
+  const collapsed = text.replace(/\s+/g, ' ').trim();
+  const characters = [...collapsed];
+  if (characters.length <= MEMORY_PREVIEW_LENGTH) return collapsed;
+  const head = characters.slice(0, MEMORY_PREVIEW_LENGTH).join('');
+  const boundary = head.lastIndexOf(' ');
+  const cut = boundary > 0 && characters[MEMORY_PREVIEW_LENGTH] !== ' ' ? head.slice(0, boundary) : head;
+  return `${cut.replace(/[\s.,;:!?]+$/u, '')}…`;
+}
+
+function invocationLabel(invocation: ReceiptInvocation): string {
+  const recalled = invocation.kind === 'memory' && invocation.server === null && invocation.tool === RECALLED_MEMORY_TOOL;
+  const text = invocation.output?.trim() ?? '';
+  return recalled && text !== '' ? memoryPreview(text) : chipLabel(invocation.server, invocation.tool);
+}
+
 export function buildReceipt(invocations: readonly ReceiptInvocation[]): TurnReceipt {
   const counts: Record<InvocationKind, number> = { memory: 0, tool: 0, skill: 0 };
   for (const invocation of invocations) counts[invocation.kind] += 1;
@@ -51,7 +79,7 @@ export function buildReceipt(invocations: readonly ReceiptInvocation[]): TurnRec
     chips: invocations.map((invocation) => ({
       invocationId: invocation.id,
       kind: invocation.kind,
-      label: chipLabel(invocation.server, invocation.tool),
+      label: invocationLabel(invocation),
       status: invocation.status,
     })),
   };

@@ -2,6 +2,7 @@ import { memo, useRef, useState, type RefObject } from 'react';
 import type { McpServerStatus, McpServerView } from '../../src-shared/api';
 import { removeMcpServer, setMcpServerEnabled } from '../state/tool-actions';
 import { FieldError } from './FieldError';
+import { InlineConfirm } from './InlineConfirm';
 import { McpServerEditForm } from './McpServerEditForm';
 import { useBusyChange } from './useBusyChange';
 
@@ -22,6 +23,19 @@ function ServerStatus({ server }: { readonly server: McpServerView }) {
   );
 }
 
+/** Folded to letters and digits: how a label and the id made from it (mcp-server-store `uniqueServerId`) compare. */
+function nameLetters(name: string): string {
+  return name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '');
+}
+
+/**
+ * The id beside the label only when it tells something the label does not: "Everything" with id `everything` shows
+ * its name once, a renamed "Files (work)" with id `files` shows the `files` its tools are named by.
+ */
+export function shownServerId(server: Pick<McpServerView, 'id' | 'label'>): string | null {
+  return nameLetters(server.label) === nameLetters(server.id) ? null : server.id;
+}
+
 interface McpServerDetailsProps {
   readonly server: McpServerView;
   readonly editButton: RefObject<HTMLButtonElement | null>;
@@ -30,12 +44,15 @@ interface McpServerDetailsProps {
 
 function McpServerDetails({ server, editButton, onEdit }: McpServerDetailsProps) {
   const { busy, error, run } = useBusyChange();
+  const [confirmingRemove, setConfirmingRemove] = useState(false);
+  const removeButton = useRef<HTMLButtonElement>(null);
   const environmentNames = server.envNames;
+  const serverId = shownServerId(server);
 
-  const confirmRemove = (): void => {
-    if (window.confirm(`Remove the MCP server “${server.label}”? Its tools will no longer be offered.`)) {
-      void run(() => removeMcpServer(server.id));
-    }
+  const cancelRemove = (): void => {
+    setConfirmingRemove(false);
+    // The question that had focus is gone; focus goes back to the button that asked it.
+    requestAnimationFrame(() => removeButton.current?.focus());
   };
 
   return (
@@ -44,9 +61,11 @@ function McpServerDetails({ server, editButton, onEdit }: McpServerDetailsProps)
         <span className="mcp-server-label" data-testid="mcp-server-label">
           {server.label}
         </span>
-        <code className="mcp-server-id" title="The server's id: its tools are named id__tool">
-          {server.id}
-        </code>
+        {serverId === null ? null : (
+          <code className="mcp-server-id" data-testid="mcp-server-id" title="The server's id: its tools are named id · tool">
+            {serverId}
+          </code>
+        )}
         <ServerStatus server={server} />
       </div>
       <div className="mcp-server-command" aria-label="Command and arguments">
@@ -93,23 +112,42 @@ function McpServerDetails({ server, editButton, onEdit }: McpServerDetailsProps)
           />
           Enabled
         </label>
-        <div className="mcp-server-buttons">
-          <button
-            ref={editButton}
-            type="button"
-            className="button small ghost"
-            data-testid="mcp-server-edit"
-            aria-label={`Edit ${server.label}`}
-            disabled={busy}
-            onClick={onEdit}
-          >
-            Edit
-          </button>
-          <button type="button" className="button small ghost danger" data-testid="mcp-server-remove" disabled={busy} onClick={confirmRemove}>
-            Remove
-          </button>
-        </div>
+        {confirmingRemove ? null : (
+          <div className="mcp-server-buttons">
+            <button
+              ref={editButton}
+              type="button"
+              className="button small ghost"
+              data-testid="mcp-server-edit"
+              aria-label={`Edit ${server.label}`}
+              disabled={busy}
+              onClick={onEdit}
+            >
+              Edit
+            </button>
+            <button
+              ref={removeButton}
+              type="button"
+              className="button small ghost danger"
+              data-testid="mcp-server-remove"
+              aria-label={`Remove ${server.label}`}
+              disabled={busy}
+              onClick={() => setConfirmingRemove(true)}
+            >
+              Remove
+            </button>
+          </div>
+        )}
       </div>
+      {confirmingRemove ? (
+        <InlineConfirm
+          question={`Remove “${server.label}” and its tools?`}
+          confirmLabel="Remove"
+          busy={busy}
+          onConfirm={() => void run(() => removeMcpServer(server.id))}
+          onCancel={cancelRemove}
+        />
+      ) : null}
       <FieldError error={error} />
     </>
   );

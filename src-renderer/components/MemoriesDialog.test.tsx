@@ -143,17 +143,25 @@ describe('MemoriesDialog', () => {
     expect((row(view, 'mem1').getByTestId('memory-edit-input') as HTMLTextAreaElement).value).toBe('Changed');
   });
 
-  it('deletes only after confirming', async () => {
+  it('deletes only after confirming in place, never through the browser confirm()', async () => {
     const deleteMemory = vi.fn<Api['deleteMemory']>().mockResolvedValue({ deleted: true });
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    const confirm = vi.spyOn(window, 'confirm');
     const view = await openView({ deleteMemory });
     fireEvent.click(row(view, 'mem2').getByTestId('memory-delete'));
+    const question = row(view, 'mem2').getByTestId('inline-confirm');
+    expect(question.textContent).toBe('Delete this memory? This cannot be undone.DeleteCancel');
+    expect(row(view, 'mem2').getByTestId('memory-text').textContent).toBe('Lives in Lyon.');
+    expect(document.activeElement?.textContent).toBe('Cancel');
+    // Escape answers the question only: the memories view stays open.
+    fireEvent.keyDown(row(view, 'mem2').getByTestId('inline-confirm-cancel'), { key: 'Escape' });
     await settle();
+    expect(row(view, 'mem2').queryByTestId('inline-confirm')).toBeNull();
+    expect(view.getByTestId('memories-view')).toBeTruthy();
     expect(deleteMemory).not.toHaveBeenCalled();
     fireEvent.click(row(view, 'mem2').getByTestId('memory-delete'));
+    fireEvent.click(row(view, 'mem2').getByRole('button', { name: 'Delete' }));
     await settle();
-    expect(confirm).toHaveBeenCalledTimes(2);
-    expect(confirm.mock.calls[0]?.[0]).toContain('Lives in Lyon.');
+    expect(confirm).not.toHaveBeenCalled();
     expect(deleteMemory).toHaveBeenCalledWith({ id: 'mem2' });
     expect(rows(view)).toEqual([['mem1', 'Prefers metric units.']]);
   });

@@ -3,15 +3,10 @@ import type { MemoryView } from '../../src-shared/api';
 import { errorText } from '../state/api-client';
 import { deleteMemory, updateMemory } from '../state/memory-actions';
 import { FieldError } from './FieldError';
+import { InlineConfirm } from './InlineConfirm';
 import { shortTimestamp } from './format';
 import { PencilIcon, TrashIcon } from './icons';
 import { MAX_MEMORY_LENGTH, isSubmitKey } from './memory-input';
-
-const CONFIRM_PREVIEW_LENGTH = 200;
-
-function preview(text: string): string {
-  return text.length <= CONFIRM_PREVIEW_LENGTH ? text : `${text.slice(0, CONFIRM_PREVIEW_LENGTH)}…`;
-}
 
 interface MemoryEditorProps {
   readonly memory: MemoryView;
@@ -84,7 +79,10 @@ function MemoryEditor({ memory, onDone }: MemoryEditorProps) {
 export const MemoryItem = memo(function MemoryItem({ memory }: { readonly memory: MemoryView }) {
   const [editing, setEditing] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const [deleting, setDeleting] = useState(false);
   const editButton = useRef<HTMLButtonElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
 
   const endEdit = (): void => {
     setEditing(false);
@@ -92,13 +90,21 @@ export const MemoryItem = memo(function MemoryItem({ memory }: { readonly memory
     requestAnimationFrame(() => editButton.current?.focus());
   };
 
+  const cancelDelete = (): void => {
+    setConfirmingDelete(false);
+    // The question that had focus is gone; focus goes back to the button that asked it.
+    requestAnimationFrame(() => deleteButton.current?.focus());
+  };
+
   const confirmDelete = async (): Promise<void> => {
-    if (!window.confirm(`Delete this memory? This cannot be undone.\n\n${preview(memory.text)}`)) return;
     setError(null);
+    setDeleting(true);
     try {
       await deleteMemory(memory.id);
     } catch (caught) {
       setError(errorText(caught));
+      setDeleting(false);
+      setConfirmingDelete(false);
     }
   };
 
@@ -119,29 +125,40 @@ export const MemoryItem = memo(function MemoryItem({ memory }: { readonly memory
               </span>
             )}
           </div>
-          <div className="memory-actions">
-            <button
-              ref={editButton}
-              type="button"
-              className="icon-button"
-              data-testid="memory-edit"
-              aria-label="Edit this memory"
-              title="Edit"
-              onClick={() => setEditing(true)}
-            >
-              <PencilIcon />
-            </button>
-            <button
-              type="button"
-              className="icon-button danger"
-              data-testid="memory-delete"
-              aria-label="Delete this memory"
-              title="Delete"
-              onClick={() => void confirmDelete()}
-            >
-              <TrashIcon />
-            </button>
-          </div>
+          {confirmingDelete ? (
+            <InlineConfirm
+              question="Delete this memory? This cannot be undone."
+              confirmLabel="Delete"
+              busy={deleting}
+              onConfirm={() => void confirmDelete()}
+              onCancel={cancelDelete}
+            />
+          ) : (
+            <div className="memory-actions">
+              <button
+                ref={editButton}
+                type="button"
+                className="icon-button"
+                data-testid="memory-edit"
+                aria-label="Edit this memory"
+                title="Edit"
+                onClick={() => setEditing(true)}
+              >
+                <PencilIcon />
+              </button>
+              <button
+                ref={deleteButton}
+                type="button"
+                className="icon-button danger"
+                data-testid="memory-delete"
+                aria-label="Delete this memory"
+                title="Delete"
+                onClick={() => setConfirmingDelete(true)}
+              >
+                <TrashIcon />
+              </button>
+            </div>
+          )}
         </>
       )}
       <FieldError error={error} />

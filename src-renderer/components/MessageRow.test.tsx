@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, waitFor, within } from '@testing-library/react';
 import { Profiler } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Api, MessageView } from '../../src-shared/api';
@@ -68,7 +68,7 @@ describe('MessageRow', () => {
     expect(view.getByTestId('message-text').textContent).toBe('Hello');
   });
 
-  it('shows an error under the reply text, keeping the text, with Retry on the last reply', async () => {
+  it('shows one error under the reply text, keeping the text, with Retry inside it on the last reply', async () => {
     const retry = vi.fn<Api['retry']>().mockResolvedValue({ turnId: 't2', userMessageId: 'm1', assistantMessageId: 'm3' });
     installApi(fakeApi({ retry }));
     load(
@@ -84,11 +84,14 @@ describe('MessageRow', () => {
     const text = view.getByTestId('message-text');
     const error = view.getByTestId('message-error');
     expect(text.textContent).toBe('Partial answer');
-    expect(error.textContent).toBe('The provider answered 529.');
+    expect(view.getByTestId('message-error-text').textContent).toBe('The provider answered 529.');
+    expect(error.textContent).toBe('The provider answered 529.Retry');
+    expect(view.queryByTestId('message-status')).toBeNull();
+    expect(view.queryByText('Failed')).toBeNull();
     expect(text.compareDocumentPosition(error) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(row.dataset.status).toBe('failed');
     await act(async () => {
-      fireEvent.click(view.getByTestId('retry-button'));
+      fireEvent.click(within(error).getByTestId('retry-button'));
       await Promise.resolve();
     });
     expect(retry).toHaveBeenCalledWith({ conversationId: 'c1' });
@@ -103,9 +106,9 @@ describe('MessageRow', () => {
       replyFixture({ text: '', status: 'failed', error: { code: 'context-too-large', message, retryable: true, status: 400 } }),
     );
     const view = render(<MessageRow messageId="m2" />);
-    expect(view.getByTestId('message-error').textContent).toBe(message);
+    expect(view.getByTestId('message-error-text').textContent).toBe(message);
     expect(view.queryByTestId('retry-button')).toBeNull();
-    const button = view.getByTestId('compact-retry-button') as HTMLButtonElement;
+    const button = within(view.getByTestId('message-error')).getByTestId('compact-retry-button') as HTMLButtonElement;
     expect([button.textContent, button.disabled]).toEqual(['Compact and retry', false]);
     act(() => useAppStore.setState({ compactions: { c1: { brain: 'kimi', model: 'kimi-k2.6', totalMessages: 9, summarisedMessages: 0, characters: 0 } } }));
     expect(button.disabled).toBe(true);
@@ -130,12 +133,12 @@ describe('MessageRow', () => {
     const view = render(<MessageRow messageId="m2" />);
     expect(view.getByTestId('message-text').textContent).toBe('The first part');
     const error = view.getByTestId('message-error');
-    expect(error.textContent).toBe(explanation);
+    expect(view.getByTestId('message-error-text').textContent).toBe(explanation);
     expect(error.querySelector('img')).toBeNull();
-    expect(view.getByText('Declined')).toBeTruthy();
+    expect(view.queryByTestId('message-status')).toBeNull();
     expect(view.queryByText('Failed')).toBeNull();
     expect(view.queryByTestId('retry-button')).toBeNull();
-    const picker = view.getByRole('combobox', { name: 'Ask another brain' }) as HTMLSelectElement;
+    const picker = within(error).getByRole('combobox', { name: 'Ask another brain' }) as HTMLSelectElement;
     const offered = [...picker.options].map((option) => option.value);
     expect(offered[0]).toBe('');
     expect(offered).toContain('gemini');
@@ -149,6 +152,34 @@ describe('MessageRow', () => {
     expect(setConversationBrain.mock.invocationCallOrder[0]).toBeLessThan(retry.mock.invocationCallOrder[0] ?? 0);
     act(() => useAppStore.setState({ activeTurns: { c1: { turnId: 't2', assistantMessageId: 'm3' } } }));
     expect(view.queryByTestId('ask-another-brain')).toBeNull();
+  });
+
+  it('offers Settings for an error only a key can clear: "Add a key" for a missing one, "Check the key" for a refused one', () => {
+    const missing = 'No API key for Kimi. Add one in Settings, or set MOONSHOT_API_KEY before starting Anybrain.';
+    load(messageFixture(), replyFixture({ text: '', status: 'failed', error: { code: 'missing-key', message: missing, retryable: false } }));
+    const view = render(<MessageRow messageId="m2" />);
+    const error = view.getByTestId('message-error');
+    expect(error.textContent).toBe(`${missing}Add a keyRetry`);
+    fireEvent.click(within(error).getByRole('button', { name: 'Add a key' }));
+    expect(useAppStore.getState()).toMatchObject({ settingsOpen: true, settingsTab: 'general' });
+    cleanup();
+    load(messageFixture(), replyFixture({ text: '', status: 'failed', error: { code: 'auth', message: 'Kimi rejected the API key.', retryable: false } }));
+    expect(render(<MessageRow messageId="m2" />).getByTestId('message-error').textContent).toBe('Kimi rejected the API key.Check the keyRetry');
+  });
+
+  it("shows an earlier failed reply's error without actions, and a failed reply without an error as 'Failed' with Retry", () => {
+    load(
+      replyFixture({ id: 'old', seq: 1, status: 'failed', error: { code: 'missing-key', message: 'No API key for Kimi.', retryable: false } }),
+      messageFixture({ id: 'u2', seq: 2 }),
+      replyFixture({ id: 'last', seq: 3, status: 'failed', error: null }),
+    );
+    const earlier = render(<MessageRow messageId="old" />);
+    expect(earlier.getByTestId('message-error').textContent).toBe('No API key for Kimi.');
+    expect(within(earlier.getByTestId('message-error')).queryByRole('button')).toBeNull();
+    cleanup();
+    const last = render(<MessageRow messageId="last" />);
+    expect(last.getByTestId('message-status').textContent).toBe('Failed');
+    expect(last.getByTestId('retry-button').textContent).toBe('Retry');
   });
 
   it('offers Retry on an interrupted last reply, and none on an earlier one or while a turn runs', () => {

@@ -5,6 +5,7 @@ import { MarkdownView } from '../markdown/Markdown';
 import { askAnotherBrain } from '../state/brain-actions';
 import { toggleTurnForExport } from '../state/export-actions';
 import { selectTurnChoice } from '../state/selectors';
+import { openSettings } from '../state/settings-actions';
 import { retryTurn } from '../state/turn-actions';
 import { useAppStore } from '../state/store';
 import { TurnApprovals } from './ApprovalPrompt';
@@ -48,11 +49,26 @@ export function servedModelMismatch(message: MessageView): { asked: string; serv
   return { asked: message.modelRequested ?? 'the default model', served: message.modelResponded };
 }
 
+/** Shown only when the reply carries no error of its own: an error's sentence already says what happened. */
 const STATUS_NOTES: Partial<Record<MessageView['status'], string>> = {
   stopped: 'Stopped',
   interrupted: 'Interrupted: the app closed during this reply',
   failed: 'Failed',
 };
+
+/** Errors that only a change in Settings (a key, its host) can clear, and the button that opens Settings for each. */
+const SETTINGS_ACTIONS: ReadonlyMap<string, string> = new Map([
+  ['missing-key', 'Add a key'],
+  ['auth', 'Check the key'],
+  ['forbidden', 'Check the key'],
+  ['key-host-unconfirmed', 'Open Settings'],
+  ['insecure-base-url', 'Open Settings'],
+]);
+
+/** The Settings button an error calls for, or null when Settings cannot fix it. */
+export function settingsActionFor(code: string): string | null {
+  return SETTINGS_ACTIONS.get(code) ?? null;
+}
 
 interface AskAnotherBrainProps {
   readonly conversationId: string;
@@ -126,14 +142,28 @@ function AssistantMessage({ message }: MessageProps) {
   const streaming = message.status === 'streaming';
   // The brain declined: the same request draws the same refusal, so the way on is another brain, not Retry.
   const declined = message.error?.code === 'refusal';
-  const statusNote = declined ? 'Declined' : STATUS_NOTES[message.status];
+  const statusNote = message.error === null ? STATUS_NOTES[message.status] : undefined;
+  const canAct = isLast && !turnRunning;
   const canRetry =
-    isLast &&
-    !turnRunning &&
+    canAct &&
     !declined &&
     (message.error?.retryable === true || message.status === 'failed' || message.status === 'interrupted');
   // The main process marked the brain full, so its retry compacts the conversation before sending again.
   const tooLarge = message.error?.code === 'context-too-large';
+  const settingsAction = message.error === null ? null : settingsActionFor(message.error.code);
+  const retryButton = canRetry ? (
+    <button
+      type="button"
+      className="button small"
+      data-testid={tooLarge ? 'compact-retry-button' : 'retry-button'}
+      title={tooLarge ? 'Summarise the oldest messages, then send the last message again' : undefined}
+      disabled={compacting}
+      onClick={() => void retryTurn(message.conversationId)}
+    >
+      <RetryIcon />
+      {tooLarge ? 'Compact and retry' : 'Retry'}
+    </button>
+  ) : null;
 
   return (
     <article className={`message assistant status-${message.status}${chosen ? ' turn-chosen' : ''}`} {...rowAttributes(message)}>
@@ -175,32 +205,31 @@ function AssistantMessage({ message }: MessageProps) {
           {statusNote}
         </div>
       )}
-      {message.error === null ? null : (
+      {message.error === null ? (
+        retryButton === null ? null : <div className="message-actions">{retryButton}</div>
+      ) : (
         <div className="message-error" data-testid="message-error" role="alert">
           <WarningIcon />
-          <span>{message.error.message}</span>
+          <div className="message-error-body">
+            <span className="message-error-text" data-testid="message-error-text">
+              {message.error.message}
+            </span>
+            {canAct && (retryButton !== null || settingsAction !== null || declined) ? (
+              <div className="message-error-actions">
+                {settingsAction === null ? null : (
+                  <button type="button" className="button small" data-testid="error-settings-button" onClick={() => openSettings()}>
+                    {settingsAction}
+                  </button>
+                )}
+                {retryButton}
+                {declined ? (
+                  <AskAnotherBrain conversationId={message.conversationId} declinedBy={message.brain} disabled={compacting} />
+                ) : null}
+              </div>
+            ) : null}
+          </div>
         </div>
       )}
-      {canRetry ? (
-        <div className="message-actions">
-          <button
-            type="button"
-            className="button small"
-            data-testid={tooLarge ? 'compact-retry-button' : 'retry-button'}
-            title={tooLarge ? 'Summarise the oldest messages, then send the last message again' : undefined}
-            disabled={compacting}
-            onClick={() => void retryTurn(message.conversationId)}
-          >
-            <RetryIcon />
-            {tooLarge ? 'Compact and retry' : 'Retry'}
-          </button>
-        </div>
-      ) : null}
-      {declined && isLast && !turnRunning ? (
-        <div className="message-actions">
-          <AskAnotherBrain conversationId={message.conversationId} declinedBy={message.brain} disabled={compacting} />
-        </div>
-      ) : null}
       <MessageToolbar message={message} />
     </article>
   );

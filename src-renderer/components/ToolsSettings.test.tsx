@@ -125,13 +125,16 @@ describe('MCP servers', () => {
     const view = await renderSettings({
       listMcpServers: async () => [
         mcpServerFixture({ envNames: ['API_TOKEN'] }),
-        mcpServerFixture({ id: 'files', label: 'Files', status: 'failed', error: 'spawn npx ENOENT', command: 'npx', args: ['-y', 'server files'] }),
+        mcpServerFixture({ id: 'files', label: 'Work files', status: 'failed', error: 'spawn npx ENOENT', command: 'npx', args: ['-y', 'server files'] }),
         mcpServerFixture({ id: 'off', label: 'Off', enabled: false, status: 'disabled' }),
       ],
     });
     const everything = serverRow(view, 'everything');
     expect(everything.getByTestId('mcp-server-status').textContent).toBe('running');
-    expect(everything.getByText('Everything')).toBeTruthy();
+    // The id made from the label says nothing more, so the name shows once; an id the label does not spell shows.
+    expect(everything.getByTestId('mcp-server-label').parentElement?.textContent).toBe('Everythingrunning');
+    expect(everything.queryByTestId('mcp-server-id')).toBeNull();
+    expect(serverRow(view, 'files').getByTestId('mcp-server-id').textContent).toBe('files');
     expect(everything.getByText('/usr/bin/node')).toBeTruthy();
     expect(everything.getByText('/srv/everything/index.js')).toBeTruthy();
     expect(view.getByTestId('tools-settings').textContent).toContain('Environment: API_TOKEN');
@@ -211,7 +214,7 @@ describe('MCP servers', () => {
     expect((view.getByTestId('mcp-command') as HTMLInputElement).value).toBe('npx -y server | tee log');
   });
 
-  it('disables a server through setMcpServerEnabled, and removes one after confirming', async () => {
+  it('disables a server through setMcpServerEnabled, and removes one after confirming in place', async () => {
     const server = mcpServerFixture({ envNames: ['MODE'] });
     const setMcpServerEnabled = vi.fn<Api['setMcpServerEnabled']>().mockResolvedValue([{ ...server, enabled: false, status: 'disabled' }]);
     const removeMcpServer = vi.fn<Api['removeMcpServer']>().mockResolvedValue([]);
@@ -227,13 +230,23 @@ describe('MCP servers', () => {
     expect(setMcpServerEnabled).toHaveBeenCalledWith({ id: 'everything', enabled: false });
     expect(serverRow(view, 'everything').getByTestId('mcp-server-status').textContent).toBe('disabled');
 
-    const confirm = vi.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    const confirm = vi.spyOn(window, 'confirm');
     fireEvent.click(serverRow(view, 'everything').getByTestId('mcp-server-remove'));
+    const question = serverRow(view, 'everything').getByTestId('inline-confirm');
+    expect(question.textContent).toBe('Remove “Everything” and its tools?RemoveCancel');
+    expect(document.activeElement?.textContent).toBe('Cancel');
+    fireEvent.click(within(question).getByRole('button', { name: 'Cancel' }));
+    expect(serverRow(view, 'everything').queryByTestId('inline-confirm')).toBeNull();
     expect(removeMcpServer).not.toHaveBeenCalled();
+    fireEvent.click(serverRow(view, 'everything').getByTestId('mcp-server-remove'));
+    fireEvent.keyDown(serverRow(view, 'everything').getByTestId('inline-confirm-cancel'), { key: 'Escape' });
+    expect(serverRow(view, 'everything').queryByTestId('inline-confirm')).toBeNull();
+    expect(view.getByTestId('tools-settings')).toBeTruthy();
     servers = [];
     fireEvent.click(serverRow(view, 'everything').getByTestId('mcp-server-remove'));
+    fireEvent.click(serverRow(view, 'everything').getByRole('button', { name: 'Remove' }));
     await settle();
-    expect(confirm).toHaveBeenCalledTimes(2);
+    expect(confirm).not.toHaveBeenCalled();
     expect(removeMcpServer).toHaveBeenCalledWith({ id: 'everything' });
     expect(view.queryAllByTestId('mcp-server')).toEqual([]);
   });

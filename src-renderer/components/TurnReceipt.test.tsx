@@ -58,6 +58,23 @@ describe('TurnReceiptStrip', () => {
     expect(chips[1]?.getAttribute('aria-label')).toBeNull();
   });
 
+  it('names each recalled memory by its first words, keeping the count in the summary', () => {
+    loadReply(
+      invocationFixture({ id: 'm-a', seq: 0, kind: 'memory', server: null, tool: 'memory', input: { memoryId: 'a' }, output: 'The user lives in Seoul and works night shifts at a hospital.' }),
+      invocationFixture({ id: 'm-b', seq: 1, kind: 'memory', server: null, tool: 'memory', input: { memoryId: 'b' }, output: 'Prefers metric units.' }),
+      readFile,
+    );
+    const view = render(<TurnReceiptStrip messageId="m2" />);
+    expect(view.getByTestId('receipt-summary').textContent).toBe('2 memories · 1 tool');
+    expect(view.getAllByTestId('receipt-chip').map((chip) => chip.textContent)).toEqual([
+      'The user lives in Seoul and works night…',
+      'Prefers metric units.',
+      'files · read_file',
+    ]);
+    fireEvent.click(view.getAllByTestId('receipt-chip')[0] as HTMLElement);
+    expect(view.getByTestId('invocation-output').textContent).toBe('The user lives in Seoul and works night shifts at a hospital.');
+  });
+
   it('opens one call at a time: tool, server, status, duration, input and output as plain text', () => {
     loadReply(memory, readFile, denied);
     const view = render(<TurnReceiptStrip messageId="m2" />);

@@ -125,4 +125,38 @@ describe('titleFromMessage', () => {
     expect(titleFromMessage('x'.repeat(80))).toBe(`${'x'.repeat(59)}…`);
     expect(titleFromMessage('   ')).toBe('New conversation');
   });
+
+  it('reads Markdown as its words: no emphasis, heading, quote, list or code markers, links as their text', () => {
+    expect(titleFromMessage('Give me a **short** plan for a garden, with a list')).toBe('Give me a short plan for a garden, with a list');
+    expect(titleFromMessage('# Trip to *Lyon*\nDetails follow')).toBe('Trip to Lyon');
+    expect(titleFromMessage('> Quote this: `npm run build` fails')).toBe('Quote this: npm run build fails');
+    expect(titleFromMessage('- [ ] Fix the ~~old~~ new [parser](https://example.com/p) bug')).toBe('Fix the old new parser bug');
+    expect(titleFromMessage('1. Read ![the chart](chart.png) and <https://example.com>')).toBe('Read the chart and https://example.com');
+    expect(titleFromMessage('Why does _this_ break my_snake_case name?')).toBe('Why does this break my_snake_case name?');
+    expect(titleFromMessage('```python\nprint(1)\n```')).toBe('print(1)');
+    expect(titleFromMessage('**\n\n  Second line wins  ')).toBe('Second line wins');
+    expect(titleFromMessage('---\n***')).toBe('New conversation');
+    expect(titleFromMessage('Is 2 * 3 * 4 = 24 in `__init__` of my_module__v2 [draft][1]')).toBe('Is 2 * 3 * 4 = 24 in __init__ of my_module__v2 [draft][1]');
+    expect(titleFromMessage('A __strong__ and ***very*** _odd_ ~~old~~ line')).toBe('A strong and very odd old line');
+  });
+
+  it('trims trailing stops and separators, Latin and CJK, and keeps a question a question', () => {
+    expect(titleFromMessage('Plan the trip...')).toBe('Plan the trip');
+    expect(titleFromMessage('Plan the trip: ')).toBe('Plan the trip');
+    expect(titleFromMessage('What is the weather in Seoul today?')).toBe('What is the weather in Seoul today?');
+    expect(titleFromMessage('서울 날씨 알려 주세요.')).toBe('서울 날씨 알려 주세요');
+    expect(titleFromMessage('东京的天气。')).toBe('东京的天气');
+    expect(titleFromMessage('东京的天气怎么样？')).toBe('东京的天气怎么样？');
+  });
+
+  it('cuts a long line at a word boundary, and a line without spaces anywhere, never inside an emoji', () => {
+    const words = 'Write a detailed comparison of three garden layouts for a small north facing yard in Lyon';
+    expect(titleFromMessage(words)).toBe('Write a detailed comparison of three garden layouts for a…');
+    expect([...titleFromMessage(words)].length).toBeLessThanOrEqual(60);
+    const chinese = '请'.repeat(70);
+    expect(titleFromMessage(chinese)).toBe(`${'请'.repeat(59)}…`);
+    const emoji = '🌱'.repeat(70);
+    expect(titleFromMessage(emoji)).toBe(`${'🌱'.repeat(59)}…`);
+    expect(titleFromMessage('🌱 Garden plan 🌻')).toBe('🌱 Garden plan 🌻');
+  });
 });
