@@ -60,6 +60,9 @@ for (const theme of THEMES) {
     const marker = `shotmarker${theme}${Date.now()}`;
     const memory = await command(request, 'addMemory', { text: `The lighthouse keeper's cat is called Pixel (${marker}).` });
     const previousPolicy = await policyOf(request, ASKING_TOOL);
+    // The theme follows the emulated system scheme only when no spec left a theme of its own stored.
+    const previousTheme = (await command(request, 'getSettings', {})).theme;
+    await command(request, 'setTheme', { theme: 'system' });
     try {
       await openApp(page);
       await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
@@ -123,6 +126,7 @@ for (const theme of THEMES) {
     } finally {
       await command(request, 'setToolPolicy', { server: null, tool: ASKING_TOOL, policy: previousPolicy });
       await command(request, 'deleteMemory', { id: memory.id });
+      await command(request, 'setTheme', { theme: previousTheme });
     }
   });
 }
