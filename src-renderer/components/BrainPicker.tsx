@@ -13,8 +13,13 @@ interface ModelPickerProps {
   readonly model: string | null;
 }
 
-/** Any model id may be typed; the brain's known models are offered. Empty means the brain's default. */
+/**
+ * Any model id may be typed; the brain's known models are offered, and the models its provider listed when the brain
+ * was tested. Empty means the brain's default.
+ */
 function ModelPicker({ conversationId, brain, model }: ModelPickerProps) {
+  const listed = useAppStore((state) => state.listedModels[brain.id]);
+  const offered = useMemo(() => [...new Set([...brain.models, ...(listed ?? [])])], [brain.models, listed]);
   const [value, setValue] = useState(model ?? '');
   const listId = `models-${conversationId}`;
   // A committed model (from here or elsewhere) replaces the text; keeping the field mounted keeps its focus.
@@ -56,7 +61,7 @@ function ModelPicker({ conversationId, brain, model }: ModelPickerProps) {
         onKeyDown={onKeyDown}
       />
       <datalist id={listId}>
-        {brain.models.map((modelId) => (
+        {offered.map((modelId) => (
           <option key={modelId} value={modelId} />
         ))}
       </datalist>

@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, render } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Api } from '../../src-shared/api';
 import { installApi } from '../state/api-client';
+import { testBrain } from '../state/settings-actions';
 import { resetAppStore, useAppStore } from '../state/store';
 import { conversationFixture, fakeApi } from '../state/test-fixtures';
 import { ConversationHeader, NARROW_HEADER_QUERY } from './ConversationHeader';
@@ -88,6 +89,33 @@ describe('ConversationHeader', () => {
     expect(input.value).toBe('');
     expect(input.placeholder).toBe('kimi-k2.6');
     expect(input.title).toBe("Any model id; empty uses Kimi's default, kimi-k2.6");
+    const list = document.getElementById(input.getAttribute('list') ?? '');
+    expect(Array.from(list?.querySelectorAll('option') ?? []).map((option) => option.value)).toEqual(['kimi-k2.6', 'kimi-k2.5']);
+  });
+
+  it('also offers the models the provider listed when the brain was tested, each once', async () => {
+    installApi(fakeApi({ testBrain: async () => ({ ok: true, message: 'Kimi answered: 3 models available.', models: ['kimi-k2.6', 'kimi-k2-turbo', 'moonshot-v1-8k'] }) }));
+    const view = render(<ConversationHeader conversationId="c1" />);
+    await act(async () => {
+      await testBrain('kimi');
+    });
+    const input = view.getByTestId('model-picker') as HTMLInputElement;
+    const list = document.getElementById(input.getAttribute('list') ?? '');
+    expect(Array.from(list?.querySelectorAll('option') ?? []).map((option) => option.value)).toEqual([
+      'kimi-k2.6',
+      'kimi-k2.5',
+      'kimi-k2-turbo',
+      'moonshot-v1-8k',
+    ]);
+  });
+
+  it('keeps to the known models when a test fails', async () => {
+    installApi(fakeApi({ testBrain: async () => ({ ok: false, message: 'Kimi answered HTTP 401: Invalid Authentication' }) }));
+    const view = render(<ConversationHeader conversationId="c1" />);
+    await act(async () => {
+      await testBrain('kimi');
+    });
+    const input = view.getByTestId('model-picker') as HTMLInputElement;
     const list = document.getElementById(input.getAttribute('list') ?? '');
     expect(Array.from(list?.querySelectorAll('option') ?? []).map((option) => option.value)).toEqual(['kimi-k2.6', 'kimi-k2.5']);
   });

@@ -35,7 +35,12 @@ export function clearSettingsBrain(): void {
 /** One cheap call to the brain; the answer (or the Api's refusal) is for the caller to show. */
 export async function testBrain(brain: BrainId): Promise<BrainTestResult> {
   try {
-    return await api().testBrain({ brain });
+    const result = await api().testBrain({ brain });
+    const models = result.models;
+    if (result.ok && models !== undefined && models.length > 0) {
+      setState((state) => ({ listedModels: { ...state.listedModels, [brain]: models } }));
+    }
+    return result;
   } catch (error) {
     return { ok: false, message: errorText(error) };
   }

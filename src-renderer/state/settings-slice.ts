@@ -13,6 +13,8 @@ export interface SettingsSlice {
   readonly settingsTab: SettingsTab;
   /** The brain whose card Settings opens at (from the first-run screen), until it has been shown. */
   readonly settingsBrain: BrainId | null;
+  /** The models each provider listed when its brain was last tested in this window: offered in the model picker. */
+  readonly listedModels: Readonly<Partial<Record<BrainId, readonly string[]>>>;
 }
 
 export const initialSettingsSlice: SettingsSlice = {
@@ -22,6 +24,7 @@ export const initialSettingsSlice: SettingsSlice = {
   settingsOpen: false,
   settingsTab: 'general',
   settingsBrain: null,
+  listedModels: {},
 };
 
 export function applySettings(settings: SettingsView): Partial<SettingsSlice> {
