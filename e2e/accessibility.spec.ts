@@ -7,15 +7,14 @@
  * target and summary.
  */
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import type { ToolPolicyValue } from '../src-shared/tool-rules';
+import { expect, test, type Page } from '@playwright/test';
 import { command, newConversation, openApp, pickBrain, sendMessage } from './support/app';
+import { ASKING_TOOL, setUpSurfaceScene } from './support/surface-scene';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const FAILING_IMPACTS = new Set(['serious', 'critical']);
 const THEMES = ['light', 'dark'] as const;
 const SETTINGS_TABS = ['general', 'context', 'tools'] as const;
-const ASKING_TOOL = 'current_time';
 
 interface Finding {
   readonly where: string;
@@ -56,24 +55,12 @@ function report(findings: readonly Finding[]): string {
   return findings.map((finding) => `[${finding.where}] ${finding.id} (${finding.impact}) ${finding.target}: ${finding.summary}`).join('\n');
 }
 
-async function policyOf(request: APIRequestContext, tool: string): Promise<ToolPolicyValue> {
-  const found = (await command(request, 'listTools', {})).find((entry) => entry.name === tool && entry.server === null);
-  if (found === undefined) throw new Error(`No built-in tool named ${tool}.`);
-  return found.policy;
-}
 
 for (const theme of THEMES) {
   test(`no serious or critical axe violations in the ${theme} theme`, async ({ page, request }) => {
     test.setTimeout(180_000);
     const findings: Finding[] = [];
-    // Stable colours for the contrast rule: no transitions caught half way.
-    await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
-    const marker = `a11ymarker${theme}${Date.now()}`;
-    const memory = await command(request, 'addMemory', { text: `The lighthouse keeper's cat is called Pixel (${marker}).` });
-    const previousPolicy = await policyOf(request, ASKING_TOOL);
-    // The theme follows the emulated system scheme only when no spec left a theme of its own stored.
-    const previousTheme = (await command(request, 'getSettings', {})).theme;
-    await command(request, 'setTheme', { theme: 'system' });
+    const { marker, restore } = await setUpSurfaceScene(page, request, theme, 'a11ymarker');
     try {
       await openApp(page);
       await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
@@ -144,9 +131,7 @@ for (const theme of THEMES) {
       await page.keyboard.press('Escape');
       await expect(page.getByTestId('inline-confirm')).toHaveCount(0);
     } finally {
-      await command(request, 'setToolPolicy', { server: null, tool: ASKING_TOOL, policy: previousPolicy });
-      await command(request, 'deleteMemory', { id: memory.id });
-      await command(request, 'setTheme', { theme: previousTheme });
+      await restore();
     }
 
     if (findings.length > 0) console.log(`axe found ${findings.length} serious or critical violations (${theme}):\n${report(findings)}`);

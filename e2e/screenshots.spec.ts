@@ -6,10 +6,10 @@
  */
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import type { ToolPolicyValue } from '../src-shared/tool-rules';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { SETTINGS_TABS } from '../src-renderer/state/settings-slice';
 import { command, newConversation, openApp, pickBrain, sendMessage } from './support/app';
+import { ASKING_TOOL, setUpSurfaceScene } from './support/surface-scene';
 
 const SCREENSHOT_DIR = join('test-results', 'screenshots');
 const THEMES = ['light', 'dark'] as const;
@@ -17,7 +17,6 @@ const SIZES = [
   { name: 'wide', width: 1280, height: 800 },
   { name: 'narrow', width: 480, height: 800 },
 ] as const;
-const ASKING_TOOL = 'current_time';
 
 type Theme = (typeof THEMES)[number];
 
@@ -42,11 +41,6 @@ async function shootAtEachSize(page: Page, theme: Theme, scene: string, key: Loc
   await page.setViewportSize({ width: SIZES[0].width, height: SIZES[0].height });
 }
 
-async function policyOf(request: APIRequestContext, tool: string): Promise<ToolPolicyValue> {
-  const found = (await command(request, 'listTools', {})).find((entry) => entry.name === tool && entry.server === null);
-  if (found === undefined) throw new Error(`No built-in tool named ${tool}.`);
-  return found.policy;
-}
 
 function replies(page: Page): Locator {
   return page.locator('[data-testid="message"][data-role="assistant"]');
@@ -56,13 +50,7 @@ for (const theme of THEMES) {
   test(`screenshots of every main surface in the ${theme} theme`, async ({ page, request }) => {
     test.setTimeout(180_000);
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' });
-    const marker = `shotmarker${theme}${Date.now()}`;
-    const memory = await command(request, 'addMemory', { text: `The lighthouse keeper's cat is called Pixel (${marker}).` });
-    const previousPolicy = await policyOf(request, ASKING_TOOL);
-    // The theme follows the emulated system scheme only when no spec left a theme of its own stored.
-    const previousTheme = (await command(request, 'getSettings', {})).theme;
-    await command(request, 'setTheme', { theme: 'system' });
+    const { marker, restore } = await setUpSurfaceScene(page, request, theme, 'shotmarker');
     try {
       await openApp(page);
       await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
@@ -124,9 +112,7 @@ for (const theme of THEMES) {
       await page.getByTestId('close-settings').click();
       await expect(page.getByTestId('settings-dialog')).toBeHidden();
     } finally {
-      await command(request, 'setToolPolicy', { server: null, tool: ASKING_TOOL, policy: previousPolicy });
-      await command(request, 'deleteMemory', { id: memory.id });
-      await command(request, 'setTheme', { theme: previousTheme });
+      await restore();
     }
   });
 }
