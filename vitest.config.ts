@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src-main/**/*.test.ts', 'src-shared/**/*.test.ts', 'src-renderer/**/*.test.{ts,tsx}', 'e2e/fake-brains/**/*.test.ts', 'db/**/*.test.ts', 'scripts/**/*.test.{ts,js}'],
+    include: ['src-main/**/*.test.ts', 'src-shared/**/*.test.ts', 'src-renderer/**/*.test.{ts,tsx}', 'e2e/fake-brains/**/*.test.ts', 'db/**/*.test.ts', 'scripts/**/*.test.{ts,js}', 'bench/**/*.test.ts'],
     environment: 'node',
     testTimeout: 20_000,
   },
