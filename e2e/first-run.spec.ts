@@ -2,69 +2,23 @@
  * The first run, as a new user meets it: a web host with no key and no server named, the screen saying what to do
  * first, each brain's state, Test reporting the provider's answer, and Ollama pointed at a server from that screen.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { BRAIN_IDS, BRAINS } from '../src-shared/brains';
 import { readE2eEnvironment } from './support/environment';
-
-const repoRoot = resolve(import.meta.dirname, '..');
-
-interface Host {
-  readonly launchUrl: string;
-  stop(): Promise<void>;
-}
-
-/** `anybrain serve` on a fresh data folder with only `env` on top of a keyless environment. */
-async function startHost(env: Record<string, string>): Promise<Host> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'anybrain-first-run-'));
-  const environment: NodeJS.ProcessEnv = { ...process.env, ...env, ANYBRAIN_DATA_DIR: dataDir };
-  for (const brain of BRAIN_IDS) {
-    const variable = BRAINS[brain].keyVariable;
-    if (variable !== null && !(variable in env)) delete environment[variable];
-    if (!(BRAINS[brain].baseUrlVariable in env)) delete environment[BRAINS[brain].baseUrlVariable];
-  }
-  const child: ChildProcess = spawn(process.execPath, [join(repoRoot, 'bin', 'anybrain.js'), 'serve', '--port', '0'], {
-    cwd: repoRoot,
-    env: environment,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const launchUrl = await new Promise<string>((resolvePromise, reject) => {
-    let stdout = '';
-    const timer = setTimeout(() => reject(new Error('anybrain serve printed no address in 30 s.')), 30_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /running at (http:\/\/127\.0\.0\.1:\d+\/#token=\S+)/.exec(stdout);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolvePromise(match[1]);
-      }
-    });
-  });
-  return {
-    launchUrl,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((resolvePromise) => child.once('exit', resolvePromise));
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
+import { startOwnHost, type OwnHost } from './support/own-host';
 
 function brainRow(page: Page, brain: string) {
   return page.locator(`[data-testid="first-run-brain"][data-brain="${brain}"]`);
 }
 
-let host: Host | null = null;
+let host: OwnHost | null = null;
 test.afterEach(async () => {
   await host?.stop();
   host = null;
 });
 
 test('a first run says what to do first, shows each brain not set up, and Test says why nothing was sent', async ({ page }) => {
-  host = await startHost({});
+  host = await startOwnHost({});
   await page.goto(host.launchUrl);
   await expect(page.getByRole('heading', { name: 'Welcome to Anybrain' })).toBeVisible();
   await expect(page.getByTestId('first-run-advice')).toContainText('add an API key');
@@ -86,7 +40,7 @@ test('a first run says what to do first, shows each brain not set up, and Test s
 });
 
 test('Ollama pointed at a server from the first-run screen: Test lists its models and the screen moves on', async ({ page }) => {
-  host = await startHost({});
+  host = await startOwnHost({});
   const ollamaBaseUrl = readE2eEnvironment().baseUrlEnv[BRAINS.ollama.baseUrlVariable];
   if (ollamaBaseUrl === undefined) throw new Error('no fake Ollama');
   await page.goto(host.launchUrl);
@@ -115,7 +69,7 @@ test("a key from the environment: the brain shows where its key comes from, and 
   const kimi = BRAINS.kimi;
   const kimiBaseUrl = readE2eEnvironment().baseUrlEnv[kimi.baseUrlVariable];
   if (kimiBaseUrl === undefined || kimi.keyVariable === null) throw new Error('no fake Kimi');
-  host = await startHost({ [kimi.keyVariable]: 'sk-first-run', [kimi.baseUrlVariable]: kimiBaseUrl });
+  host = await startOwnHost({ env: { [kimi.keyVariable]: 'sk-first-run', [kimi.baseUrlVariable]: kimiBaseUrl } });
   await page.goto(host.launchUrl);
   await expect(page.getByRole('heading', { name: 'One conversation, any brain' })).toBeVisible();
   await expect(brainRow(page, 'kimi').getByTestId('brain-state')).toHaveText(`Key from ${kimi.keyVariable}`);
