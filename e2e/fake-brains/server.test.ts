@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -5,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parseServerSentEvents } from '../../src-main/core/providers/sse';
 import { TOOLS_REQUIRED_MESSAGE, checkAnthropicRequest } from './anthropic-messages-rules';
 import { MARKDOWN_REPLY, SLOW_CHUNK_COUNT } from './script';
+import { sha256Hex } from './server';
 import { useFakeBrains } from './use-fake-brains';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -300,6 +302,8 @@ describe('recording', () => {
     expect(requests[0]?.headers['anthropic-version']).toBe('2023-06-01');
     expect(requests[1]?.headers.authorization).toBe('[redacted]');
     expect(requests[0]?.body).toEqual(anthropicBody('hello'));
+    expect(requests.map((request) => request.keySha256)).toEqual([sha256Hex('sk-ant-secret'), sha256Hex('sk-kimi-secret'), sha256Hex('AIza-secret')]);
+    expect(sha256Hex('sk-kimi-secret')).toBe(createHash('sha256').update('sk-kimi-secret').digest('hex'));
     expect(JSON.stringify(requests)).not.toMatch(/secret/);
   });
 

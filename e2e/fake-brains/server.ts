@@ -3,6 +3,7 @@
  * against the wire's rules and records it. Brains are told apart by the first path segment
  * (`/claude/v1/messages`, `/kimi/v1/chat/completions`, …) so one server serves all seven.
  */
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BRAINS, isBrainId, type BrainId, type WireId } from '../../src-shared/brains';
@@ -23,6 +24,11 @@ export interface RecordedRequest {
   readonly path: string;
   /** Lower-case header names; credential values replaced by `[redacted]`. */
   readonly headers: RequestHeaders;
+  /**
+   * The SHA-256 (hex) of the key the request carried (a bearer token, a key header or Gemini's `?key=`), or null: a
+   * test can tell which key was sent without the recording holding any key.
+   */
+  readonly keySha256: string | null;
   /** The parsed JSON body, or the raw text when it was not JSON. */
   readonly body: unknown;
   readonly receivedAt: string;
@@ -142,6 +148,7 @@ export async function startFakeBrains(options: FakeBrainsOptions = {}): Promise<
       method,
       path: redactedPath(url),
       headers: redactHeaders(headers),
+      keySha256: keyFingerprint(headers, url),
       body: parsedBody.ok ? parsedBody.value : rawBody,
       receivedAt: new Date().toISOString(),
     });
@@ -375,6 +382,16 @@ function flattenHeaders(request: IncomingMessage): Record<string, string> {
 
 function redactHeaders(headers: RequestHeaders): RequestHeaders {
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, REDACTED_HEADERS.has(name) ? REDACTED : value]));
+}
+
+export function sha256Hex(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function keyFingerprint(headers: RequestHeaders, url: URL): string | null {
+  const bearer = /^Bearer\s+(\S+)$/.exec(headers.authorization ?? '')?.[1];
+  const key = bearer ?? headers['x-api-key'] ?? headers['x-goog-api-key'] ?? headers['api-key'] ?? url.searchParams.get('key');
+  return key ? sha256Hex(key) : null;
 }
 
 /** Gemini clients may pass the key as `?key=`: it must not reach the recording either. */

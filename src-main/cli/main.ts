@@ -5,12 +5,14 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createInterface } from 'node:readline/promises';
+import { Writable } from 'node:stream';
 import { ApiError, EXPORT_BRANCHES, EXPORT_FORMATS, type ApprovalView } from '../../src-shared/api';
 import { chipLabel } from '../../src-shared/receipt';
-import { BRAIN_IDS, REASONING_LEVELS } from '../../src-shared/brains';
+import { BRAIN_IDS, BRAINS, REASONING_LEVELS, type BrainId } from '../../src-shared/brains';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../src-shared/search';
 import { openCore } from '../core/app';
 import type { Core } from '../core/core-types';
+import { createKeychainKeyStore } from '../core/secrets/keychain-key-store';
 import { DatabaseFromFutureError } from '../core/store/open';
 import { startWebHost } from '../web/server';
 import {
@@ -25,6 +27,7 @@ import {
   type Output,
 } from './commands';
 import { resolveDataDir } from './data-dir';
+import { keysListCommand, keysRemoveCommand, keysSetCommand } from './keys-command';
 import { searchCommand } from './search-command';
 
 /** One reasoning option for `chat` and `request`, so both read it alike. */
@@ -49,11 +52,16 @@ function parseLimit(value: string): number {
   return limit;
 }
 
+/** The command line and the browser mode keep keys in the system keychain (Electron keeps its own). */
+function openCoreWithKeychain(dataDir: string): Core {
+  return openCore({ dataDir, keyStore: createKeychainKeyStore(dataDir) });
+}
+
 async function withCore(dataFlag: string | undefined, work: (core: Core) => Promise<number>): Promise<never> {
   let core: Core | null = null;
   let code: number;
   try {
-    core = openCore({ dataDir: resolveDataDir(dataFlag) });
+    core = openCoreWithKeychain(resolveDataDir(dataFlag));
     code = await work(core);
   } catch (error) {
     if (error instanceof ApiError || error instanceof DatabaseFromFutureError) output.stderr(`anybrain: ${error.message}\n`);
@@ -89,6 +97,30 @@ async function terminalApproval(approval: ApprovalView): Promise<'allow' | 'deny
   }
 }
 
+/** Standard input in full; at a terminal, one line typed (or pasted) without echo. */
+async function readSecretInput(brain: BrainId): Promise<string> {
+  if (!process.stdin.isTTY) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  process.stderr.write(`Paste the ${BRAINS[brain].label} key and press Enter (it is not shown): `);
+  const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
+  const prompt = createInterface({ input: process.stdin, output: silent, terminal: true });
+  try {
+    return await prompt.question('');
+  } finally {
+    prompt.close();
+    process.stderr.write('\n');
+  }
+}
+
+function parseBrain(value: string): BrainId {
+  const brain = BRAIN_IDS.find((id) => id === value);
+  if (brain === undefined) throw new InvalidArgumentError(`a brain is one of ${BRAIN_IDS.join(', ')}`);
+  return brain;
+}
+
 const program = new Command()
   .name('anybrain')
   .description('Anybrain: one conversation, seven brains.')
@@ -102,7 +134,7 @@ program
   .description('run the browser mode on 127.0.0.1 and print its address')
   .option('--port <n>', 'port (0 picks a free one)', parsePort, 0)
   .action(async (options: { port: number }) => {
-    const core = openCore({ dataDir: resolveDataDir(dataFlag()) });
+    const core = openCoreWithKeychain(resolveDataDir(dataFlag()));
     const staticDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'renderer');
     const host = await startWebHost({ core, port: options.port, staticDir });
     output.stdout(`Anybrain is running at ${host.launchUrl}\n`);
@@ -217,5 +249,24 @@ program
   .command('doctor')
   .description('check the data: integrity, interrupted replies, chrome, escaped quotes, the branch each conversation shows; exits 1 on problems')
   .action(() => withCore(dataFlag(), (core) => doctorCommand(core, output)));
+
+const keys = program.command('keys').description("the brains' API keys in the system keychain (never in the data folder)");
+keys
+  .command('set')
+  .description('store a brain\'s key, read from standard input (never from the command line)')
+  .argument('<brain>', BRAIN_IDS.join('|'), parseBrain)
+  .action(async (brain: BrainId) => {
+    const input = await readSecretInput(brain);
+    return withCore(dataFlag(), (core) => keysSetCommand(core, output, brain, input));
+  });
+keys
+  .command('list')
+  .description("where each brain's key comes from: the keychain, the environment, or nowhere (never the key)")
+  .action(() => withCore(dataFlag(), (core) => keysListCommand(core, output)));
+keys
+  .command('remove')
+  .description("remove a brain's stored key")
+  .argument('<brain>', BRAIN_IDS.join('|'), parseBrain)
+  .action((brain: BrainId) => withCore(dataFlag(), (core) => keysRemoveCommand(core, output, brain)));
 
 await program.parseAsync(process.argv);

@@ -137,6 +137,7 @@ export function openCore(
     dataDir: options.dataDir,
     async dispatch(name, rawInput) {
       if (disposed) return { ok: false, error: { code: 'shutting-down', message: 'Anybrain is closing.' } };
+      await keyStore?.refresh?.();
       return dispatchCommand(handlers, name, rawInput);
     },
     onEvent(listener) {

@@ -47,8 +47,13 @@ function memoryKeyStore(): KeyStore {
   const keys = new Map<BrainId, string>();
   return {
     canStore: true,
+    refusal: null,
+    place: 'memory',
     get: (brain) => keys.get(brain) ?? null,
-    set: (brain, key) => (key === null ? keys.delete(brain) : keys.set(brain, key)),
+    set: (brain, key) => {
+      if (key === null) keys.delete(brain);
+      else keys.set(brain, key);
+    },
   };
 }
 

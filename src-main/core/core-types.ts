@@ -5,12 +5,21 @@ import type { ApiEvent, CommandResult } from '../../src-shared/api';
 import type { BrainId } from '../../src-shared/brains';
 import type { SecretStore } from './secrets/secret-store';
 
-/** Where API keys live. Never the database: Electron `safeStorage`, or the environment for CLI and web host. */
+/**
+ * Where API keys live. Never the database: Electron `safeStorage`, or the operating system's keychain for the command
+ * line and the web host; without either, keys come from the environment.
+ */
 export interface KeyStore {
   /** Whether `set` can persist a key here. */
   readonly canStore: boolean;
+  /** Why keys cannot be stored here, said so a person knows what to do instead; null when they can. */
+  readonly refusal: string | null;
+  /** Where a stored key lives, as the window names it ("the system keychain"). */
+  readonly place: string;
   get(brain: BrainId): string | null;
-  set(brain: BrainId, key: string | null): void;
+  set(brain: BrainId, key: string | null): void | Promise<void>;
+  /** Reads again keys another process may have changed; the dispatcher awaits it before each command. Never throws. */
+  refresh?(): Promise<void>;
 }
 
 export interface CoreOptions {
@@ -18,7 +27,7 @@ export interface CoreOptions {
   readonly dataDir: string;
   /** Environment for `ANYBRAIN_<BRAIN>_BASE_URL` and key variables; defaults to `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Stored keys (Electron); without it keys come from the environment only. */
+  /** Stored keys (Electron's safeStorage, or the system keychain); without it keys come from the environment only. */
   readonly keyStore?: KeyStore;
   /**
    * Where MCP environment values are kept (never SQLite). The Electron shell supplies one sealed with `safeStorage`;

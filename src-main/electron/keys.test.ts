@@ -51,6 +51,9 @@ describe('refusing storage that is not secret', () => {
     storage.backend = 'basic_text';
     const store = createSafeStorageKeyStore(dataDir, 'linux');
     expect(store.canStore).toBe(false);
+    expect(store.refusal).toBe(
+      'no secret service (GNOME Keyring, KWallet) is available, and the fallback store is plaintext-equivalent, so a key stored here would not be protected',
+    );
     expect(() => store.set('claude', SECRET)).toThrow(/ANTHROPIC_API_KEY/);
     expect(() => store.set('gemini', SECRET)).toThrow(/plaintext-equivalent.*GEMINI_API_KEY/);
     expect(readdirSync(dataDir)).toEqual([]);
@@ -66,6 +69,7 @@ describe('refusing storage that is not secret', () => {
 
   it('accepts a real keyring, and basic_text means nothing outside Linux', () => {
     expect(createSafeStorageKeyStore(dataDir, 'linux').canStore).toBe(true);
+    expect(createSafeStorageKeyStore(dataDir, 'linux').refusal).toBeNull();
     storage.backend = 'basic_text';
     expect(createSafeStorageKeyStore(dataDir, 'win32').canStore).toBe(true);
   });

@@ -37,6 +37,11 @@ export function createSafeStorageKeyStore(dataDir: string, platform: NodeJS.Plat
     get canStore(): boolean {
       return keyStorageRefusal(platform) === null;
     },
+    get refusal(): string | null {
+      const refusal = keyStorageRefusal(platform);
+      return refusal === null ? null : `${refusal}, so a key stored here would not be protected`;
+    },
+    place: "this computer's encrypted key file",
 
     get(brain: BrainId): string | null {
       const keys = readPrivateJsonFile(filePath, keysFileSchema, 'leave-unreadable', 'keys file')?.keys;

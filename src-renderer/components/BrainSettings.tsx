@@ -10,11 +10,11 @@ import { errorText } from '../state/api-client';
 
 type Feedback = { readonly kind: 'error' | 'done'; readonly text: string } | null;
 
-function keyStatusText(brain: BrainSettingsView): string {
+function keyStatusText(brain: BrainSettingsView, keyPlace: string | null): string {
   const variable = BRAINS[brain.brain].keyVariable;
   switch (brain.keySource) {
     case 'stored':
-      return 'A key is saved on this computer.';
+      return `A key is saved in ${keyPlace ?? 'this computer'}.`;
     case 'environment':
       return variable === null ? 'A key comes from the environment.' : `The key comes from ${variable}.`;
     case 'none':
@@ -99,7 +99,7 @@ function BaseUrlField({ brain }: { readonly brain: BrainSettingsView }) {
   );
 }
 
-function KeyField({ brain, canStoreKeys }: { readonly brain: BrainSettingsView; readonly canStoreKeys: boolean }) {
+function KeyField({ brain, canStoreKeys, keyPlace }: BrainSettingsProps) {
   const [value, setValue] = useState('');
   const [feedback, setFeedback] = useState<Feedback>(null);
   const [busy, setBusy] = useState(false);
@@ -140,7 +140,7 @@ function KeyField({ brain, canStoreKeys }: { readonly brain: BrainSettingsView; 
     <form className="settings-field" onSubmit={onSubmit}>
       <label htmlFor={inputId}>API key</label>
       <p className="field-hint" data-testid="key-status">
-        {keyStatusText(brain)}
+        {keyStatusText(brain, keyPlace)}
       </p>
       {canStoreKeys ? (
         <div className="field-row">
@@ -226,7 +226,14 @@ function useFocusWhenAsked(brain: BrainSettingsView['brain']) {
   return ref;
 }
 
-export function BrainSettings({ brain, canStoreKeys }: { readonly brain: BrainSettingsView; readonly canStoreKeys: boolean }) {
+interface BrainSettingsProps {
+  readonly brain: BrainSettingsView;
+  readonly canStoreKeys: boolean;
+  /** Where a stored key lives ("the system keychain"). */
+  readonly keyPlace: string | null;
+}
+
+export function BrainSettings({ brain, canStoreKeys, keyPlace }: BrainSettingsProps) {
   const ref = useFocusWhenAsked(brain.brain);
   return (
     <section ref={ref} className="brain-settings" data-testid="brain-settings" data-brain={brain.brain}>
@@ -241,7 +248,7 @@ export function BrainSettings({ brain, canStoreKeys }: { readonly brain: BrainSe
         <BrainTest brain={brain.brain} label={brain.label} />
       </div>
       <BaseUrlField brain={brain} />
-      <KeyField brain={brain} canStoreKeys={canStoreKeys} />
+      <KeyField brain={brain} canStoreKeys={canStoreKeys} keyPlace={keyPlace} />
       <ConnectionProblemNotice brain={brain} />
     </section>
   );

@@ -29,6 +29,7 @@ function settingsFixture(overrides: Partial<SettingsView> = {}): SettingsView {
     defaultBrain: 'kimi',
     theme: 'system',
     canStoreKeys: true,
+    keyStorage: { place: 'the system keychain', refusal: null },
     dataDir: '/home/someone/.local/share/anybrain',
     context: contextSettingsFixture(),
     brains: [
@@ -83,13 +84,17 @@ describe('SettingsDialog', () => {
     await settle();
     expect(setKey).toHaveBeenCalledWith({ brain: 'kimi', key: 'sk-secret' });
     expect((kimiSection(view).getByTestId('key-input') as HTMLInputElement).value).toBe('');
-    expect(kimiSection(view).getByTestId('key-status').textContent).toBe('A key is saved on this computer.');
+    expect(kimiSection(view).getByTestId('key-status').textContent).toBe('A key is saved in the system keychain.');
     expect(view.container.textContent).not.toContain('sk-secret');
   });
 
-  it('names the environment variable when keys cannot be stored', () => {
-    useAppStore.setState(applySettings(settingsFixture({ canStoreKeys: false })));
+  it('says why keys cannot be stored, and names the environment variable', () => {
+    const refusal = "no keychain answered (no session bus). Start a Secret Service (GNOME Keyring or KWallet) in your desktop session, or set each brain's key in the environment";
+    useAppStore.setState(applySettings(settingsFixture({ canStoreKeys: false, keyStorage: { place: 'the system keychain', refusal } })));
     const view = render(<SettingsDialog />);
+    expect(view.getByTestId('key-storage-refusal').textContent).toBe(
+      `Keys cannot be stored here: ${refusal}. Each brain reads its key from the environment variable named below.`,
+    );
     const kimi = kimiSection(view);
     expect(kimi.queryByTestId('key-input')).toBeNull();
     expect(kimi.getByTestId('key-environment-note').textContent).toBe(

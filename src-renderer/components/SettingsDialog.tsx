@@ -162,12 +162,12 @@ function GeneralSettings() {
         ) : (
           <>
             {settings.canStoreKeys ? null : (
-              <p className="settings-note">
-                Keys cannot be stored in this window: each brain reads its key from an environment variable, named
-                below.
+              <p className="settings-note" data-testid="key-storage-refusal">
+                Keys cannot be stored here{settings.keyStorage.refusal ? `: ${settings.keyStorage.refusal}` : ''}. Each brain reads its
+                key from the environment variable named below.
               </p>
             )}
-            <BrainCards brains={settings.brains} canStoreKeys={settings.canStoreKeys} />
+            <BrainCards brains={settings.brains} canStoreKeys={settings.canStoreKeys} keyPlace={settings.keyStorage.place} />
           </>
         )}
       </section>
@@ -176,7 +176,15 @@ function GeneralSettings() {
 }
 
 /** Configured brains first; the rest collapsed under "Not set up (n)", opened when Settings was asked to show one of them. */
-function BrainCards({ brains, canStoreKeys }: { readonly brains: readonly BrainSettingsView[]; readonly canStoreKeys: boolean }) {
+function BrainCards({
+  brains,
+  canStoreKeys,
+  keyPlace,
+}: {
+  readonly brains: readonly BrainSettingsView[];
+  readonly canStoreKeys: boolean;
+  readonly keyPlace: string | null;
+}) {
   const askedFor = useAppStore((state) => state.settingsBrain);
   // Grouped as Settings opened: a card set up now stays where it is (with its feedback) until Settings opens again.
   const [configuredAtOpen] = useState(() => new Set(brains.filter(isConfigured).map((brain) => brain.brain)));
@@ -190,13 +198,13 @@ function BrainCards({ brains, canStoreKeys }: { readonly brains: readonly BrainS
   return (
     <>
       {configured.map((brain) => (
-        <BrainSettings key={brain.brain} brain={brain} canStoreKeys={canStoreKeys} />
+        <BrainSettings key={brain.brain} brain={brain} canStoreKeys={canStoreKeys} keyPlace={keyPlace} />
       ))}
       {notSetUp.length === 0 ? null : (
         <details className="brains-not-set-up" data-testid="brains-not-set-up" open={showRest} onToggle={(event) => setOpen(event.currentTarget.open)}>
           <summary>Not set up ({notSetUp.length})</summary>
           {notSetUp.map((brain) => (
-            <BrainSettings key={brain.brain} brain={brain} canStoreKeys={canStoreKeys} />
+            <BrainSettings key={brain.brain} brain={brain} canStoreKeys={canStoreKeys} keyPlace={keyPlace} />
           ))}
         </details>
       )}

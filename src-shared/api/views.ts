@@ -86,6 +86,13 @@ export interface MessageView {
   readonly updatedAt: string;
 }
 
+export interface KeyStorageView {
+  /** Where a stored key lives, e.g. "the system keychain"; null when this host has no store at all. */
+  readonly place: string | null;
+  /** Why no key can be stored here, with what to do instead; null when keys can be stored. */
+  readonly refusal: string | null;
+}
+
 /** The readable reasoning of a reply: "Kimi thought for 12 s". */
 export interface ReasoningView {
   readonly text: string;
@@ -241,8 +248,10 @@ export interface SettingsView {
   readonly defaultBrain: BrainId;
   readonly theme: Theme;
   readonly brains: readonly BrainSettingsView[];
-  /** Whether keys can be stored here (Electron with a real keyring); elsewhere keys come from the environment. */
+  /** Whether keys can be stored here (Electron's safeStorage, or the system keychain); else keys come from the environment. */
   readonly canStoreKeys: boolean;
+  /** Where a stored key lives ("the system keychain"), and why none can be stored here when `canStoreKeys` is false. */
+  readonly keyStorage: KeyStorageView;
   readonly dataDir: string;
   readonly context: ContextSettingsView;
 }

@@ -17,6 +17,10 @@ export function settingsView({ db, dataDir, env, keyStore, engine }: SettingsDep
     defaultBrain: readSetting(db, 'defaultBrain') ?? FALLBACK_BRAIN,
     theme: readSetting(db, 'theme') ?? 'system',
     canStoreKeys: keyStore?.canStore ?? false,
+    keyStorage: {
+      place: keyStore?.place ?? null,
+      refusal: keyStore === undefined ? 'this host keeps no keys of its own' : keyStore.canStore ? null : keyStore.refusal,
+    },
     dataDir,
     brains: BRAIN_IDS.map((brain) => {
       const info = BRAINS[brain];
@@ -56,15 +60,20 @@ export function settingsCommands(dependencies: SettingsDependencies) {
       writeSetting(db, 'baseUrls', baseUrls);
       return settingsView(dependencies);
     },
-    setKey: ({ brain, key }) => {
+    setKey: async ({ brain, key }) => {
       if (!keyStore?.canStore) {
         const variable = BRAINS[brain].keyVariable;
+        const why = keyStore?.refusal ? `: ${keyStore.refusal}` : '';
         throw new ApiError(
           'keys-not-storable',
-          `Keys cannot be stored here. Set ${variable ?? 'the key variable'} in the environment before starting Anybrain.`,
+          `Keys cannot be stored here${why}. Set ${variable ?? 'the key variable'} in the environment before starting Anybrain.`,
         );
       }
-      keyStore.set(brain, key);
+      try {
+        await keyStore.set(brain, key);
+      } catch (error) {
+        throw new ApiError('keys-not-storable', error instanceof Error ? error.message : String(error));
+      }
       // A key typed in Settings is meant for the base URL shown beside it.
       if (key === null) forgetKeyOrigin(db, brain);
       else confirmKeyOrigin(db, brain, connectionFor(db, brain, env, keyStore).baseUrl);
