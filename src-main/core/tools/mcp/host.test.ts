@@ -130,9 +130,10 @@ describe('McpServerHost', () => {
 
   it('gives up on a server that does not finish starting in time, and stops its process', async () => {
     const marker = join(folder, 'slow-start.txt');
-    const host = hostFor(fakeServer(['--marker', marker, '--start-delay', '10000']), { startTimeoutMs: 300 });
+    // Long enough for a loaded machine to start the process and record it; the server itself waits a minute.
+    const host = hostFor(fakeServer(['--marker', marker, '--start-delay', '60000']), { startTimeoutMs: 3_000 });
     const result = await host.callTool('echo', { message: 'x' });
-    expect(result).toEqual({ output: 'The MCP server "Fake" did not finish starting within 0.3 s.', isError: true });
+    expect(result).toEqual({ output: 'The MCP server "Fake" did not finish starting within 3 s.', isError: true });
     expect(host.status()).toBe('failed');
     expect(isAlive(startsRecordedIn(marker)[0]!)).toBe(false);
   });
