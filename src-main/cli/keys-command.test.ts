@@ -114,11 +114,11 @@ describe('anybrain keys', () => {
     const refused = await run([process.execPath, cli, 'keys', 'set', 'kimi'], env, KEY);
     expect(refused.status).toBe(1);
     expect(refused.stderr).toMatch(
-      /^anybrain: Keys cannot be stored here: no keychain answered \(.+\)\. Start a Secret Service \(GNOME Keyring or KWallet\) in your desktop session, or set each brain's key in the environment\. Set MOONSHOT_API_KEY in the environment before starting Anybrain\.\n$/,
+      /^anybrain: Keys cannot be stored here: no system keychain answered\. To store keys, start GNOME Keyring or KWallet in your desktop session; until then, set each brain's key in the environment \(.+\)\. Set MOONSHOT_API_KEY in the environment before starting Anybrain\.\n$/,
     );
     const listed = await run([process.execPath, cli, 'keys', 'list'], env);
     expect(listed.status).toBe(0);
-    expect(listed.stderr).toMatch(/^Keys cannot be stored here: no keychain answered/);
+    expect(listed.stderr).toMatch(/^Keys cannot be stored here: no system keychain answered\. /);
     expect(everyFileText(dataDir)).not.toContain(KEY);
   }, 60_000);
 

@@ -14,6 +14,8 @@ export interface KeyStore {
   readonly canStore: boolean;
   /** Why keys cannot be stored here, said so a person knows what to do instead; null when they can. */
   readonly refusal: string | null;
+  /** The store's own words on why, when it gave any (a keychain library's error), shown beside the refusal. */
+  readonly refusalDetail?: string | null;
   /** Where a stored key lives, as the window names it ("the system keychain"). */
   readonly place: string;
   get(brain: BrainId): string | null;

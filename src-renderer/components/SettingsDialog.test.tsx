@@ -29,7 +29,7 @@ function settingsFixture(overrides: Partial<SettingsView> = {}): SettingsView {
     defaultBrain: 'kimi',
     theme: 'system',
     canStoreKeys: true,
-    keyStorage: { place: 'the system keychain', refusal: null },
+    keyStorage: { place: 'the system keychain', refusal: null, refusalDetail: null },
     dataDir: '/home/someone/.local/share/anybrain',
     context: contextSettingsFixture(),
     brains: [
@@ -89,12 +89,14 @@ describe('SettingsDialog', () => {
   });
 
   it('says why keys cannot be stored, and names the environment variable', () => {
-    const refusal = "no keychain answered (no session bus). Start a Secret Service (GNOME Keyring or KWallet) in your desktop session, or set each brain's key in the environment";
-    useAppStore.setState(applySettings(settingsFixture({ canStoreKeys: false, keyStorage: { place: 'the system keychain', refusal } })));
+    const refusal = "no system keychain answered. To store keys, start GNOME Keyring or KWallet in your desktop session; until then, set each brain's key in the environment";
+    const keyStorage = { place: 'the system keychain', refusal, refusalDetail: 'DBus error: no session bus' };
+    useAppStore.setState(applySettings(settingsFixture({ canStoreKeys: false, keyStorage })));
     const view = render(<SettingsDialog />);
-    expect(view.getByTestId('key-storage-refusal').textContent).toBe(
-      `Keys cannot be stored here: ${refusal}. Each brain reads its key from the environment variable named below.`,
-    );
+    expect([...view.getByTestId('key-storage-refusal').querySelectorAll('p')].map((line) => line.textContent)).toEqual([
+      `Keys cannot be stored here: ${refusal}. Each brain's variable is named below.`,
+      'The keychain said: DBus error: no session bus',
+    ]);
     const kimi = kimiSection(view);
     expect(kimi.queryByTestId('key-input')).toBeNull();
     expect(kimi.getByTestId('key-environment-note').textContent).toBe(

@@ -162,10 +162,10 @@ function GeneralSettings() {
         ) : (
           <>
             {settings.canStoreKeys ? null : (
-              <p className="settings-note" data-testid="key-storage-refusal">
-                Keys cannot be stored here{settings.keyStorage.refusal ? `: ${settings.keyStorage.refusal}` : ''}. Each brain reads its
-                key from the environment variable named below.
-              </p>
+              <div className="settings-note" data-testid="key-storage-refusal">
+                <p>Keys cannot be stored here: {settings.keyStorage.refusal ?? 'this window keeps no keys'}. Each brain&apos;s variable is named below.</p>
+                {settings.keyStorage.refusalDetail ? <p className="field-hint">The keychain said: {settings.keyStorage.refusalDetail}</p> : null}
+              </div>
             )}
             <BrainCards brains={settings.brains} canStoreKeys={settings.canStoreKeys} keyPlace={settings.keyStorage.place} />
           </>

@@ -91,6 +91,8 @@ export interface KeyStorageView {
   readonly place: string | null;
   /** Why no key can be stored here, with what to do instead; null when keys can be stored. */
   readonly refusal: string | null;
+  /** The store's own words on why (a keychain library's error), or null. */
+  readonly refusalDetail: string | null;
 }
 
 /** The readable reasoning of a reply: "Kimi thought for 12 s". */

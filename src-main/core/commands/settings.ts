@@ -20,6 +20,7 @@ export function settingsView({ db, dataDir, env, keyStore, engine }: SettingsDep
     keyStorage: {
       place: keyStore?.place ?? null,
       refusal: keyStore === undefined ? 'this host keeps no keys of its own' : keyStore.canStore ? null : keyStore.refusal,
+      refusalDetail: keyStore === undefined || keyStore.canStore ? null : (keyStore.refusalDetail ?? null),
     },
     dataDir,
     brains: BRAIN_IDS.map((brain) => {
@@ -63,7 +64,7 @@ export function settingsCommands(dependencies: SettingsDependencies) {
     setKey: async ({ brain, key }) => {
       if (!keyStore?.canStore) {
         const variable = BRAINS[brain].keyVariable;
-        const why = keyStore?.refusal ? `: ${keyStore.refusal}` : '';
+        const why = keyStore?.refusal ? `: ${keyStore.refusal}${keyStore.refusalDetail ? ` (${keyStore.refusalDetail})` : ''}` : '';
         throw new ApiError(
           'keys-not-storable',
           `Keys cannot be stored here${why}. Set ${variable ?? 'the key variable'} in the environment before starting Anybrain.`,

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createKeychainKeyStore, KEYCHAIN_REFRESH_INTERVAL_MS, keychainRefusal, keychainService, type KeychainBackend } from './keychain-key-store';
 
+const LINUX_REFUSAL =
+  "no system keychain answered. To store keys, start GNOME Keyring or KWallet in your desktop session; until then, set each brain's key in the environment";
+
 /** A keychain in memory that counts its reads, and can be made to fail or to never answer. */
 function memoryKeychain() {
   const entries = new Map<string, string>();
@@ -76,14 +79,11 @@ describe('keys in the system keychain', () => {
     const store = createKeychainKeyStore(DATA_DIR, { backend: keychain.backend, platform: 'linux' });
     await store.refresh();
     expect(store.canStore).toBe(false);
-    expect(store.refusal).toBe(
-      'no keychain answered (Platform failure: DBus error: Using X11 for dbus-daemon autolaunch was disabled at compile time). ' +
-        "Start a Secret Service (GNOME Keyring or KWallet) in your desktop session, or set each brain's key in the environment",
-    );
+    expect(store.refusal).toBe(LINUX_REFUSAL);
+    expect(store.refusalDetail).toBe('Platform failure: DBus error: Using X11 for dbus-daemon autolaunch was disabled at compile time');
     await expect(store.set('kimi', 'sk-kimi')).rejects.toThrow(
-      'Anybrain could not store the Kimi key: no keychain answered (Platform failure: DBus error: Using X11 for dbus-daemon autolaunch was ' +
-        "disabled at compile time). Start a Secret Service (GNOME Keyring or KWallet) in your desktop session, or set each brain's key in " +
-        'the environment (MOONSHOT_API_KEY).',
+      `Anybrain could not store the Kimi key: ${LINUX_REFUSAL} (MOONSHOT_API_KEY). The keychain said: Platform failure: DBus error: Using X11 ` +
+        'for dbus-daemon autolaunch was disabled at compile time',
     );
     expect(store.get('kimi')).toBeNull();
   });
@@ -98,17 +98,19 @@ describe('keys in the system keychain', () => {
     await store.refresh(true);
     expect(store.canStore).toBe(false);
     expect(store.refusal).toBe(
-      "no keychain answered (the keychain did not answer within 0.02 s). Check that your login keychain is unlocked, or set each brain's key in the environment",
+      "no system keychain answered. To store keys, check that your login keychain is unlocked; until then, set each brain's key in the environment",
     );
+    expect(store.refusalDetail).toBe('the keychain did not answer within 0.02 s');
     expect(store.get('glm')).toBe('sk-glm');
     keychain.state.hang = false;
     await store.refresh(true);
     expect(store.canStore).toBe(true);
+    expect(store.refusalDetail).toBeNull();
   });
 
   it('names what to do on each platform', () => {
-    expect(keychainRefusal('locked', 'win32')).toBe(
-      "no keychain answered (locked). Check that Windows Credential Manager is available, or set each brain's key in the environment",
+    expect(keychainRefusal('win32')).toBe(
+      "no system keychain answered. To store keys, check that Windows Credential Manager is available; until then, set each brain's key in the environment",
     );
   });
 });

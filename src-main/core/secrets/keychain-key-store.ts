@@ -61,16 +61,20 @@ function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
   });
 }
 
-/** The keychain library's own words, without its stack, naming what a person can do about it. */
-export function keychainRefusal(error: unknown, platform: NodeJS.Platform = process.platform): string {
-  const reason = error instanceof Error ? error.message.split('\n')[0]!.trim() : String(error);
+/** What a person can do when no keychain answers, on this platform. */
+export function keychainRefusal(platform: NodeJS.Platform = process.platform): string {
   const remedy =
     platform === 'linux'
-      ? 'Start a Secret Service (GNOME Keyring or KWallet) in your desktop session'
+      ? 'start GNOME Keyring or KWallet in your desktop session'
       : platform === 'darwin'
-        ? 'Check that your login keychain is unlocked'
-        : 'Check that Windows Credential Manager is available';
-  return `no keychain answered (${reason}). ${remedy}, or set each brain's key in the environment`;
+        ? 'check that your login keychain is unlocked'
+        : 'check that Windows Credential Manager is available';
+  return `no system keychain answered. To store keys, ${remedy}; until then, set each brain's key in the environment`;
+}
+
+/** The keychain library's own first line, without its stack: for the curious, beside the refusal. */
+export function keychainErrorDetail(error: unknown): string {
+  return error instanceof Error ? error.message.split('\n')[0]!.trim() : String(error);
 }
 
 export interface KeychainKeyStoreOptions {
@@ -95,6 +99,15 @@ export function createKeychainKeyStore(dataDir: string, options: KeychainKeyStor
   let backend: Promise<KeychainBackend> | null = options.backend ? Promise.resolve(options.backend) : null;
   const keys = new Map<BrainId, string>();
   let refusal: string | null = 'the keychain has not been read yet';
+  let refusalDetail: string | null = null;
+  const refuse = (error: unknown): void => {
+    refusal = keychainRefusal(platform);
+    refusalDetail = keychainErrorDetail(error);
+  };
+  const accept = (): void => {
+    refusal = null;
+    refusalDetail = null;
+  };
   let readAt: number | null = null;
   let reading: Promise<void> | null = null;
 
@@ -106,10 +119,10 @@ export function createKeychainKeyStore(dataDir: string, options: KeychainKeyStor
       const found = await withTimeout(Promise.all(BRAINS_WITH_KEYS.map(async (brain) => [brain, await keychain.get(service, brain)] as const)), timeoutMs);
       keys.clear();
       for (const [brain, key] of found) if (key !== null && key !== '') keys.set(brain, key);
-      refusal = null;
+      accept();
     } catch (error) {
       // Keys read before stay in use: a keychain that stopped answering has not lost them.
-      refusal = keychainRefusal(error, platform);
+      refuse(error);
     } finally {
       readAt = now();
     }
@@ -122,6 +135,9 @@ export function createKeychainKeyStore(dataDir: string, options: KeychainKeyStor
     get refusal() {
       return refusal;
     },
+    get refusalDetail() {
+      return refusalDetail;
+    },
     place: KEYCHAIN_PLACE,
 
     get: (brain) => keys.get(brain) ?? null,
@@ -132,7 +148,7 @@ export function createKeychainKeyStore(dataDir: string, options: KeychainKeyStor
         try {
           await withTimeout(keychain.remove(service, brain), timeoutMs);
         } catch (error) {
-          throw new Error(`Anybrain could not remove the ${BRAINS[brain].label} key: ${keychainRefusal(error, platform)}.`);
+          throw new Error(`Anybrain could not remove the ${BRAINS[brain].label} key: ${keychainRefusal(platform)} (${keychainErrorDetail(error)}).`);
         }
         keys.delete(brain);
         return;
@@ -140,12 +156,12 @@ export function createKeychainKeyStore(dataDir: string, options: KeychainKeyStor
       try {
         await withTimeout(keychain.set(service, brain, key), timeoutMs);
       } catch (error) {
-        refusal = keychainRefusal(error, platform);
+        refuse(error);
         const variable = BRAINS[brain].keyVariable;
-        throw new Error(`Anybrain could not store the ${BRAINS[brain].label} key: ${refusal}${variable === null ? '' : ` (${variable})`}.`);
+        throw new Error(`Anybrain could not store the ${BRAINS[brain].label} key: ${refusal}${variable === null ? '' : ` (${variable})`}. The keychain said: ${refusalDetail}`);
       }
       keys.set(brain, key);
-      refusal = null;
+      accept();
     },
 
     refresh(force = false) {
