@@ -159,6 +159,12 @@ describe('send with attachments', () => {
       message: 'large.png is too large for Claude, which takes images of at most 3.8 MB. Attach a smaller image.',
     });
     expect(core.db.$client.prepare('SELECT count(*) AS count FROM messages').get()).toEqual({ count: 0 });
+    const thick = Buffer.from(`%PDF-1.7\n<< /Type /Pages /Kids [] /Count 150 >>\n%%EOF`);
+    const pdf = await call(core, 'addAttachment', { name: 'thick.pdf', dataBase64: base64(thick) });
+    expect(await refusal(core, 'send', { conversationId: conversation.id, text: 'Read', attachmentIds: [pdf.id] })).toEqual({
+      code: 'attachment-too-large',
+      message: 'Claude reads at most 100 PDF pages in one message, and these PDFs have 150. Attach fewer pages.',
+    });
   });
 
   it('counts the files in the user row\'s token estimate, at the most any brain charges for them', async () => {

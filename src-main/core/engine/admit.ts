@@ -113,6 +113,10 @@ function inlineLimitRefusal(brain: BrainId, rows: readonly AttachmentRow[]): str
   const inline = rows.filter((row) => row.kind !== 'text');
   const image = inline.find((row) => row.kind === 'image' && base64Length(row.size) > limits.perImage);
   if (image !== undefined) return `${image.name} is too large for ${label}, which takes images of at most ${megabytes(limits.perImage)}. Attach a smaller image.`;
+  const pages = inline.filter((row) => row.kind === 'pdf').reduce((sum, row) => sum + Math.max(1, row.pages ?? 1), 0);
+  if (pages > limits.pdfPagesPerRequest) {
+    return `${label} reads at most ${limits.pdfPagesPerRequest} PDF pages in one message, and these PDFs have ${pages}. Attach fewer pages.`;
+  }
   const total = inline.reduce((sum, row) => sum + base64Length(row.size), 0);
   if (total > limits.perRequest) {
     const what = inline.length === 1 ? `${inline[0]!.name} is` : 'These files together are';
