@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import type { ApiEvent, CommandHandlers } from '../../src-shared/api';
 import { connectionFor } from './brain-connection';
+import { attachmentCommands } from './commands/attachments';
 import { conversationCommands } from './commands/conversations';
 import { dispatchCommand } from './commands/dispatch';
 import { joinHandlers, type CommandDependencies } from './commands/handlers';
@@ -17,6 +18,7 @@ import { searchCommands } from './commands/search';
 import { settingsCommands } from './commands/settings';
 import { toolCommands } from './commands/tools';
 import { transcriptCommands } from './commands/transcripts';
+import { sweepAttachments } from './attachments/sweep';
 import type { Core, CoreOptions } from './core-types';
 import { TurnEngine, type TurnEngineDependencies } from './engine/turn-engine';
 import { McpServerStore } from './mcp-server-store';
@@ -62,6 +64,7 @@ export function openCore(
   const ownerLock = holdOwnerLock(options.dataDir, undefined, lockOptions);
   const searchBackfill = startPendingSearchBackfill(db, databasePath, options.nativeBinding);
   const recoveredInterrupted = markStreamingAsInterrupted(db, nowIso(), (owner) => isStreamOwnerAlive(options.dataDir, owner, lockOptions));
+  sweepAttachments(db, options.dataDir, new Date());
   const listeners = new Set<(event: ApiEvent) => void>();
   const emit = (event: ApiEvent): void => {
     for (const listener of listeners) {
@@ -92,6 +95,7 @@ export function openCore(
     connectionFor: (brain) => connectionFor(db, brain, env, keyStore),
     toolbox,
     streamOwner: ownerLock.owner,
+    dataDir: options.dataDir,
   });
   const mcpReady = toolbox.syncMcpServers();
 
@@ -121,6 +125,7 @@ export function openCore(
   const handlers: CommandHandlers = joinHandlers(
     conversationCommands(dependencies),
     messageCommands(dependencies),
+    attachmentCommands(dependencies),
     settingsCommands(dependencies),
     contextCommands(dependencies),
     memoryCommands(dependencies),
