@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SUMMARY_REQUEST_MARKER } from '../../src-main/core/context/summary-prompt';
-import { DEFAULT_DELAY_MS, DEFAULT_REFUSAL_WORDS, SLOW_CHUNK_COUNT, SLOW_DELAY_MS, conversationTail, parseDirectives, planReply, refusalWords, splitIntoChunks, splitIntoPieces, summaryOf } from './script';
+import { DEFAULT_DELAY_MS, DEFAULT_REFUSAL_WORDS, LONG_DELAY_MS, LONG_PIECE_LENGTH, longReply, SLOW_CHUNK_COUNT, SLOW_DELAY_MS, conversationTail, parseDirectives, planReply, refusalWords, splitIntoChunks, splitIntoPieces, summaryOf } from './script';
 
 describe('parseDirectives', () => {
   it('reads every directive anywhere in the text', () => {
@@ -22,6 +22,7 @@ describe('parseDirectives', () => {
       tools: [],
       unreadableTool: null,
       refuse: null,
+      long: null,
     });
   });
 
@@ -67,7 +68,39 @@ describe('parseDirectives', () => {
       tools: [],
       unreadableTool: null,
       refuse: null,
+      long: null,
     });
+  });
+});
+
+describe('long replies', () => {
+  it('reads [long:KIND:BYTES] and streams the reply in many small pieces', () => {
+    expect(parseDirectives('a [long:code:32768] b').long).toEqual({ kind: 'code', bytes: 32_768 });
+    expect(parseDirectives('[long:poem:10]').long).toBeNull();
+    const plan = planReply({ label: 'Claude', userText: 'go [long:code:32768]', requestedModel: 'claude-x' });
+    expect(plan.text).toBe(longReply({ kind: 'code', bytes: 32_768 }));
+    expect(plan.chunks.join('')).toBe(plan.text);
+    expect(plan.chunks.every((chunk) => chunk.length <= LONG_PIECE_LENGTH)).toBe(true);
+    expect(plan.chunks).toHaveLength(Math.ceil(plan.text.length / LONG_PIECE_LENGTH));
+    expect(plan.delayMs).toBe(LONG_DELAY_MS);
+  });
+
+  it('makes one closed ts fence of whole numbered lines, about the size asked', () => {
+    const text = longReply({ kind: 'code', bytes: 32_768 });
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('```ts');
+    expect(lines[1]).toBe('export const value0 = compute(0, "item 0", `${base}/0`); // line 1');
+    expect(lines[lines.length - 1]).toBe('```');
+    expect(text.length).toBeGreaterThanOrEqual(32_768);
+    expect(text.length).toBeLessThan(32_768 + 100);
+  });
+
+  it('makes paragraphs, a tight list and a table', () => {
+    expect(longReply({ kind: 'prose', bytes: 200 }).split('\n\n')).toHaveLength(2);
+    expect(longReply({ kind: 'list', bytes: 150 })).toBe(
+      '- item 1: **bold** words, `code` and a [link](https://example.com/0)\n- item 2: **bold** words, `code` and a [link](https://example.com/1)\n- item 3: **bold** words, `code` and a [link](https://example.com/2)',
+    );
+    expect(longReply({ kind: 'table', bytes: 80 })).toBe('| # | Name | Value | Group |\n| ---: | --- | --- | :-: |\n| 1 | name 0 | `value 0` | **0** |');
   });
 });
 

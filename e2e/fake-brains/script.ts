@@ -15,6 +15,11 @@ const ECHO_LIMIT = 200;
 const ANSWER_LIMIT = 60;
 /** How much of the user's text the scripted reasoning repeats. */
 const REASONING_ECHO_LIMIT = 60;
+/** `[long:KIND:BYTES]` replies stream in pieces this long, this far apart: many small deltas, as a fast model sends. */
+export const LONG_PIECE_LENGTH = 24;
+export const LONG_DELAY_MS = 5;
+/** A long reply no longer than this, so a typo in a test cannot ask the fake for gigabytes. */
+const LONG_MAX_BYTES = 1_048_576;
 /** Tool arguments stream in pieces of at most this many characters, as the providers split them. */
 export const ARGUMENT_PIECE_LENGTH = 8;
 
@@ -39,6 +44,15 @@ export const MARKDOWN_REPLY = [
   '```',
 ].join('\n');
 
+
+/** What a `[long:KIND:BYTES]` reply is made of: one block that keeps growing while it streams. */
+export const LONG_KINDS = ['code', 'prose', 'list', 'table'] as const;
+export type LongKind = (typeof LONG_KINDS)[number];
+
+export interface LongDirective {
+  readonly kind: LongKind;
+  readonly bytes: number;
+}
 
 export interface ToolDirective {
   readonly name: string;
@@ -71,6 +85,8 @@ export interface Directives {
   readonly unreadableTool: string | null;
   /** `[refuse]` or `[refuse:why]`: the reply ends with the wire's own refusal (`why` its explanation). */
   readonly refuse: Declined | null;
+  /** `[long:KIND:BYTES]`: a reply of one long block (see `longReply`), streamed in many small pieces. */
+  readonly long: LongDirective | null;
 }
 
 /** A refusal the reply ends with, after whatever text streamed first; `explanation` null when the provider gives none. */
@@ -167,6 +183,7 @@ export function parseDirectives(userText: string): Directives {
   const window = /\[window:(\d+)\]/.exec(userText);
   const reply = /\[reply:([^\]]*)\]/.exec(userText);
   const refuse = /\[refuse(?::([^\]]*))?\]/.exec(userText);
+  const long = /\[long:(code|prose|list|table):(\d{1,7})\]/.exec(userText);
   // Base64 carries any reply, brackets and newlines included, through a directive that ends at the first "]".
   const encodedReply = /\[reply-base64:([A-Za-z0-9+/]*={0,2})\]/.exec(userText);
   const { tools, unreadable } = parseToolDirectives(userText);
@@ -193,7 +210,48 @@ export function parseDirectives(userText: string): Directives {
     tools,
     unreadableTool: unreadable,
     refuse: refuse === null ? null : { explanation: refuse[1]?.trim() || null },
+    long: long === null ? null : { kind: long[1] as LongKind, bytes: Math.min(LONG_MAX_BYTES, Number(long[2])) },
   };
+}
+
+/** One line of the long code reply: TypeScript with a comment, a string and a template, numbered so each is unique. */
+function longCodeLine(index: number): string {
+  return `export const value${index} = compute(${index}, "item ${index}", \`\${base}/${index}\`); // line ${index + 1}`;
+}
+
+/** One unit (line, paragraph, item or row) of a long reply. */
+function longUnit(kind: LongKind, index: number): string {
+  switch (kind) {
+    case 'code':
+      return longCodeLine(index);
+    case 'prose':
+      return `Paragraph ${index + 1} explains one more step, with *emphasis*, \`inline code\` and a [link](https://example.com/${index}) in a sentence long enough to wrap.\n`;
+    case 'list':
+      return `- item ${index + 1}: **bold** words, \`code\` and a [link](https://example.com/${index})`;
+    case 'table':
+      return `| ${index + 1} | name ${index} | \`value ${index}\` | **${index % 7}** |`;
+    default: {
+      const unknownKind: never = kind;
+      throw new Error(`Unknown long reply kind ${String(unknownKind)}`);
+    }
+  }
+}
+
+/**
+ * The reply `[long:KIND:BYTES]` asks for: about BYTES characters of one growing block, whole units only: a
+ * `ts` fence (closed at the end), paragraphs, a tight list or a four-column table.
+ */
+export function longReply({ kind, bytes }: LongDirective): string {
+  const opening = kind === 'code' ? ['```ts'] : kind === 'table' ? ['| # | Name | Value | Group |', '| ---: | --- | --- | :-: |'] : [];
+  const closing = kind === 'code' ? ['```'] : [];
+  const lines = [...opening];
+  let size = [...opening, ...closing].reduce((sum, line) => sum + line.length + 1, 0);
+  for (let index = 0; size < bytes; index += 1) {
+    const unit = longUnit(kind, index);
+    lines.push(unit);
+    size += unit.length + 1;
+  }
+  return [...lines, ...closing].join('\n');
 }
 
 const TOOL_DIRECTIVE_START = '[tool:';
@@ -300,7 +358,7 @@ export function planReply(input: PlanInput): ReplyPlan {
   const refusal = wantsCalls ? callRefusal(directives, input.label, input.declaredTools ?? []) : null;
   const toolCalls = wantsCalls && refusal === null ? directives.tools.map(scriptedCall) : [];
   const text = refusal ?? (toolCalls.length > 0 ? '' : withAnswers(replyText(directives, input.label, input.userText), toolAnswers));
-  const chunks = splitIntoChunks(text);
+  const chunks = directives.long !== null && toolCalls.length === 0 && refusal === null ? splitIntoPieces(text, LONG_PIECE_LENGTH) : splitIntoChunks(text);
   const showsReasoning = (directives.think && reasoningSupport.shown) || (reasoningSupport.beforeToolCalls && toolCalls.length > 0);
   const reasoning = showsReasoning ? `Fake ${input.label} thinks about: ${input.userText.slice(0, REASONING_ECHO_LIMIT)}` : '';
   const reasoningChunks = splitIntoChunks(reasoning);
@@ -313,7 +371,7 @@ export function planReply(input: PlanInput): ReplyPlan {
     chunks,
     toolCalls,
     declined: directives.refuse,
-    delayMs: directives.slow ? SLOW_DELAY_MS : DEFAULT_DELAY_MS,
+    delayMs: directives.slow ? SLOW_DELAY_MS : directives.long !== null ? LONG_DELAY_MS : DEFAULT_DELAY_MS,
     model: directives.model ?? input.requestedModel,
     ending,
     outputTokens: reasoningChunks.length + chunks.length + toolCalls.reduce((sum, call) => sum + call.argumentPieces.length, 0),
@@ -387,6 +445,7 @@ function replyText(directives: Directives, label: string, userText: string): str
   if (directives.empty) return '';
   if (directives.reply !== null) return directives.reply;
   if (directives.markdown) return MARKDOWN_REPLY;
+  if (directives.long !== null) return longReply(directives.long);
   if (directives.slow) return Array.from({ length: SLOW_CHUNK_COUNT }, (_, index) => `word${index + 1}`).join(' ');
   return `Fake ${label} reply to: ${userText.slice(0, ECHO_LIMIT)}`;
 }

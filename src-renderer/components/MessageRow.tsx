@@ -185,7 +185,7 @@ function AssistantMessage({ message }: MessageProps) {
       </div>
       <ReasoningDisclosure message={message} />
       <div className="message-body" data-testid="message-text" dir="auto">
-        <MarkdownView text={text} />
+        <MarkdownView text={text} streaming={streaming} />
       </div>
       {streaming ? <ToolActivity messageId={message.id} /> : null}
       {streaming ? <TurnApprovals turnId={message.turnId} /> : null}

@@ -1,0 +1,165 @@
+// @vitest-environment jsdom
+import { cleanup, render } from '@testing-library/react';
+import { createElement } from 'react';
+import type * as ReactMarkdown from 'react-markdown';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { OPEN_BLOCK_PIECE_CHARS } from '../../src-shared/markdown/open-block';
+import { splitBlocks } from '../../src-shared/markdown/split-blocks';
+
+const parsedSources: string[] = [];
+
+vi.mock('react-markdown', async (importOriginal) => {
+  const actual = await importOriginal<typeof ReactMarkdown>();
+  return {
+    ...actual,
+    default: (options: ReactMarkdown.Options) => {
+      parsedSources.push(options.children ?? '');
+      return createElement(actual.default, options);
+    },
+  };
+});
+
+const { MarkdownBlock, MarkdownView } = await import('./Markdown');
+
+afterEach(() => {
+  cleanup();
+  parsedSources.length = 0;
+});
+
+/** A deterministic generator, so a failing chunking can be replayed. */
+function randomChunkSizes(seed: number, largest: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return 1 + (state % largest);
+  };
+}
+
+/** What every block of `text` gives parsed whole, each on its own, as the view rendered before pieces existed. */
+function wholeParseHtml(text: string): string {
+  const { completed, tail } = splitBlocks(text);
+  const blocks = [...completed, tail.replace(/\n[ \t\n]*$/, '')].filter((block) => block !== '');
+  const view = render(
+    <div className="markdown">
+      {blocks.map((block, index) => (
+        <MarkdownBlock key={index} source={block} />
+      ))}
+    </div>,
+  );
+  const html = view.container.innerHTML;
+  view.unmount();
+  return html;
+}
+
+/** The HTML of a streaming view with the blocks that hold each piece of an open fence replaced by their contents. */
+function withoutPieceBlocks(container: HTMLElement): string {
+  const copy = container.cloneNode(true) as HTMLElement;
+  for (const pieceBlock of copy.querySelectorAll('.md-open-piece')) pieceBlock.replaceWith(...pieceBlock.childNodes);
+  return copy.innerHTML;
+}
+
+/** Streams `text` in random chunk sizes; returns the HTML while streaming after each chunk, and the final HTML. */
+function stream(text: string, seed: number, atEachStep?: (streamedText: string, html: string) => void): string {
+  const nextSize = randomChunkSizes(seed, 200);
+  const view = render(<MarkdownView text="" streaming />);
+  for (let end = 0; end < text.length; ) {
+    end = Math.min(text.length, end + nextSize());
+    view.rerender(<MarkdownView text={text.slice(0, end)} streaming />);
+    atEachStep?.(text.slice(0, end), withoutPieceBlocks(view.container));
+  }
+  view.rerender(<MarkdownView text={text} />);
+  return view.container.innerHTML;
+}
+
+const codeLines = (count: number) =>
+  Array.from({ length: count }, (_, index) => `export function add${index}(left: number, right: number): number { return left + right * ${index}; } // sum`);
+
+const TABLE = ['| Brain | Wire | Notes |', '| :--- | ---: | :-: |', ...Array.from({ length: 40 }, (_, index) => `| brain ${index} | \`wire|${index}\` | **bold** [link](https://example.com/${index}) |`)].join('\n');
+const LIST = Array.from({ length: 50 }, (_, index) => `${index + 3}. item *${index}* with \`code\`\n    - nested ${index}`).join('\n');
+const FENCE = ['```ts', ...codeLines(40)].join('\n');
+const MIXED = [
+  '# Title',
+  'Some prose with a [link](https://example.com) and <b>raw html</b>.',
+  '- tight\n- list\n\n- now loose',
+  TABLE,
+  `${FENCE}\n\`\`\``,
+  LIST,
+  '```py\ndef greet(name):\n    """A docstring\n    over lines"""\n    return name',
+].join('\n\n');
+
+describe('MarkdownView while a long block streams', () => {
+  it.each([
+    ['a table', TABLE],
+    ['a tight ordered list with nested items', LIST],
+    ['an open TypeScript fence', FENCE],
+  ])('renders %s piece by piece exactly as a whole parse, at every step', (_name, text) => {
+    const final = stream(text, 7, (streamedText, html) => expect(html).toBe(wholeParseHtml(streamedText)));
+    expect(final).toBe(wholeParseHtml(text));
+  }, 60_000);
+
+  it.each([1, 2, 3])('ends with what a one-shot render gives, for a mixed reply streamed in random chunks (seed %i)', (seed) => {
+    expect(stream(MIXED, seed)).toBe(wholeParseHtml(MIXED));
+  }, 60_000);
+
+  it('parses only the last piece of an open fence per delta, never the whole block', () => {
+    const lines = codeLines(40);
+    let text = '```ts';
+    const view = render(<MarkdownView text={text} streaming />);
+    for (const line of lines) {
+      text += `\n${line}`;
+      view.rerender(<MarkdownView text={text} streaming />);
+    }
+    const longest = Math.max(...parsedSources.map((source) => source.length));
+    expect(text.length).toBeGreaterThan(3 * OPEN_BLOCK_PIECE_CHARS);
+    expect(longest).toBeLessThan(OPEN_BLOCK_PIECE_CHARS + 2 * (lines[0]?.length ?? 0));
+    expect(view.container.querySelectorAll('pre')).toHaveLength(1);
+    expect(view.container.querySelector('code')?.className).toBe('hljs language-ts');
+    expect(view.container.querySelector('pre')?.textContent).toBe(`${lines.join('\n')}\n`);
+    // Each piece is a block of its own while the fence streams, so the browser lays out and paints only the last.
+    const pieceBlocks = view.container.querySelectorAll('code > .md-open-piece');
+    expect(pieceBlocks.length).toBeGreaterThan(3);
+    expect([...pieceBlocks].map((pieceBlock) => pieceBlock.textContent).join('')).toBe(`${lines.join('\n')}\n`);
+    view.rerender(<MarkdownView text={text} />);
+    expect(view.container.querySelector('.md-open-piece')).toBeNull();
+    expect(view.container.innerHTML).toBe(wholeParseHtml(text));
+  });
+
+  it('parses only the last piece of an open table or list per delta', () => {
+    for (const text of [TABLE, LIST]) {
+      const view = render(<MarkdownView text="" streaming />);
+      const rows = text.split('\n');
+      for (let count = 1; count <= rows.length; count += 1) view.rerender(<MarkdownView text={rows.slice(0, count).join('\n')} streaming />);
+      view.unmount();
+      // The first rows parse whole, before a piece can be told apart.
+      const longest = Math.max(...parsedSources.slice(10).map((source) => source.length));
+      expect(text.length).toBeGreaterThan(2 * OPEN_BLOCK_PIECE_CHARS);
+      expect(longest).toBeLessThan(OPEN_BLOCK_PIECE_CHARS + 300);
+      parsedSources.length = 0;
+    }
+  });
+
+  it('keeps the elements of a long table when it completes, and when the reply ends', () => {
+    const view = render(<MarkdownView text={TABLE} streaming />);
+    const firstRow = view.container.querySelector('tbody tr');
+    view.rerender(<MarkdownView text={`${TABLE}\n\nAfter the table.`} streaming />);
+    view.rerender(<MarkdownView text={`${TABLE}\n\nAfter the table.`} />);
+    expect(view.container.querySelector('tbody tr')).toBe(firstRow);
+    expect(view.container.innerHTML).toBe(wholeParseHtml(`${TABLE}\n\nAfter the table.`));
+  });
+
+  it('keeps the sanitising and link rules inside an open block', () => {
+    const text = [
+      '| a | b |',
+      '| - | - |',
+      '| [x](javascript:alert(1)) | <img src=x onerror=alert(1)> ![cat](https://evil.example/cat.png) |',
+      '| [ok](https://example.com) | <script>alert(1)</script> |',
+    ].join('\n');
+    const view = render(<MarkdownView text={text} streaming />);
+    expect(view.container.querySelector('script, img, [onerror]')).toBeNull();
+    expect([...view.container.querySelectorAll('a')].map((link) => [link.getAttribute('href'), link.getAttribute('rel')])).toEqual([
+      ['https://example.com/', 'noopener noreferrer'],
+    ]);
+    expect(view.container.querySelector('.md-image-alt')?.textContent).toBe('[image: cat]');
+    expect(view.container.innerHTML).toBe(wholeParseHtml(text));
+  });
+});

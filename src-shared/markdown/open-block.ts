@@ -1,0 +1,116 @@
+import { closesFence, fenceOpenedBy, indentWidth } from './split-blocks';
+
+/**
+ * A long block is cut into pieces that each parse on their own to exactly what the same lines give inside the whole
+ * block: while a reply streams, the finished pieces of its open block then parse once and a delta re-parses only the
+ * last piece, and the block keeps its pieces when it completes. A piece closes at the first finished unit (code line, table row, list item) that
+ * takes it to this many characters, so the cuts depend on the text alone, never on how it arrived.
+ */
+export const OPEN_BLOCK_PIECE_CHARS = 1_024;
+
+export type OpenBlockParts =
+  /** A code fence not closed yet: `opener` is its first line, each piece a run of its code lines. */
+  | { readonly kind: 'fence'; readonly opener: string; readonly pieces: readonly string[] }
+  /** A table: `head` is its header and delimiter rows, each piece a run of body rows. */
+  | { readonly kind: 'table'; readonly head: string; readonly pieces: readonly string[] }
+  /** A tight list: `marker` is its first item's marker (`-`, `3.`), each piece a run of whole items. */
+  | { readonly kind: 'list'; readonly marker: string; readonly pieces: readonly string[] };
+
+/** A GFM delimiter row: cells of dashes with optional alignment colons. */
+const TABLE_DELIMITER_CELL = /^[ \t]*:?-+:?[ \t]*$/;
+/** A row that starts with a pipe continues a table: no other block starts that way. */
+const TABLE_ROW = /^ {0,3}\|/;
+/** `- [ ]` and `1. [x]`: one task item gives its whole list the `contains-task-list` class. */
+const TASK_ITEM = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ xX]\](?:[ \t]|$)/;
+/** `* * *` and `- - -` are thematic breaks, not list items. */
+const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+const LIST_MARKER = /^( {0,3})([-*+]|\d{1,9}[.)])([ \t]+|$)/;
+const BLANK = /^[ \t]*$/;
+
+/**
+ * The pieces of a block, or null when the block must parse whole: anything but a table whose rows all start with
+ * `|`, a tight list of one marker kind whose lines are items or indented continuations, or, when `fenceStillOpen`
+ * allows, an unclosed fence. A fence in pieces is highlighted piece by piece, so a construct spanning two pieces
+ * (a block comment) may show differently from a whole parse: fences are cut only while they stream, and parse whole
+ * once closed. The last line is included (in the last piece) although it may still grow.
+ */
+export function blockPieces(block: string, fenceStillOpen: boolean): OpenBlockParts | null {
+  const lines = block.split('\n');
+  if (lines.length < 3) return null;
+  return (fenceStillOpen ? openFence(lines) : null) ?? openTable(lines) ?? openList(lines);
+}
+
+/** Cuts `units` (each one or more whole lines) into pieces, closing a piece once it reaches the size. */
+function intoPieces(units: readonly string[]): string[] {
+  const pieces: string[] = [];
+  let current: string[] = [];
+  let size = 0;
+  for (const unit of units) {
+    current.push(unit);
+    size += unit.length + 1;
+    if (size >= OPEN_BLOCK_PIECE_CHARS) {
+      pieces.push(current.join('\n'));
+      current = [];
+      size = 0;
+    }
+  }
+  if (current.length > 0) pieces.push(current.join('\n'));
+  return pieces;
+}
+
+function openFence(lines: readonly string[]): OpenBlockParts | null {
+  const [opener = '', ...code] = lines;
+  const fence = fenceOpenedBy(opener);
+  if (fence === null || code.some((line) => closesFence(line, fence))) return null;
+  return { kind: 'fence', opener, pieces: intoPieces(code) };
+}
+
+/** The cells of a row, split at pipes that are not escaped, without the outer pipes. */
+function tableCells(row: string): string[] {
+  const cells = row.trim().split(/(?<!\\)\|/);
+  if (cells[0]?.trim() === '') cells.shift();
+  if (cells.length > 0 && cells[cells.length - 1]?.trim() === '') cells.pop();
+  return cells;
+}
+
+function openTable(lines: readonly string[]): OpenBlockParts | null {
+  const [header = '', delimiter = '', ...rows] = lines;
+  if (!header.includes('|') || !delimiter.includes('|')) return null;
+  const delimiterCells = tableCells(delimiter);
+  if (delimiterCells.length === 0 || !delimiterCells.every((cell) => TABLE_DELIMITER_CELL.test(cell))) return null;
+  if (tableCells(header).length !== delimiterCells.length) return null;
+  if (!rows.every((row) => TABLE_ROW.test(row))) return null;
+  return { kind: 'table', head: `${header}\n${delimiter}`, pieces: intoPieces(rows) };
+}
+
+/** Bullets continue a list only with the same character, numbers only with the same delimiter (CommonMark). */
+function listKind(marker: string): string {
+  return /^\d/.test(marker) ? `ordered ${marker.slice(-1)}` : marker;
+}
+
+function openList(lines: readonly string[]): OpenBlockParts | null {
+  const first = LIST_MARKER.exec(lines[0] ?? '');
+  if (first === null) return null;
+  const [, firstIndent = '', firstMarker = ''] = first;
+  const items: string[][] = [];
+  let contentIndent = 0;
+  for (const line of lines) {
+    if (BLANK.test(line) || TASK_ITEM.test(line) || fenceOpenedBy(line) !== null) return null;
+    const leading = /^[ \t]*/.exec(line)?.[0] ?? '';
+    if (items.length > 0 && indentWidth(leading) >= contentIndent) {
+      items[items.length - 1]?.push(line);
+      continue;
+    }
+    // A less indented line that is not a sibling item is a lazy continuation or a new block: only a whole parse
+    // tells which.
+    const marker = LIST_MARKER.exec(line);
+    if (marker === null || THEMATIC_BREAK.test(line)) return null;
+    const [, indent = '', markerText = '', spacing = ''] = marker;
+    if (indent !== firstIndent || listKind(markerText) !== listKind(firstMarker)) return null;
+    // After five or more spaces the content is indented code, and the item's content starts one column after the marker.
+    const spacingWidth = indentWidth(spacing);
+    contentIndent = indentWidth(indent) + markerText.length + (spacingWidth === 0 || spacingWidth > 4 ? 1 : spacingWidth);
+    items.push([line]);
+  }
+  return { kind: 'list', marker: firstMarker, pieces: intoPieces(items.map((item) => item.join('\n'))) };
+}
