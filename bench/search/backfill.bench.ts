@@ -14,8 +14,10 @@ import { MIGRATIONS, SCHEMA_VERSION } from '../../src-main/core/store/migrations
 import { openDatabase } from '../../src-main/core/store/open';
 import { searchMessages } from '../../src-main/core/store/search';
 import { startSearchBackfill } from '../../src-main/core/store/search-backfill';
+import { isSmokeRun } from '../support/scenario-line';
 
-const MESSAGES = 100_000;
+/** The smoke run (`ANYBRAIN_BENCH_SMOKE=1`) upgrades 1,000 messages. */
+const MESSAGES = isSmokeRun() ? 1_000 : 100_000;
 const NOW = '2026-12-01T10:00:00.000Z';
 const WORDS = (
   'the a of to and in that is for it with as was on be at by this had not are but from or have an they which one you ' +
@@ -38,7 +40,7 @@ function messageText(index: number): string {
 const folder = mkdtempSync(join(tmpdir(), 'anybrain-search-bench-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-describe('search backfill of 100,000 messages', () => {
+describe(`search backfill of ${MESSAGES.toLocaleString('en')} messages`, () => {
   it('migrates at once and indexes in a worker', async () => {
     const path = join(folder, 'anybrain.db');
     const older = openDatabase(path, { migrations: MIGRATIONS.slice(0, SCHEMA_VERSION - 1) });
