@@ -16,7 +16,7 @@ import { ftsMatchExpression, searchMessages, searchTerms, SNIPPET_ELLIPSIS } fro
 import { seedConversation } from '../replay/seed-conversation';
 import { measureInterleaved, median } from '../replay/timing';
 import { isSmokeRun, reportScenario } from '../support/scenario-line';
-import { sizeLabel } from './turns';
+import { SEED_TIMEOUT_MS, sizeLabel } from './turns';
 
 const SMOKE = isSmokeRun();
 const MESSAGES = SMOKE ? 300 : 100_000;
@@ -59,7 +59,7 @@ describe(`search, top ${TOP} over ${MESSAGES.toLocaleString('en')} messages`, ()
     db = openDatabase(join(folder, 'anybrain.db'));
     seedConversation(db, MESSAGES, 1);
     db.$client.pragma('wal_checkpoint(TRUNCATE)');
-  });
+  }, SEED_TIMEOUT_MS);
 
   afterAll(() => {
     if (db) closeDatabase(db);

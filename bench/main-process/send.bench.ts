@@ -19,7 +19,7 @@ import { seedConversation } from '../replay/seed-conversation';
 import { median, timeOnce } from '../replay/timing';
 import { isSmokeRun, reportScenario } from '../support/scenario-line';
 import { startFakeBrainsProcess, type FakeBrainsProcess } from './fake-brains-process';
-import { replyDirective, replyOfWords, sendTurn, sizeLabel, turnStalls, type SentTurn, type TurnStalls } from './turns';
+import { replyDirective, replyOfWords, SEED_TIMEOUT_MS, sendTurn, sizeLabel, turnStalls, type SentTurn, type TurnStalls } from './turns';
 
 const SMOKE = isSmokeRun();
 const SMALL = SMOKE ? 10 : 100;
@@ -46,7 +46,7 @@ describe('sending in a long conversation', () => {
     large = seedConversation(core.db, LARGE, 2).conversationId;
     // A long-lived store has its pages in the main file, not in a write-ahead log of the last minute.
     core.db.$client.pragma('wal_checkpoint(TRUNCATE)');
-  });
+  }, SEED_TIMEOUT_MS);
 
   afterAll(async () => {
     await core?.dispose();

@@ -7,6 +7,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ApiEvent, MessageView } from '../../src-shared/api';
 import type { OpenedCore } from '../../src-main/core/app';
 
+/** Seeding 100,000 messages (and indexing them for search) on a loaded two-core machine. */
+export const SEED_TIMEOUT_MS = 600_000;
+
 /** A size in a scenario name: `100`, `10k`, `100k`. */
 export function sizeLabel(messages: number): string {
   return messages >= 1_000 && messages % 1_000 === 0 ? `${messages / 1_000}k` : String(messages);
