@@ -374,7 +374,7 @@ describe('replay build benchmark', () => {
     });
   });
 
-  it('measures `anybrain request --brain kimi` in its own process, 100,000 messages against 1,000', () => {
+  it(`measures \`anybrain request --brain kimi\` in its own process, ${formatCount(PLANS[PLANS.length - 1]!.messages)} messages against ${formatCount(SMALLEST)}`, () => {
     buildCliInto(builtCliFolder);
     const compared = PLANS.map((plan, index) => ({ messages: plan.messages, conversationId: seeded[index]!.conversationId })).filter(
       (entry) => entry.messages === SMALLEST || entry.messages === PLANS[PLANS.length - 1]!.messages,

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS, SCHEMA_VERSION } from '../../src-main/core/store/migrations';
+import { migrationsBefore } from '../../src-main/core/store/migrations';
 import { openDatabase } from '../../src-main/core/store/open';
 import { searchMessages } from '../../src-main/core/store/search';
 import { startSearchBackfill } from '../../src-main/core/store/search-backfill';
@@ -43,7 +43,7 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 describe(`search backfill of ${MESSAGES.toLocaleString('en')} messages`, () => {
   it('migrates at once and indexes in a worker', async () => {
     const path = join(folder, 'anybrain.db');
-    const older = openDatabase(path, { migrations: MIGRATIONS.slice(0, SCHEMA_VERSION - 1) });
+    const older = openDatabase(path, { migrations: migrationsBefore('0006_messages_fts') });
     const insert = older.$client.prepare(
       "INSERT INTO messages (id, conversation_id, seq, turn_id, role, text, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'complete', ?, ?)",
     );
