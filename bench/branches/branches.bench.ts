@@ -13,7 +13,8 @@
  * - doctor's check of the live-path marks for the branched conversation (one recursive query).
  *
  * This file reports; it never fails on time (the machine is shared and noisy). Its assertions are about behaviour:
- * every switch leaves exactly the walk from the leaf marked, and the walks agree.
+ * every switch leaves exactly the walk from the leaf marked, and the walks agree. The smoke run
+ * (`ANYBRAIN_BENCH_SMOKE=1`) builds 1,000 messages with 5 branches and measures one round.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,17 +26,20 @@ import { scanLivePath } from '../../src-main/core/store/live-path';
 import { insertMessage } from '../../src-main/core/store/messages';
 import { openDatabase, type AppDatabase } from '../../src-main/core/store/open';
 import { median, timeOnce, type Samples } from '../replay/timing';
+import { isSmokeRun } from '../support/scenario-line';
 
+const SMOKE = isSmokeRun();
 const NOW = '2026-12-01T10:00:00.000Z';
-const TRUNK = 5_000;
-const BRANCHES = 50;
+const TRUNK = SMOKE ? 500 : 5_000;
+const BRANCHES = SMOKE ? 5 : 50;
 const BRANCH_LENGTH = 100;
 const FORK_EVERY = TRUNK / BRANCHES;
 const ROW_TOKENS = 100;
-const BUDGET = 200_000;
-const WARMUPS = 3;
-const REPETITIONS = 21;
-const SETTLE_MS = 30;
+/** Fewer rows than the trunk side's live path, more than the path to the early branch. */
+const BUDGET = SMOKE ? 20_000 : 200_000;
+const WARMUPS = SMOKE ? 0 : 3;
+const REPETITIONS = SMOKE ? 1 : 21;
+const SETTLE_MS = SMOKE ? 0 : 30;
 
 const folder = mkdtempSync(join(tmpdir(), 'anybrain-branches-bench-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));

@@ -10,12 +10,14 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MIGRATIONS, SCHEMA_VERSION } from '../../src-main/core/store/migrations';
+import { migrationsBefore } from '../../src-main/core/store/migrations';
 import { openDatabase } from '../../src-main/core/store/open';
 import { searchMessages } from '../../src-main/core/store/search';
 import { startSearchBackfill } from '../../src-main/core/store/search-backfill';
+import { isSmokeRun } from '../support/scenario-line';
 
-const MESSAGES = 100_000;
+/** The smoke run (`ANYBRAIN_BENCH_SMOKE=1`) upgrades 1,000 messages. */
+const MESSAGES = isSmokeRun() ? 1_000 : 100_000;
 const NOW = '2026-12-01T10:00:00.000Z';
 const WORDS = (
   'the a of to and in that is for it with as was on be at by this had not are but from or have an they which one you ' +
@@ -38,10 +40,10 @@ function messageText(index: number): string {
 const folder = mkdtempSync(join(tmpdir(), 'anybrain-search-bench-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-describe('search backfill of 100,000 messages', () => {
+describe(`search backfill of ${MESSAGES.toLocaleString('en')} messages`, () => {
   it('migrates at once and indexes in a worker', async () => {
     const path = join(folder, 'anybrain.db');
-    const older = openDatabase(path, { migrations: MIGRATIONS.slice(0, SCHEMA_VERSION - 1) });
+    const older = openDatabase(path, { migrations: migrationsBefore('0006_messages_fts') });
     const insert = older.$client.prepare(
       "INSERT INTO messages (id, conversation_id, seq, turn_id, role, text, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'complete', ?, ?)",
     );

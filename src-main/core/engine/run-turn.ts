@@ -20,6 +20,7 @@ import { normalizeQuoteEscapes } from '../transcripts/quote-escapes';
 import { QUOTE_ESCAPE_COUNTER } from '../transcripts/repair';
 import type { BrainConnection, TurnContext } from './admit';
 import { DeltaCoalescer } from './delta-coalescer';
+import { betweenSteps } from './event-loop-turn';
 import { afterToolRound, applyStreamPart, draftReasoning, draftRounds, EMPTY_DRAFT, failDraft, finalStatus, type AbortReason, type ReplyDraft } from './reply-draft';
 import { runToolRound } from './tool-round';
 import { buildTurnRequest, type AttachmentFileReader } from './turn-request';
@@ -211,8 +212,12 @@ async function writeReply(
       if (signal.aborted) break;
       const live = liveTurn(turn, draft, calls);
       if (live !== null) history = await historyBesideLive(deps, turn, { tools, skills, live });
+      await betweenSteps(history.rows.length);
+      if (signal.aborted) break;
       const request = { conversationId, target, ...history, tools, skills, live, maxOutputTokens: guarded.maxOutputTokens };
       const { body } = buildTurnRequest(db, request, deps.readAttachmentFile);
+      await betweenSteps(history.rows.length);
+      if (signal.aborted) break;
       for await (const part of deps.stream(providerCall(target.brain, target.model, turn.connection, body, signal))) {
         if (signal.aborted) break;
         draft = applyStreamPart(draft, part);

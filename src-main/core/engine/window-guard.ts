@@ -18,6 +18,7 @@ import { getMessage, listLiveMessagesFrom, type MessageRow } from '../store/mess
 import type { AppDatabase } from '../store/open';
 import { declarationsOf, type ToolDefinition } from '../tools/catalogue';
 import type { Skill } from '../tools/skills';
+import { betweenSteps } from './event-loop-turn';
 import type { ResolvedTarget } from './resolve-target';
 
 export interface WindowGuardDependencies {
@@ -105,6 +106,7 @@ export async function guardWindow(deps: WindowGuardDependencies, order: GuardOrd
     pressure = await measure(deps, order);
     deps.emit({ type: 'context-pressure', conversationId, status: pressure.status });
   }
+  await betweenSteps(pressure.path.fitting.length);
   return {
     rows: replayRows(deps.db, conversationId, pressure.path),
     leading: outsideWindowNotice(pressure.path, target.brain),

@@ -1,0 +1,111 @@
+/**
+ * What the main-process benchmarks share: a core opened as a host opens it, pointed at the fake brains in their own
+ * process, and one turn sent through `dispatch('send', …)` the way a window sends it.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ApiEvent, MessageView } from '../../src-shared/api';
+import type { OpenedCore } from '../../src-main/core/app';
+
+/** Seeding 100,000 messages (and indexing them for search) on a loaded two-core machine. */
+export const SEED_TIMEOUT_MS = 600_000;
+
+/** A size in a scenario name: `100`, `10k`, `100k`. */
+export function sizeLabel(messages: number): string {
+  return messages >= 1_000 && messages % 1_000 === 0 ? `${messages / 1_000}k` : String(messages);
+}
+
+export interface SentTurn {
+  /** From the `send` dispatch to the `turn-started` event, in milliseconds. */
+  readonly turnStartedMs: number;
+  /** From the `send` dispatch to `turn-done`, in milliseconds. */
+  readonly doneMs: number;
+  /** How many `message-delta` events the turn emitted. */
+  readonly deltaEvents: number;
+  readonly reply: MessageView;
+}
+
+/** Sends `text` and waits for the turn to end; a failed turn throws, so a broken path never passes for a fast one. */
+export async function sendTurn(core: OpenedCore, conversationId: string, text: string): Promise<SentTurn> {
+  let turnStartedAt: number | null = null;
+  let deltaEvents = 0;
+  let settle: (event: ApiEvent) => void = () => {};
+  const ended = new Promise<ApiEvent>((resolve) => (settle = resolve));
+  const unsubscribe = core.onEvent((event) => {
+    if (!('conversationId' in event) || event.conversationId !== conversationId) return;
+    if (event.type === 'turn-started') turnStartedAt = performance.now();
+    else if (event.type === 'message-delta') deltaEvents += 1;
+    else if (event.type === 'turn-done' || event.type === 'turn-failed') settle(event);
+  });
+  try {
+    const sentAt = performance.now();
+    const result = await core.dispatch('send', { conversationId, text });
+    if (!result.ok) throw new Error(`send failed: ${result.error.code}: ${result.error.message}`);
+    const end = await ended;
+    const doneMs = performance.now() - sentAt;
+    if (end.type !== 'turn-done') throw new Error(`The turn failed: ${JSON.stringify(end)}`);
+    if (turnStartedAt === null) throw new Error('The turn ended without a turn-started event');
+    return { turnStartedMs: (turnStartedAt as number) - sentAt, doneMs, deltaEvents, reply: end.message };
+  } finally {
+    unsubscribe();
+  }
+}
+
+/** A fake-brain directive that streams `reply` word by word (base64 carries any text through the directive). */
+export function replyDirective(reply: string): string {
+  return `[reply-base64:${Buffer.from(reply, 'utf8').toString('base64')}]`;
+}
+
+const PROSE = [
+  'The migration ran cleanly on the staging copy, so the next step is to try it on a snapshot of production.',
+  'Sorting by the composite index avoids a temporary B-tree, which is where most of the time went.',
+  '오늘 회의는 오후 세 시로 옮겨졌어요.',
+  '- a list item that names `listLiveMessagesFrom` and the **window guard**',
+  '```ts\nconst total = rows.reduce((sum, row) => sum + row.tokens, 0);\n```',
+  'Great question! The short answer is yes, but there are two edge cases worth knowing about. 🙂',
+];
+
+/** A mixed Markdown reply of about `words` words. */
+export function replyOfWords(words: number): string {
+  const parts: string[] = [];
+  let count = 0;
+  for (let index = 0; count < words; index += 1) {
+    const sentence = PROSE[index % PROSE.length]!;
+    parts.push(sentence);
+    count += sentence.split(' ').length;
+  }
+  return parts.join('\n\n');
+}
+
+export interface TurnStalls {
+  /** The longest main-process task from `send` to the first `message-delta`: admission, the request build, sending it. */
+  readonly toFirstDeltaMs: number;
+  /** The longest main-process task from the first `message-delta` to `turn-done`: the reply streaming in. */
+  readonly streamingMs: number;
+  readonly turn: SentTurn;
+}
+
+/**
+ * Sends one turn while `monitorEventLoopDelay` samples the event loop every millisecond: the largest delay it sees is
+ * the longest single task (or run of tasks without a turn of the loop), split at the turn's first delta.
+ */
+export async function turnStalls(core: OpenedCore, conversationId: string, text: string): Promise<TurnStalls> {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  // The histogram measures between its own ticks: a task that started before its first tick would go unseen.
+  await sleep(20);
+  let toFirstDeltaMs: number | null = null;
+  const unsubscribe = core.onEvent((event) => {
+    if (toFirstDeltaMs !== null || event.type !== 'message-delta' || event.conversationId !== conversationId) return;
+    toFirstDeltaMs = histogram.max / 1e6;
+    histogram.reset();
+  });
+  try {
+    const turn = await sendTurn(core, conversationId, text);
+    if (toFirstDeltaMs === null) throw new Error('The turn streamed no delta');
+    return { toFirstDeltaMs, streamingMs: histogram.max / 1e6, turn };
+  } finally {
+    unsubscribe();
+    histogram.disable();
+  }
+}
