@@ -1,14 +1,17 @@
 /**
  * Attachments end to end: an image pasted into the composer reaches a vision brain in its wire's own shape and shows
  * in the message; a brain without vision gets the labelled stand-in; a reload keeps the image; and files the host
- * refuses (empty, misnamed, too large, damaged) each say why and leave nothing stored.
+ * refuses (empty, misnamed, too large, damaged) each say why and leave nothing stored. The attachment surfaces pass
+ * an axe scan (WCAG 2.1 A and AA, serious and critical) in both themes.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { fakeBrainRequests, newConversation, openApp, pickBrain, sendMessage } from './support/app';
 import { readE2eEnvironment } from './support/environment';
-import { gradientPng, naturalWidth, pasteFile } from './support/attachments';
+import { gradientPng, naturalWidth, pasteFile, SMALL_PDF } from './support/attachments';
+import { setUpSurfaceScene } from './support/surface-scene';
 
 const PHOTO = gradientPng(96, 64);
 
@@ -115,3 +118,40 @@ test('an empty, misnamed, oversized or damaged file each says why and stores not
   }
   expect(storedFiles()).toEqual(before);
 });
+
+/** Serious and critical WCAG 2.1 A/AA violations on the page as it stands, one line each. */
+async function axeViolations(page: Page, where: string): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return result.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .flatMap((violation) => violation.nodes.map((node) => `[${where}] ${violation.id} ${node.target.join(' ')}: ${violation.help}`));
+}
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`the tray, a refusal, a message's files and the image viewer pass axe in the ${theme} theme`, async ({ page, request }) => {
+    const { restore } = await setUpSurfaceScene(page, request, theme, 'attachmentaxe');
+    try {
+      await openApp(page);
+      await newConversation(page);
+      await pickBrain(page, 'kimi');
+      await pasteFile(page, 'photo.png', 'image/png', PHOTO);
+      await pasteFile(page, 'report.pdf', 'application/pdf', SMALL_PDF);
+      await page.getByTestId('composer-file-input').setInputFiles({ name: 'empty.txt', mimeType: 'text/plain', buffer: Buffer.alloc(0) });
+      await expect(page.getByTestId('attachment-problem')).toHaveCount(1);
+      await expect(page.getByTestId('attachment-refusal')).toHaveText('Kimi kimi-k2.6 cannot read PDFs here; switch to Gemini or remove it.');
+      const findings = await axeViolations(page, 'composer');
+
+      await pickBrain(page, 'gemini');
+      await sendMessage(page, 'Both, please.');
+      await expect(replies(page).first()).toHaveAttribute('data-status', 'complete');
+      await expect.poll(() => naturalWidth(page.getByRole('img', { name: 'photo.png' }))).toBe(96);
+      findings.push(...(await axeViolations(page, 'message')));
+      await page.getByRole('button', { name: 'Enlarge photo.png' }).click();
+      await expect(page.getByRole('dialog', { name: 'photo.png' })).toBeVisible();
+      findings.push(...(await axeViolations(page, 'image viewer')));
+      expect(findings).toEqual([]);
+    } finally {
+      await restore();
+    }
+  });
+}

@@ -260,13 +260,15 @@ function MessageAttachments({ attachments }: { readonly attachments: readonly At
               type="button"
               className="attachment-chip"
               data-testid="attachment-chip"
-              aria-label={`Open ${attachment.name}`}
               title={`Open ${attachment.name}`}
               onClick={() => void openAttachment(attachment)}
             >
               <span className="attachment-chip-label">
                 <FileIcon />
-                <span className="attachment-chip-name">{attachment.name}</span>
+                {/* The name read out starts with what the button does and holds all it shows (WCAG 2.5.3). */}
+                <span className="attachment-chip-name">
+                  <span className="visually-hidden">Open</span> {attachment.name}
+                </span>{' '}
                 <span className="attachment-chip-detail">{attachmentDetail(attachment)}</span>
               </span>
             </button>
