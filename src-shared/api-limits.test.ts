@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_COMMAND_BODY_BYTES, MAX_IMPORT_CONTENT_LENGTH, commandSchemas } from './api';
+import { ATTACHMENT_SIZE_LIMITS } from './attachments';
 
 describe('command size limits', () => {
   it('the import schema takes transcripts up to the one import limit', () => {
@@ -24,5 +25,13 @@ describe('command size limits', () => {
     expect(MAX_COMMAND_BODY_BYTES).toBeGreaterThanOrEqual(MAX_IMPORT_CONTENT_LENGTH * bytesPerCodeUnit + envelopeBytes);
     // Decoding the largest body never exceeds V8's longest string (2^29 - 24 code units).
     expect(MAX_COMMAND_BODY_BYTES).toBeLessThan(2 ** 29 - 24);
+  });
+
+  it('addAttachment takes a PDF at its 20 MiB limit in base64, and the web host body holds it', () => {
+    const base64Length = Math.ceil(ATTACHMENT_SIZE_LIMITS.pdf / 3) * 4;
+    expect(commandSchemas.addAttachment.shape.dataBase64.maxLength).toBe(base64Length);
+    expect(ATTACHMENT_SIZE_LIMITS.pdf).toBe(20 * 1024 * 1024);
+    const envelopeBytes = new TextEncoder().encode(JSON.stringify({ name: 'x'.repeat(255), dataBase64: '' })).length;
+    expect(MAX_COMMAND_BODY_BYTES).toBeGreaterThanOrEqual(base64Length + envelopeBytes);
   });
 });

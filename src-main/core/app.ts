@@ -18,6 +18,7 @@ import { searchCommands } from './commands/search';
 import { settingsCommands } from './commands/settings';
 import { toolCommands } from './commands/tools';
 import { transcriptCommands } from './commands/transcripts';
+import { sweepAttachments } from './attachments/sweep';
 import type { Core, CoreOptions } from './core-types';
 import { TurnEngine, type TurnEngineDependencies } from './engine/turn-engine';
 import { McpServerStore } from './mcp-server-store';
@@ -63,6 +64,7 @@ export function openCore(
   const ownerLock = holdOwnerLock(options.dataDir, undefined, lockOptions);
   const searchBackfill = startPendingSearchBackfill(db, databasePath, options.nativeBinding);
   const recoveredInterrupted = markStreamingAsInterrupted(db, nowIso(), (owner) => isStreamOwnerAlive(options.dataDir, owner, lockOptions));
+  sweepAttachments(db, options.dataDir, new Date());
   const listeners = new Set<(event: ApiEvent) => void>();
   const emit = (event: ApiEvent): void => {
     for (const listener of listeners) {

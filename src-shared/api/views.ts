@@ -89,26 +89,6 @@ export interface MessageView {
   readonly updatedAt: string;
 }
 
-/** A file attached to a message (or waiting to be sent, before it has one): its bytes stay in the data folder. */
-export interface AttachmentView {
-  readonly id: string;
-  readonly name: string;
-  /** Sniffed from the bytes, never taken from the name. */
-  readonly mediaType: string;
-  readonly kind: AttachmentKind;
-  readonly size: number;
-  readonly sha256: string;
-  /** An image's pixels; null for PDFs and text. */
-  readonly width: number | null;
-  readonly height: number | null;
-}
-
-/** An attachment's bytes, for showing an image or opening a file. */
-export interface AttachmentContent {
-  readonly mediaType: string;
-  readonly dataBase64: string;
-}
-
 /** The readable reasoning of a reply: "Kimi thought for 12 s". */
 export interface ReasoningView {
   readonly text: string;
@@ -486,4 +466,24 @@ export interface SearchResultsView {
   readonly hits: readonly SearchHitView[];
   /** Set while messages written before the search index existed are still being indexed: how far it has come. */
   readonly indexing: { readonly percent: number } | null;
+}
+
+/** A file attached to a message (or waiting to be sent, before it has one): its bytes stay in the data folder. */
+export interface AttachmentView {
+  readonly id: string;
+  readonly name: string;
+  /** Sniffed from the bytes, never taken from the name. */
+  readonly mediaType: string;
+  readonly kind: AttachmentKind;
+  readonly size: number;
+  readonly sha256: string;
+  /** An image's pixels; null for PDFs and text. */
+  readonly width: number | null;
+  readonly height: number | null;
+}
+
+/** An attachment's bytes, for showing an image or opening a file. */
+export interface AttachmentContent {
+  readonly mediaType: string;
+  readonly dataBase64: string;
 }

@@ -14,6 +14,7 @@ import type { ReplayTurn } from '../replay/types';
 import { buildWireRequest } from '../replay/wires';
 import { nowIso } from '../store/clock';
 import { CompactionConflictError, measureSpan, newestCoveredSeq, spanEnd, storeSummary, type CompactionSpan } from '../store/compaction';
+import { attachmentRowsOfMessages } from '../store/attachments';
 import { listInvocationsByMessage } from '../store/invocations';
 import { scanLivePath } from '../store/live-path';
 import { listLiveMessagesBetween, liveSummary, nextSeq, toMessageViews, type MessageRow } from '../store/messages';
@@ -84,7 +85,14 @@ function* spanParts(db: AppDatabase, conversationId: string, span: CompactionSpa
   let partTokens = 0;
   const flush = () => {
     const assistantIds = part.filter((row) => row.role === 'assistant').map((row) => row.id);
-    const turns = collectReplayTurns(part, listInvocationsByMessage(db, assistantIds));
+    // A summary names the files the user attached; their bytes stay out of it.
+    const attachments = new Map(
+      [...attachmentRowsOfMessages(db, part.filter((row) => row.role === 'user').map((row) => row.id))].map(([messageId, rows]) => [
+        messageId,
+        rows.map((row) => ({ name: row.name, kind: row.kind, mediaType: row.mediaType, width: row.width, height: row.height })),
+      ]),
+    );
+    const turns = collectReplayTurns(part, listInvocationsByMessage(db, assistantIds), attachments);
     const result = { turns, rows: part.length };
     part = [];
     partTokens = 0;

@@ -3,6 +3,7 @@
  * transcript (tool calls included, cut as for replay) and the instruction. A plain transcript is valid on every wire:
  * no native call shapes to pair, no tools to declare, no reasoning to carry.
  */
+import { imageDimensions } from '../../../src-shared/attachments';
 import { BRAINS, isBrainId } from '../../../src-shared/brains';
 import { cutAnswer, cutInput } from '../replay/call-shaping';
 import type { ReplayTurn } from '../replay/types';
@@ -46,9 +47,14 @@ export function transcriptLines(turn: ReplayTurn): string {
     const outcome = call.isError ? 'failed' : 'answered';
     return `  Tool call ${call.name} ${JSON.stringify(cutInput(call.input).input)} ${outcome}: ${indent(cutAnswer(call.answer))}`;
   });
+  const attached = (turn.attachments ?? []).map((attachment) => {
+    const dimensions = imageDimensions(attachment.width, attachment.height);
+    const kind = attachment.kind === 'image' ? 'image' : attachment.kind === 'pdf' ? 'PDF' : 'text file';
+    return `  Attached ${kind} ${attachment.name}${dimensions === null ? '' : ` (${dimensions})`}`;
+  });
   const text = turn.text.trim();
-  if (calls.length === 0) return `${speaker(turn)}: ${indent(text)}`;
-  return [`${speaker(turn)}:`, ...calls, ...(text.length > 0 ? [`  ${indent(text)}`] : [])].join('\n');
+  if (calls.length === 0 && attached.length === 0) return `${speaker(turn)}: ${indent(text)}`;
+  return [`${speaker(turn)}:`, ...attached, ...calls, ...(text.length > 0 ? [`  ${indent(text)}`] : [])].join('\n');
 }
 
 /** The user message of a compaction request: the transcript, then what to write and how long. */

@@ -37,7 +37,7 @@ export type AttachmentFileReader = (sha256: string) => Uint8Array | null;
 
 function toReplayAttachment(row: AttachmentRow, readFile: AttachmentFileReader | undefined): ReplayAttachment {
   const bytes = readFile?.(row.sha256) ?? null;
-  const facts = { name: row.name, kind: row.kind, mediaType: row.mediaType, width: row.width, height: row.height };
+  const facts = { name: row.name, kind: row.kind, mediaType: row.mediaType, width: row.width, height: row.height, pages: row.pages };
   if (bytes === null) return facts;
   // A text file was read as UTF-8 text when it was added (core/attachments/sniff.ts).
   return row.kind === 'text' ? { ...facts, text: Buffer.from(bytes).toString('utf8') } : { ...facts, data: Buffer.from(bytes).toString('base64') };

@@ -67,6 +67,8 @@ export interface ReplayAttachment {
   readonly mediaType: string;
   readonly width: number | null;
   readonly height: number | null;
+  /** A PDF's pages when its page tree could be read. */
+  readonly pages?: number | null;
   /** Base64 of an image's or PDF's bytes; absent for a text file, and when the file is missing from the data folder. */
   readonly data?: string;
   /** A text file's text; absent for images and PDFs, and when the file is missing. */

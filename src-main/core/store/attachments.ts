@@ -119,6 +119,13 @@ export function attachmentShasOfConversation(db: AppDatabase, conversationId: st
   return (selectShasOfConversation(db).all(conversationId) as { sha256: string }[]).map((row) => row.sha256);
 }
 
+const deleteStale = statementCacheFor('DELETE FROM attachments WHERE message_id IS NULL AND created_at < ? RETURNING sha256');
+
+/** Deletes the attachments added before `createdBefore` and never sent; answers their sha256s. */
+export function deleteStalePendingAttachments(db: AppDatabase, createdBefore: string): string[] {
+  return (deleteStale(db).all(createdBefore) as { sha256: string }[]).map((row) => row.sha256);
+}
+
 const isShaUsed = statementCacheFor('SELECT 1 FROM attachments WHERE sha256 = ? LIMIT 1');
 
 /** Of these sha256s, those no row uses any more: their files may go. */

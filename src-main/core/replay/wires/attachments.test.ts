@@ -185,6 +185,18 @@ describe('earlier turns', () => {
     expect(warnings).toEqual([{ messageId: 'u1', message: 'older.pdf replays as a text line: the request has no room for it beside newer attachments.' }]);
   });
 
+  it('keep to Anthropic\'s 100 PDF pages a request, newest first', () => {
+    const thick: ReplayAttachment = { ...REPORT, name: 'thick.pdf', pages: 80 };
+    const thin: ReplayAttachment = { ...REPORT, name: 'thin.pdf', pages: 30 };
+    const messages = items('claude', [
+      userTurn([thick], 'First.', 'u1'),
+      { messageId: 'a1', role: 'assistant', kind: 'chat', text: 'Read.', calls: [] },
+      userTurn([thin], 'Second.', 'u2'),
+    ]) as Array<{ content: Array<{ type: string; text?: string }> }>;
+    expect(messages[0]!.content[0]).toEqual({ type: 'text', text: '[PDF thick.pdf was shown earlier in this conversation; it is not sent again, for want of room in this request]' });
+    expect(messages[2]!.content[0]!.type).toBe('document');
+  });
+
   it('a file missing from the data folder replays as a labelled line', () => {
     const { data: _gone, ...missing } = IMAGE;
     expect(items('claude', [userTurn([missing], 'Still there?')])).toEqual([

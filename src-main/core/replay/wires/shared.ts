@@ -247,21 +247,25 @@ export interface InlineLimits {
   readonly perRequest: number;
   /** How many images one request may carry. */
   readonly imagesPerRequest: number;
+  /** How many PDF pages one request may carry (a PDF whose pages are unknown counts as one). */
+  readonly pdfPagesPerRequest: number;
 }
 
 const MEBIBYTE = 1024 * 1024;
 
 export const INLINE_LIMITS: Readonly<Record<WireId, InlineLimits>> = {
-  // Anthropic: "image exceeds 5 MB maximum" per image, at most 100 images, and 32 MB per request, its text included.
-  'anthropic-messages': { perImage: MAX_SHOWN_IMAGE_BASE64_CHARS, perRequest: 24 * MEBIBYTE, imagesPerRequest: 100 },
+  // Anthropic: "image exceeds 5 MB maximum" per image, at most 100 images and 100 PDF pages, and 32 MB per request,
+  // its text included.
+  'anthropic-messages': { perImage: MAX_SHOWN_IMAGE_BASE64_CHARS, perRequest: 24 * MEBIBYTE, imagesPerRequest: 100, pdfPagesPerRequest: 100 },
   // OpenAI: 50 MB of file and image inputs per request, at most 500 images; xAI: 10 MiB per image.
-  'openai-responses': { perImage: 14 * MEBIBYTE, perRequest: 40 * MEBIBYTE, imagesPerRequest: 500 },
+  'openai-responses': { perImage: 14 * MEBIBYTE, perRequest: 40 * MEBIBYTE, imagesPerRequest: 500, pdfPagesPerRequest: Number.POSITIVE_INFINITY },
   // Moonshot documents no request limit for inline images; 20 MB keeps to what its vision examples send.
-  'chat-completions': { perImage: 14 * MEBIBYTE, perRequest: 20 * MEBIBYTE, imagesPerRequest: 100 },
-  // Gemini: "use the Files API when the total request size (files, text, instructions) is over 20 MB".
-  'gemini-generate-content': { perImage: 14 * MEBIBYTE, perRequest: 18 * MEBIBYTE, imagesPerRequest: 3_000 },
+  'chat-completions': { perImage: 14 * MEBIBYTE, perRequest: 20 * MEBIBYTE, imagesPerRequest: 100, pdfPagesPerRequest: Number.POSITIVE_INFINITY },
+  // Gemini: "use the Files API when the total request size (files, text, instructions) is over 20 MB"; a PDF of at
+  // most 1,000 pages.
+  'gemini-generate-content': { perImage: 14 * MEBIBYTE, perRequest: 18 * MEBIBYTE, imagesPerRequest: 3_000, pdfPagesPerRequest: 1_000 },
   // Ollama reads the whole request into the local server; its vision models take few images at a time.
-  'ollama-chat': { perImage: 14 * MEBIBYTE, perRequest: 40 * MEBIBYTE, imagesPerRequest: 20 },
+  'ollama-chat': { perImage: 14 * MEBIBYTE, perRequest: 40 * MEBIBYTE, imagesPerRequest: 20, pdfPagesPerRequest: 0 },
 };
 
 /** What one attachment becomes in a request: itself, or a labelled line and why. */
@@ -319,6 +323,7 @@ export function planAttachments(request: ReplayRequest, wire: WireId): ReadonlyM
   const plan = new Map<ReplayAttachment, AttachmentDecision>();
   let used = 0;
   let images = 0;
+  let pages = 0;
   for (const turn of [...request.turns].reverse()) {
     for (const attachment of [...(turn.attachments ?? [])].reverse()) {
       if (attachment.kind === 'text') {
@@ -329,11 +334,15 @@ export function planAttachments(request: ReplayRequest, wire: WireId): ReadonlyM
       else if (attachment.data === undefined) plan.set(attachment, 'missing');
       else {
         const isImage = attachment.kind === 'image';
-        const fits = used + attachment.data.length <= limits.perRequest && (!isImage || (attachment.data.length <= limits.perImage && images < limits.imagesPerRequest));
+        const pdfPages = isImage ? 0 : Math.max(1, attachment.pages ?? 1);
+        const fits =
+          used + attachment.data.length <= limits.perRequest &&
+          (isImage ? attachment.data.length <= limits.perImage && images < limits.imagesPerRequest : pages + pdfPages <= limits.pdfPagesPerRequest);
         plan.set(attachment, fits ? 'send' : 'no-room');
         if (fits) {
           used += attachment.data.length;
           if (isImage) images += 1;
+          pages += pdfPages;
         }
       }
     }
