@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { unzipSync, strFromU8 } from 'fflate';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +49,7 @@ describe('the export worker', () => {
     const archive = await runExportWorker({
       entry,
       databasePath: path,
+      dataDir: dirname(path),
       request: { format: 'md' },
       signal: new AbortController().signal,
       onProgress: (done, total) => progress.push([done, total]),
@@ -75,6 +76,7 @@ describe('the export worker', () => {
     const outcome = await runExportWorker({
       entry,
       databasePath: path,
+      dataDir: dirname(path),
       request: { format: 'json' },
       signal: controller.signal,
       onProgress: (done) => {
@@ -90,7 +92,7 @@ describe('the export worker', () => {
     const folder = mkdtempSync(join(tmpdir(), 'anybrain-export-worker-'));
     cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
     await expect(
-      runExportWorker({ entry, databasePath: join(folder, 'missing.db'), request: { format: 'json' }, signal: new AbortController().signal, onProgress: () => {} }),
+      runExportWorker({ entry, databasePath: join(folder, 'missing.db'), dataDir: folder, request: { format: 'json' }, signal: new AbortController().signal, onProgress: () => {} }),
     ).rejects.toThrow(/unable to open database file|does not exist/);
   });
 
