@@ -121,6 +121,31 @@ export const toolInvocations = sqliteTable(
   (table) => [index('tool_invocations_message').on(table.messageId, table.seq), index('tool_invocations_turn').on(table.turnId)],
 );
 
+/**
+ * Files attached to user messages. The bytes live once per content in `<dataDir>/attachments/<sha256>`, never in a
+ * message's text; a row with no message is waiting to be sent. Deleting a message (or its conversation) deletes its
+ * rows, and a file goes when no row names its sha256 any more.
+ */
+export const attachments = sqliteTable(
+  'attachments',
+  {
+    id: text('id').primaryKey(),
+    messageId: text('message_id').references(() => messages.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** Sniffed from the bytes when added, never taken from the name. */
+    mediaType: text('media_type').notNull(),
+    kind: text('kind', { enum: ['image', 'pdf', 'text'] }).notNull(),
+    size: integer('size').notNull(),
+    sha256: text('sha256').notNull(),
+    width: integer('width'),
+    height: integer('height'),
+    /** A PDF's page count as read from its bytes (what providers charge by), else null. */
+    pages: integer('pages'),
+    createdAt: text('created_at').notNull(),
+  },
+  (table) => [index('attachments_message').on(table.messageId), index('attachments_sha256').on(table.sha256)],
+);
+
 export const memories = sqliteTable('memories', {
   id: text('id').primaryKey(),
   text: text('text').notNull(),

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import type { ApiEvent, CommandHandlers } from '../../src-shared/api';
 import { connectionFor } from './brain-connection';
+import { attachmentCommands } from './commands/attachments';
 import { conversationCommands } from './commands/conversations';
 import { dispatchCommand } from './commands/dispatch';
 import { joinHandlers, type CommandDependencies } from './commands/handlers';
@@ -92,6 +93,7 @@ export function openCore(
     connectionFor: (brain) => connectionFor(db, brain, env, keyStore),
     toolbox,
     streamOwner: ownerLock.owner,
+    dataDir: options.dataDir,
   });
   const mcpReady = toolbox.syncMcpServers();
 
@@ -128,6 +130,7 @@ export function openCore(
   const handlers: CommandHandlers = joinHandlers(
     conversationCommands(dependencies),
     messageCommands(dependencies),
+    attachmentCommands(dependencies),
     settingsCommands(dependencies),
     contextCommands(dependencies),
     memoryCommands(dependencies),

@@ -51,6 +51,7 @@ export function messageFixture(overrides: Partial<MessageView> = {}): MessageVie
     parentId: null,
     siblings: null,
     reasoning: null,
+    attachments: [],
     coveredMessages: 0,
     createdAt: '2026-01-01T10:00:00.000Z',
     updatedAt: '2026-01-01T10:00:00.000Z',

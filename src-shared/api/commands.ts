@@ -2,6 +2,7 @@
  * (contract) The commands: their zod input schemas (validated at the entry of the main process) and what each answers.
  */
 import { z } from 'zod';
+import { MAX_ATTACHMENT_BASE64_LENGTH, MAX_ATTACHMENTS_PER_MESSAGE } from '../attachments';
 import { BRAIN_IDS, REASONING_LEVELS } from '../brains';
 import { baseUrlProblem } from '../base-url';
 import { MAX_CONTEXT_WINDOW, MIN_CONTEXT_WINDOW } from '../context-windows';
@@ -13,6 +14,8 @@ import {
   REPAIR_KINDS,
   THEMES,
   type ApprovalView,
+  type AttachmentContent,
+  type AttachmentView,
   type CompactionResult,
   type ContextStatusView,
   type ConversationView,
@@ -81,7 +84,34 @@ export const commandSchemas = {
       limit: z.number().int().min(1).max(500).default(100),
     })
     .strict(),
-  send: z.object({ conversationId: entityId, text: z.string().min(1).max(1_000_000) }).strict(),
+  /**
+   * Sends a message: `text`, with the pending attachments `attachmentIds` (from addAttachment) linked to it. `text` may
+   * be empty only when something is attached. A model that cannot take a kind attached is refused before anything is
+   * stored (`attachment-not-supported`).
+   */
+  send: z
+    .object({
+      conversationId: entityId,
+      text: z.string().max(1_000_000),
+      attachmentIds: z.array(entityId).max(MAX_ATTACHMENTS_PER_MESSAGE).optional(),
+    })
+    .strict()
+    .refine((input) => input.text.length > 0 || (input.attachmentIds?.length ?? 0) > 0, {
+      message: 'Write a message or attach a file.',
+      path: ['text'],
+    }),
+  /**
+   * Stores a file for the next message: its media type sniffed from the bytes (never the name), the bytes kept once
+   * per content in the data folder. Answers with the pending attachment; refused with `attachment-empty`,
+   * `attachment-too-large`, `attachment-unsupported` or `attachment-corrupt`, storing nothing.
+   */
+  addAttachment: z
+    .object({ name: z.string().trim().min(1).max(255), dataBase64: z.string().max(MAX_ATTACHMENT_BASE64_LENGTH) })
+    .strict(),
+  /** Drops an attachment not yet sent; its file goes when no other attachment holds the same bytes. */
+  removeAttachment: z.object({ id: entityId }).strict(),
+  /** An attachment's bytes, to show an image or open a file. */
+  readAttachment: z.object({ id: entityId }).strict(),
   /** Runs the last user message again after a failed, stopped or interrupted reply. */
   retry: z.object({ conversationId: entityId }).strict(),
   stop: z.object({ conversationId: entityId }).strict(),
@@ -302,6 +332,9 @@ export interface CommandOutputs {
   setConversationBrain: ConversationView;
   listMessages: MessagePage;
   send: SendResult;
+  addAttachment: AttachmentView;
+  removeAttachment: null;
+  readAttachment: AttachmentContent;
   retry: SendResult;
   stop: { stopped: boolean };
   editMessage: SendResult;

@@ -3,6 +3,7 @@ import type { BrainId, ReasoningLevel, WireId } from '../brains';
 import type { ContextLevel, ContextLines, WindowSource } from '../context-windows';
 import { MCP_SERVER_STATUSES, TOOL_POLICY_VALUES, type McpServerOrigin, type McpServerStatus, type ToolPolicyValue } from '../tool-rules';
 import type { ToolImageFacts } from '../tool-images';
+import type { AttachmentKind } from '../attachments';
 
 export const MESSAGE_ROLES = ['user', 'assistant', 'system'] as const;
 export type MessageRole = (typeof MESSAGE_ROLES)[number];
@@ -82,8 +83,30 @@ export interface MessageView {
   readonly siblings: SiblingsView | null;
   /** The reply's readable reasoning, or null when it showed none; its opaque carriers never leave the main process. */
   readonly reasoning: ReasoningView | null;
+  /** The files the user attached to this message, in the order attached; empty when none. */
+  readonly attachments: readonly AttachmentView[];
   readonly createdAt: string;
   readonly updatedAt: string;
+}
+
+/** A file attached to a message (or waiting to be sent, before it has one): its bytes stay in the data folder. */
+export interface AttachmentView {
+  readonly id: string;
+  readonly name: string;
+  /** Sniffed from the bytes, never taken from the name. */
+  readonly mediaType: string;
+  readonly kind: AttachmentKind;
+  readonly size: number;
+  readonly sha256: string;
+  /** An image's pixels; null for PDFs and text. */
+  readonly width: number | null;
+  readonly height: number | null;
+}
+
+/** An attachment's bytes, for showing an image or opening a file. */
+export interface AttachmentContent {
+  readonly mediaType: string;
+  readonly dataBase64: string;
 }
 
 /** The readable reasoning of a reply: "Kimi thought for 12 s". */

@@ -4,7 +4,9 @@
 import { ApiError, type ConversationView } from '../../../src-shared/api';
 import { newId, nowIso } from '../store/clock';
 import { DEFAULT_TITLE, deleteConversation, getConversation, insertConversation, listConversations, updateConversation } from '../store/conversations';
+import { attachmentShasOfConversation } from '../store/attachments';
 import type { AppDatabase } from '../store/open';
+import { releaseAttachmentFiles } from './attachments';
 import type { CommandDependencies, HandlerGroup } from './handlers';
 
 /** The conversation, or the Api's not-found error a person can read. */
@@ -14,7 +16,7 @@ export function requireConversation(db: AppDatabase, id: string): ConversationVi
   return conversation;
 }
 
-export function conversationCommands({ db, emit, engine }: Pick<CommandDependencies, 'db' | 'emit' | 'engine'>) {
+export function conversationCommands({ db, dataDir, emit, engine }: Pick<CommandDependencies, 'db' | 'dataDir' | 'emit' | 'engine'>) {
   return {
     listConversations: ({ query }) => listConversations(db, query),
     createConversation: ({ title, brain, model }) => {
@@ -38,7 +40,10 @@ export function conversationCommands({ db, emit, engine }: Pick<CommandDependenc
       if (engine.isRunning(id)) {
         engine.stop(id);
       }
+      const files = attachmentShasOfConversation(db, id);
       const deleted = deleteConversation(db, id);
+      // The rows went with the conversation; a file another conversation (or a pending attachment) holds stays.
+      if (deleted) releaseAttachmentFiles(db, dataDir, files);
       if (deleted) emit({ type: 'conversation-deleted', conversationId: id });
       return { deleted };
     },

@@ -30,7 +30,7 @@ export function messageCommands({ db, engine }: Pick<CommandDependencies, 'db' |
       requireConversation(db, conversationId);
       return toMessagePage(db, listMessagePage(db, conversationId, limit, beforeSeq));
     },
-    send: ({ conversationId, text }) => engine.send(conversationId, text).result,
+    send: ({ conversationId, text, attachmentIds }) => engine.send(conversationId, text, attachmentIds ?? []).result,
     retry: ({ conversationId }) => engine.retry(conversationId).result,
     stop: ({ conversationId }) => ({ stopped: engine.stop(conversationId) }),
     editMessage: ({ messageId, text }) => engine.edit(messageId, text).result,

@@ -4,10 +4,12 @@
  * context the app brings to it. The turn id is minted here, once.
  */
 import { ApiError, type ConnectionProblem } from '../../../src-shared/api';
+import { attachmentRefusal } from '../../../src-shared/attachments';
 import { AVAILABLE_BRAINS, BRAINS, type BrainId } from '../../../src-shared/brains';
 import { newId, nowIso } from '../store/clock';
 import type { AppDatabase } from '../store/open';
-import { admitTurn, type AdmittedTurn, type TurnContextEntry } from '../store/turns';
+import { pendingAttachments } from '../store/attachments';
+import { admitTurn, type AdmittedTurn, type TurnAttachments, type TurnContextEntry } from '../store/turns';
 import { parseSkillCommand, skillContext } from '../tools/skills';
 import { resolveTarget, type ResolvedTarget, type TargetOverrides } from './resolve-target';
 import type { TurnToolbox } from './turn-toolbox';
@@ -73,18 +75,33 @@ export interface TurnPlacement {
   /** The message the turn's first new row follows (see `TurnAdmission.parentId`); absent, the current leaf. */
   readonly parentId?: string | null;
   readonly overrides?: TargetOverrides;
+  /** The files the new user message carries (see `TurnAdmission.attachments`). */
+  readonly attachments?: TurnAttachments;
+}
+
+/**
+ * Refuses, before anything is stored, pending attachments the target model cannot take: the sentence the composer
+ * shows too (src-shared/attachments.ts `attachmentRefusal`).
+ */
+function checkAttachments(db: AppDatabase, target: ResolvedTarget, attachments: TurnAttachments | undefined): void {
+  if (attachments?.link === undefined || attachments.link.length === 0) return;
+  const kinds = pendingAttachments(db, attachments.link).map((row) => row.kind);
+  const refusal = attachmentRefusal(target.brain, target.model, kinds);
+  if (refusal !== null) throw new ApiError('attachment-not-supported', refusal);
 }
 
 /** Admits a turn: `userText` is the new message, or null to answer the last user message again. */
 export function admit(deps: AdmissionDependencies, conversationId: string, userText: string | null, placement: TurnPlacement = {}): TurnContext {
   const target = resolveTarget(deps.db, conversationId, placement.overrides);
   const connection = checkedConnection(target.brain, deps.connectionFor);
+  checkAttachments(deps.db, target, placement.attachments);
   const turnId = newId();
   const admitted = admitTurn(deps.db, {
     conversationId,
     turnId,
     userText,
     ...(placement.parentId === undefined ? {} : { parentId: placement.parentId }),
+    ...(placement.attachments === undefined || userText === null ? {} : { attachments: placement.attachments }),
     ...target,
     streamOwner: deps.streamOwner,
     context: userText === null ? [] : turnContext(deps.toolbox, userText),

@@ -88,6 +88,7 @@ describe('reasoning while a reply streams', () => {
       parentId: message.parentId,
       siblings: null,
       reasoning: { text: 'Greet back.', durationMs: 3_000 },
+      attachments: [],
       createdAt: message.createdAt,
       updatedAt: message.updatedAt,
     });

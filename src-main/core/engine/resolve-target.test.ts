@@ -37,7 +37,7 @@ describe('resolveTarget', () => {
 });
 
 describe('setConversationBrain', () => {
-  const commands = (db: AppDatabase) => conversationCommands({ db, emit: () => {}, engine: {} as TurnEngine });
+  const commands = (db: AppDatabase) => conversationCommands({ db, dataDir: '', emit: () => {}, engine: {} as TurnEngine });
 
   it('keeps the reasoning pick on the same brain and forgets it on another, as it does the model', () => {
     const db = conversationOn('claude', 'claude-opus-4-6', 'high');

@@ -35,6 +35,8 @@ export interface TurnEngineDependencies {
   /** The windows requests are built against; the table and settings alone by default (no server questions). */
   readonly windows?: ContextWindows;
   readonly now?: () => Date;
+  /** The data folder whose `attachments/` holds attached files' bytes; without it, no attachment replays its bytes. */
+  readonly dataDir?: string;
 }
 
 export interface StartedTurn {
@@ -157,8 +159,9 @@ export class TurnEngine {
     return result;
   }
 
-  send(conversationId: string, text: string): StartedTurn {
-    return this.start(conversationId, text);
+  /** Sends `text` with the pending attachments `attachmentIds` (from addAttachment). */
+  send(conversationId: string, text: string, attachmentIds: readonly string[] = []): StartedTurn {
+    return this.start(conversationId, text, attachmentIds.length > 0 ? { attachments: { link: attachmentIds } } : {});
   }
 
   /** Answers the last user message again, after a failed, stopped or interrupted reply. */
@@ -173,7 +176,7 @@ export class TurnEngine {
   edit(messageId: string, text: string): StartedTurn {
     const edited = branchPoint(this.deps.db, messageId);
     if (edited.role !== 'user') throw new ApiError('invalid-input', 'Only a message you wrote can be edited.');
-    return this.start(edited.conversationId, text, { parentId: edited.parentId });
+    return this.start(edited.conversationId, text, { parentId: edited.parentId, attachments: { copyFrom: edited.id } });
   }
 
   /**

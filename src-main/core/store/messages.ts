@@ -1,10 +1,11 @@
 import { and, asc, desc, eq, getTableColumns, getTableName, inArray, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
-import type { MessageKind, MessageRole, MessageStatus, MessageView, ReasoningView, SiblingsView, TurnError, Usage } from '../../../src-shared/api';
+import type { AttachmentView, MessageKind, MessageRole, MessageStatus, MessageView, ReasoningView, SiblingsView, TurnError, Usage } from '../../../src-shared/api';
 import { isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
 import { isSameModel } from '../../../src-shared/models';
 import { messages } from '../../../db/schema';
 import { estimateMessageTokens } from '../context/token-estimate';
+import { attachmentsOfMessages } from './attachments';
 import { currentLeafId, extendLeaf, moveLeaf, siblingsOf } from './branches';
 import { inTransaction, type AppDatabase } from './open';
 import { statementCacheFor } from './statements';
@@ -33,7 +34,12 @@ function toReasoningView(stored: unknown): ReasoningView | null {
  * `coveredMessages`: for a summary row, how many rows it covers directly (see `countCoveredMessages`); `siblings`: its
  * place among its alternatives (see `siblingsOf`).
  */
-export function toMessageView(row: MessageRow, coveredMessages = 0, siblings: SiblingsView | null = null): MessageView {
+export function toMessageView(
+  row: MessageRow,
+  coveredMessages = 0,
+  siblings: SiblingsView | null = null,
+  attachments: readonly AttachmentView[] = [],
+): MessageView {
   return {
     id: row.id,
     conversationId: row.conversationId,
@@ -59,6 +65,7 @@ export function toMessageView(row: MessageRow, coveredMessages = 0, siblings: Si
     parentId: row.parentId,
     siblings,
     reasoning: toReasoningView(row.reasoning),
+    attachments,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -410,7 +417,11 @@ export function toMessageViews(db: AppDatabase, rows: readonly MessageRow[]): Me
     rows.filter((row) => row.kind === 'summary').map((row) => row.id),
   );
   const siblings = siblingsOf(db, rows);
-  return rows.map((row) => toMessageView(row, counts.get(row.id) ?? 0, siblings.get(row.id) ?? null));
+  const attachments = attachmentsOfMessages(
+    db,
+    rows.filter((row) => row.role === 'user').map((row) => row.id),
+  );
+  return rows.map((row) => toMessageView(row, counts.get(row.id) ?? 0, siblings.get(row.id) ?? null, attachments.get(row.id) ?? []));
 }
 
 /** A JSON column's value as drizzle decodes it: NULL stays null, anything else is parsed. */

@@ -36,6 +36,7 @@ describe('openDatabase', () => {
       .pluck()
       .all();
     expect(tables).toEqual([
+      'attachments',
       'brain_state',
       'conversations',
       'counters',

@@ -5,6 +5,9 @@
  */
 import { ApiError, type ConversationView } from '../../../src-shared/api';
 import type { BrainId, ReasoningLevel } from '../../../src-shared/brains';
+import { attachmentTokenCeiling } from '../context/attachment-tokens';
+import { estimateMessageTokens } from '../context/token-estimate';
+import { attachmentRowsOfMessages, copyAttachments, linkAttachments, pendingAttachments, type AttachmentRow } from './attachments';
 import { newId } from './clock';
 import { DEFAULT_TITLE, getConversation, updateConversation } from './conversations';
 import { insertInvocation, type InvocationRow } from './invocations';
@@ -75,6 +78,14 @@ export interface TurnContextEntry {
   readonly output: string;
 }
 
+/** The files a new user message carries: pending attachments to link, or an edited message's to keep. */
+export interface TurnAttachments {
+  /** Pending attachments (from addAttachment), linked to the new user row in the admission's transaction. */
+  readonly link?: readonly string[];
+  /** An edited message: its attachments are copied onto the new user row beside it. */
+  readonly copyFrom?: string;
+}
+
 export interface TurnAdmission {
   readonly conversationId: string;
   readonly turnId: string;
@@ -85,6 +96,8 @@ export interface TurnAdmission {
    * (the new message goes beside it); an answer again names the user message (the new reply goes beside its replies).
    */
   readonly parentId?: string | null;
+  /** The files the new user message carries; ignored on a retry. */
+  readonly attachments?: TurnAttachments;
   readonly brain: BrainId;
   readonly model: string;
   readonly reasoningLevel: ReasoningLevel;
@@ -103,21 +116,34 @@ export interface AdmittedTurn {
   readonly contextInvocations: readonly InvocationRow[];
 }
 
+/** The rows of the files the new user message carries, in the order they were added. */
+function attachedRows(db: AppDatabase, attachments: TurnAttachments | undefined): AttachmentRow[] {
+  if (attachments?.link !== undefined) return pendingAttachments(db, attachments.link);
+  if (attachments?.copyFrom !== undefined) return attachmentRowsOfMessages(db, [attachments.copyFrom]).get(attachments.copyFrom) ?? [];
+  return [];
+}
+
 /** Stores the start of a turn in one transaction. A retry with no user message to answer is refused. */
 export function admitTurn(db: AppDatabase, admission: TurnAdmission): AdmittedTurn {
   const { conversationId, turnId, userText, now } = admission;
   return inTransaction(db, () => {
     let seq = nextSeq(db, conversationId);
     let userRow: MessageRow | null = null;
+    let firstAttachmentName: string | null = null;
     const placement = admission.parentId === undefined ? {} : { parentId: admission.parentId };
     if (userText === null) {
       if (!hasUserMessage(db, conversationId)) {
         throw new ApiError('nothing-to-retry', 'There is no message to answer again in this conversation.');
       }
     } else {
+      const attached = attachedRows(db, admission.attachments);
       userRow = insertMessage(db, {
         id: newId(), conversationId, seq, turnId, role: 'user', text: userText, status: 'complete', createdAt: now, ...placement,
+        tokenEstimate: estimateMessageTokens(userText) + attached.reduce((sum, row) => sum + attachmentTokenCeiling(row), 0),
       });
+      if (admission.attachments?.link !== undefined) linkAttachments(db, userRow.id, attached.map((row) => row.id));
+      else if (admission.attachments?.copyFrom !== undefined) copyAttachments(db, admission.attachments.copyFrom, userRow.id, now);
+      firstAttachmentName = attached[0]?.name ?? null;
       seq += 1;
     }
     const assistantRow = insertMessage(db, {
@@ -143,7 +169,10 @@ export function admitTurn(db: AppDatabase, admission: TurnAdmission): AdmittedTu
       }),
     );
     const changes: { updatedAt: string; title?: string } = { updatedAt: now };
-    if (userText !== null && getConversation(db, conversationId)?.title === DEFAULT_TITLE) changes.title = titleFromMessage(userText);
+    if (userText !== null && getConversation(db, conversationId)?.title === DEFAULT_TITLE) {
+      // A message of files alone is named after its first file.
+      changes.title = titleFromMessage(userText.trim() === '' && firstAttachmentName !== null ? firstAttachmentName : userText);
+    }
     const conversation = updateConversation(db, conversationId, changes);
     return { userRow, assistantRow, conversation, contextInvocations };
   });

@@ -1,0 +1,274 @@
+/**
+ * Attachments: the kinds a message may carry, their limits, and which models take which kind. A model that cannot
+ * take a kind is never sent it: the composer refuses it before sending, and a history that holds one replays a
+ * labelled text stand-in instead. Text files go to every model as a labelled text block.
+ */
+import { BRAINS, type BrainId } from './brains';
+import { isSameModel } from './models';
+
+export type AttachmentKind = 'image' | 'pdf' | 'text';
+export const ATTACHMENT_KINDS: readonly AttachmentKind[] = ['image', 'pdf', 'text'];
+
+/** The images every wire takes inline (Anthropic, OpenAI, Gemini and Ollama all list these four). SVG is none of them. */
+export const IMAGE_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
+export const PDF_MEDIA_TYPE = 'application/pdf';
+
+const MEBIBYTE = 1024 * 1024;
+
+/**
+ * Bytes per file. Images: 10 MiB, xAI's documented maximum per image. PDFs: 20 MiB, Gemini's limit for a request
+ * with inline data. Text: 1 MiB, about 250,000 tokens.
+ */
+export const ATTACHMENT_SIZE_LIMITS: Readonly<Record<AttachmentKind, number>> = {
+  image: 10 * MEBIBYTE,
+  pdf: 20 * MEBIBYTE,
+  text: 1 * MEBIBYTE,
+};
+
+export const MAX_ATTACHMENTS_PER_MESSAGE = 10;
+
+/** The longest base64 text `addAttachment` takes: the largest limit, encoded (4 characters per 3 bytes, padded). */
+export const MAX_ATTACHMENT_BASE64_LENGTH = Math.ceil(Math.max(...Object.values(ATTACHMENT_SIZE_LIMITS)) / 3) * 4;
+
+/** Text and code files by extension, with the media type each is stored under. */
+const TEXT_EXTENSIONS: Readonly<Record<string, string>> = {
+  txt: 'text/plain',
+  text: 'text/plain',
+  log: 'text/plain',
+  md: 'text/markdown',
+  markdown: 'text/markdown',
+  csv: 'text/csv',
+  tsv: 'text/tab-separated-values',
+  json: 'application/json',
+  jsonl: 'application/jsonl',
+  xml: 'application/xml',
+  yaml: 'application/yaml',
+  yml: 'application/yaml',
+  toml: 'application/toml',
+  ini: 'text/plain',
+  cfg: 'text/plain',
+  conf: 'text/plain',
+  env: 'text/plain',
+  html: 'text/html',
+  htm: 'text/html',
+  css: 'text/css',
+  scss: 'text/x-scss',
+  js: 'text/javascript',
+  mjs: 'text/javascript',
+  cjs: 'text/javascript',
+  jsx: 'text/javascript',
+  ts: 'text/x-typescript',
+  tsx: 'text/x-typescript',
+  mts: 'text/x-typescript',
+  cts: 'text/x-typescript',
+  py: 'text/x-python',
+  rb: 'text/x-ruby',
+  go: 'text/x-go',
+  rs: 'text/x-rust',
+  java: 'text/x-java',
+  kt: 'text/x-kotlin',
+  swift: 'text/x-swift',
+  c: 'text/x-c',
+  h: 'text/x-c',
+  cc: 'text/x-c++',
+  cpp: 'text/x-c++',
+  hpp: 'text/x-c++',
+  cs: 'text/x-csharp',
+  php: 'text/x-php',
+  sh: 'text/x-shellscript',
+  bash: 'text/x-shellscript',
+  zsh: 'text/x-shellscript',
+  ps1: 'text/plain',
+  sql: 'application/sql',
+  lua: 'text/x-lua',
+  r: 'text/x-r',
+  scala: 'text/x-scala',
+  dart: 'text/x-dart',
+  vue: 'text/plain',
+  svelte: 'text/plain',
+  diff: 'text/x-diff',
+  patch: 'text/x-diff',
+};
+
+/** Names without an extension that are text by convention. */
+const TEXT_FILE_NAMES = new Set(['makefile', 'dockerfile', 'readme', 'license', 'changelog', 'gemfile', 'procfile']);
+
+const IMAGE_EXTENSIONS: Readonly<Record<string, ImageMediaType>> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  gif: 'image/gif',
+};
+
+/** The file picker's accept list: the four image types, PDF, and the text and code extensions. */
+export const ATTACHMENT_ACCEPT: string = [...IMAGE_MEDIA_TYPES, PDF_MEDIA_TYPE, ...Object.keys(TEXT_EXTENSIONS).map((extension) => `.${extension}`)].join(',');
+
+/** The lower-case extension of a file name, without its dot; '' when it has none. */
+export function fileExtension(name: string): string {
+  const base = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1);
+  const dot = base.lastIndexOf('.');
+  return dot <= 0 ? '' : base.slice(dot + 1).toLowerCase();
+}
+
+/** What a name claims a file is, before its bytes are read: the kind, or null for a name Anybrain takes no file by. */
+export function kindClaimedByName(name: string): AttachmentKind | null {
+  const extension = fileExtension(name);
+  if (extension in IMAGE_EXTENSIONS) return 'image';
+  if (extension === 'pdf') return 'pdf';
+  return textMediaTypeFor(name) === null ? null : 'text';
+}
+
+/** The media type a text file is stored under, by its name; null when the name is not a text or code file's. */
+export function textMediaTypeFor(name: string): string | null {
+  const extension = fileExtension(name);
+  if (extension === '') {
+    const base = name.slice(Math.max(name.lastIndexOf('/'), name.lastIndexOf('\\')) + 1).toLowerCase();
+    return TEXT_FILE_NAMES.has(base) ? 'text/plain' : null;
+  }
+  return TEXT_EXTENSIONS[extension] ?? null;
+}
+
+/** What a model takes as input besides text: data, per model, next to the context-window table. */
+export interface ModelInputs {
+  readonly images: boolean;
+  readonly pdfs: boolean;
+}
+
+interface InputsEntry extends ModelInputs {
+  readonly brain: BrainId;
+  /** A model id (dated snapshots of it match too) or, with `family`, the prefix its ids share. */
+  readonly match: string;
+  readonly family?: true;
+}
+
+const TEXT_ONLY: ModelInputs = { images: false, pdfs: false };
+
+/**
+ * Which models take images and PDFs, as each provider documents them. The first entry that matches wins: models by
+ * name before the families they belong to. A model no entry names takes text only, so nothing is sent that the
+ * provider could refuse; the user's history then replays the labelled stand-in.
+ */
+const MODEL_INPUTS: readonly InputsEntry[] = [
+  // Anthropic: every current Claude model takes `image` blocks (JPEG, PNG, GIF, WebP) and `document` blocks with a
+  // base64 PDF ("PDF support is available on all active models").
+  { brain: 'claude', match: 'claude-', family: true, images: true, pdfs: true },
+  // OpenAI: GPT-5.x (and their Codex variants) take `input_image` and, on vision models, `input_file` with a PDF as
+  // `file_data` (a data URL); the file's text and an image of each page go to the model.
+  { brain: 'codex', match: 'gpt-5', family: true, images: true, pdfs: true },
+  // Moonshot: Kimi K2.5 and K2.6 are natively multimodal and take `image_url` parts with a base64 data URL on Chat
+  // Completions. PDFs go only through Moonshot's file-extraction endpoint (an upload, then its text), never inline.
+  { brain: 'kimi', match: 'kimi-k2.6', images: true, pdfs: false },
+  { brain: 'kimi', match: 'kimi-k2.5', images: true, pdfs: false },
+  { brain: 'kimi', match: 'moonshot-v1-', family: true, images: false, pdfs: false },
+  // xAI: Grok 4 models take `input_image` (JPEG or PNG, at most 10 MiB) on the Responses API; files go through
+  // xAI's Files API by id (an upload first), not inline, so PDFs replay as the stand-in.
+  { brain: 'grok', match: 'grok-4', family: true, images: true, pdfs: false },
+  // Z.ai: the GLM text models (4.6, 4.7, 5, 5.1) take text only; the vision models are the `v` ones (GLM-4.5V,
+  // GLM-4.6V), which take images. Z.ai's Anthropic endpoint documents no `document` blocks.
+  { brain: 'glm', match: 'glm-4.6v', family: true, images: true, pdfs: false },
+  { brain: 'glm', match: 'glm-4.5v', family: true, images: true, pdfs: false },
+  // Google: Gemini 2.x and 3 take images and PDFs as `inlineData` parts (up to 20 MB per request inline).
+  { brain: 'gemini', match: 'gemini-', family: true, images: true, pdfs: true },
+  // Ollama: `images` on a message, for vision models only (a text model ignores or refuses them); Ollama takes no PDFs.
+  { brain: 'ollama', match: 'llava', family: true, images: true, pdfs: false },
+  { brain: 'ollama', match: 'bakllava', family: true, images: true, pdfs: false },
+  { brain: 'ollama', match: 'llama3.2-vision', family: true, images: true, pdfs: false },
+  { brain: 'ollama', match: 'llama4', family: true, images: true, pdfs: false },
+  { brain: 'ollama', match: 'gemma3', family: true, images: true, pdfs: false },
+  { brain: 'ollama', match: 'qwen2.5vl', family: true, images: true, pdfs: false },
+  { brain: 'ollama', match: 'qwen3-vl', family: true, images: true, pdfs: false },
+  { brain: 'ollama', match: 'minicpm-v', family: true, images: true, pdfs: false },
+  { brain: 'ollama', match: 'moondream', family: true, images: true, pdfs: false },
+  { brain: 'ollama', match: 'mistral-small3.1', family: true, images: true, pdfs: false },
+  { brain: 'ollama', match: 'granite3.2-vision', family: true, images: true, pdfs: false },
+];
+
+function entryMatches(entry: InputsEntry, brain: BrainId, model: string): boolean {
+  if (entry.brain !== brain) return false;
+  return entry.family ? model.toLowerCase().startsWith(entry.match) : isSameModel(entry.match, model);
+}
+
+/** What `model` on `brain` takes besides text, by the table above; text only when the table does not know it. */
+export function modelInputs(brain: BrainId, model: string): ModelInputs {
+  const entry = MODEL_INPUTS.find((candidate) => entryMatches(candidate, brain, model));
+  return entry ? { images: entry.images, pdfs: entry.pdfs } : TEXT_ONLY;
+}
+
+/** Whether the model takes this kind as itself (text files go to every model as text). */
+export function modelTakesKind(inputs: ModelInputs, kind: AttachmentKind): boolean {
+  switch (kind) {
+    case 'image':
+      return inputs.images;
+    case 'pdf':
+      return inputs.pdfs;
+    case 'text':
+      return true;
+    default: {
+      const unknownKind: never = kind;
+      throw new Error(`Unknown attachment kind ${String(unknownKind)}`);
+    }
+  }
+}
+
+/** Brains to suggest instead, in order, when their default model takes what the user attached. */
+const SUGGESTED_BRAINS: readonly BrainId[] = ['gemini', 'claude', 'codex'];
+
+/**
+ * Null when the model takes every kind; else the sentence the composer shows, e.g.
+ * "Kimi kimi-k2.6 cannot read PDFs here; switch to Gemini or remove it." (text files go to every model).
+ */
+export function attachmentRefusal(brain: BrainId, model: string, kinds: readonly AttachmentKind[]): string | null {
+  const inputs = modelInputs(brain, model);
+  const refused = [...new Set(kinds)].filter((kind) => !modelTakesKind(inputs, kind));
+  if (refused.length === 0) return null;
+  const cannot = refused.map((kind) => (kind === 'image' ? 'see images' : 'read PDFs')).join(' or ');
+  const suggestion = SUGGESTED_BRAINS.find((candidate) => {
+    if (candidate === brain) return false;
+    const candidateInputs = modelInputs(candidate, BRAINS[candidate].defaultModel);
+    return refused.every((kind) => modelTakesKind(candidateInputs, kind));
+  });
+  const switchTo = suggestion === undefined ? '' : `switch to ${BRAINS[suggestion].label} or `;
+  const refusedCount = kinds.filter((kind) => refused.includes(kind)).length;
+  return `${BRAINS[brain].label} ${model} cannot ${cannot} here; ${switchTo}remove ${refusedCount === 1 ? 'it' : 'them'}.`;
+}
+
+/** "1280x720" for an image with known dimensions, else null. */
+export function imageDimensions(width: number | null, height: number | null): string | null {
+  return width !== null && height !== null ? `${width}x${height}` : null;
+}
+
+/** What the stand-in says about an attachment a brain cannot take. */
+export interface AttachmentFacts {
+  readonly name: string;
+  readonly kind: AttachmentKind;
+  readonly width: number | null;
+  readonly height: number | null;
+}
+
+/**
+ * The labelled line a brain that cannot take an image or PDF gets in its place:
+ * `[image photo.png (1280x720) was shown to an earlier brain; this brain cannot see it]`.
+ */
+export function attachmentStandIn(attachment: AttachmentFacts): string {
+  switch (attachment.kind) {
+    case 'image': {
+      const dimensions = imageDimensions(attachment.width, attachment.height);
+      return `[image ${attachment.name}${dimensions === null ? '' : ` (${dimensions})`} was shown to an earlier brain; this brain cannot see it]`;
+    }
+    case 'pdf':
+      return `[PDF ${attachment.name} was shown to an earlier brain; this brain cannot read it]`;
+    case 'text':
+      return `[text file ${attachment.name}]`;
+    default: {
+      const unknownKind: never = attachment.kind;
+      throw new Error(`Unknown attachment kind ${String(unknownKind)}`);
+    }
+  }
+}
+
+/** The label a text file's block opens with, in every wire: `[text file notes.md]` then its text. */
+export function textAttachmentBlock(name: string, text: string): string {
+  return `[text file ${name}]\n${text}\n[end of text file ${name}]`;
+}
