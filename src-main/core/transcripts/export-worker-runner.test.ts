@@ -9,7 +9,7 @@ import { buildCliInto, cliBuildFolder } from '../../cli/testing';
 import { closeDatabase, openDatabase, type AppDatabase } from '../store/open';
 import { exportConversation } from './export';
 import { writeExportArchive } from './export-archive';
-import { seedConversation, seedManyConversations } from './export-testing';
+import { PNG, seedAttachedConversation, seedConversation, seedManyConversations } from './export-testing';
 import { exportWorkerEntry, runExportWorker } from './export-worker-runner';
 
 /** The command line's build: the worker is one of its entries, as in the Electron main build. */
@@ -66,6 +66,21 @@ describe('the export worker', () => {
     const inProcess = writeExportArchive(db, { format: 'md' })!;
     const decode = (bytes: Uint8Array) => Object.fromEntries(Object.entries(unzipSync(bytes)).map(([name, content]) => [name, strFromU8(content)]));
     expect(decode(archive!.bytes)).toEqual(decode(inProcess.bytes));
+  });
+
+  it("reads the attachments' files from the data folder it is given", async () => {
+    const { db, path } = fileDatabase();
+    seedAttachedConversation(db, dirname(path));
+    const archive = await runExportWorker({ entry, databasePath: path, dataDir: dirname(path), request: { format: 'md' }, signal: new AbortController().signal, onProgress: () => {} });
+    const files = unzipSync(archive!.bytes);
+    expect(Object.keys(files)).toEqual([
+      'Three-files-c1.md',
+      'Three-files-c1.attachments/photo.png',
+      'Three-files-c1.attachments/report.pdf',
+      'Three-files-c1.attachments/notes.md',
+      'index.json',
+    ]);
+    expect(Buffer.from(files['Three-files-c1.attachments/photo.png']!)).toEqual(PNG);
   });
 
   it('stops when the signal aborts, and hands back nothing', async () => {

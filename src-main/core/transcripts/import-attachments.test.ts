@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TranscriptV1 } from '../../../src-shared/transcript';
 import { attachmentFilePath, sha256Of } from '../attachments/attachment-files';
-import { attachmentsOfMessages } from '../store/attachments';
+import { attachmentTokenCeiling } from '../context/attachment-tokens';
+import { estimateRowTokens } from '../context/row-estimate';
+import { attachmentRowsOfMessages, attachmentsOfMessages } from '../store/attachments';
 import { listConversations } from '../store/conversations';
 import { listAllMessages, listLiveMessages } from '../store/messages';
 import type { AppDatabase } from '../store/open';
@@ -71,6 +73,9 @@ describe('export (embedded), import into a fresh data folder, export', () => {
       ['report.pdf', 'application/pdf', 'pdf', PDF.length, null, null],
       ['notes.md', 'text/markdown', 'text', TEXT.length, null, null],
     ]);
+    // The window guard counts the files as admission does: the most any brain charges for each.
+    const ceilings = attachmentRowsOfMessages(target, [question!.id]).get(question!.id)!.map((row) => attachmentTokenCeiling(row));
+    expect(question!.tokenEstimate).toBe(estimateRowTokens('What are these?', []) + ceilings.reduce((sum, tokens) => sum + tokens, 0));
   });
 });
 

@@ -21,6 +21,7 @@ import { sniffAttachment, type SniffedAttachment } from '../attachments/sniff';
 import { insertAttachment, unusedAttachmentFiles } from '../store/attachments';
 import { newId, nowIso } from '../store/clock';
 import { insertConversation } from '../store/conversations';
+import { attachmentTokenCeiling } from '../context/attachment-tokens';
 import { estimateRowTokens } from '../context/row-estimate';
 import { insertInvocation } from '../store/invocations';
 import { foldIntoSummary } from '../store/compaction';
@@ -250,6 +251,14 @@ function writeMissingAttachmentsNote(
   return id;
 }
 
+/** What a message's restored attachments add to its row's estimate: as admission counts them, the most any brain charges. */
+function attachmentsTokenEstimate(message: TranscriptMessage, attachments: CheckedAttachments): number {
+  return (message.attachments ?? []).reduce((sum, attachment) => {
+    const checked = attachments.get(attachment);
+    return checked === undefined ? sum : sum + attachmentTokenCeiling({ name: attachment.name, size: checked.bytes.length, ...checked.sniffed });
+  }, 0);
+}
+
 /** One conversation's rows; runs inside the caller's transaction. */
 function writeTranscript(db: AppDatabase, transcript: TranscriptV1, now: string, attachments: CheckedAttachments): string {
   const conversationId = newId();
@@ -299,16 +308,17 @@ function writeTranscript(db: AppDatabase, transcript: TranscriptV1, now: string,
       reasoningLevel: reasoningLevelOf(message.reasoning_level),
       reasoning,
       error: message.error ? turnErrorOf(message.error) : null,
-      tokenEstimate: estimateRowTokens(
-        message.text,
-        (message.tool_invocations ?? []).map((invocation) => ({
-          kind: invocation.kind,
-          providerCallId: invocation.provider_call_id ?? null,
-          input: invocation.input ?? {},
-          output: invocation.output ?? null,
-          images: importedImages(invocation),
-        })),
-      ),
+      tokenEstimate:
+        estimateRowTokens(
+          message.text,
+          (message.tool_invocations ?? []).map((invocation) => ({
+            kind: invocation.kind,
+            providerCallId: invocation.provider_call_id ?? null,
+            input: invocation.input ?? {},
+            output: invocation.output ?? null,
+            images: importedImages(invocation),
+          })),
+        ) + attachmentsTokenEstimate(message, attachments),
       coversThroughId,
       // The whole tree first, in file order (a parent always comes before the messages that follow it); the leaf once.
       parentId: noteId ?? parentId,
@@ -319,7 +329,7 @@ function writeTranscript(db: AppDatabase, transcript: TranscriptV1, now: string,
     for (const attachment of message.attachments ?? []) {
       const checked = attachments.get(attachment);
       if (checked === undefined) continue;
-      const { kind, mediaType, width, height } = checked.sniffed;
+      const { kind, mediaType, width, height, pages } = checked.sniffed;
       insertAttachment(db, {
         id: newId(),
         messageId,
@@ -330,6 +340,7 @@ function writeTranscript(db: AppDatabase, transcript: TranscriptV1, now: string,
         sha256: attachment.sha256,
         width,
         height,
+        pages,
         createdAt: messageCreatedAt,
       });
     }
