@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Ajv2020 from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TranscriptV1 } from '../../../src-shared/transcript';
 import { attachmentFilePath, sha256Of } from '../attachments/attachment-files';
@@ -50,6 +51,9 @@ describe('attachments in the JSON export', () => {
       PDF.toString('base64'),
       TEXT.toString('base64'),
     ]);
+    const schema = JSON.parse(readFileSync(new URL('../../../src-shared/transcript-v1.schema.json', import.meta.url), 'utf8')) as object;
+    const validate = new Ajv2020({ strict: true, allErrors: true }).compile(schema);
+    expect([validate(referenced), validate(embedded), validate.errors]).toEqual([true, true, null]);
   });
 });
 
@@ -133,6 +137,16 @@ describe('importing attachments', () => {
       /^The file is not a valid Anybrain transcript: messages\[0\]\.attachments\[0\]: photo\.png looks like PNG but its header or size cannot be read.+ Nothing was imported\.$/,
     );
     expect(refusal({ ...photo, size: 0, sha256: sha256Of(Buffer.alloc(0)), data_base64: '' })).toMatch(/: photo\.png is empty \(0 bytes\)/);
+  });
+
+  it('refuses a message with more attachments than a message carries', () => {
+    const db = openTestDatabase();
+    const file = JSON.parse(fileWith(photo)) as { messages: Array<{ attachments: unknown[] }> };
+    file.messages[0]!.attachments = Array.from({ length: 11 }, () => photo);
+    expect(() => importTranscript(db, JSON.stringify(file), dataFolder())).toThrow(
+      'The file is not a valid Anybrain transcript: messages[0].attachments: holds 11 attachments; a message carries at most 10. Nothing was imported.',
+    );
+    expect(listConversations(db)).toEqual([]);
   });
 
   it('imports a message whose attachment the file names without bytes, with a notice before it saying so', () => {

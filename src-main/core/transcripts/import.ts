@@ -62,7 +62,7 @@ export function parseTranscript(text: string): TranscriptV1 {
 
 /**
  * Checks one parsed document whole: the schema, then what the schema cannot say (summaries cover earlier rows, a
- * message follows one before it, the leaf is one of its messages).
+ * message follows one before it, the leaf is one of its messages, each embedded attachment is the file it claims).
  */
 export function validateTranscript(raw: unknown): TranscriptV1 {
   if (typeof raw === 'object' && raw !== null && (raw as { format?: unknown }).format !== TRANSCRIPT_FORMAT) {
@@ -82,6 +82,12 @@ interface CheckedAttachment {
   readonly sniffed: SniffedAttachment;
 }
 
+/**
+ * Each attachment checked when its file was validated, so writing it decodes and hashes it no second time; held only
+ * as long as the parsed transcript is.
+ */
+const checkedAttachments = new WeakMap<TranscriptAttachment, CheckedAttachment>();
+
 function attachmentRefusal(path: string, problem: string): TranscriptImportError {
   return new TranscriptImportError(`The file is not a valid Anybrain transcript: ${path}: ${problem} Nothing was imported.`);
 }
@@ -92,6 +98,8 @@ function attachmentRefusal(path: string, problem: string): TranscriptImportError
  * them: canonical base64, the size, the SHA-256 and the media type. A mismatch means a damaged or edited file.
  */
 function checkAttachment(attachment: TranscriptAttachment & { data_base64: string }, path: string): CheckedAttachment {
+  const known = checkedAttachments.get(attachment);
+  if (known !== undefined) return known;
   const data = attachment.data_base64;
   const bytes = Buffer.from(data, 'base64');
   // Node decodes leniently (it stops at bad padding and skips what it cannot read): only a round trip is exact.
@@ -106,7 +114,9 @@ function checkAttachment(attachment: TranscriptAttachment & { data_base64: strin
   if (checked.attachment.mediaType !== attachment.media_type) {
     throw attachmentRefusal(`${path}.media_type`, `is ${attachment.media_type}, but the bytes are ${checked.attachment.mediaType}.`);
   }
-  return { bytes, sniffed: checked.attachment };
+  const result = { bytes, sniffed: checked.attachment };
+  checkedAttachments.set(attachment, result);
+  return result;
 }
 
 function hasBytes(attachment: TranscriptAttachment): attachment is TranscriptAttachment & { data_base64: string } {
@@ -181,7 +191,7 @@ export function importTranscript(db: AppDatabase, text: string, dataDir?: string
   return writeTranscripts(db, [parseTranscript(text)], dataDir)[0]!;
 }
 
-/** What the embedded attachments of validated transcripts are, each checked again from its bytes. */
+/** What the embedded attachments of validated transcripts are: checked then, or now for a transcript built in code. */
 type CheckedAttachments = ReadonlyMap<TranscriptAttachment, CheckedAttachment>;
 
 function checkedAttachmentsOf(transcripts: readonly TranscriptV1[]): CheckedAttachments {
