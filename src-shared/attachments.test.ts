@@ -3,16 +3,17 @@ import { ATTACHMENT_ACCEPT, attachmentRefusal, attachmentStandIn, kindClaimedByN
 
 describe('modelInputs', () => {
   it('reads the table: models by name, then their families; text only for a model it does not know', () => {
-    expect(modelInputs('claude', 'claude-sonnet-4-6')).toEqual({ images: true, pdfs: true });
-    expect(modelInputs('codex', 'gpt-5.5-codex')).toEqual({ images: true, pdfs: true });
-    expect(modelInputs('gemini', 'gemini-3.1-pro-preview')).toEqual({ images: true, pdfs: true });
-    expect(modelInputs('kimi', 'kimi-k2.6')).toEqual({ images: true, pdfs: false });
-    expect(modelInputs('grok', 'grok-4.3')).toEqual({ images: true, pdfs: false });
-    expect(modelInputs('glm', 'glm-5.1')).toEqual({ images: false, pdfs: false });
-    expect(modelInputs('glm', 'glm-4.6v')).toEqual({ images: true, pdfs: false });
-    expect(modelInputs('ollama', 'qwen3')).toEqual({ images: false, pdfs: false });
-    expect(modelInputs('ollama', 'gemma3:27b')).toEqual({ images: true, pdfs: false });
-    expect(modelInputs('kimi', 'some-new-model')).toEqual({ images: false, pdfs: false });
+    const all = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
+    expect(modelInputs('claude', 'claude-sonnet-4-6')).toEqual({ images: true, pdfs: true, imageTypes: all });
+    expect(modelInputs('codex', 'gpt-5.5-codex')).toEqual({ images: true, pdfs: true, imageTypes: all });
+    expect(modelInputs('gemini', 'gemini-3.1-pro-preview')).toEqual({ images: true, pdfs: true, imageTypes: ['image/png', 'image/jpeg', 'image/webp'] });
+    expect(modelInputs('kimi', 'kimi-k2.6')).toEqual({ images: true, pdfs: false, imageTypes: ['image/png', 'image/jpeg', 'image/webp'] });
+    expect(modelInputs('grok', 'grok-4.3')).toEqual({ images: true, pdfs: false, imageTypes: ['image/png', 'image/jpeg'] });
+    expect(modelInputs('glm', 'glm-5.1')).toEqual({ images: false, pdfs: false, imageTypes: [] });
+    expect(modelInputs('glm', 'glm-4.6v')).toEqual({ images: true, pdfs: false, imageTypes: ['image/png', 'image/jpeg'] });
+    expect(modelInputs('ollama', 'qwen3')).toEqual({ images: false, pdfs: false, imageTypes: [] });
+    expect(modelInputs('ollama', 'gemma3:27b')).toEqual({ images: true, pdfs: false, imageTypes: ['image/png', 'image/jpeg'] });
+    expect(modelInputs('kimi', 'some-new-model')).toEqual({ images: false, pdfs: false, imageTypes: [] });
   });
 });
 
@@ -26,6 +27,10 @@ describe('attachmentRefusal', () => {
     expect(attachmentRefusal('ollama', 'qwen3', ['image'])).toBe('Ollama qwen3 cannot see images here; switch to Gemini or remove it.');
     expect(attachmentRefusal('kimi', 'kimi-k2.6', ['pdf', 'pdf', 'image'])).toBe('Kimi kimi-k2.6 cannot read PDFs here; switch to Gemini or remove them.');
     expect(attachmentRefusal('glm', 'glm-5.1', ['image', 'pdf'])).toBe('GLM glm-5.1 cannot see images or read PDFs here; switch to Gemini or remove them.');
+    expect(attachmentRefusal('gemini', 'gemini-3.1-pro-preview', ['image'], ['image/gif'])).toBe(
+      'Gemini gemini-3.1-pro-preview cannot see GIF images here; switch to Claude or remove it.',
+    );
+    expect(attachmentRefusal('grok', 'grok-4.3', ['image'], ['image/png'])).toBeNull();
   });
 });
 

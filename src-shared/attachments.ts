@@ -134,55 +134,55 @@ export function textMediaTypeFor(name: string): string | null {
 export interface ModelInputs {
   readonly images: boolean;
   readonly pdfs: boolean;
+  /** The image types it takes (empty when it takes no images): another type replays as the stand-in. */
+  readonly imageTypes: readonly ImageMediaType[];
 }
 
-interface InputsEntry extends ModelInputs {
+interface InputsEntry {
   readonly brain: BrainId;
   /** A model id (dated snapshots of it match too) or, with `family`, the prefix its ids share. */
   readonly match: string;
   readonly family?: true;
+  readonly imageTypes: readonly ImageMediaType[];
+  readonly pdfs: boolean;
 }
 
-const TEXT_ONLY: ModelInputs = { images: false, pdfs: false };
+const ALL_IMAGE_TYPES: readonly ImageMediaType[] = IMAGE_MEDIA_TYPES;
+const PNG_JPEG: readonly ImageMediaType[] = ['image/png', 'image/jpeg'];
+const NO_IMAGES: readonly ImageMediaType[] = [];
 
 /**
  * Which models take images and PDFs, as each provider documents them. The first entry that matches wins: models by
  * name before the families they belong to. A model no entry names takes text only, so nothing is sent that the
- * provider could refuse; the user's history then replays the labelled stand-in.
+ * provider could refuse; the history then replays the labelled stand-in.
  */
 const MODEL_INPUTS: readonly InputsEntry[] = [
   // Anthropic: every current Claude model takes `image` blocks (JPEG, PNG, GIF, WebP) and `document` blocks with a
   // base64 PDF ("PDF support is available on all active models").
-  { brain: 'claude', match: 'claude-', family: true, images: true, pdfs: true },
-  // OpenAI: GPT-5.x (and their Codex variants) take `input_image` and, on vision models, `input_file` with a PDF as
-  // `file_data` (a data URL); the file's text and an image of each page go to the model.
-  { brain: 'codex', match: 'gpt-5', family: true, images: true, pdfs: true },
-  // Moonshot: Kimi K2.5 and K2.6 are natively multimodal and take `image_url` parts with a base64 data URL on Chat
-  // Completions. PDFs go only through Moonshot's file-extraction endpoint (an upload, then its text), never inline.
-  { brain: 'kimi', match: 'kimi-k2.6', images: true, pdfs: false },
-  { brain: 'kimi', match: 'kimi-k2.5', images: true, pdfs: false },
-  { brain: 'kimi', match: 'moonshot-v1-', family: true, images: false, pdfs: false },
-  // xAI: Grok 4 models take `input_image` (JPEG or PNG, at most 10 MiB) on the Responses API; files go through
-  // xAI's Files API by id (an upload first), not inline, so PDFs replay as the stand-in.
-  { brain: 'grok', match: 'grok-4', family: true, images: true, pdfs: false },
-  // Z.ai: the GLM text models (4.6, 4.7, 5, 5.1) take text only; the vision models are the `v` ones (GLM-4.5V,
-  // GLM-4.6V), which take images. Z.ai's Anthropic endpoint documents no `document` blocks.
-  { brain: 'glm', match: 'glm-4.6v', family: true, images: true, pdfs: false },
-  { brain: 'glm', match: 'glm-4.5v', family: true, images: true, pdfs: false },
-  // Google: Gemini 2.x and 3 take images and PDFs as `inlineData` parts (up to 20 MB per request inline).
-  { brain: 'gemini', match: 'gemini-', family: true, images: true, pdfs: true },
-  // Ollama: `images` on a message, for vision models only (a text model ignores or refuses them); Ollama takes no PDFs.
-  { brain: 'ollama', match: 'llava', family: true, images: true, pdfs: false },
-  { brain: 'ollama', match: 'bakllava', family: true, images: true, pdfs: false },
-  { brain: 'ollama', match: 'llama3.2-vision', family: true, images: true, pdfs: false },
-  { brain: 'ollama', match: 'llama4', family: true, images: true, pdfs: false },
-  { brain: 'ollama', match: 'gemma3', family: true, images: true, pdfs: false },
-  { brain: 'ollama', match: 'qwen2.5vl', family: true, images: true, pdfs: false },
-  { brain: 'ollama', match: 'qwen3-vl', family: true, images: true, pdfs: false },
-  { brain: 'ollama', match: 'minicpm-v', family: true, images: true, pdfs: false },
-  { brain: 'ollama', match: 'moondream', family: true, images: true, pdfs: false },
-  { brain: 'ollama', match: 'mistral-small3.1', family: true, images: true, pdfs: false },
-  { brain: 'ollama', match: 'granite3.2-vision', family: true, images: true, pdfs: false },
+  { brain: 'claude', match: 'claude-', family: true, imageTypes: ALL_IMAGE_TYPES, pdfs: true },
+  // OpenAI: GPT-5.x (their Codex variants too) take `input_image` (PNG, JPEG, WebP, non-animated GIF) and
+  // `input_file` with a PDF as `file_data`; the model reads the PDF's text and an image of each page.
+  { brain: 'codex', match: 'gpt-5', family: true, imageTypes: ALL_IMAGE_TYPES, pdfs: true },
+  // Moonshot: Kimi K2.5 and K2.6 are multimodal; its vision guide sends `image_url` parts with a base64 data URL on
+  // Chat Completions ("Supported formats: JPEG, PNG, WebP"). PDFs go only through its file-extraction endpoint (an
+  // upload first), never inline in a message.
+  { brain: 'kimi', match: 'kimi-k2.6', imageTypes: ['image/png', 'image/jpeg', 'image/webp'], pdfs: false },
+  { brain: 'kimi', match: 'kimi-k2.5', imageTypes: ['image/png', 'image/jpeg', 'image/webp'], pdfs: false },
+  { brain: 'kimi', match: 'moonshot-v1-', family: true, imageTypes: NO_IMAGES, pdfs: false },
+  // xAI: Grok 4 models take `input_image` on the Responses API ("Supported image file types: jpg/jpeg or png",
+  // at most 10 MiB); files go through xAI's Files API by id (an upload first), so PDFs replay as the stand-in.
+  { brain: 'grok', match: 'grok-4', family: true, imageTypes: PNG_JPEG, pdfs: false },
+  // Z.ai: the GLM text models (4.6, 4.7, 5, 5.1) take text only; the vision models GLM-4.5V and GLM-4.6V take JPEG and
+  // PNG images. Z.ai's Anthropic-compatible endpoint documents no `document` blocks.
+  { brain: 'glm', match: 'glm-4.6v', family: true, imageTypes: PNG_JPEG, pdfs: false },
+  { brain: 'glm', match: 'glm-4.5v', family: true, imageTypes: PNG_JPEG, pdfs: false },
+  // Google: Gemini takes images (PNG, JPEG, WebP, HEIC, HEIF: no GIF) and PDFs as `inlineData` parts.
+  { brain: 'gemini', match: 'gemini-', family: true, imageTypes: ['image/png', 'image/jpeg', 'image/webp'], pdfs: true },
+  // Ollama: a message's `images` (base64), for vision models only; Ollama reads no PDFs. PNG and JPEG are what every
+  // vision model's image loader decodes.
+  ...['llava', 'bakllava', 'llama3.2-vision', 'llama4', 'gemma3', 'qwen2.5vl', 'qwen3-vl', 'minicpm-v', 'moondream', 'mistral-small3.1', 'granite3.2-vision'].map(
+    (match): InputsEntry => ({ brain: 'ollama', match, family: true, imageTypes: PNG_JPEG, pdfs: false }),
+  ),
 ];
 
 function entryMatches(entry: InputsEntry, brain: BrainId, model: string): boolean {
@@ -193,7 +193,8 @@ function entryMatches(entry: InputsEntry, brain: BrainId, model: string): boolea
 /** What `model` on `brain` takes besides text, by the table above; text only when the table does not know it. */
 export function modelInputs(brain: BrainId, model: string): ModelInputs {
   const entry = MODEL_INPUTS.find((candidate) => entryMatches(candidate, brain, model));
-  return entry ? { images: entry.images, pdfs: entry.pdfs } : TEXT_ONLY;
+  if (entry === undefined) return { images: false, pdfs: false, imageTypes: NO_IMAGES };
+  return { images: entry.imageTypes.length > 0, pdfs: entry.pdfs, imageTypes: entry.imageTypes };
 }
 
 /** Whether the model takes this kind as itself (text files go to every model as text). */
@@ -212,25 +213,41 @@ export function modelTakesKind(inputs: ModelInputs, kind: AttachmentKind): boole
   }
 }
 
+/** Whether the model takes this file as itself: its kind, and for an image its type. */
+export function modelTakesAttachment(inputs: ModelInputs, attachment: { readonly kind: AttachmentKind; readonly mediaType: string }): boolean {
+  if (!modelTakesKind(inputs, attachment.kind)) return false;
+  return attachment.kind !== 'image' || (inputs.imageTypes as readonly string[]).includes(attachment.mediaType);
+}
+
 /** Brains to suggest instead, in order, when their default model takes what the user attached. */
 const SUGGESTED_BRAINS: readonly BrainId[] = ['gemini', 'claude', 'codex'];
 
+/** "GIF" for image/gif. */
+function imageTypeLabel(mediaType: string): string {
+  return mediaType.slice(mediaType.indexOf('/') + 1).toUpperCase();
+}
+
 /**
  * Null when the model takes every kind; else the sentence the composer shows, e.g.
- * "Kimi kimi-k2.6 cannot read PDFs here; switch to Gemini or remove it." (text files go to every model).
+ * "Ollama qwen3 cannot see images here; switch to Gemini or remove it." (text files go to every model). With the
+ * images' media types, an image type the model does not take is named too ("cannot see GIF images").
  */
-export function attachmentRefusal(brain: BrainId, model: string, kinds: readonly AttachmentKind[]): string | null {
+export function attachmentRefusal(brain: BrainId, model: string, kinds: readonly AttachmentKind[], imageMediaTypes: readonly string[] = []): string | null {
   const inputs = modelInputs(brain, model);
-  const refused = [...new Set(kinds)].filter((kind) => !modelTakesKind(inputs, kind));
-  if (refused.length === 0) return null;
-  const cannot = refused.map((kind) => (kind === 'image' ? 'see images' : 'read PDFs')).join(' or ');
+  const refusedKinds = [...new Set(kinds)].filter((kind) => !modelTakesKind(inputs, kind));
+  const refusedTypes = inputs.images ? [...new Set(imageMediaTypes)].filter((type) => !(inputs.imageTypes as readonly string[]).includes(type)) : [];
+  if (refusedKinds.length === 0 && refusedTypes.length === 0) return null;
+  const cannot = [
+    ...refusedKinds.map((kind) => (kind === 'image' ? 'see images' : 'read PDFs')),
+    ...(refusedTypes.length > 0 ? [`see ${refusedTypes.map(imageTypeLabel).join(' or ')} images`] : []),
+  ].join(' or ');
   const suggestion = SUGGESTED_BRAINS.find((candidate) => {
     if (candidate === brain) return false;
     const candidateInputs = modelInputs(candidate, BRAINS[candidate].defaultModel);
-    return refused.every((kind) => modelTakesKind(candidateInputs, kind));
+    return refusedKinds.every((kind) => modelTakesKind(candidateInputs, kind)) && refusedTypes.every((type) => (candidateInputs.imageTypes as readonly string[]).includes(type));
   });
   const switchTo = suggestion === undefined ? '' : `switch to ${BRAINS[suggestion].label} or `;
-  const refusedCount = kinds.filter((kind) => refused.includes(kind)).length;
+  const refusedCount = kinds.filter((kind) => refusedKinds.includes(kind)).length + imageMediaTypes.filter((type) => refusedTypes.includes(type)).length;
   return `${BRAINS[brain].label} ${model} cannot ${cannot} here; ${switchTo}remove ${refusedCount === 1 ? 'it' : 'them'}.`;
 }
 

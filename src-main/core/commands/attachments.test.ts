@@ -118,8 +118,14 @@ describe('send with attachments', () => {
     const conversation = await call(core, 'createConversation', { brain: 'gemini' });
     const image = await call(core, 'addAttachment', { name: 'photo.png', dataBase64: base64(pngFile(8, 6)) });
     const pdf = await call(core, 'addAttachment', { name: 'report.pdf', dataBase64: base64(pdfFile()) });
+    requests.length = 0;
     const sent = await call(core, 'send', { conversationId: conversation.id, text: '', attachmentIds: [image.id, pdf.id] });
     await core.engine.settled(conversation.id);
+    // The request carries the files' bytes from the data folder, in Gemini's own shape.
+    expect((requests[0]!.body as { contents: unknown[] }).contents[0]).toEqual({
+      role: 'user',
+      parts: [{ inlineData: { mimeType: 'image/png', data: base64(pngFile(8, 6)) } }, { inlineData: { mimeType: 'application/pdf', data: base64(pdfFile()) } }],
+    });
     const page = await call(core, 'listMessages', { conversationId: conversation.id });
     const user = page.messages.find((message) => message.id === sent.userMessageId)!;
     expect(user.attachments).toEqual([image, pdf]);

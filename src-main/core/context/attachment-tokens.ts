@@ -4,7 +4,7 @@
  * SQL for every target alike, so it holds the ceiling (`attachmentTokenCeiling`): the most any brain charges for the
  * file, so a request never exceeds the window of whichever brain answers.
  */
-import { attachmentStandIn, modelInputs, modelTakesKind, textAttachmentBlock, type AttachmentKind } from '../../../src-shared/attachments';
+import { attachmentStandIn, modelInputs, modelTakesAttachment, textAttachmentBlock, type AttachmentKind } from '../../../src-shared/attachments';
 import { BRAIN_IDS, BRAINS, type BrainId } from '../../../src-shared/brains';
 import { estimateTokens } from './token-estimate';
 
@@ -12,6 +12,7 @@ import { estimateTokens } from './token-estimate';
 export interface AttachmentCost {
   readonly name: string;
   readonly kind: AttachmentKind;
+  readonly mediaType: string;
   readonly size: number;
   readonly width: number | null;
   readonly height: number | null;
@@ -65,6 +66,8 @@ function xaiImageTokens(width: number, height: number): number {
 const GEMINI_IMAGE_TOKENS = 1_120;
 const GEMINI_PDF_PAGE_TOKENS = 560;
 
+const KIMI_IMAGE_TOKENS = 1_024;
+
 /** Anthropic and OpenAI read a PDF page as its text (about 1,500 to 3,000 tokens) and an image of the page. */
 const PDF_PAGE_TOKENS = 3_000;
 
@@ -78,8 +81,10 @@ function imageTokens(brain: BrainId, width: number | null, height: number | null
       return brain === 'grok' ? xaiImageTokens(width, height) : openAiImageTokens(width, height);
     case 'gemini-generate-content':
       return GEMINI_IMAGE_TOKENS;
-    // Moonshot and Ollama's vision models publish no rule; Anthropic's, the dearest by pixels, stands in for it.
+    // Moonshot: "Each image is billed at a flat rate of 1,024 tokens, regardless of dimensions or resolution".
     case 'chat-completions':
+      return KIMI_IMAGE_TOKENS;
+    // Ollama's vision models publish no one rule; Anthropic's, the dearest by pixels, stands in for it.
     case 'ollama-chat':
       return anthropicImageTokens(width, height);
     default: {
@@ -102,7 +107,7 @@ export function attachmentTokens(brain: BrainId, model: string, attachment: Atta
       return estimateTokens(textAttachmentBlock(attachment.name, '')) + Math.ceil(attachment.size / 4);
     case 'image':
     case 'pdf': {
-      if (!modelTakesKind(modelInputs(brain, model), attachment.kind)) return estimateTokens(attachmentStandIn(attachment));
+      if (!modelTakesAttachment(modelInputs(brain, model), attachment)) return estimateTokens(attachmentStandIn(attachment));
       return attachment.kind === 'image' ? imageTokens(brain, attachment.width, attachment.height) : pdfTokens(brain, attachment);
     }
     default: {

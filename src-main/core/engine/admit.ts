@@ -85,8 +85,9 @@ export interface TurnPlacement {
  */
 function checkAttachments(db: AppDatabase, target: ResolvedTarget, attachments: TurnAttachments | undefined): void {
   if (attachments?.link === undefined || attachments.link.length === 0) return;
-  const kinds = pendingAttachments(db, attachments.link).map((row) => row.kind);
-  const refusal = attachmentRefusal(target.brain, target.model, kinds);
+  const rows = pendingAttachments(db, attachments.link);
+  const imageTypes = rows.filter((row) => row.kind === 'image').map((row) => row.mediaType);
+  const refusal = attachmentRefusal(target.brain, target.model, rows.map((row) => row.kind), imageTypes);
   if (refusal !== null) throw new ApiError('attachment-not-supported', refusal);
 }
 

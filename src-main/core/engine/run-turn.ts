@@ -22,7 +22,7 @@ import type { BrainConnection, TurnContext } from './admit';
 import { DeltaCoalescer } from './delta-coalescer';
 import { afterToolRound, applyStreamPart, draftReasoning, draftRounds, EMPTY_DRAFT, failDraft, finalStatus, type AbortReason, type ReplyDraft } from './reply-draft';
 import { runToolRound } from './tool-round';
-import { buildTurnRequest } from './turn-request';
+import { buildTurnRequest, type AttachmentFileReader } from './turn-request';
 import type { TurnToolbox } from './turn-toolbox';
 import type { ToolDefinition } from '../tools/catalogue';
 import type { Skill } from '../tools/skills';
@@ -42,6 +42,8 @@ export interface TurnRunDependencies extends WindowGuardDependencies {
   readonly now: () => Date;
   readonly checkpointIntervalMs?: number;
   readonly deltaIntervalMs?: number;
+  /** Attached files' bytes, from the data folder; without it, attachments replay as missing. */
+  readonly readAttachmentFile?: AttachmentFileReader;
 }
 
 /**
@@ -210,7 +212,7 @@ async function writeReply(
       const live = liveTurn(turn, draft, calls);
       if (live !== null) history = await historyBesideLive(deps, turn, { tools, skills, live });
       const request = { conversationId, target, ...history, tools, skills, live, maxOutputTokens: guarded.maxOutputTokens };
-      const { body } = buildTurnRequest(db, request);
+      const { body } = buildTurnRequest(db, request, deps.readAttachmentFile);
       for await (const part of deps.stream(providerCall(target.brain, target.model, turn.connection, body, signal))) {
         if (signal.aborted) break;
         draft = applyStreamPart(draft, part);

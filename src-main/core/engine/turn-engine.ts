@@ -5,6 +5,7 @@
 import { ApiError, type ApiEvent, type CompactionResult, type ContextStatusView, type MessageView, type RequestPreview, type SendResult } from '../../../src-shared/api';
 import { BRAINS, isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
+import { readAttachmentFile } from '../attachments/attachment-files';
 import { runCompaction } from '../context/compaction';
 import { estimateMessageTokens } from '../context/token-estimate';
 import { ContextWindows } from '../context/windows';
@@ -17,7 +18,7 @@ import { admit, checkedConnection, type BrainConnection, type TurnPlacement } fr
 import type { AbortReason } from './reply-draft';
 import { resolveTarget, type ResolvedTarget, type TargetOverrides } from './resolve-target';
 import { providerCall, runTurn, type TurnRunDependencies } from './run-turn';
-import { buildTurnRequest } from './turn-request';
+import { buildTurnRequest, type AttachmentFileReader } from './turn-request';
 import { clockOnlyToolbox, type TurnToolbox } from './turn-toolbox';
 import { guardWindow, measure, type CompactionControl } from './window-guard';
 
@@ -37,6 +38,17 @@ export interface TurnEngineDependencies {
   readonly now?: () => Date;
   /** The data folder whose `attachments/` holds attached files' bytes; without it, no attachment replays its bytes. */
   readonly dataDir?: string;
+}
+
+/** Reads attached files from the data folder; a file gone missing replays as a labelled line, never fails a turn. */
+function attachmentFileReader(dataDir: string): AttachmentFileReader {
+  return (sha256) => {
+    try {
+      return readAttachmentFile(dataDir, sha256);
+    } catch {
+      return null;
+    }
+  };
 }
 
 export interface StartedTurn {
@@ -73,6 +85,7 @@ export class TurnEngine {
       now: deps.now ?? (() => new Date()),
       ...(deps.checkpointIntervalMs === undefined ? {} : { checkpointIntervalMs: deps.checkpointIntervalMs }),
       ...(deps.deltaIntervalMs === undefined ? {} : { deltaIntervalMs: deps.deltaIntervalMs }),
+      ...(deps.dataDir === undefined ? {} : { readAttachmentFile: attachmentFileReader(deps.dataDir) }),
     };
   }
 
@@ -105,7 +118,7 @@ export class TurnEngine {
       pending,
       leading: guarded.leading,
       maxOutputTokens: guarded.maxOutputTokens,
-    });
+    }, this.runDependencies.readAttachmentFile);
     const wire = BRAINS[target.brain].wire;
     return {
       brain: target.brain,

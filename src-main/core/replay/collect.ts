@@ -9,7 +9,7 @@ import type { InvocationRow } from '../store/invocations';
 import type { MessageRow, StoredReasoning } from '../store/messages';
 import { RUN_SKILL_TOOL } from '../tools/run-skill-tool';
 import { deriveCallId } from './call-shaping';
-import type { LiveRound, LiveTurn, ReplayCall, ReplayImage, ReplayReasoning, ReplayTurn, TurnPlacement } from './types';
+import type { LiveRound, LiveTurn, ReplayAttachment, ReplayCall, ReplayImage, ReplayReasoning, ReplayTurn, TurnPlacement } from './types';
 
 /** The memories a turn took into its context, as one labelled line on the user's message. */
 export function memoryContext(memories: ReadonlyArray<{ readonly text: string }>): string {
@@ -114,9 +114,11 @@ export function liveReplayTurn(reply: { readonly id: string; readonly brain: Bra
   };
 }
 
+/** `attachmentsByMessage`: the files of user messages, by message id, in the order attached. */
 export function collectReplayTurns(
   rows: readonly MessageRow[],
   invocationsByMessage: ReadonlyMap<string, readonly InvocationRow[]> = new Map(),
+  attachmentsByMessage: ReadonlyMap<string, readonly ReplayAttachment[]> = new Map(),
 ): ReplayTurn[] {
   const turns: ReplayTurn[] = [];
   const context = contextByTurn(invocationsByMessage);
@@ -127,7 +129,10 @@ export function collectReplayTurns(
         // Context rides on the user's message in the request only; the stored text stays what the user typed.
         const extra = context.get(row.turnId);
         const text = extra ? `${row.text}\n\n${extra}` : row.text;
-        if (text.length > 0) turns.push({ messageId: row.id, role: 'user', kind: row.kind, text, calls: [] });
+        const attachments = attachmentsByMessage.get(row.id) ?? [];
+        if (text.length > 0 || attachments.length > 0) {
+          turns.push({ messageId: row.id, role: 'user', kind: row.kind, text, calls: [], ...(attachments.length > 0 ? { attachments } : {}) });
+        }
         break;
       }
       case 'system':

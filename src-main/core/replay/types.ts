@@ -1,6 +1,7 @@
 /**
  * The neutral replay: what every wire converter takes. Converters are pure (no I/O) and import only this file.
  */
+import type { AttachmentKind } from '../../../src-shared/attachments';
 import type { BrainId, ReasoningLevel } from '../../../src-shared/brains';
 
 export interface ReplayCall {
@@ -54,6 +55,24 @@ export type ReasoningPlace =
   | { readonly before: 'words' }
   | { readonly before: 'other' };
 
+/**
+ * A file the user attached to a message, with what a converter needs to send it: an image's or PDF's bytes, a text
+ * file's text. Earlier turns' attachments replay too, each in the target wire's own shape or as a labelled stand-in
+ * where the model cannot take it (wires/shared.ts `planAttachments`).
+ */
+export interface ReplayAttachment {
+  readonly name: string;
+  readonly kind: AttachmentKind;
+  /** Sniffed from the bytes when the file was added. */
+  readonly mediaType: string;
+  readonly width: number | null;
+  readonly height: number | null;
+  /** Base64 of an image's or PDF's bytes; absent for a text file, and when the file is missing from the data folder. */
+  readonly data?: string;
+  /** A text file's text; absent for images and PDFs, and when the file is missing. */
+  readonly text?: string;
+}
+
 export interface ReplayTurn {
   readonly messageId: string;
   readonly role: 'user' | 'assistant' | 'system-line';
@@ -64,6 +83,8 @@ export interface ReplayTurn {
   readonly brain?: BrainId;
   readonly model?: string;
   readonly reasoning?: ReplayReasoning;
+  /** The files attached to a user turn, in the order attached. */
+  readonly attachments?: readonly ReplayAttachment[];
 }
 
 /**

@@ -4,6 +4,10 @@
  * https://docs.anthropic.com/en/api/messages
  */
 import type {
+  Base64ImageSource,
+  Base64PDFSource,
+  DocumentBlockParam,
+  ImageBlockParam,
   MessageCreateParamsStreaming,
   RedactedThinkingBlockParam,
   OutputConfig,
@@ -20,7 +24,12 @@ import type {
 /** Signed thinking, replayed verbatim from what the provider sent. */
 export type AnthropicThinkingBlock = ThinkingBlockParam | RedactedThinkingBlockParam;
 
-export type AnthropicBlock = TextBlockParam | AnthropicThinkingBlock | ToolUseBlockParam | ToolResultBlockParam;
+/** An attached image, always inline base64. */
+export type AnthropicImageBlock = ImageBlockParam & { source: Base64ImageSource };
+/** An attached PDF, always inline base64, titled with its file name. */
+export type AnthropicDocumentBlock = DocumentBlockParam & { source: Base64PDFSource; title: string };
+
+export type AnthropicBlock = TextBlockParam | AnthropicThinkingBlock | ToolUseBlockParam | ToolResultBlockParam | AnthropicImageBlock | AnthropicDocumentBlock;
 
 /** Content is always a block list here (the SDK also allows a bare string), so adjacent messages can merge. */
 export interface AnthropicMessage {

@@ -6,8 +6,19 @@ import { declaredName, sanitiseAnthropicId } from '../call-shaping';
 import type { AnthropicReasoningFields } from '../../../../src-shared/reasoning';
 import { systemLineLabel, type ReplayCall, type ReplayRequest, type ReplayTurn, type ReplayWarning, type TurnPlacement, type WireRequest } from '../types';
 import type { Base64ImageSource, ImageBlockParam, TextBlockParam, ToolResultBlockParam, ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import type { AnthropicMessage, AnthropicMessagesBody, AnthropicThinkingBlock, AnthropicTool } from './anthropic-messages-types';
-import { assistantParts, NEXT_REPLY_LINE, opaqueBlocks, reasoningFields, renderTurns, replayableReasoning, toolAnswer } from './shared';
+import type { AnthropicBlock, AnthropicMessage, AnthropicMessagesBody, AnthropicThinkingBlock, AnthropicTool } from './anthropic-messages-types';
+import {
+  assistantParts,
+  attachmentParts,
+  NEXT_REPLY_LINE,
+  opaqueBlocks,
+  planAttachments,
+  reasoningFields,
+  renderTurns,
+  replayableReasoning,
+  toolAnswer,
+  type AttachmentPart,
+} from './shared';
 
 const EPHEMERAL = { type: 'ephemeral' } as const;
 /** Anthropic: "thinking.enabled.budget_tokens: Input should be greater than or equal to 1024". */
@@ -109,6 +120,22 @@ function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: 
   return messages;
 }
 
+/** An attachment as Anthropic takes it: an `image` or `document` block with base64 bytes, or a text block. */
+function attachmentBlock(part: AttachmentPart): AnthropicBlock {
+  switch (part.type) {
+    case 'text':
+      return { type: 'text', text: part.text };
+    case 'image':
+      return { type: 'image', source: { type: 'base64', media_type: part.mediaType, data: part.data } };
+    case 'pdf':
+      return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: part.data }, title: part.name };
+    default: {
+      const unknownPart: never = part;
+      throw new Error(`Unknown attachment part ${String(unknownPart)}`);
+    }
+  }
+}
+
 /** Tool input schemas are JSON Schema objects (`type: "object"`), which the SDK types only at their top level. */
 function jsonSchemaObject(schema: Record<string, unknown>): AnthropicTool['input_schema'] {
   return schema as AnthropicTool['input_schema'];
@@ -154,8 +181,14 @@ function placeCacheBreakpoints(messages: AnthropicMessage[]): void {
 export function convertToAnthropicMessages(request: ReplayRequest): WireRequest<AnthropicMessagesBody> {
   const warnings: ReplayWarning[] = [];
   const messages: AnthropicMessage[] = [];
+  const plan = planAttachments(request, 'anthropic-messages');
   const rendered = renderTurns<AnthropicMessage>(request.turns, {
     userText: (text) => ({ role: 'user', content: [{ type: 'text', text: hasVisibleText(text) ? text : BLANK_USER_LINE }] }),
+    // Anthropic advises images and documents before the question about them.
+    userWithAttachments: (turn) => ({
+      role: 'user',
+      content: [...attachmentParts(turn, plan, request, warnings).map(attachmentBlock), ...textBlocks(turn.text)],
+    }),
     assistant: (turn, placement) => assistantMessages(turn, placement, request, warnings),
   }, request.live);
   for (const message of rendered) appendMessage(messages, message);

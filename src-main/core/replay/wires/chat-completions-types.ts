@@ -4,6 +4,9 @@
  * https://platform.openai.com/docs/api-reference/chat/create and Moonshot's Kimi guide.
  */
 import type {
+  ChatCompletionContentPart,
+  ChatCompletionContentPartImage,
+  ChatCompletionContentPartText,
   ChatCompletionFunctionTool,
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionSystemMessageParam,
@@ -14,9 +17,15 @@ import type { KimiReasoningFields } from '../../../../src-shared/reasoning';
 
 export type ChatToolCall = Pick<ChatCompletionMessageFunctionToolCall, 'id' | 'type' | 'function'>;
 
+/** An attached image as a base64 `data:` URL; a PDF as a `file` part (only where the model takes PDFs). */
+export type ChatContentPart =
+  | Pick<ChatCompletionContentPartText, 'type' | 'text'>
+  | (Pick<ChatCompletionContentPartImage, 'type'> & { image_url: { url: string } })
+  | (Pick<ChatCompletionContentPart.File, 'type'> & { file: { filename: string; file_data: string } });
+
 export type ChatMessage =
   | Required<Pick<ChatCompletionSystemMessageParam, 'role'>> & { content: string }
-  | Required<Pick<ChatCompletionUserMessageParam, 'role'>> & { content: string }
+  | Required<Pick<ChatCompletionUserMessageParam, 'role'>> & { content: string | ChatContentPart[] }
   | { role: 'assistant'; content: string | null; reasoning_content?: string; tool_calls?: ChatToolCall[] }
   | Required<Pick<ChatCompletionToolMessageParam, 'role' | 'tool_call_id'>> & { content: string };
 

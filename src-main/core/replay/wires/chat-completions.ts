@@ -4,8 +4,38 @@
  */
 import { declaredName } from '../call-shaping';
 import type { ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, TurnPlacement, WireRequest } from '../types';
-import type { ChatCompletionsBody, ChatMessage } from './chat-completions-types';
-import { answerText, assistantParts, functionToolDeclarations, reasoningFields, renderTurns, replayableReasoning } from './shared';
+import type { ChatCompletionsBody, ChatContentPart, ChatMessage } from './chat-completions-types';
+import {
+  answerText,
+  assistantParts,
+  attachmentParts,
+  dataUrl,
+  functionToolDeclarations,
+  planAttachments,
+  reasoningFields,
+  renderTurns,
+  replayableReasoning,
+  type AttachmentPart,
+} from './shared';
+
+/**
+ * An attachment as Chat Completions takes it: an `image_url` part with a base64 data URL, a `file` part for a PDF
+ * (sent only to a model whose table entry takes PDFs; Kimi's does not), or a text part.
+ */
+function attachmentContent(part: AttachmentPart): ChatContentPart {
+  switch (part.type) {
+    case 'text':
+      return { type: 'text', text: part.text };
+    case 'image':
+      return { type: 'image_url', image_url: { url: dataUrl(part.mediaType, part.data) } };
+    case 'pdf':
+      return { type: 'file', file: { filename: part.name, file_data: dataUrl('application/pdf', part.data) } };
+    default: {
+      const unknownPart: never = part;
+      throw new Error(`Unknown attachment part ${String(unknownPart)}`);
+    }
+  }
+}
 
 /**
  * Kimi with thinking on rejects an assistant message with tool_calls that lacks reasoning_content ("thinking is
@@ -61,11 +91,16 @@ function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: 
 
 export function convertToChatCompletionsMessages(request: ReplayRequest): WireRequest<ChatCompletionsBody> {
   const warnings: ReplayWarning[] = [];
+  const plan = planAttachments(request, 'chat-completions');
   // An array literal, not push(...): spreading 100,000 messages as call arguments exceeds V8's argument limit.
   const messages: ChatMessage[] = [
     { role: 'system', content: request.system },
     ...renderTurns<ChatMessage>(request.turns, {
       userText: (text) => ({ role: 'user', content: text }),
+      userWithAttachments: (turn) => ({
+        role: 'user',
+        content: [...attachmentParts(turn, plan, request, warnings).map(attachmentContent), ...(turn.text.length > 0 ? [{ type: 'text' as const, text: turn.text }] : [])],
+      }),
       assistant: (turn, placement) => assistantMessages(turn, placement, request, warnings),
     }, request.live),
   ];

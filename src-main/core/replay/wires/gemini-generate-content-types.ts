@@ -3,7 +3,7 @@
  * (the SDK marks every field optional; here the ones the API needs are required), so a misspelt field fails to
  * compile. https://ai.google.dev/api/generate-content
  */
-import type { FunctionCall, FunctionDeclaration, FunctionResponse, FunctionResponseBlob, GenerationConfig, Part } from '@google/genai';
+import type { Blob, FunctionCall, FunctionDeclaration, FunctionResponse, FunctionResponseBlob, GenerationConfig, Part } from '@google/genai';
 import type { GeminiReasoningFields } from '../../../../src-shared/reasoning';
 
 type Signed = Pick<Part, 'thoughtSignature'>;
@@ -18,7 +18,9 @@ export type GeminiFunctionResponsePart = {
     parts?: GeminiFunctionResponseMedia[];
   };
 };
-export type GeminiPart = GeminiTextPart | GeminiFunctionCallPart | GeminiFunctionResponsePart;
+/** An attached image or PDF: its bytes in base64, with their media type. */
+export type GeminiInlineDataPart = { inlineData: Required<Pick<Blob, 'mimeType' | 'data'>> };
+export type GeminiPart = GeminiTextPart | GeminiFunctionCallPart | GeminiFunctionResponsePart | GeminiInlineDataPart;
 
 export interface GeminiContent {
   role: 'user' | 'model';

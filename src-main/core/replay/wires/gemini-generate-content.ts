@@ -10,9 +10,36 @@ import type {
   GeminiFunctionCallPart,
   GeminiFunctionResponsePart,
   GeminiGenerateContentBody,
+  GeminiPart,
   GeminiTextPart,
 } from './gemini-generate-content-types';
-import { assistantParts, opaqueBlocks, reasoningFields, renderTurns, replayableReasoning, toolAnswer } from './shared';
+import {
+  assistantParts,
+  attachmentParts,
+  opaqueBlocks,
+  planAttachments,
+  reasoningFields,
+  renderTurns,
+  replayableReasoning,
+  toolAnswer,
+  type AttachmentPart,
+} from './shared';
+
+/** An attachment as Gemini takes it: an `inlineData` part with base64 bytes, or a text part. */
+function attachmentPart(part: AttachmentPart): GeminiPart {
+  switch (part.type) {
+    case 'text':
+      return { text: part.text };
+    case 'image':
+      return { inlineData: { mimeType: part.mediaType, data: part.data } };
+    case 'pdf':
+      return { inlineData: { mimeType: 'application/pdf', data: part.data } };
+    default: {
+      const unknownPart: never = part;
+      throw new Error(`Unknown attachment part ${String(unknownPart)}`);
+    }
+  }
+}
 
 /** Gemini's documented stand-in for calls it did not sign itself (another brain's, or older than signatures). */
 export const DUMMY_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
@@ -75,8 +102,14 @@ function modelContents(turn: ReplayTurn, placement: TurnPlacement, request: Repl
 export function convertToGeminiContents(request: ReplayRequest): WireRequest<GeminiGenerateContentBody> {
   const warnings: ReplayWarning[] = [];
   const contents: GeminiContent[] = [];
+  const plan = planAttachments(request, 'gemini-generate-content');
   const rendered = renderTurns<GeminiContent>(request.turns, {
     userText: (text) => ({ role: 'user', parts: [{ text }] }),
+    // Gemini refuses an empty text part, so a message of files alone sends none.
+    userWithAttachments: (turn) => ({
+      role: 'user',
+      parts: [...attachmentParts(turn, plan, request, warnings).map(attachmentPart), ...(turn.text.length > 0 ? [{ text: turn.text }] : [])],
+    }),
     assistant: (turn, placement) => modelContents(turn, placement, request, warnings),
   }, request.live);
   for (const content of rendered) {

@@ -11,7 +11,9 @@ export interface OllamaToolCall {
 }
 
 export type OllamaMessage =
-  | { role: 'system' | 'user'; content: string }
+  | { role: 'system'; content: string }
+  /** `images`: attached images' bytes in base64, for vision models. */
+  | { role: 'user'; content: string; images?: string[] }
   | { role: 'assistant'; content: string; thinking?: string; tool_calls?: OllamaToolCall[] }
   | { role: 'tool'; content: string; tool_name: string };
 

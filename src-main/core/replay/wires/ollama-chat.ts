@@ -5,7 +5,43 @@
 import { declaredName } from '../call-shaping';
 import type { ReplayRequest, ReplayTurn, ReplayWarning, TurnPlacement, WireRequest } from '../types';
 import type { OllamaChatBody, OllamaMessage } from './ollama-chat-types';
-import { answerText, assistantParts, functionToolDeclarations, reasoningFields, renderTurns, replayableReasoning } from './shared';
+import {
+  answerText,
+  assistantParts,
+  attachmentParts,
+  functionToolDeclarations,
+  planAttachments,
+  reasoningFields,
+  renderTurns,
+  replayableReasoning,
+} from './shared';
+
+/**
+ * A user message with attachments as Ollama takes it: images in the message's `images` (bare base64), text files and
+ * stand-ins as text ahead of the user's words. Ollama reads no PDFs, so the table never sends it one.
+ */
+function userWithAttachments(turn: ReplayTurn, plan: ReturnType<typeof planAttachments>, request: ReplayRequest, warnings: ReplayWarning[]): OllamaMessage {
+  const texts: string[] = [];
+  const images: string[] = [];
+  for (const part of attachmentParts(turn, plan, request, warnings)) {
+    switch (part.type) {
+      case 'text':
+        texts.push(part.text);
+        break;
+      case 'image':
+        images.push(part.data);
+        break;
+      case 'pdf':
+        throw new Error(`Ollama takes no PDFs, yet ${part.name} was planned to go as itself.`);
+      default: {
+        const unknownPart: never = part;
+        throw new Error(`Unknown attachment part ${String(unknownPart)}`);
+      }
+    }
+  }
+  const content = [...texts, ...(turn.text.length > 0 ? [turn.text] : [])].join('\n\n');
+  return images.length > 0 ? { role: 'user', content, images } : { role: 'user', content };
+}
 
 /** Ollama's own thinking goes back with its calls; no other brain's. */
 function ownThinking(turn: ReplayTurn, request: ReplayRequest): string | null {
@@ -37,11 +73,13 @@ function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: 
 
 export function convertToOllamaMessages(request: ReplayRequest): WireRequest<OllamaChatBody> {
   const warnings: ReplayWarning[] = [];
+  const plan = planAttachments(request, 'ollama-chat');
   // An array literal, not push(...): spreading 100,000 messages as call arguments exceeds V8's argument limit.
   const messages: OllamaMessage[] = [
     { role: 'system', content: request.system },
     ...renderTurns<OllamaMessage>(request.turns, {
       userText: (text) => ({ role: 'user', content: text }),
+      userWithAttachments: (turn) => userWithAttachments(turn, plan, request, warnings),
       assistant: (turn, placement) => assistantMessages(turn, placement, request, warnings),
     }, request.live),
   ];

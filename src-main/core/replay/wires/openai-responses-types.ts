@@ -9,8 +9,11 @@ import type {
   ResponseCreateParamsStreaming,
   ResponseFunctionToolCall,
   ResponseIncludable,
+  ResponseInputFile,
+  ResponseInputImage,
   ResponseInputImageContent,
   ResponseInputItem,
+  ResponseInputText,
   ResponseInputTextContent,
   ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
@@ -18,6 +21,15 @@ import type { ResponsesReasoningFields } from '../../../../src-shared/reasoning'
 
 /** Words of either speaker, as plain strings. */
 export type ResponsesMessage = Required<Pick<EasyInputMessage, 'role'>> & { content: string };
+
+/** An attached image: its bytes as a base64 `data:` URL. */
+export type ResponsesInputImage = Pick<ResponseInputImage, 'type' | 'detail'> & { image_url: string };
+/** An attached PDF: its bytes as a base64 `data:` URL, with its file name. */
+export type ResponsesInputFile = Pick<ResponseInputFile, 'type'> & { filename: string; file_data: string };
+export type ResponsesUserContent = Pick<ResponseInputText, 'type' | 'text'> | ResponsesInputImage | ResponsesInputFile;
+
+/** A user message with attachments: a content list instead of a string. */
+export type ResponsesUserMessage = { role: 'user'; content: ResponsesUserContent[] };
 
 /** No item `id`: ids must exist server-side unless store:false, and replayed calls never do. */
 export type ResponsesFunctionCall = Pick<ResponseFunctionToolCall, 'type' | 'call_id' | 'name' | 'arguments'>;
@@ -34,7 +46,7 @@ export type ResponsesFunctionCallOutput = Pick<ResponseInputItem.FunctionCallOut
 /** A reasoning item as the provider sent it, replayed verbatim with its `encrypted_content`. */
 export type ResponsesReasoningItem = ResponseReasoningItem & { encrypted_content: string };
 
-export type ResponsesItem = ResponsesMessage | ResponsesFunctionCall | ResponsesFunctionCallOutput | ResponsesReasoningItem;
+export type ResponsesItem = ResponsesMessage | ResponsesUserMessage | ResponsesFunctionCall | ResponsesFunctionCallOutput | ResponsesReasoningItem;
 
 export type ResponsesTool = Pick<FunctionTool, 'type' | 'name' | 'description' | 'strict'> & {
   name: string;

@@ -5,8 +5,35 @@
  */
 import { declaredName, sanitiseResponsesCallId } from '../call-shaping';
 import type { ReasoningPlace, ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, TurnPlacement, WireRequest } from '../types';
-import type { OpenAiResponsesBody, ResponsesFunctionCallOutput, ResponsesItem, ResponsesReasoningItem } from './openai-responses-types';
-import { assistantParts, opaqueBlocks, reasoningFields, renderTurns, replayableReasoning, toolAnswer } from './shared';
+import type { OpenAiResponsesBody, ResponsesFunctionCallOutput, ResponsesItem, ResponsesReasoningItem, ResponsesUserContent } from './openai-responses-types';
+import {
+  assistantParts,
+  attachmentParts,
+  dataUrl,
+  opaqueBlocks,
+  planAttachments,
+  reasoningFields,
+  renderTurns,
+  replayableReasoning,
+  toolAnswer,
+  type AttachmentPart,
+} from './shared';
+
+/** An attachment as the Responses API takes it: `input_image` or `input_file` with a base64 data URL, or `input_text`. */
+function attachmentContent(part: AttachmentPart): ResponsesUserContent {
+  switch (part.type) {
+    case 'text':
+      return { type: 'input_text', text: part.text };
+    case 'image':
+      return { type: 'input_image', image_url: dataUrl(part.mediaType, part.data), detail: 'auto' };
+    case 'pdf':
+      return { type: 'input_file', filename: part.name, file_data: dataUrl('application/pdf', part.data) };
+    default: {
+      const unknownPart: never = part;
+      throw new Error(`Unknown attachment part ${String(unknownPart)}`);
+    }
+  }
+}
 
 /** A reasoning item this request may carry, and what it stood before when the reply streamed (undefined: not recorded). */
 export interface PlacedReasoningItem {
@@ -106,8 +133,16 @@ function assistantItems(turn: ReplayTurn, placement: TurnPlacement, request: Rep
 
 export function convertToOpenAiResponsesInput(request: ReplayRequest): WireRequest<OpenAiResponsesBody> {
   const warnings: ReplayWarning[] = [];
+  const plan = planAttachments(request, 'openai-responses');
   const input = renderTurns<ResponsesItem>(request.turns, {
     userText: (text) => ({ role: 'user', content: text }),
+    userWithAttachments: (turn) => ({
+      role: 'user',
+      content: [
+        ...attachmentParts(turn, plan, request, warnings).map(attachmentContent),
+        ...(turn.text.length > 0 ? [{ type: 'input_text' as const, text: turn.text }] : []),
+      ],
+    }),
     assistant: (turn, placement) => assistantItems(turn, placement, request, warnings),
   }, request.live);
   const body: OpenAiResponsesBody = {

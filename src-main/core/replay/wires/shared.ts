@@ -2,12 +2,21 @@
  * Pieces every converter shares: how an assistant turn splits into native calls and labelled records, and where
  * reasoning may go.
  */
+import {
+  attachmentStandIn,
+  imageDimensions,
+  modelInputs,
+  modelTakesAttachment,
+  textAttachmentBlock,
+  type ImageMediaType,
+} from '../../../../src-shared/attachments';
 import { BRAIN_IDS, BRAINS, type BrainId, type WireId } from '../../../../src-shared/brains';
 import { wireReasoning, type WireReasoningFields } from '../../../../src-shared/reasoning';
 import { MAX_REPLAYED_CALLS, partitionCalls, withImageStandIns } from '../call-shaping';
 import {
   systemLineLabel,
   type LiveTurn,
+  type ReplayAttachment,
   type ReplayCall,
   type ReplayImage,
   type ReplayReasoning,
@@ -162,6 +171,8 @@ export function answerText(call: ReplayCall): string {
 export interface TurnRenderers<Item> {
   /** A message on the user's side: the user's own words, or a labelled system line. */
   readonly userText: (text: string) => Item;
+  /** A user message with attachments: its words (maybe empty) and its files, each as itself or as a labelled line. */
+  readonly userWithAttachments: (turn: ReplayTurn) => Item;
   /** A reply in the history, or one round of the reply being written (`live`). */
   readonly assistant: (turn: ReplayTurn, placement: TurnPlacement) => Item[];
 }
@@ -192,7 +203,7 @@ export function renderTurns<Item>(turns: readonly ReplayTurn[], renderers: TurnR
   for (const turn of turns) {
     switch (turn.role) {
       case 'user':
-        items.push(renderers.userText(turn.text));
+        items.push((turn.attachments?.length ?? 0) > 0 ? renderers.userWithAttachments(turn) : renderers.userText(turn.text));
         break;
       case 'system-line':
         items.push(renderers.userText(systemLineText(turn)));
@@ -222,4 +233,144 @@ export function functionToolDeclarations(tools: ReplayRequest['tools']): Functio
     type: 'function',
     function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
   }));
+}
+
+/**
+ * How much inline data a request may carry on each wire, in base64 characters. A history holds every earlier turn's
+ * attachments; the newest are sent first, and what no longer fits replays as a labelled line instead of a request the
+ * provider would refuse.
+ */
+export interface InlineLimits {
+  /** The longest one image may be. */
+  readonly perImage: number;
+  /** All images and PDFs of one request together. */
+  readonly perRequest: number;
+  /** How many images one request may carry. */
+  readonly imagesPerRequest: number;
+}
+
+const MEBIBYTE = 1024 * 1024;
+
+export const INLINE_LIMITS: Readonly<Record<WireId, InlineLimits>> = {
+  // Anthropic: "image exceeds 5 MB maximum" per image, at most 100 images, and 32 MB per request, its text included.
+  'anthropic-messages': { perImage: MAX_SHOWN_IMAGE_BASE64_CHARS, perRequest: 24 * MEBIBYTE, imagesPerRequest: 100 },
+  // OpenAI: 50 MB of file and image inputs per request, at most 500 images; xAI: 10 MiB per image.
+  'openai-responses': { perImage: 14 * MEBIBYTE, perRequest: 40 * MEBIBYTE, imagesPerRequest: 500 },
+  // Moonshot documents no request limit for inline images; 20 MB keeps to what its vision examples send.
+  'chat-completions': { perImage: 14 * MEBIBYTE, perRequest: 20 * MEBIBYTE, imagesPerRequest: 100 },
+  // Gemini: "use the Files API when the total request size (files, text, instructions) is over 20 MB".
+  'gemini-generate-content': { perImage: 14 * MEBIBYTE, perRequest: 18 * MEBIBYTE, imagesPerRequest: 3_000 },
+  // Ollama reads the whole request into the local server; its vision models take few images at a time.
+  'ollama-chat': { perImage: 14 * MEBIBYTE, perRequest: 40 * MEBIBYTE, imagesPerRequest: 20 },
+};
+
+/** What one attachment becomes in a request: itself, or a labelled line and why. */
+export type AttachmentPart =
+  | { readonly type: 'text'; readonly text: string }
+  | { readonly type: 'image'; readonly name: string; readonly mediaType: ImageMediaType; readonly data: string }
+  | { readonly type: 'pdf'; readonly name: string; readonly data: string };
+
+type AttachmentDecision = 'send' | 'cannot-take' | 'missing' | 'no-room';
+
+/** "image photo.png (1280x720)", "PDF report.pdf". */
+function attachmentLabel(attachment: ReplayAttachment): string {
+  const dimensions = imageDimensions(attachment.width, attachment.height);
+  const kind = attachment.kind === 'image' ? 'image' : attachment.kind === 'pdf' ? 'PDF' : 'text file';
+  return `${kind} ${attachment.name}${dimensions === null ? '' : ` (${dimensions})`}`;
+}
+
+function standInLine(attachment: ReplayAttachment, decision: Exclude<AttachmentDecision, 'send'>): string {
+  switch (decision) {
+    case 'cannot-take':
+      return attachmentStandIn(attachment);
+    case 'missing':
+      return `[${attachmentLabel(attachment)} was attached here, but its file is missing from the data folder]`;
+    case 'no-room':
+      return `[${attachmentLabel(attachment)} was shown earlier in this conversation; it is not sent again, for want of room in this request]`;
+    default: {
+      const unknownDecision: never = decision;
+      throw new Error(`Unknown attachment decision ${String(unknownDecision)}`);
+    }
+  }
+}
+
+function warningFor(attachment: ReplayAttachment, decision: Exclude<AttachmentDecision, 'send'>, request: ReplayRequest): string {
+  switch (decision) {
+    case 'cannot-take':
+      return `${attachment.name} replays as a text line: ${request.model} cannot take ${attachment.kind === 'image' ? `${attachment.mediaType} images` : 'PDFs'}.`;
+    case 'missing':
+      return `${attachment.name} replays as a text line: its file is missing from the data folder.`;
+    case 'no-room':
+      return `${attachment.name} replays as a text line: the request has no room for it beside newer attachments.`;
+    default: {
+      const unknownDecision: never = decision;
+      throw new Error(`Unknown attachment decision ${String(unknownDecision)}`);
+    }
+  }
+}
+
+/**
+ * Decides, for the whole request, which attachments go as themselves: those the model takes, whose files are there,
+ * newest first while the wire's inline limits hold. Keyed by the attachment object of each turn.
+ */
+export function planAttachments(request: ReplayRequest, wire: WireId): ReadonlyMap<ReplayAttachment, AttachmentDecision> {
+  const inputs = modelInputs(request.brain, request.model);
+  const limits = INLINE_LIMITS[wire];
+  const plan = new Map<ReplayAttachment, AttachmentDecision>();
+  let used = 0;
+  let images = 0;
+  for (const turn of [...request.turns].reverse()) {
+    for (const attachment of [...(turn.attachments ?? [])].reverse()) {
+      if (attachment.kind === 'text') {
+        plan.set(attachment, attachment.text === undefined ? 'missing' : 'send');
+        continue;
+      }
+      if (!modelTakesAttachment(inputs, attachment)) plan.set(attachment, 'cannot-take');
+      else if (attachment.data === undefined) plan.set(attachment, 'missing');
+      else {
+        const isImage = attachment.kind === 'image';
+        const fits = used + attachment.data.length <= limits.perRequest && (!isImage || (attachment.data.length <= limits.perImage && images < limits.imagesPerRequest));
+        plan.set(attachment, fits ? 'send' : 'no-room');
+        if (fits) {
+          used += attachment.data.length;
+          if (isImage) images += 1;
+        }
+      }
+    }
+  }
+  return plan;
+}
+
+/** A user turn's attachments in request order, each as itself or as its labelled line, per the request's plan. */
+export function attachmentParts(
+  turn: ReplayTurn,
+  plan: ReadonlyMap<ReplayAttachment, AttachmentDecision>,
+  request: ReplayRequest,
+  warnings: ReplayWarning[],
+): AttachmentPart[] {
+  return (turn.attachments ?? []).map((attachment): AttachmentPart => {
+    const decision = plan.get(attachment) ?? 'no-room';
+    if (decision !== 'send') {
+      warnings.push({ messageId: turn.messageId, message: warningFor(attachment, decision, request) });
+      return { type: 'text', text: standInLine(attachment, decision) };
+    }
+    switch (attachment.kind) {
+      case 'text':
+        return { type: 'text', text: textAttachmentBlock(attachment.name, attachment.text ?? '') };
+      case 'image':
+        // planAttachments sends only an image of a type the model's table entry lists: one of the four.
+        return { type: 'image', name: attachment.name, mediaType: attachment.mediaType as ImageMediaType, data: attachment.data ?? '' };
+      case 'pdf':
+        return { type: 'pdf', name: attachment.name, data: attachment.data ?? '' };
+      default: {
+        const unknownKind: never = attachment.kind;
+        throw new Error(`Unknown attachment kind ${String(unknownKind)}`);
+      }
+    }
+  });
+}
+
+/** `data:image/png;base64,…`: how the OpenAI wires and Moonshot take inline bytes. */
+export function dataUrl(mediaType: string, data: string): string {
+  return `data:${mediaType};base64,${data}`;
 }
