@@ -1,6 +1,7 @@
 /**
  * Screenshots of the surfaces a person lives in, kept as test artifacts in test-results/screenshots/: the first run,
- * a conversation with receipts and reasoning, a brain switch, each Settings tab and a tool approval prompt, each at
+ * a conversation with receipts and reasoning, a brain switch, each Settings tab, a tool approval prompt, and the
+ * composer with two attachments and the message they went out in (its image enlarged too), each at
  * 1280x800 and 480x800, in the light and the dark theme. Each scene is built once per theme and shot at both sizes;
  * before each shot its key element must be in view, and each file must be a PNG of the window's size.
  */
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { SETTINGS_TABS } from '../src-renderer/state/settings-slice';
 import { command, newConversation, openApp, pickBrain, sendMessage } from './support/app';
+import { gradientPng, naturalWidth, pasteFile, SMALL_PDF } from './support/attachments';
 import { ASKING_TOOL, setUpSurfaceScene } from './support/surface-scene';
 
 const SCREENSHOT_DIR = join('test-results', 'screenshots');
@@ -111,6 +113,39 @@ for (const theme of THEMES) {
       await shootAtEachSize(page, theme, 'settings-tools-policies-and-skills', skills, () => skills.scrollIntoViewIfNeeded());
       await page.getByTestId('close-settings').click();
       await expect(page.getByTestId('settings-dialog')).toBeHidden();
+    } finally {
+      await restore();
+    }
+  });
+}
+
+for (const theme of THEMES) {
+  test(`screenshots of attachments in the ${theme} theme`, async ({ page, request }) => {
+    test.setTimeout(120_000);
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    const { restore } = await setUpSurfaceScene(page, request, theme, 'attachmentshot');
+    try {
+      await openApp(page);
+      await newConversation(page);
+      await pickBrain(page, 'gemini');
+      await pasteFile(page, 'lighthouse at dusk.png', 'image/png', gradientPng(640, 400));
+      await pasteFile(page, 'keeper-logbook-1923.pdf', 'application/pdf', SMALL_PDF);
+      await page.getByTestId('composer-input').fill('What do these two tell us about the lighthouse?');
+      const tray = page.getByTestId('attachment-tray');
+      await expect(tray.locator('[data-state="stored"]')).toHaveCount(2);
+      await shootAtEachSize(page, theme, 'composer-attachments', tray);
+
+      await page.getByTestId('composer-input').press('Enter');
+      await expect(replies(page).first()).toHaveAttribute('data-status', 'complete', { timeout: 60_000 });
+      const image = page.locator('[data-testid="message"][data-role="user"]').getByRole('img', { name: 'lighthouse at dusk.png' });
+      await expect.poll(() => naturalWidth(image)).toBe(640);
+      await shootAtEachSize(page, theme, 'message-attachments', image, () => image.scrollIntoViewIfNeeded());
+
+      await page.getByRole('button', { name: 'Enlarge lighthouse at dusk.png' }).click();
+      const viewer = page.getByRole('dialog', { name: 'lighthouse at dusk.png' });
+      await expect.poll(() => naturalWidth(viewer.getByRole('img'))).toBe(640);
+      await shootAtEachSize(page, theme, 'image-viewer', viewer);
+      await page.keyboard.press('Escape');
     } finally {
       await restore();
     }

@@ -1,5 +1,6 @@
 import { ConversationPane } from './components/ConversationPane';
 import { EmptyState } from './components/EmptyState';
+import { ImageViewer } from './components/ImageViewer';
 import { MemoriesDialog } from './components/MemoriesDialog';
 import { NoticeBanner } from './components/NoticeBanner';
 import { RequestDialog } from './components/RequestDialog';
@@ -23,6 +24,7 @@ export function App() {
   const requestPreviewOpen = useAppStore((state) => state.requestPreviewOpen);
   const memoriesOpen = useAppStore((state) => state.memoriesOpen);
   const shortcutsOpen = useAppStore((state) => state.shortcutsOpen);
+  const imageEnlarged = useAppStore((state) => state.enlargedAttachment !== null);
   const narrowWindow = useAppStore((state) => state.narrowWindow);
   const showSidebar = useAppStore(sidebarShown);
   const overlayOpen = narrowWindow && showSidebar;
@@ -34,7 +36,7 @@ export function App() {
     <div className="app">
       <div
         className={narrowWindow ? 'app-frame is-narrow' : showSidebar ? 'app-frame' : 'app-frame is-sidebar-hidden'}
-        inert={settingsOpen || showRequestPreview || showMemories || exportDialogOpen || shortcutsOpen}
+        inert={settingsOpen || showRequestPreview || showMemories || exportDialogOpen || shortcutsOpen || imageEnlarged}
       >
         <Sidebar />
         {overlayOpen ? <div className="sidebar-scrim" data-testid="sidebar-scrim" aria-hidden="true" onClick={closeSidebarOverlay} /> : null}
@@ -52,6 +54,7 @@ export function App() {
       {showMemories ? <MemoriesDialog /> : null}
       {settingsOpen ? <SettingsDialog /> : null}
       {shortcutsOpen ? <ShortcutsSheet /> : null}
+      <ImageViewer />
     </div>
   );
 }

@@ -13,6 +13,7 @@ import './styles/markdown.css';
 import './styles/highlight.css';
 import './styles/dialog.css';
 import './styles/tools.css';
+import './styles/attachments.css';
 
 const initialTheme = { themePreference: storedThemePreference(), systemPrefersDark: systemPrefersDark() };
 useAppStore.setState(initialTheme);

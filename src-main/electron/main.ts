@@ -88,7 +88,7 @@ async function start(): Promise<void> {
 
 function openWindow(theme: Theme): void {
   const prefersDark = theme === 'system' ? nativeTheme.shouldUseDarkColors : theme === 'dark';
-  const window = createMainWindow(page, { preloadPath, prefersDark });
+  const window = createMainWindow(page, { preloadPath, prefersDark, dataDir });
   window.on('closed', () => {
     if (mainWindow === window) mainWindow = null;
   });

@@ -1,9 +1,15 @@
+import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { attachmentLink } from '../../src-shared/attachment-link';
 import type { AppPage } from './app-page';
 
 const electron = vi.hoisted(() => ({
   openExternal: vi.fn((_url: string) => Promise.resolve()),
+  openPath: vi.fn((_path: string) => Promise.resolve('')),
   windows: [] as FakeWindow[],
 }));
 
@@ -44,11 +50,20 @@ vi.mock('electron', () => {
       return this;
     }
   }
-  return { BrowserWindow, shell: { openExternal: electron.openExternal } };
+  return { BrowserWindow, shell: { openExternal: electron.openExternal, openPath: electron.openPath } };
 });
 
-const { buildWindowOptions, contentSecurityPolicy, createMainWindow, guardWebContents, installSessionSecurity, openExternalIfHttps } =
-  await import('./window');
+const {
+  buildWindowOptions,
+  contentSecurityPolicy,
+  createMainWindow,
+  guardWebContents,
+  installSessionSecurity,
+  openAttachmentFile,
+  openExternalIfHttps,
+} = await import('./window');
+
+const DATA_DIR = '/home/someone/.config/Anybrain';
 
 const FILE_PAGE: AppPage = {
   kind: 'file',
@@ -64,6 +79,7 @@ function navigation(url: string): { url: string; preventDefault: ReturnType<type
 
 beforeEach(() => {
   electron.openExternal.mockClear();
+  electron.openPath.mockClear();
   electron.windows.length = 0;
 });
 
@@ -99,7 +115,7 @@ describe('buildWindowOptions', () => {
 describe('contentSecurityPolicy', () => {
   it('allows only the app itself in a build', () => {
     expect(contentSecurityPolicy(FILE_PAGE)).toBe(
-      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; " +
+      "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; " +
         "object-src 'none'; base-uri 'none'; form-action 'none'",
     );
   });
@@ -183,7 +199,7 @@ describe('openExternalIfHttps', () => {
 describe('guardWebContents', () => {
   it('cancels navigation away from the app page, handing only https to the browser', () => {
     const contents = new FakeWebContents();
-    guardWebContents(contents as never, FILE_PAGE);
+    guardWebContents(contents as never, FILE_PAGE, DATA_DIR);
 
     const own = navigation('file:///opt/anybrain/out/renderer/index.html#/conversations/1');
     contents.emit('will-navigate', own);
@@ -199,7 +215,7 @@ describe('guardWebContents', () => {
 
   it('allows navigation within the dev server origin only', () => {
     const contents = new FakeWebContents();
-    guardWebContents(contents as never, DEV_PAGE);
+    guardWebContents(contents as never, DEV_PAGE, DATA_DIR);
     const own = navigation('http://localhost:5173/index.html');
     const otherPort = navigation('http://localhost:5174/');
     contents.emit('will-navigate', own);
@@ -210,7 +226,7 @@ describe('guardWebContents', () => {
 
   it('denies every new window and opens only https links externally', () => {
     const contents = new FakeWebContents();
-    guardWebContents(contents as never, FILE_PAGE);
+    guardWebContents(contents as never, FILE_PAGE, DATA_DIR);
     const handler = contents.windowOpenHandler as WindowOpenHandler;
     for (const url of ['https://example.com/a', 'http://example.com/b', 'file:///etc/passwd', FILE_PAGE.url, 'about:blank']) {
       expect(handler({ url })).toEqual({ action: 'deny' });
@@ -220,7 +236,7 @@ describe('guardWebContents', () => {
 
   it('refuses to attach webviews', () => {
     const contents = new FakeWebContents();
-    guardWebContents(contents as never, FILE_PAGE);
+    guardWebContents(contents as never, FILE_PAGE, DATA_DIR);
     const attach = navigation('about:blank');
     contents.emit('will-attach-webview', attach);
     expect(attach.preventDefault).toHaveBeenCalled();
@@ -229,7 +245,7 @@ describe('guardWebContents', () => {
 
 describe('createMainWindow', () => {
   it('loads the built file, guards navigation and shows on ready-to-show', () => {
-    createMainWindow(FILE_PAGE, { preloadPath: '/p.cjs', prefersDark: true });
+    createMainWindow(FILE_PAGE, { preloadPath: '/p.cjs', prefersDark: true, dataDir: DATA_DIR });
     const [window] = electron.windows;
     if (!window) throw new Error('no window was created');
     expect(window.options).toEqual(buildWindowOptions({ preloadPath: '/p.cjs', prefersDark: true }));
@@ -243,7 +259,68 @@ describe('createMainWindow', () => {
   });
 
   it('loads the dev server URL in development', () => {
-    createMainWindow(DEV_PAGE, { preloadPath: '/p.cjs', prefersDark: false });
+    createMainWindow(DEV_PAGE, { preloadPath: '/p.cjs', prefersDark: false, dataDir: DATA_DIR });
     expect(electron.windows[0]?.loadURL).toHaveBeenCalledWith('http://localhost:5173/');
+  });
+});
+
+describe('openAttachmentFile', () => {
+  // A 1x1 PNG.
+  const PNG = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+    'base64',
+  );
+  let dataDir: string;
+
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'anybrain-window-test-'));
+    mkdirSync(join(dataDir, 'attachments'));
+  });
+  afterEach(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+    for (const [opened] of electron.openPath.mock.calls) rmSync(dirname(opened), { recursive: true, force: true });
+  });
+
+  function store(bytes: Buffer): string {
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    writeFileSync(join(dataDir, 'attachments', sha256), bytes);
+    return sha256;
+  }
+
+  it('hands the viewer an owner-only copy named after the attachment, with the extension its bytes call for', async () => {
+    const sha256 = store(PNG);
+    expect(await openAttachmentFile(dataDir, attachmentLink({ sha256, name: 'holiday photo.jpeg' }))).toBe(true);
+    const [[opened] = []] = electron.openPath.mock.calls;
+    expect(basename(opened ?? '')).toBe('holiday photo.png');
+    expect(readFileSync(opened ?? '')).toEqual(PNG);
+    expect(statSync(opened ?? '').mode & 0o777).toBe(0o600);
+    expect(opened?.startsWith(join(tmpdir(), 'anybrain-attachment-'))).toBe(true);
+  });
+
+  it('opens a script as plain text, so the system never runs it', async () => {
+    const sha256 = store(Buffer.from('#!/bin/sh\necho hello\n'));
+    expect(await openAttachmentFile(dataDir, attachmentLink({ sha256, name: '../run me?.sh' }))).toBe(true);
+    expect(electron.openPath.mock.calls.map(([opened]) => basename(opened))).toEqual(['_run me_.txt']);
+  });
+
+  it('opens nothing outside the attachments folder, nor a file that is not there', async () => {
+    const outside = join(dataDir, 'anybrain.db');
+    writeFileSync(outside, 'SQLite format 3');
+    const planted = 'b'.repeat(64);
+    symlinkSync(outside, join(dataDir, 'attachments', planted));
+    expect(await openAttachmentFile(dataDir, attachmentLink({ sha256: planted, name: 'x.txt' }))).toBe(false);
+    expect(await openAttachmentFile(dataDir, attachmentLink({ sha256: 'c'.repeat(64), name: 'x.txt' }))).toBe(false);
+    expect(await openAttachmentFile(dataDir, `file://${outside}`)).toBe(false);
+    expect(electron.openPath).not.toHaveBeenCalled();
+  });
+
+  it('is what the window-open handler does with an attachment link, and no window opens', async () => {
+    const sha256 = store(PNG);
+    const contents = new FakeWebContents();
+    guardWebContents(contents as never, FILE_PAGE, dataDir);
+    const handler = contents.windowOpenHandler as WindowOpenHandler;
+    expect(handler({ url: attachmentLink({ sha256, name: 'a.png' }) })).toEqual({ action: 'deny' });
+    await vi.waitFor(() => expect(electron.openPath).toHaveBeenCalledTimes(1));
+    expect(electron.openExternal).not.toHaveBeenCalled();
   });
 });

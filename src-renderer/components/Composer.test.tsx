@@ -189,7 +189,7 @@ describe('Composer while a reply runs', () => {
     expect(view.getByTestId('composer-busy').textContent).toBe(
       'A reply is still running and a message is already queued. Cancel the queued one to queue this instead.Keep editing',
     );
-    expect(useAppStore.getState().queuedMessages).toEqual({ c1: 'First' });
+    expect(useAppStore.getState().queuedMessages).toEqual({ c1: { text: 'First', attachments: [] } });
     expect(input.value).toBe('Second');
   });
 

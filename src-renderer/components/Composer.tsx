@@ -1,5 +1,8 @@
-import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import { CONNECTION_PROBLEM_CODES } from '../../src-shared/api';
+import { ATTACHMENT_ACCEPT, attachmentRefusal, type AttachmentKind } from '../../src-shared/attachments';
+import { attachFiles, dismissAttachmentProblems } from '../state/attachment-actions';
+import type { TrayAttachment } from '../state/attachments-slice';
 import { openSettings } from '../state/settings-actions';
 import {
   cancelQueuedMessage,
@@ -11,13 +14,22 @@ import {
   updateDraft,
 } from '../state/turn-actions';
 import { errorText } from '../state/api-client';
-import { selectConversationBrain, selectLastEditableUserMessageId, selectReplyRunning } from '../state/selectors';
+import {
+  selectConversationBrain,
+  selectConversationModel,
+  selectLastEditableUserMessageId,
+  selectReplyRunning,
+} from '../state/selectors';
 import { useAppStore } from '../state/store';
+import { AttachmentTray } from './AttachmentTray';
 import { brainLabel } from './brain-options';
-import { SendIcon, StopIcon } from './icons';
+import { CloseIcon, PaperclipIcon, SendIcon, StopIcon } from './icons';
 import { SkillSuggestionList, useSkillSuggestions } from './SkillSuggestions';
 
 export const MAX_INPUT_HEIGHT_PX = 240;
+
+const NO_ATTACHMENTS: readonly TrayAttachment[] = [];
+const NO_PROBLEMS: readonly string[] = [];
 
 interface SendError {
   readonly text: string;
@@ -41,15 +53,26 @@ function queuedPreview(text: string): string {
   return line.length > 80 || text.trim().includes('\n') ? `${line.slice(0, 80)}…` : line;
 }
 
+function filesPhrase(count: number): string {
+  return count === 1 ? '1 file' : `${count} files`;
+}
+
+/** The files a paste or a drop carries (a copied image arrives as a file; copied text does not). */
+function filesOf(transfer: DataTransfer | null): File[] {
+  return transfer === null ? [] : Array.from(transfer.files);
+}
+
 /** Offered when Enter is pressed while a reply runs: what to do with the draft. */
 function BusyPrompt({
   conversationId,
   draft,
+  attachments,
   turnRunning,
   onDone,
 }: {
   readonly conversationId: string;
   readonly draft: string;
+  readonly attachments: readonly TrayAttachment[];
   readonly turnRunning: boolean;
   readonly onDone: () => void;
 }) {
@@ -78,7 +101,7 @@ function BusyPrompt({
           className="button small primary"
           data-testid="composer-queue"
           onClick={() => {
-            queueMessage(conversationId, draft);
+            queueMessage(conversationId, draft, attachments);
             onDone();
           }}
         >
@@ -91,7 +114,7 @@ function BusyPrompt({
           className="button small"
           data-testid="composer-stop-and-send"
           onClick={() => {
-            void stopAndSend(conversationId, draft);
+            void stopAndSend(conversationId, draft, attachments);
             onDone();
           }}
         >
@@ -124,6 +147,17 @@ export function Composer({ conversationId }: { readonly conversationId: string }
   const skillSuggestions = useSkillSuggestions(draft, (text) => updateDraft(conversationId, text));
   const suggesting = skillSuggestions.suggestions.length > 0;
   const hasSkills = useAppStore((state) => (state.skills?.skills.length ?? 0) > 0);
+  const model = useAppStore((state) => selectConversationModel(state, conversationId));
+  const tray = useAppStore((state) => state.trays[conversationId] ?? NO_ATTACHMENTS);
+  const attachmentProblems = useAppStore((state) => state.attachmentProblems[conversationId] ?? NO_PROBLEMS);
+  const fileInputRef = useRef<HTMLInputElement>(null);
+  const [dropping, setDropping] = useState(false);
+  const storing = tray.some((entry) => entry.view === null);
+  const stored = useMemo(() => tray.filter((entry) => entry.view !== null), [tray]);
+  const refusal = useMemo(() => {
+    const kinds = stored.flatMap((entry): AttachmentKind[] => (entry.view === null ? [] : [entry.view.kind]));
+    return kinds.length === 0 ? null : attachmentRefusal(brain, model, kinds);
+  }, [brain, model, stored]);
 
   useLayoutEffect(() => {
     const input = inputRef.current;
@@ -132,22 +166,62 @@ export function Composer({ conversationId }: { readonly conversationId: string }
     input.style.height = `${Math.min(input.scrollHeight, MAX_INPUT_HEIGHT_PX)}px`;
   }, [draft]);
 
-  const draftEmpty = draft.trim() === '';
+  const draftEmpty = draft.trim() === '' && stored.length === 0;
   const replyRunning = runningWork !== null;
   const busyPromptOpen = busyPromptFor !== null && busyPromptFor === runningWork && !draftEmpty;
+  // Why Send waits, beyond an empty draft: files still being stored, or a file the chosen model cannot take.
+  const sendBlockedBy = storing ? 'Wait until the files are attached.' : refusal;
 
   const send = async (): Promise<void> => {
-    if (draftEmpty) return;
+    if (draftEmpty || sendBlockedBy !== null) return;
     if (replyRunning) {
       setBusyPromptFor(runningWork);
       return;
     }
     setError(null);
     try {
-      await sendMessage(conversationId, draft);
+      await sendMessage(conversationId, draft, stored);
     } catch (caught) {
       setError(sendErrorOf(caught));
     }
+  };
+
+  const attach = (files: readonly File[]): void => {
+    if (error !== null) setError(null);
+    void attachFiles(conversationId, files);
+  };
+
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>): void => {
+    const files = filesOf(event.clipboardData);
+    if (files.length === 0) return;
+    // A copied image often comes with its markup as text too; the file is what was meant.
+    event.preventDefault();
+    attach(files);
+  };
+
+  const carriesFiles = (event: DragEvent<HTMLElement>): boolean => event.dataTransfer.types.includes('Files');
+  const dropHandlers = {
+    onDragEnter: (event: DragEvent<HTMLDivElement>) => {
+      if (!carriesFiles(event)) return;
+      event.preventDefault();
+      setDropping(true);
+    },
+    onDragOver: (event: DragEvent<HTMLDivElement>) => {
+      if (!carriesFiles(event)) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = 'copy';
+    },
+    onDragLeave: (event: DragEvent<HTMLDivElement>) => {
+      if (event.relatedTarget instanceof Node && event.currentTarget.contains(event.relatedTarget)) return;
+      setDropping(false);
+    },
+    onDrop: (event: DragEvent<HTMLDivElement>) => {
+      setDropping(false);
+      const files = filesOf(event.dataTransfer);
+      if (files.length === 0) return;
+      event.preventDefault();
+      attach(files);
+    },
   };
 
   const stop = (): void => {
@@ -190,10 +264,36 @@ export function Composer({ conversationId }: { readonly conversationId: string }
           ) : null}
         </div>
       )}
+      {attachmentProblems.length === 0 ? null : (
+        <div className="composer-error attachment-problems" data-testid="attachment-problems" role="alert">
+          <ul>
+            {attachmentProblems.map((problem, index) => (
+              <li key={index} data-testid="attachment-problem">
+                {problem}
+              </li>
+            ))}
+          </ul>
+          <button
+            type="button"
+            className="icon-button"
+            data-testid="attachment-problems-dismiss"
+            aria-label="Dismiss the attachment problems"
+            onClick={() => dismissAttachmentProblems(conversationId)}
+          >
+            <CloseIcon />
+          </button>
+        </div>
+      )}
+      {refusal === null ? null : (
+        <div className="composer-refusal" id={`attachment-refusal-${conversationId}`} data-testid="attachment-refusal" role="status">
+          {refusal}
+        </div>
+      )}
       {busyPromptOpen ? (
         <BusyPrompt
           conversationId={conversationId}
           draft={draft}
+          attachments={stored}
           turnRunning={turnRunning}
           onDone={() => {
             setBusyPromptFor(null);
@@ -203,8 +303,9 @@ export function Composer({ conversationId }: { readonly conversationId: string }
       ) : null}
       {queued === undefined ? null : (
         <div className="composer-queued" data-testid="composer-queued">
-          <span className="composer-queued-text" title={queued}>
-            Queued: {queuedPreview(queued)}
+          <span className="composer-queued-text" title={queued.text}>
+            Queued: {queuedPreview(queued.text)}
+            {queued.attachments.length === 0 ? '' : ` (with ${filesPhrase(queued.attachments.length)})`}
           </span>
           <button
             type="button"
@@ -220,8 +321,34 @@ export function Composer({ conversationId }: { readonly conversationId: string }
           </button>
         </div>
       )}
-      <div className="composer-box">
+      <div className={dropping ? 'composer-box dropping' : 'composer-box'} data-testid="composer-box" {...dropHandlers}>
         <SkillSuggestionList state={skillSuggestions} />
+        <AttachmentTray conversationId={conversationId} />
+        <input
+          ref={fileInputRef}
+          type="file"
+          className="composer-file-input"
+          data-testid="composer-file-input"
+          multiple
+          accept={ATTACHMENT_ACCEPT}
+          tabIndex={-1}
+          aria-hidden="true"
+          onChange={(event) => {
+            attach(Array.from(event.target.files ?? []));
+            // The same file picked again is a new choice.
+            event.target.value = '';
+          }}
+        />
+        <button
+          type="button"
+          className="composer-attach"
+          data-testid="attach-button"
+          aria-label="Attach files"
+          title="Attach images, PDFs or text files (or paste or drop them here)"
+          onClick={() => fileInputRef.current?.click()}
+        >
+          <PaperclipIcon />
+        </button>
         <textarea
           ref={inputRef}
           className="composer-input"
@@ -241,6 +368,7 @@ export function Composer({ conversationId }: { readonly conversationId: string }
             if (error !== null) setError(null);
           }}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
         />
         {turnRunning ? (
           <button
@@ -259,8 +387,12 @@ export function Composer({ conversationId }: { readonly conversationId: string }
             className="composer-button send"
             data-testid="send-button"
             aria-label="Send"
-            title={compacting ? 'A compaction is running: Send offers to queue this message until it ends' : 'Send (Enter)'}
-            disabled={draftEmpty}
+            title={
+              sendBlockedBy ??
+              (compacting ? 'A compaction is running: Send offers to queue this message until it ends' : 'Send (Enter)')
+            }
+            aria-describedby={refusal === null ? undefined : `attachment-refusal-${conversationId}`}
+            disabled={draftEmpty || sendBlockedBy !== null}
             onClick={() => void send()}
           >
             <SendIcon />

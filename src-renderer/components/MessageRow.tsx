@@ -1,7 +1,8 @@
 import { memo, useMemo } from 'react';
-import type { MessageView } from '../../src-shared/api';
+import type { AttachmentView, MessageView } from '../../src-shared/api';
 import { isBrainId, type BrainId } from '../../src-shared/brains';
 import { MarkdownView } from '../markdown/Markdown';
+import { enlargeAttachment, openAttachment } from '../state/attachment-actions';
 import { askAnotherBrain } from '../state/brain-actions';
 import { toggleTurnForExport } from '../state/export-actions';
 import { selectTurnChoice } from '../state/selectors';
@@ -9,6 +10,8 @@ import { openSettings } from '../state/settings-actions';
 import { retryTurn } from '../state/turn-actions';
 import { useAppStore } from '../state/store';
 import { TurnApprovals } from './ApprovalPrompt';
+import { AttachmentImage } from './AttachmentImage';
+import { attachmentDetail } from './AttachmentTray';
 import { BrainChangeDivider } from './BrainChangeDivider';
 import { ElapsedTime } from './ElapsedTime';
 import { MessageTime } from './MessageTime';
@@ -17,7 +20,7 @@ import { RenderBoundary } from './RenderBoundary';
 import { SummaryCard } from './SummaryCard';
 import { brainLabel, brainOptions } from './brain-options';
 import { usageSummary } from './format';
-import { RetryIcon, WarningIcon } from './icons';
+import { FileIcon, RetryIcon, WarningIcon } from './icons';
 import { MessageEditor } from './MessageEditor';
 import { MessageToolbar } from './MessageActions';
 import { ToolActivity } from './ToolActivity';
@@ -235,6 +238,45 @@ function AssistantMessage({ message }: MessageProps) {
   );
 }
 
+/** A sent message's files: images (a click enlarges one) and chips that open the other files. */
+function MessageAttachments({ attachments }: { readonly attachments: readonly AttachmentView[] }) {
+  if (attachments.length === 0) return null;
+  return (
+    <ul className="message-attachments" data-testid="message-attachments" aria-label="Attached files">
+      {attachments.map((attachment) => (
+        <li key={attachment.id} data-testid="message-attachment" data-kind={attachment.kind}>
+          {attachment.kind === 'image' ? (
+            <button
+              type="button"
+              className="message-image-button"
+              aria-label={`Enlarge ${attachment.name}`}
+              title={attachment.name}
+              onClick={() => enlargeAttachment(attachment)}
+            >
+              <AttachmentImage attachment={attachment} className="message-image" />
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="attachment-chip"
+              data-testid="attachment-chip"
+              aria-label={`Open ${attachment.name}`}
+              title={`Open ${attachment.name}`}
+              onClick={() => void openAttachment(attachment)}
+            >
+              <span className="attachment-chip-label">
+                <FileIcon />
+                <span className="attachment-chip-name">{attachment.name}</span>
+                <span className="attachment-chip-detail">{attachmentDetail(attachment)}</span>
+              </span>
+            </button>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function UserMessage({ message }: MessageProps) {
   const chosen = useAppStore((state) => selectTurnChoice(state, message.conversationId, message.turnId) === 'chosen');
   const editing = useAppStore((state) => state.editingMessageId === message.id && message.compactedInto === null);
@@ -246,9 +288,12 @@ function UserMessage({ message }: MessageProps) {
           <MessageEditor message={message} />
         ) : (
           <>
-            <div className="user-bubble" data-testid="message-text" dir="auto">
-              {message.text}
-            </div>
+            <MessageAttachments attachments={message.attachments} />
+            {message.text === '' && message.attachments.length > 0 ? null : (
+              <div className="user-bubble" data-testid="message-text" dir="auto">
+                {message.text}
+              </div>
+            )}
             <div className="user-message-footer">
               <MessageTime iso={message.createdAt} />
               <MessageToolbar message={message} />

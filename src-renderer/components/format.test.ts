@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationText, prettyJson, prettyJsonText, usageSummary } from './format';
+import { byteSizeText, durationText, prettyJson, prettyJsonText, usageSummary } from './format';
 import { brainLabel, brainOptions } from './brain-options';
 
 describe('usageSummary', () => {
@@ -59,5 +59,13 @@ describe('prettyJson and prettyJsonText', () => {
 
   it('leaves text that is not JSON as it is', () => {
     expect(prettyJsonText('not json {')).toBe('not json {');
+  });
+});
+
+describe('byteSizeText', () => {
+  it('names bytes, kilobytes and megabytes as a file manager would', () => {
+    expect([0, 1, 1023, 1024, 12_800, 1024 * 1024, 3.45 * 1024 * 1024, 10 * 1024 * 1024, 20.4 * 1024 * 1024].map(byteSizeText)).toEqual([
+      '0 bytes', '1 byte', '1023 bytes', '1 KB', '13 KB', '1 MB', '3.5 MB', '10 MB', '20 MB',
+    ]);
   });
 });

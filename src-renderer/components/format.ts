@@ -79,3 +79,12 @@ export function prettyJsonText(text: string): string {
     return text;
   }
 }
+
+/** "512 bytes", "12 KB", "3.4 MB": the file sizes the composer names (1 KB = 1,024 bytes, as file managers count). */
+export function byteSizeText(bytes: number): string {
+  if (bytes < 1024) return bytes === 1 ? '1 byte' : `${bytes} bytes`;
+  const kilobytes = bytes / 1024;
+  if (kilobytes < 1024) return `${Math.round(kilobytes)} KB`;
+  const megabytes = kilobytes / 1024;
+  return `${megabytes < 10 ? Number(megabytes.toFixed(1)) : Math.round(megabytes)} MB`;
+}

@@ -1,9 +1,18 @@
-import { FALLBACK_BRAIN, type BrainId } from '../../src-shared/brains';
+import { BRAINS, FALLBACK_BRAIN, type BrainId } from '../../src-shared/brains';
 import type { AppState } from './store';
 
 /** The brain that answers the conversation's next turn: its own pick, else the default brain. */
 export function selectConversationBrain(state: AppState, conversationId: string): BrainId {
   return state.conversationsById[conversationId]?.brain ?? state.settings?.defaultBrain ?? FALLBACK_BRAIN;
+}
+
+/**
+ * The model that answers the conversation's next turn, as the main process resolves it (engine/resolve-target.ts):
+ * the conversation's model, else its brain's default model.
+ */
+export function selectConversationModel(state: AppState, conversationId: string): string {
+  const model = state.conversationsById[conversationId]?.model;
+  return model === undefined || model === null || model === '' ? BRAINS[selectConversationBrain(state, conversationId)].defaultModel : model;
 }
 
 /**
@@ -17,12 +26,12 @@ export function selectReplyRunning(state: AppState, conversationId: string): boo
 
 /** A modal dialog covers the window: window-wide keys belong to it. */
 export function selectDialogOpen(state: AppState): boolean {
-  return state.settingsOpen || state.requestPreviewOpen || state.memoriesOpen || state.shortcutsOpen || state.exportDraft !== null || state.exportAllDialogOpen;
+  return state.enlargedAttachment !== null || state.settingsOpen || state.requestPreviewOpen || state.memoriesOpen || state.shortcutsOpen || state.exportDraft !== null || state.exportAllDialogOpen;
 }
 
 /** A modal dialog covers the window (the export bar while turns are chosen is not one). */
 export function selectModalOpen(state: AppState): boolean {
-  return state.settingsOpen || state.requestPreviewOpen || state.memoriesOpen || state.shortcutsOpen || selectExportDialogOpen(state);
+  return state.enlargedAttachment !== null || state.settingsOpen || state.requestPreviewOpen || state.memoriesOpen || state.shortcutsOpen || selectExportDialogOpen(state);
 }
 
 /** An export dialog is up (not the bar shown while turns are chosen, which leaves the window usable). */

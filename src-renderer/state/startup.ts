@@ -28,6 +28,7 @@ function followHash(): void {
 /** Wires the host's events into the store and loads the first state. Returns the teardown. */
 export function startApp(connection: Connection): () => void {
   installApi(connection.api);
+  useAppStore.setState({ host: connection.host });
   let wasLive = false;
   const unsubscribes = [
     connection.onEvent((event) => {

@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import { initialApprovalsSlice, type ApprovalsSlice } from './approvals-slice';
+import { initialAttachmentsSlice, type AttachmentsSlice } from './attachments-slice';
 import { initialContextSlice, type ContextSlice } from './context-slice';
 import { initialImportSlice, type ImportSlice } from './import-slice';
 import { initialConversationsSlice, type ConversationsSlice } from './conversations-slice';
@@ -23,7 +24,8 @@ export type AppState = ConversationsSlice &
   ContextSlice &
   ImportSlice &
   SearchSlice &
-  ExportSlice;
+  ExportSlice &
+  AttachmentsSlice;
 
 export function initialAppState(): AppState {
   return {
@@ -39,6 +41,7 @@ export function initialAppState(): AppState {
     ...initialImportSlice,
     ...initialSearchSlice,
     ...initialExportSlice,
+    ...initialAttachmentsSlice,
   };
 }
 

@@ -53,6 +53,7 @@ export function messageFixture(overrides: Partial<MessageView> = {}): MessageVie
     reasoning: null,
     attachments: [],
     coveredMessages: 0,
+    attachments: [],
     createdAt: '2026-01-01T10:00:00.000Z',
     updatedAt: '2026-01-01T10:00:00.000Z',
     ...overrides,

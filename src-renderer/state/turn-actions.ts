@@ -4,7 +4,8 @@ import { api, errorText } from './api-client';
 import { showNotice } from './conversation-actions';
 import { selectReplyRunning } from './selectors';
 import { useAppStore } from './store';
-import { setPendingSend, setQueuedMessage, startTurn } from './turns-slice';
+import { prependToTray, removeFromTray, type TrayAttachment } from './attachments-slice';
+import { setPendingSend, setQueuedMessage, startTurn, type QueuedMessage } from './turns-slice';
 import { setDraft } from './ui-slice';
 
 const { getState, setState } = useAppStore;
@@ -26,46 +27,68 @@ async function runTurnCommand(conversationId: string, command: () => Promise<Sen
   }
 }
 
-/** Throws the Api's refusal, for the composer to show while it keeps the typed text. */
-export async function sendMessage(conversationId: string, text: string): Promise<SendResult> {
-  const result = await runTurnCommand(conversationId, () => api().send({ conversationId, text }));
-  // Text typed after pressing Enter is kept.
+/** The ids of the stored files among `attachments`, in tray order. */
+function storedIds(attachments: readonly TrayAttachment[]): string[] {
+  return attachments.flatMap((entry) => (entry.view === null ? [] : [entry.view.id]));
+}
+
+/**
+ * Sends `text` with the stored files among `attachments`, which then leave the tray. Throws the Api's refusal, for the
+ * composer to show while it keeps the typed text and the files.
+ */
+export async function sendMessage(
+  conversationId: string,
+  text: string,
+  attachments: readonly TrayAttachment[] = [],
+): Promise<SendResult> {
+  const attachmentIds = storedIds(attachments);
+  const result = await runTurnCommand(conversationId, () =>
+    api().send(attachmentIds.length === 0 ? { conversationId, text } : { conversationId, text, attachmentIds }),
+  );
+  // Text typed after pressing Enter is kept, and so are files added since.
   if ((getState().drafts[conversationId] ?? '') === text) updateDraft(conversationId, '');
+  setState((state) => removeFromTray(state, conversationId, attachments.map((entry) => entry.localId)));
   return result;
 }
 
-/** Holds `text` until the conversation's running reply ends, then sends it; clears the draft it came from. */
-export function queueMessage(conversationId: string, text: string): void {
-  setState((state) => setQueuedMessage(state, conversationId, text));
+/** Puts a message that was not sent back into the composer: its words before anything typed since, its files first. */
+function restoreToComposer(conversationId: string, message: QueuedMessage): void {
+  const draft = getState().drafts[conversationId] ?? '';
+  updateDraft(conversationId, draft.trim() === '' ? message.text : `${message.text}\n\n${draft}`);
+  setState((state) => prependToTray(state, conversationId, message.attachments));
+}
+
+/** Holds the message until the conversation's running reply ends, then sends it; clears the draft and tray it came from. */
+export function queueMessage(conversationId: string, text: string, attachments: readonly TrayAttachment[] = []): void {
+  setState((state) => setQueuedMessage(state, conversationId, { text, attachments }));
   if ((getState().drafts[conversationId] ?? '') === text) updateDraft(conversationId, '');
+  setState((state) => removeFromTray(state, conversationId, attachments.map((entry) => entry.localId)));
   sendQueuedMessages();
 }
 
-/** Forgets the queued message and puts its text back into the composer, before anything typed since. */
+/** Forgets the queued message and puts it back into the composer, before anything typed since. */
 export function cancelQueuedMessage(conversationId: string): void {
   const queued = getState().queuedMessages[conversationId];
   if (queued === undefined) return;
-  const draft = getState().drafts[conversationId] ?? '';
   setState((state) => setQueuedMessage(state, conversationId, null));
-  updateDraft(conversationId, draft.trim() === '' ? queued : `${queued}\n\n${draft}`);
+  restoreToComposer(conversationId, queued);
 }
 
 /** Stops the running reply; the message goes out once the stop has ended it, as a queued one would. */
-export async function stopAndSend(conversationId: string, text: string): Promise<void> {
-  queueMessage(conversationId, text);
+export async function stopAndSend(conversationId: string, text: string, attachments: readonly TrayAttachment[] = []): Promise<void> {
+  queueMessage(conversationId, text, attachments);
   await stopTurn(conversationId);
 }
 
 /** Sends each queued message whose conversation has no reply running any more. */
 export function sendQueuedMessages(): void {
   const state = getState();
-  for (const [conversationId, text] of Object.entries(state.queuedMessages)) {
+  for (const [conversationId, queued] of Object.entries(state.queuedMessages)) {
     if (selectReplyRunning(state, conversationId)) continue;
     // Forgotten before sending, so the store change the send makes cannot send it twice.
     setState((current) => setQueuedMessage(current, conversationId, null));
-    void sendMessage(conversationId, text).catch((error: unknown) => {
-      const draft = getState().drafts[conversationId] ?? '';
-      updateDraft(conversationId, draft.trim() === '' ? text : `${text}\n\n${draft}`);
+    void sendMessage(conversationId, queued.text, queued.attachments).catch((error: unknown) => {
+      restoreToComposer(conversationId, queued);
       showNotice(`Could not send the queued message: ${errorText(error)}`);
     });
   }

@@ -1,4 +1,5 @@
 import type { MessageView } from '../../src-shared/api';
+import type { TrayAttachment } from './attachments-slice';
 
 export interface ActiveTurn {
   readonly turnId: string;
@@ -10,6 +11,12 @@ export interface RunningTool {
   readonly tool: string;
   /** The MCP server, or null for a built-in tool. */
   readonly server: string | null;
+}
+
+/** A message waiting for its conversation's running reply to end: its words and the stored files it carries. */
+export interface QueuedMessage {
+  readonly text: string;
+  readonly attachments: readonly TrayAttachment[];
 }
 
 /** How many finished turn ids to remember, so a late `send` answer cannot revive a finished turn. */
@@ -24,7 +31,7 @@ export interface TurnsSlice {
   /** The tool each reply is waiting on, by assistant message id: from its start event to its finish event. */
   readonly runningTools: Readonly<Record<string, RunningTool>>;
   /** The one message per conversation waiting for its running reply to end; kept in memory only, not across reloads. */
-  readonly queuedMessages: Readonly<Record<string, string>>;
+  readonly queuedMessages: Readonly<Record<string, QueuedMessage>>;
 }
 
 export const initialTurnsSlice: TurnsSlice = {
@@ -50,12 +57,12 @@ export function finishTurn(state: TurnsSlice, conversationId: string, turnId: st
   return { activeTurns, finishedTurnIds };
 }
 
-/** Queues `text`, or with null forgets the conversation's queued message. */
-export function setQueuedMessage(state: TurnsSlice, conversationId: string, text: string | null): Partial<TurnsSlice> {
-  if (text === null && !(conversationId in state.queuedMessages)) return {};
+/** Queues `message`, or with null forgets the conversation's queued message. */
+export function setQueuedMessage(state: TurnsSlice, conversationId: string, message: QueuedMessage | null): Partial<TurnsSlice> {
+  if (message === null && !(conversationId in state.queuedMessages)) return {};
   const queuedMessages = { ...state.queuedMessages };
-  if (text === null) delete queuedMessages[conversationId];
-  else queuedMessages[conversationId] = text;
+  if (message === null) delete queuedMessages[conversationId];
+  else queuedMessages[conversationId] = message;
   return { queuedMessages };
 }
 

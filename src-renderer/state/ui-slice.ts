@@ -18,6 +18,8 @@ export interface UiSlice {
   readonly sidebarOverlayOpen: boolean;
   /** Counts requests to focus the search box, so that each request focuses it once the sidebar shows. */
   readonly searchFocusRequests: number;
+  /** The desktop app hands files to the system viewer; a browser opens them in a tab. */
+  readonly host: 'electron' | 'web';
 }
 
 export const initialUiSlice: UiSlice = {
@@ -30,6 +32,7 @@ export const initialUiSlice: UiSlice = {
   sidebarHidden: false,
   sidebarOverlayOpen: false,
   searchFocusRequests: 0,
+  host: 'web',
 };
 
 /** Whether the sidebar shows: beside the conversation in a wide window, over it in a narrow one. */
