@@ -170,6 +170,10 @@ describe('Export of one conversation', () => {
     });
     openDialog(view);
     fireEvent.click(view.getByLabelText('Markdown'));
+    expect(view.getByLabelText('Include attachments').getAttribute('aria-describedby')).toBe('export-attachments-hint');
+    expect(document.getElementById('export-attachments-hint')?.textContent).toBe(
+      'Attached files go in a folder beside the Markdown file, so a conversation with attachments downloads as a .zip of both.',
+    );
     fireEvent.click(view.getByRole('button', { name: 'Export' }));
     await settle();
     expect(saved.at(-1)!.filename).toBe('first-conversation.zip');

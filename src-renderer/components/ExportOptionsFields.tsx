@@ -32,6 +32,9 @@ interface ExportOptionsFieldsProps extends ExportIncludes {
 export function ExportOptionsFields({ idPrefix, format, onChange, ...includes }: ExportOptionsFieldsProps) {
   const isJson = format === 'json';
   const hintId = `${idPrefix}-includes-hint`;
+  // A download is one file: Markdown with its attachments beside it comes as a zip.
+  const filesBeside = format === 'md' && includes.includeAttachments;
+  const filesHintId = `${idPrefix}-attachments-hint`;
   return (
     <>
       <fieldset className="export-fieldset">
@@ -63,6 +66,7 @@ export function ExportOptionsFields({ idPrefix, format, onChange, ...includes }:
         <legend className="field-label">Include</legend>
         {INCLUDE_CHOICES.map(({ field, testId, label, always }) => {
           const fixed = isJson && always;
+          const described = fixed ? hintId : field === 'includeAttachments' && filesBeside ? filesHintId : undefined;
           return (
             <label key={field} className="checkbox-field">
               <input
@@ -70,7 +74,7 @@ export function ExportOptionsFields({ idPrefix, format, onChange, ...includes }:
                 data-testid={`${idPrefix}-${testId}`}
                 checked={fixed || includes[field]}
                 disabled={fixed}
-                aria-describedby={fixed ? hintId : undefined}
+                aria-describedby={described}
                 onChange={(event) => onChange({ [field]: event.target.checked })}
               />
               {label}
@@ -81,6 +85,12 @@ export function ExportOptionsFields({ idPrefix, format, onChange, ...includes }:
           <p className="field-hint" id={hintId}>
             A transcript always carries every tool call and all reasoning, with their signatures, and every branch. With
             attachments included it carries their files too, so an import restores them.
+          </p>
+        ) : null}
+        {filesBeside ? (
+          <p className="field-hint" id={filesHintId}>
+            Attached files go in a folder beside the Markdown file, so a conversation with attachments downloads as a .zip of
+            both.
           </p>
         ) : null}
       </fieldset>
