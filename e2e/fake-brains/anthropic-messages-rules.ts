@@ -5,6 +5,9 @@
  */
 import { isOwnAnthropicSignature } from './derived-tokens';
 import { isRecord } from './fake-wire';
+import { decodeStrictBase64, imageTypeOf } from './inline-media';
+
+const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
 
 const ID_PATTERN = /^[a-zA-Z0-9_-]+$/;
 const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -158,6 +161,14 @@ function checkBlock(block: Record<string, unknown>, where: string): string | nul
       return null;
     case 'redacted_thinking':
       return typeof block.data === 'string' ? null : `${where}.data: Field required`;
+    case 'image':
+      return checkImageSource(block.source, `${where}.source`);
+    case 'document':
+      if (!isRecord(block.source)) return `${where}.source: Field required`;
+      if (block.source.type === 'base64' && block.source.media_type !== 'application/pdf') {
+        return `${where}.source.base64.media_type: Input should be 'application/pdf'`;
+      }
+      return null;
     case 'tool_use':
       if (typeof block.id !== 'string') return `${where}.id: Field required`;
       if (!ID_PATTERN.test(block.id)) return `${where}.id: String should match pattern '${ID_PATTERN.source}'`;
@@ -175,6 +186,22 @@ function checkBlock(block: Record<string, unknown>, where: string): string | nul
     default:
       return null;
   }
+}
+
+/** A base64 image source: one of the four types, and bytes that are an image of the type it names. */
+function checkImageSource(source: unknown, where: string): string | null {
+  if (!isRecord(source)) return `${where}: Field required`;
+  if (source.type !== 'base64') return null;
+  if (typeof source.media_type !== 'string' || !IMAGE_MEDIA_TYPES.includes(source.media_type)) {
+    return `${where}.base64.media_type: Input should be 'image/jpeg', 'image/png', 'image/gif' or 'image/webp'`;
+  }
+  const decoded = typeof source.data === 'string' ? decodeStrictBase64(source.data) : null;
+  const actual = decoded !== null && 'bytes' in decoded ? imageTypeOf(decoded.bytes) : null;
+  if (actual === null) return `${where}.base64.data: Image does not match the provided media type ${source.media_type}`;
+  if (actual !== source.media_type) {
+    return `${where}.base64: The image was specified using the ${source.media_type} media type, but the image appears to be a ${actual} image`;
+  }
+  return null;
 }
 
 /** Every `tool_use` needs its `tool_result` in the very next message, and every `tool_result` its `tool_use` just before. */

@@ -3,6 +3,7 @@
  * the app builds wrongly fails here the way it would in production.
  */
 import { isRecord } from './fake-wire';
+import { OPENAI_IMAGE_URL_EXPECTED, openAiImageUrlProblem } from './inline-media';
 
 export interface ChatCompletionsViolation {
   readonly message: string;
@@ -63,12 +64,30 @@ function checkReasoningKept(messages: readonly unknown[]): ChatCompletionsViolat
   return null;
 }
 
+/** An inline image is a base64 data URL of an image. */
+function checkImageParts(content: readonly unknown[], where: string): ChatCompletionsViolation | null {
+  for (const [partIndex, part] of content.entries()) {
+    if (!isRecord(part) || part.type !== 'image_url') continue;
+    const url = isRecord(part.image_url) ? part.image_url.url : undefined;
+    const problem = openAiImageUrlProblem(url);
+    if (problem !== null) {
+      const param = `${where}.content[${partIndex}].image_url.url`;
+      return violation(`Invalid image URL: '${param}'. ${OPENAI_IMAGE_URL_EXPECTED} ${problem}`, param, 'invalid_value');
+    }
+  }
+  return null;
+}
+
 function checkMessage(message: Record<string, unknown>, index: number): ChatCompletionsViolation | null {
   const where = `messages[${index}]`;
   const hasToolCalls = message.role === 'assistant' && message.tool_calls !== undefined && message.tool_calls !== null;
   if (message.content === undefined && !hasToolCalls) return violation(`Missing required parameter: '${where}.content'.`, `${where}.content`, 'missing_required_parameter');
   if (message.content !== undefined && message.content !== null && typeof message.content !== 'string' && !Array.isArray(message.content)) {
     return violation(`Invalid type for '${where}.content': expected one of a string or array of objects, but got ${describeType(message.content)} instead.`, `${where}.content`, 'invalid_type');
+  }
+  if (message.role === 'user' && Array.isArray(message.content)) {
+    const problem = checkImageParts(message.content, where);
+    if (problem !== null) return problem;
   }
   if (!hasToolCalls) return null;
   if (!Array.isArray(message.tool_calls)) {

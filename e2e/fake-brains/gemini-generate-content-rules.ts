@@ -4,6 +4,7 @@
  */
 import { isAcceptedGeminiSignature } from './derived-tokens';
 import { isRecord, listField } from './fake-wire';
+import { decodeStrictBase64 } from './inline-media';
 
 /** Gemini answers some malformed histories (a response to a call the previous turn did not make) with its bare 400. */
 export const GEMINI_BARE_INVALID_ARGUMENT = 'Request contains an invalid argument.';
@@ -22,10 +23,22 @@ export function checkGeminiRequest(body: Record<string, unknown>, model: string)
     if (!isRecord(content)) return `Invalid value at 'contents[${index}]'`;
     if (content.role !== undefined && content.role !== 'user' && content.role !== 'model') return 'Please use a valid role: user, model.';
     if (!Array.isArray(content.parts) || content.parts.length === 0) return `* GenerateContentRequest.contents[${index}].parts: contents.parts must not be empty.\n`;
-    const problem = checkResponsesFollowCalls(content, contents[index - 1]) ?? checkCallsAnswered(content, contents[index + 1]);
+    const problem = checkInlineData(content, index) ?? checkResponsesFollowCalls(content, contents[index - 1]) ?? checkCallsAnswered(content, contents[index + 1]);
     if (problem !== null) return problem;
   }
   return checkSignaturesAccepted(contents) ?? (model.startsWith('gemini-3') ? checkThoughtSignatures(contents) : null);
+}
+
+/** Inline bytes are bare base64 (TYPE_BYTES): a data URL or any other text fails to decode. */
+function checkInlineData(content: Record<string, unknown>, index: number): string | null {
+  for (const [partIndex, part] of listField(content, 'parts').entries()) {
+    if (!isRecord(part) || !isRecord(part.inlineData)) continue;
+    const data = part.inlineData.data;
+    if (typeof data === 'string' && 'bytes' in decodeStrictBase64(data)) continue;
+    const field = `contents[${index}].parts[${partIndex}].inline_data.data`;
+    return `Invalid value at '${field}' (TYPE_BYTES), Base64 decoding failed for ${JSON.stringify(String(data))}`;
+  }
+  return null;
 }
 
 function checkThinkingConfig(body: Record<string, unknown>, model: string): string | null {

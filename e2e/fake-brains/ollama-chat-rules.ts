@@ -3,6 +3,7 @@
  * `tool` messages with the calls before them.
  */
 import { isRecord, listField } from './fake-wire';
+import { decodeStrictBase64 } from './inline-media';
 
 const ROLES = ['system', 'user', 'assistant', 'tool'];
 
@@ -23,6 +24,11 @@ export function checkOllamaRequest(body: Record<string, unknown>): string | null
   for (const [index, message] of listField(body, 'messages').entries()) {
     if (!isRecord(message)) return 'json: cannot unmarshal into Go struct field ChatRequest.messages of type api.Message';
     if (typeof message.role !== 'string' || !ROLES.includes(message.role)) return `invalid role: ${String(message.role)}`;
+    // Images are bare base64, decoded by Go's encoding/base64: a data URL fails at its ':' ("input byte 4").
+    for (const image of listField(message, 'images')) {
+      const decoded = typeof image === 'string' ? decodeStrictBase64(image) : { badIndex: 0 };
+      if ('badIndex' in decoded) return `illegal base64 data at input byte ${decoded.badIndex}`;
+    }
     for (const call of listField(message, 'tool_calls')) {
       if (!isRecord(call) || !isRecord(call.function)) continue;
       // Ollama takes arguments as an object, unlike OpenAI's JSON string.

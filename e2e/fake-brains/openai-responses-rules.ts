@@ -3,6 +3,7 @@
  * item ids, reasoning without its encrypted content, outputs without their calls, and `previous_response_id`.
  */
 import { isRecord, listField, type ServerMemory } from './fake-wire';
+import { OPENAI_IMAGE_URL_EXPECTED, openAiImageUrlProblem } from './inline-media';
 
 const MAX_CALL_ID_LENGTH = 64;
 
@@ -75,7 +76,23 @@ function checkItem(item: Record<string, unknown>, index: number, store: boolean,
       const callId = String(item.call_id);
       return callIds.has(callId) ? null : violation(400, `No tool call found for function call output with call_id ${callId}.`, 'input');
     }
+    case undefined:
+    case 'message':
+      return checkMessageContent(item, index);
     default:
       return null;
   }
+}
+
+/** An inline image is a base64 data URL of an image (OpenAI decodes it before the model sees it). */
+function checkMessageContent(item: Record<string, unknown>, index: number): ResponsesViolation | null {
+  for (const [partIndex, part] of listField(item, 'content').entries()) {
+    if (!isRecord(part) || part.type !== 'input_image' || typeof part.file_id === 'string') continue;
+    const problem = openAiImageUrlProblem(part.image_url);
+    if (problem !== null) {
+      const param = `input[${index}].content[${partIndex}].image_url`;
+      return violation(400, `Invalid '${param}'. ${OPENAI_IMAGE_URL_EXPECTED} ${problem}`, param, 'invalid_value');
+    }
+  }
+  return null;
 }

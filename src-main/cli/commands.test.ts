@@ -414,7 +414,7 @@ describe('anybrain chat --regenerate', () => {
       '--regenerate answers a message of a conversation: name it with --conversation ID.',
     );
     await expect(chatCommand(core, capture(), { brain: 'kimi' })).rejects.toThrow(
-      'Give the message to send, or --regenerate with --conversation ID to answer the last one again.',
+      'Give the message to send (or --attach FILE), or --regenerate with --conversation ID to answer the last one again.',
     );
     const created = await core.dispatch('createConversation', { brain: 'kimi' });
     const conversation = (created as { ok: true; value: { id: string } }).value.id;

@@ -107,6 +107,35 @@ export interface ChatOptions extends TargetFlags {
   readonly regenerate?: boolean;
   /** Aborted on Ctrl-C: the reply so far is kept as `stopped`. */
   readonly interrupt?: AbortSignal;
+  /** Files to attach to the message (`--attach FILE`, repeatable), in order. */
+  readonly attach?: readonly string[];
+}
+
+/**
+ * Adds each file as a pending attachment, in order. A file refused (empty, too large, not a kind Anybrain takes, a
+ * damaged image) or unreadable refuses the whole message: the files added before it are removed again.
+ */
+async function addAttachedFiles(core: Core, paths: readonly string[]): Promise<string[]> {
+  const ids: string[] = [];
+  try {
+    for (const path of paths) {
+      let bytes: Buffer;
+      try {
+        bytes = readFileSync(path);
+      } catch (error) {
+        throw new ApiError('not-found', `Cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      ids.push((await call(core, 'addAttachment', { name: basename(path), dataBase64: bytes.toString('base64') })).id);
+    }
+    return ids;
+  } catch (error) {
+    await removePendingAttachments(core, ids);
+    throw error;
+  }
+}
+
+async function removePendingAttachments(core: Core, ids: readonly string[]): Promise<void> {
+  for (const id of ids) await core.dispatch('removeAttachment', { id });
 }
 
 /** How many rows `--regenerate` reads at a time, newest first, looking for the last user message. */
@@ -127,12 +156,16 @@ async function lastUserMessageId(core: Core, conversationId: string): Promise<st
 
 export async function chatCommand(core: Core, output: Output, options: ChatOptions): Promise<number> {
   const target = checkedTarget(options);
+  const attach = options.attach ?? [];
   if (options.regenerate) {
     if (options.text !== undefined) throw new ApiError('invalid-input', '--regenerate answers the last message again: give no message with it.');
+    if (attach.length > 0) throw new ApiError('invalid-input', '--regenerate answers the last message again: attach no files with it.');
     if (options.conversation === undefined) throw new ApiError('invalid-input', '--regenerate answers a message of a conversation: name it with --conversation ID.');
-  } else if (options.text === undefined) {
-    throw new ApiError('invalid-input', 'Give the message to send, or --regenerate with --conversation ID to answer the last one again.');
+  } else if (options.text === undefined && attach.length === 0) {
+    throw new ApiError('invalid-input', 'Give the message to send (or --attach FILE), or --regenerate with --conversation ID to answer the last one again.');
   }
+  // Files first: one that is refused stops the message before a conversation is started for it.
+  const attachmentIds = await addAttachedFiles(core, attach);
   const id = options.conversation ?? (await call(core, 'createConversation', { brain: target.brain, ...(target.model ? { model: target.model } : {}) })).id;
   const answered = options.regenerate ? await lastUserMessageId(core, id) : null;
   if (options.regenerate && answered === null) throw new ApiError('nothing-to-retry', 'There is no message to answer again in this conversation.');
@@ -162,7 +195,15 @@ export async function chatCommand(core: Core, output: Output, options: ChatOptio
   options.interrupt?.addEventListener('abort', onInterrupt, { once: true });
   try {
     if (answered !== null) await call(core, 'answerWith', { messageId: answered, ...target });
-    else await call(core, 'send', { conversationId: conversation.id, text: options.text ?? '' });
+    else {
+      try {
+        await call(core, 'send', { conversationId: conversation.id, text: options.text ?? '', ...(attachmentIds.length > 0 ? { attachmentIds } : {}) });
+      } catch (error) {
+        // A refused message (a model that cannot take a file, a turn already running) leaves no files waiting.
+        await removePendingAttachments(core, attachmentIds);
+        throw error;
+      }
+    }
     const message = await finished;
     output.stdout(message.text.endsWith('\n') || message.text.length === 0 ? '' : '\n');
     if (message.modelMismatch) {

@@ -133,8 +133,9 @@ program
   .option('--model <model>', 'model id (default: the brain\u2019s default)')
   .addOption(reasoningOption())
   .option('--regenerate', 'with --conversation and no message: answer the last message of the branch shown again, beside its replies')
-  .argument('[text]', 'your message (none with --regenerate)')
-  .action((text: string | undefined, options: { brain: string; conversation?: string; model?: string; reasoning?: string; regenerate?: boolean }) => {
+  .option('--attach <file>', 'attach a file to the message: an image (PNG, JPEG, WebP, GIF), a PDF, or a text or code file; repeat for more', (file: string, files: string[]) => [...files, file], [] as string[])
+  .argument('[text]', 'your message (none with --regenerate; may be left out when files are attached)')
+  .action((text: string | undefined, options: { brain: string; conversation?: string; model?: string; reasoning?: string; regenerate?: boolean; attach: string[] }) => {
     const interrupt = new AbortController();
     process.once('SIGINT', () => interrupt.abort());
     const askApproval = process.stdin.isTTY ? terminalApproval : undefined;

@@ -149,6 +149,28 @@ describe('send with attachments', () => {
     expect(attachmentRows(core)).toEqual([{ id: image.id, message_id: null, name: 'photo.png', sha256: image.sha256 }]);
   });
 
+  it('refuses files too large for the brain to take inline, before anything is stored', async () => {
+    const core = open();
+    const conversation = await call(core, 'createConversation', { brain: 'claude' });
+    // Anthropic takes an image of at most 5 MB in base64: this one is 10 MiB less a little.
+    const large = await call(core, 'addAttachment', { name: 'large.png', dataBase64: base64(Buffer.concat([pngFile(2, 2).subarray(0, 33), Buffer.alloc(9 * 1024 * 1024), pngFile(2, 2).subarray(33)])) });
+    expect(await refusal(core, 'send', { conversationId: conversation.id, text: 'Look', attachmentIds: [large.id] })).toEqual({
+      code: 'attachment-too-large',
+      message: 'large.png is too large for Claude, which takes images of at most 3.8 MB. Attach a smaller image.',
+    });
+    expect(core.db.$client.prepare('SELECT count(*) AS count FROM messages').get()).toEqual({ count: 0 });
+  });
+
+  it('counts the files in the user row\'s token estimate, at the most any brain charges for them', async () => {
+    const core = open();
+    const conversation = await call(core, 'createConversation', { brain: 'gemini' });
+    const pdf = await call(core, 'addAttachment', { name: 'report.pdf', dataBase64: base64(pdfFile()) });
+    const sent = await call(core, 'send', { conversationId: conversation.id, text: 'Look', attachmentIds: [pdf.id] });
+    await core.engine.settled(conversation.id);
+    // The words ("Look": 1 token and 4 of framing), and one page at Anthropic's and OpenAI's 3,000 tokens.
+    expect(core.db.$client.prepare('SELECT token_estimate FROM messages WHERE id = ?').get(sent.userMessageId)).toEqual({ token_estimate: 5 + 3_000 });
+  });
+
   it('refuses an empty message with nothing attached', async () => {
     const core = open();
     const conversation = await call(core, 'createConversation', { brain: 'gemini' });

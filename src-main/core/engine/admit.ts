@@ -6,9 +6,10 @@
 import { ApiError, type ConnectionProblem } from '../../../src-shared/api';
 import { attachmentRefusal } from '../../../src-shared/attachments';
 import { AVAILABLE_BRAINS, BRAINS, type BrainId } from '../../../src-shared/brains';
+import { INLINE_LIMITS } from '../replay/wires/shared';
 import { newId, nowIso } from '../store/clock';
 import type { AppDatabase } from '../store/open';
-import { pendingAttachments } from '../store/attachments';
+import { pendingAttachments, type AttachmentRow } from '../store/attachments';
 import { admitTurn, type AdmittedTurn, type TurnAttachments, type TurnContextEntry } from '../store/turns';
 import { parseSkillCommand, skillContext } from '../tools/skills';
 import { resolveTarget, type ResolvedTarget, type TargetOverrides } from './resolve-target';
@@ -89,6 +90,35 @@ function checkAttachments(db: AppDatabase, target: ResolvedTarget, attachments: 
   const imageTypes = rows.filter((row) => row.kind === 'image').map((row) => row.mediaType);
   const refusal = attachmentRefusal(target.brain, target.model, rows.map((row) => row.kind), imageTypes);
   if (refusal !== null) throw new ApiError('attachment-not-supported', refusal);
+  const tooLarge = inlineLimitRefusal(target.brain, rows);
+  if (tooLarge !== null) throw new ApiError('attachment-too-large', tooLarge);
+}
+
+/** Base64 carries 3 bytes in 4 characters. */
+function base64Length(bytes: number): number {
+  return Math.ceil(bytes / 3) * 4;
+}
+
+function megabytes(base64Characters: number): string {
+  return `${(Math.floor(base64Characters / 4) * 3 / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/**
+ * A new message's files must fit the wire's inline limits (wires/shared.ts `INLINE_LIMITS`): where they do not, the
+ * replay would send a stand-in in their place, so the sender is told now instead.
+ */
+function inlineLimitRefusal(brain: BrainId, rows: readonly AttachmentRow[]): string | null {
+  const limits = INLINE_LIMITS[BRAINS[brain].wire];
+  const label = BRAINS[brain].label;
+  const inline = rows.filter((row) => row.kind !== 'text');
+  const image = inline.find((row) => row.kind === 'image' && base64Length(row.size) > limits.perImage);
+  if (image !== undefined) return `${image.name} is too large for ${label}, which takes images of at most ${megabytes(limits.perImage)}. Attach a smaller image.`;
+  const total = inline.reduce((sum, row) => sum + base64Length(row.size), 0);
+  if (total > limits.perRequest) {
+    const what = inline.length === 1 ? `${inline[0]!.name} is` : 'These files together are';
+    return `${what} too large for ${label}, which takes at most ${megabytes(limits.perRequest)} of files in one message. Attach less.`;
+  }
+  return null;
 }
 
 /** Admits a turn: `userText` is the new message, or null to answer the last user message again. */
