@@ -232,8 +232,9 @@ export function writeTranscripts(db: AppDatabase, transcripts: readonly Transcri
 }
 
 /**
- * A message's attachments: a row for each one with its bytes; a note, a system notice before the message, naming
- * those without. Returns the id of the note, which the message then follows, or null when none was needed.
+ * The note on a message whose attachments the file names without their bytes: a system notice just before the message
+ * (so the reply still follows the user's message, and every brain is told a file was there). Returns the note's id,
+ * which the message then follows, or null when none was needed.
  */
 function writeMissingAttachmentsNote(
   db: AppDatabase,
