@@ -66,6 +66,38 @@ export const transcriptImageSchema = z
   .passthrough()
   .meta({ description: 'An image a tool result held, kept whole; it replays to a brain only as a labelled line.' });
 
+/**
+ * Base64's alphabet as transcripts carry bytes: no line breaks. A single character class, since a pattern of repeated
+ * groups overflows V8's regular-expression stack on a file of megabytes; the import checks the padding on decoding.
+ */
+export const TRANSCRIPT_BASE64_PATTERN = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Extension: a file the user attached to a message, named by its content's hash; its bytes only when embedded. */
+export const transcriptAttachmentSchema = z
+  .object({
+    name: z.string().min(1).max(255).meta({ description: 'The file\'s name as the user attached it, e.g. "photo.png".' }),
+    media_type: z
+      .string()
+      .regex(/^[\w.+-]+\/[\w.+-]+$/)
+      .meta({ description: 'The media type read from the bytes when the file was attached, e.g. "image/png" or "application/pdf".' }),
+    size: z.number().int().nonnegative().meta({ description: 'The file\'s size in bytes.' }),
+    sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, 'is not a SHA-256 digest (64 lower-case hex digits)')
+      .meta({ description: 'The SHA-256 digest of the bytes in lower-case hex: the name the file is kept under.' }),
+    data_base64: z
+      .string()
+      .regex(TRANSCRIPT_BASE64_PATTERN, 'is not base64 (A-Z, a-z, 0-9, + and /, padded with =, no line breaks)')
+      .optional()
+      .meta({
+        description:
+          'The bytes in base64, when the export embedded them. Absent: the transcript names the file without it, and an ' +
+          'import keeps the message with a note that the file was not included.',
+      }),
+  })
+  .passthrough()
+  .meta({ description: 'A file attached to the message (an image, a PDF, a text file), in the order it was attached.' });
+
 export const transcriptInvocationSchema = z
   .object({
     id: z.string().min(1),
@@ -107,6 +139,8 @@ export const transcriptMessageSchema = z
     tool_invocations: z.array(transcriptInvocationSchema).optional(),
     /** Extension. */
     error: transcriptErrorSchema.nullable().optional(),
+    /** Extension. */
+    attachments: z.array(transcriptAttachmentSchema).optional(),
     /** Extension: on a summary (`kind: "summary"`), the id of the last message it summarises. */
     covers_through_id: z.string().min(1).nullable().optional(),
     /** Extension: the message this one follows. */
@@ -159,6 +193,7 @@ export const transcriptSchema = z
 export type TranscriptV1 = z.infer<typeof transcriptSchema>;
 export type TranscriptMessage = z.infer<typeof transcriptMessageSchema>;
 export type TranscriptInvocation = z.infer<typeof transcriptInvocationSchema>;
+export type TranscriptAttachment = z.infer<typeof transcriptAttachmentSchema>;
 export type TranscriptError = z.infer<typeof transcriptErrorSchema>;
 export type TranscriptInvocationOpaque = z.infer<typeof transcriptInvocationOpaqueSchema>;
 export type TranscriptReasoningOpaque = z.infer<typeof transcriptReasoningOpaqueSchema>;

@@ -83,8 +83,8 @@ describe(`exporting ${CONVERSATIONS.toLocaleString()} conversations of ${TURNS *
   it('keeps the main thread answering while the worker writes the zip', async () => {
     const rows: string[] = [];
     for (const format of ['json', 'md', 'html'] as const) {
-      const onWorker = await measure((request, signal, onProgress) => runExportWorker({ entry, databasePath, request, signal, onProgress }), format);
-      const onMainThread = await measure(inProcessArchiveRunner(db), format);
+      const onWorker = await measure((request, signal, onProgress) => runExportWorker({ entry, databasePath, dataDir: dataFolder, request, signal, onProgress }), format);
+      const onMainThread = await measure(inProcessArchiveRunner(db, dataFolder), format);
       expect(onWorker.bytes).toBeGreaterThan(0);
       rows.push(
         `| ${format} | ${(onWorker.bytes / 1e6).toFixed(2)} MB | ${onWorker.wallMs.toFixed(0)} ms | ${onWorker.longestStallMs.toFixed(1)} ms | ` +

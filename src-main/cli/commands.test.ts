@@ -1,4 +1,5 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { strToU8, zipSync } from 'fflate';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -462,5 +463,53 @@ describe('anybrain doctor and repair live-path', () => {
     expect(await doctorCommand(core, capture())).toBe(0);
     await expect(repairCommand(core, capture(), { kind: 'live-path', undo: true })).rejects.toThrow('A live-path repair has nothing to undo');
     await expect(repairCommand(core, capture(), { kind: 'everything' })).rejects.toThrow('Say what to repair: quote-escapes, chrome, live-path (or --undo).');
+  });
+});
+
+describe('anybrain export of attachments', () => {
+  it('--embed puts the bytes in the JSON, Markdown writes them beside --out, and --all writes them into the folder', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'anybrain-export-attachments-'));
+    const core = openCore({ dataDir, env: {}, exportArchives: 'in-process' });
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }), () => core.dispose());
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+    const photo = { name: 'photo.png', media_type: 'image/png', size: png.length, sha256: createHash('sha256').update(png).digest('hex') };
+    const transcript = {
+      format: 'anybrain.transcript', version: 1, conversation: { id: 'c', title: 'Photo', created_at: '2026-01-01T00:00:00.000Z' },
+      messages: [
+        { id: 'u1', turn_id: 't1', role: 'user', kind: 'chat', text: 'What is this?', attachments: [{ ...photo, data_base64: png.toString('base64') }] },
+        { id: 'a1', turn_id: 't1', role: 'assistant', kind: 'chat', status: 'complete', text: 'A pixel.', brain: 'gemini' },
+      ],
+    };
+    const file = join(dataDir, 'in.json');
+    writeFileSync(file, JSON.stringify(transcript));
+    const imported = capture();
+    expect(await importCommand(core, imported, file)).toBe(0);
+    const conversation = imported.out.trim();
+
+    const json = async (embed: boolean) => {
+      const output = capture();
+      expect(await exportCommand(core, output, { conversation, format: 'json', ...(embed ? { embed } : {}) })).toBe(0);
+      return (JSON.parse(output.out) as { messages: Array<{ attachments?: unknown[] }> }).messages[0]!.attachments;
+    };
+    expect(await json(false)).toEqual([photo]);
+    expect(await json(true)).toEqual([{ ...photo, data_base64: png.toString('base64') }]);
+
+    const out = join(dataDir, 'notes.md');
+    const written = capture();
+    expect(await exportCommand(core, written, { conversation, format: 'md', out })).toBe(0);
+    expect(readFileSync(join(dataDir, 'Photo.attachments', 'photo.png'))).toEqual(png);
+    expect(readFileSync(out, 'utf8')).toContain('![photo.png](Photo.attachments/photo.png)');
+    expect(written.err).toBe(`Wrote ${out} and 1 attachment in ${join(dataDir, 'Photo.attachments')}\n`);
+
+    const onStdout = capture();
+    expect(await exportCommand(core, onStdout, { conversation, format: 'md' })).toBe(0);
+    expect(onStdout.err).toBe('The Markdown links 1 attachment it cannot carry on stdout: write it with --out FILE to save them beside it.\n');
+
+    const folder = join(dataDir, 'all');
+    expect(await exportCommand(core, capture(), { all: true, format: 'md', out: folder })).toBe(0);
+    const [name] = readdirSync(folder).filter((entry) => entry.endsWith('.md'));
+    const attachments = `${name!.slice(0, -'.md'.length)}.attachments`;
+    expect(readdirSync(join(folder, attachments))).toEqual(['photo.png']);
+    expect(readFileSync(join(folder, attachments, 'photo.png'))).toEqual(png);
   });
 });

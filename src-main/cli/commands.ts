@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { unzipSync } from 'fflate';
 import {
   ApiError,
@@ -30,6 +30,7 @@ import { BRAINS, isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel 
 import { contextPercent, type WindowSource } from '../../src-shared/context-windows';
 import { estimateTokens } from '../core/context/token-estimate';
 import type { Core } from '../core/core-types';
+import { isAttachmentPath } from '../core/transcripts/export-attachments';
 import { EXPORT_INDEX_FILE, isPlainFileName } from '../core/transcripts/export-file-names';
 
 export interface Output {
@@ -229,6 +230,8 @@ export interface ExportCommandOptions {
   readonly turns?: string;
   /** Markdown and HTML: `live` (the default) or `all` branches. */
   readonly branches?: string;
+  /** JSON: each attachment's bytes in base64 (Markdown writes them beside the file, HTML shows images, either way). */
+  readonly embed?: boolean;
   /** Ctrl-C: a running `--all` export stops and writes nothing. */
   readonly interrupt?: AbortSignal;
 }
@@ -238,6 +241,7 @@ export async function exportCommand(core: Core, output: Output, options: ExportC
     includeTools: options.tools ?? true,
     includeReasoning: options.reasoning ?? false,
     ...(options.branches === undefined ? {} : { branches: options.branches as ExportBranches }),
+    ...(options.embed ? { includeAttachments: true } : {}),
   };
   if (options.all) {
     if (options.conversation !== undefined) throw new ApiError('invalid-input', 'Give either --conversation ID or --all, not both.');
@@ -256,11 +260,22 @@ export async function exportCommand(core: Core, output: Output, options: ExportC
     ...shown,
     ...(turnIds === undefined ? {} : { turnIds }),
   });
+  const files = exported.files ?? [];
+  const unsafe = files.find((file) => !isAttachmentPath(file.path));
+  if (unsafe !== undefined) throw new ApiError('internal', `The export named a file ${JSON.stringify(unsafe.path)} outside its folder; nothing was written.`);
   if (options.out) {
+    // The attachments first, into the folder the Markdown's links name beside it: a written .md finds its files.
+    for (const file of files) {
+      const path = join(dirname(options.out), file.path);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileAtomically(path, Buffer.from(file.dataBase64, 'base64'));
+    }
     writeFileAtomically(options.out, exported.content);
-    output.stderr(`Wrote ${options.out}\n`);
+    const folder = files[0]?.path.split('/')[0];
+    output.stderr(`Wrote ${options.out}${folder === undefined ? '' : ` and ${files.length} attachment${files.length === 1 ? '' : 's'} in ${join(dirname(options.out), folder)}`}\n`);
   } else {
     output.stdout(exported.content);
+    if (files.length > 0) output.stderr(`The Markdown links ${files.length} attachment${files.length === 1 ? '' : 's'} it cannot carry on stdout: write it with --out FILE to save them beside it.\n`);
   }
   return 0;
 }
@@ -272,7 +287,15 @@ export async function exportCommand(core: Core, output: Output, options: ExportC
 async function exportAllCommand(
   core: Core,
   output: Output,
-  options: { format: ExportFormat; includeTools: boolean; includeReasoning: boolean; branches?: ExportBranches; folder: string; interrupt?: AbortSignal },
+  options: {
+    format: ExportFormat;
+    includeTools: boolean;
+    includeReasoning: boolean;
+    branches?: ExportBranches;
+    includeAttachments?: boolean;
+    folder: string;
+    interrupt?: AbortSignal;
+  },
 ): Promise<number> {
   const exportId = randomUUID();
   const unsubscribe = core.onEvent((event: ApiEvent) => {
@@ -284,8 +307,15 @@ async function exportAllCommand(
   options.interrupt?.addEventListener('abort', onInterrupt, { once: true });
   let result: ExportArchiveResult;
   try {
-    const { format, includeTools, includeReasoning, branches } = options;
-    result = await call(core, 'exportAllConversations', { exportId, format, includeTools, includeReasoning, ...(branches === undefined ? {} : { branches }) });
+    const { format, includeTools, includeReasoning, branches, includeAttachments } = options;
+    result = await call(core, 'exportAllConversations', {
+      exportId,
+      format,
+      includeTools,
+      includeReasoning,
+      ...(branches === undefined ? {} : { branches }),
+      ...(includeAttachments === undefined ? {} : { includeAttachments }),
+    });
   } finally {
     unsubscribe();
     options.interrupt?.removeEventListener('abort', onInterrupt);
@@ -296,13 +326,15 @@ async function exportAllCommand(
   }
   const files = unzipSync(await readWholeExport(core, exportId));
   const names = Object.keys(files);
-  const unsafe = names.find((name) => !isPlainFileName(name));
+  const unsafe = names.find((name) => !isPlainFileName(name) && !isAttachmentPath(name));
   if (unsafe !== undefined) throw new ApiError('internal', `The export named a file ${JSON.stringify(unsafe)} outside its folder; nothing was written.`);
   mkdirSync(options.folder, { recursive: true });
   // The index last: a folder with an index holds every file it names.
   for (const name of [...names.filter((name) => name !== EXPORT_INDEX_FILE), EXPORT_INDEX_FILE]) {
     const content = files[name];
-    if (content !== undefined) writeFileAtomically(join(options.folder, name), content);
+    if (content === undefined) continue;
+    if (isAttachmentPath(name)) mkdirSync(join(options.folder, dirname(name)), { recursive: true });
+    writeFileAtomically(join(options.folder, name), content);
   }
   output.stderr(`Wrote ${result.conversations} conversations (${result.messages} messages) and ${EXPORT_INDEX_FILE} to ${options.folder}\n`);
   return 0;

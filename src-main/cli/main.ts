@@ -187,7 +187,8 @@ program
   .option('--reasoning', 'md and html: include each reply\u2019s reasoning')
   .option('--turns <ids>', 'only these turns, comma-separated turn ids, in conversation order')
   .addOption(new Option('--branches <which>', 'md and html: the live path, or every branch with each alternative labelled (json: always every branch)').choices([...EXPORT_BRANCHES]).default('live'))
-  .action((options: { conversation?: string; all?: boolean; format: string; out?: string; tools: boolean; reasoning?: boolean; turns?: string; branches: string }) => {
+  .option('--embed', 'json: include each attachment\u2019s bytes (base64), so an import restores the files (md writes them beside --out, html shows images, either way)')
+  .action((options: { conversation?: string; all?: boolean; format: string; out?: string; tools: boolean; reasoning?: boolean; turns?: string; branches: string; embed?: boolean }) => {
     const interrupt = new AbortController();
     process.once('SIGINT', () => interrupt.abort());
     return withCore(dataFlag(), (core) => exportCommand(core, output, { ...options, interrupt: interrupt.signal }));

@@ -104,9 +104,16 @@ export function openCore(
     emit,
     runArchive:
       options.exportArchives === 'in-process'
-        ? inProcessArchiveRunner(db)
+        ? inProcessArchiveRunner(db, options.dataDir)
         : (request, signal, onProgress) =>
-            runExportWorker({ databasePath, request, signal, onProgress, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) }),
+            runExportWorker({
+              databasePath,
+              dataDir: options.dataDir,
+              request,
+              signal,
+              onProgress,
+              ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+            }),
   });
 
   const dependencies: CommandDependencies = {

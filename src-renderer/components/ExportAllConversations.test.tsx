@@ -115,7 +115,7 @@ describe('Export all conversations', () => {
     expect(useAppStore.getState().notice).toBeNull();
   });
 
-  it('sends the include options chosen in its dialog for Markdown and web pages, and none for transcripts', async () => {
+  it('sends the include options chosen in its dialog for Markdown and web pages, and only the attachments for transcripts', async () => {
     const exportAll = vi.fn<Api['exportAllConversations']>(async ({ exportId }) => ({ outcome: 'cancelled', exportId }));
     installApi(fakeApi({ exportAllConversations: exportAll }));
     const view = render(<ExportAllConversations />);
@@ -142,9 +142,10 @@ describe('Export all conversations', () => {
     fireEvent.click(view.getByLabelText('Transcript'));
     expect((view.getByLabelText('Include tool calls') as HTMLInputElement).disabled).toBe(true);
     expect((view.getByLabelText('Include reasoning') as HTMLInputElement).disabled).toBe(true);
+    expect((view.getByLabelText('Include attachments') as HTMLInputElement).disabled).toBe(false);
     fireEvent.click(view.getByRole('button', { name: 'Export' }));
     await settle();
-    expect(inputs()[2]).toEqual({ format: 'json' });
+    expect(inputs()[2]).toEqual({ format: 'json', includeAttachments: true });
     expect(saved).toEqual([]);
   });
 

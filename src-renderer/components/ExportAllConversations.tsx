@@ -49,6 +49,7 @@ function ExportAllDialog({ onExport, onCancel }: ExportAllDialogProps) {
           includeTools={choice.includeTools}
           includeReasoning={choice.includeReasoning}
           includeBranches={choice.includeBranches}
+          includeAttachments={choice.includeAttachments}
           onChange={(change) => setChoice((current) => ({ ...current, ...change }))}
         />
         <div className="dialog-actions">

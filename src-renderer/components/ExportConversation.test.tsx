@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render } from '@testing-library/react';
+import { strFromU8, unzipSync } from 'fflate';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Api, MessageView } from '../../src-shared/api';
 import { installApi } from '../state/api-client';
@@ -24,6 +25,7 @@ const MESSAGES: readonly MessageView[] = [
 ];
 
 let saved: Array<{ filename: string; text: string }> = [];
+let blobOf: (url: string) => Blob;
 let exportConversation: ReturnType<typeof vi.fn<Api['exportConversation']>>;
 
 beforeEach(() => {
@@ -38,6 +40,7 @@ beforeEach(() => {
   });
   saved = [];
   const blobs = new Map<string, Blob>();
+  blobOf = (url) => blobs.get(url)!;
   URL.createObjectURL = vi.fn((blob: Blob) => {
     const url = `blob:test/${blobs.size}`;
     blobs.set(url, blob);
@@ -119,7 +122,7 @@ describe('Export of one conversation', () => {
     expect(exportConversation.mock.calls).toEqual([[{ id: 'c1', format: 'md', includeTools: true, includeReasoning: false, branches: 'all' }]]);
   });
 
-  it('sends no include options with a transcript, which always carries everything', async () => {
+  it('sends only the attachments choice with a transcript, which always carries the rest', async () => {
     const view = renderConversation();
     openDialog(view);
     fireEvent.click(view.getByLabelText('Include tool calls'));
@@ -127,14 +130,57 @@ describe('Export of one conversation', () => {
     const tools = view.getByLabelText('Include tool calls') as HTMLInputElement;
     const reasoning = view.getByLabelText('Include reasoning') as HTMLInputElement;
     const branches = view.getByLabelText('Include every branch') as HTMLInputElement;
+    const attachments = view.getByLabelText('Include attachments') as HTMLInputElement;
     expect([tools.disabled, tools.checked, reasoning.disabled, reasoning.checked, branches.disabled, branches.checked]).toEqual([true, true, true, true, true, true]);
+    expect([attachments.disabled, attachments.checked]).toEqual([false, true]);
     expect(tools.getAttribute('aria-describedby')).toBe('export-includes-hint');
+    expect(attachments.getAttribute('aria-describedby')).toBeNull();
     expect(document.getElementById('export-includes-hint')?.textContent).toBe(
-      'A transcript always carries everything: every tool call and all reasoning, with their signatures, and every branch.',
+      'A transcript always carries every tool call and all reasoning, with their signatures, and every branch. With attachments included it carries their files too, so an import restores them.',
     );
     fireEvent.click(view.getByRole('button', { name: 'Export' }));
     await settle();
-    expect(exportConversation.mock.calls).toEqual([[{ id: 'c1', format: 'json' }]]);
+    fireEvent.click(view.getByRole('button', { name: 'Export…' }));
+    fireEvent.click(view.getByLabelText('Transcript'));
+    fireEvent.click(view.getByLabelText('Include attachments'));
+    fireEvent.click(view.getByRole('button', { name: 'Export' }));
+    await settle();
+    expect(exportConversation.mock.calls).toEqual([[{ id: 'c1', format: 'json', includeAttachments: true }], [{ id: 'c1', format: 'json' }]]);
+  });
+
+  it('leaves the attachments out of Markdown and web pages when unticked, and saves Markdown with files as a zip of both', async () => {
+    const view = renderConversation();
+    openDialog(view);
+    fireEvent.click(view.getByLabelText('Web page'));
+    fireEvent.click(view.getByLabelText('Include attachments'));
+    fireEvent.click(view.getByRole('button', { name: 'Export' }));
+    await settle();
+    expect(exportConversation.mock.calls).toEqual([[{ id: 'c1', format: 'html', includeTools: true, includeReasoning: false, includeAttachments: false }]]);
+
+    exportConversation.mockImplementationOnce(async () => ({
+      filename: 'first-conversation.md',
+      mimeType: 'text/markdown',
+      content: '![photo.png](first-conversation.attachments/photo.png)\n',
+      files: [{ path: 'first-conversation.attachments/photo.png', dataBase64: 'iVBORw==' }],
+    }));
+    let zipped: Blob | null = null;
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      zipped = blobOf(this.href);
+      saved.push({ filename: this.download, text: '' });
+    });
+    openDialog(view);
+    fireEvent.click(view.getByLabelText('Markdown'));
+    expect(view.getByLabelText('Include attachments').getAttribute('aria-describedby')).toBe('export-attachments-hint');
+    expect(document.getElementById('export-attachments-hint')?.textContent).toBe(
+      'Attached files go in a folder beside the Markdown file, so a conversation with attachments downloads as a .zip of both.',
+    );
+    fireEvent.click(view.getByRole('button', { name: 'Export' }));
+    await settle();
+    expect(saved.at(-1)!.filename).toBe('first-conversation.zip');
+    const files = unzipSync(new Uint8Array(await zipped!.arrayBuffer()));
+    expect(Object.keys(files)).toEqual(['first-conversation.md', 'first-conversation.attachments/photo.png']);
+    expect(strFromU8(files['first-conversation.md']!)).toBe('![photo.png](first-conversation.attachments/photo.png)\n');
+    expect([...files['first-conversation.attachments/photo.png']!]).toEqual([0x89, 0x50, 0x4e, 0x47]);
   });
 
   it('exports the turns ticked in the message list, in conversation order', async () => {
@@ -186,7 +232,7 @@ describe('Export of one conversation', () => {
     fireEvent.click(view.getByLabelText('Transcript'));
     fireEvent.click(view.getByRole('button', { name: 'Export' }));
     await settle();
-    expect(exportConversation.mock.calls).toEqual([[{ id: 'c1', format: 'json', turnIds: ['t2'] }]]);
+    expect(exportConversation.mock.calls).toEqual([[{ id: 'c1', format: 'json', includeAttachments: true, turnIds: ['t2'] }]]);
   });
 
   it('closes on Esc, from the dialog and while choosing, exporting nothing and handing focus back', () => {

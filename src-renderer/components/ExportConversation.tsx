@@ -3,6 +3,7 @@ import { createPortal } from 'react-dom';
 import {
   changeConversationExport,
   closeConversationExport,
+  exportedFileOf,
   openConversationExport,
   runConversationExport,
 } from '../state/export-actions';
@@ -50,6 +51,7 @@ function ExportDialog({ draft, onExport, onCancel }: ExportStepProps) {
           includeTools={draft.includeTools}
           includeReasoning={draft.includeReasoning}
           includeBranches={draft.includeBranches}
+          includeAttachments={draft.includeAttachments}
           onChange={changeConversationExport}
         />
         <fieldset className="export-fieldset">
@@ -157,7 +159,9 @@ function useExportSteps(conversationId: string) {
   const onCancel = useCallback((): void => closeConversationExport(conversationId), [conversationId]);
   const onExport = useCallback((): void => {
     void runConversationExport(conversationId).then((exported) => {
-      if (exported !== null) downloadFile(exported.filename, exported.mimeType, [exported.content]);
+      if (exported === null) return;
+      const file = exportedFileOf(exported);
+      downloadFile(file.filename, file.mimeType, file.parts);
     });
   }, [conversationId]);
   return { draft, onCancel, onExport };

@@ -10,11 +10,15 @@ const FORMAT_LABELS: Record<ExportFormat, { readonly label: string; readonly hin
 /** The readable formats first: most exports are to share. */
 const FORMAT_ORDER: readonly ExportFormat[] = ['md', 'html', 'json'];
 
-/** What a readable export may show beyond the words; a transcript always carries all of it. */
-const INCLUDE_CHOICES: ReadonlyArray<{ readonly field: keyof ExportIncludes; readonly testId: string; readonly label: string }> = [
-  { field: 'includeTools', testId: 'include-tools', label: 'Include tool calls' },
-  { field: 'includeReasoning', testId: 'include-reasoning', label: 'Include reasoning' },
-  { field: 'includeBranches', testId: 'include-branches', label: 'Include every branch' },
+/**
+ * What an export may show beyond the words. A transcript always carries the calls, reasoning and branches (`always`);
+ * the attachments' bytes are a choice in every format.
+ */
+const INCLUDE_CHOICES: ReadonlyArray<{ readonly field: keyof ExportIncludes; readonly testId: string; readonly label: string; readonly always: boolean }> = [
+  { field: 'includeTools', testId: 'include-tools', label: 'Include tool calls', always: true },
+  { field: 'includeReasoning', testId: 'include-reasoning', label: 'Include reasoning', always: true },
+  { field: 'includeBranches', testId: 'include-branches', label: 'Include every branch', always: true },
+  { field: 'includeAttachments', testId: 'include-attachments', label: 'Include attachments', always: false },
 ];
 
 interface ExportOptionsFieldsProps extends ExportIncludes {
@@ -24,10 +28,13 @@ interface ExportOptionsFieldsProps extends ExportIncludes {
   readonly onChange: (change: Partial<ExportIncludes & { readonly format: ExportFormat }>) => void;
 }
 
-/** The format and what the export shows beyond the words; JSON takes no choice, as it always carries everything. */
+/** The format and what the export shows beyond the words; JSON takes only the attachments, as it carries the rest always. */
 export function ExportOptionsFields({ idPrefix, format, onChange, ...includes }: ExportOptionsFieldsProps) {
   const isJson = format === 'json';
   const hintId = `${idPrefix}-includes-hint`;
+  // A download is one file: Markdown with its attachments beside it comes as a zip.
+  const filesBeside = format === 'md' && includes.includeAttachments;
+  const filesHintId = `${idPrefix}-attachments-hint`;
   return (
     <>
       <fieldset className="export-fieldset">
@@ -57,22 +64,33 @@ export function ExportOptionsFields({ idPrefix, format, onChange, ...includes }:
       </fieldset>
       <fieldset className="export-fieldset">
         <legend className="field-label">Include</legend>
-        {INCLUDE_CHOICES.map(({ field, testId, label }) => (
-          <label key={field} className="checkbox-field">
-            <input
-              type="checkbox"
-              data-testid={`${idPrefix}-${testId}`}
-              checked={isJson || includes[field]}
-              disabled={isJson}
-              aria-describedby={isJson ? hintId : undefined}
-              onChange={(event) => onChange({ [field]: event.target.checked })}
-            />
-            {label}
-          </label>
-        ))}
+        {INCLUDE_CHOICES.map(({ field, testId, label, always }) => {
+          const fixed = isJson && always;
+          const described = fixed ? hintId : field === 'includeAttachments' && filesBeside ? filesHintId : undefined;
+          return (
+            <label key={field} className="checkbox-field">
+              <input
+                type="checkbox"
+                data-testid={`${idPrefix}-${testId}`}
+                checked={fixed || includes[field]}
+                disabled={fixed}
+                aria-describedby={described}
+                onChange={(event) => onChange({ [field]: event.target.checked })}
+              />
+              {label}
+            </label>
+          );
+        })}
         {isJson ? (
           <p className="field-hint" id={hintId}>
-            A transcript always carries everything: every tool call and all reasoning, with their signatures, and every branch.
+            A transcript always carries every tool call and all reasoning, with their signatures, and every branch. With
+            attachments included it carries their files too, so an import restores them.
+          </p>
+        ) : null}
+        {filesBeside ? (
+          <p className="field-hint" id={filesHintId}>
+            Attached files go in a folder beside the Markdown file, so a conversation with attachments downloads as a .zip of
+            both.
           </p>
         ) : null}
       </fieldset>

@@ -1,3 +1,4 @@
+import { strToU8, zipSync } from 'fflate';
 import type { ExportFormat, ExportResult } from '../../src-shared/api';
 import { api, errorText } from './api-client';
 import { exportConversation, showNotice } from './conversation-actions';
@@ -33,6 +34,19 @@ function decodeBase64(data: string): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(binary.length);
   for (let index = 0; index < binary.length; index += 1) bytes[index] = binary.charCodeAt(index);
   return bytes;
+}
+
+/**
+ * What one conversation's export saves as: the file itself, or, for Markdown with attachments, a zip of the file and
+ * the folder beside it its links name (a download is one file; unpacked, the links work).
+ */
+export function exportedFileOf(exported: ExportResult): ExportedFile {
+  const files = exported.files ?? [];
+  if (files.length === 0) return { filename: exported.filename, mimeType: exported.mimeType, parts: [strToU8(exported.content)] };
+  const entries: Record<string, Uint8Array> = { [exported.filename]: strToU8(exported.content) };
+  for (const file of files) entries[file.path] = decodeBase64(file.dataBase64);
+  const stem = exported.filename.replace(/\.[^.]+$/, '');
+  return { filename: `${stem}.zip`, mimeType: 'application/zip', parts: [zipSync(entries) as Uint8Array<ArrayBuffer>] };
 }
 
 /**

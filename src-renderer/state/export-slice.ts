@@ -1,21 +1,27 @@
 import type { ExportFormat, ExportOptions } from '../../src-shared/api';
 
-/** What Markdown and HTML show beyond the words; JSON always carries everything, so it takes none of them. */
+/**
+ * What an export shows beyond the words. JSON always carries the calls, reasoning and branches, so it takes only
+ * `includeAttachments` (the attachments' bytes, so an import restores the files).
+ */
 export interface ExportIncludes {
   readonly includeTools: boolean;
   readonly includeReasoning: boolean;
   /** Every branch, each alternative labelled, where the default is the branch shown. */
   readonly includeBranches: boolean;
+  /** The attachments' bytes: embedded in JSON, images in HTML, files beside Markdown. */
+  readonly includeAttachments: boolean;
 }
 
-/** The Api's own defaults: tool calls shown, reasoning left out, the branch shown only. */
-export const DEFAULT_EXPORT_INCLUDES: ExportIncludes = { includeTools: true, includeReasoning: false, includeBranches: false };
+/** Tool calls shown, reasoning left out, the branch shown only, and the attachments' bytes carried in every format. */
+export const DEFAULT_EXPORT_INCLUDES: ExportIncludes = { includeTools: true, includeReasoning: false, includeBranches: false, includeAttachments: true };
 
-/** The include options a format takes: none for JSON, which is complete whatever is asked. */
+/** The include options a format takes: for JSON, which is complete otherwise, only the attachments' bytes. */
 export function includesFor(format: ExportFormat, includes: ExportIncludes): ExportOptions {
   switch (format) {
     case 'json':
-      return {};
+      // The Api embeds no bytes unless asked, so a transcript without attachments reads as it always did.
+      return includes.includeAttachments ? { includeAttachments: true } : {};
     case 'md':
     case 'html':
       return {
@@ -23,6 +29,8 @@ export function includesFor(format: ExportFormat, includes: ExportIncludes): Exp
         includeReasoning: includes.includeReasoning,
         // The Api's default is the live path, so an export of it reads as it always did.
         ...(includes.includeBranches ? { branches: 'all' as const } : {}),
+        // The Api carries the bytes in Markdown and HTML unless told not to.
+        ...(includes.includeAttachments ? {} : { includeAttachments: false }),
       };
     default: {
       const _unknown: never = format;
@@ -71,7 +79,7 @@ export function beginExportDraft(conversationId: string): Partial<ExportSlice> {
   };
 }
 
-export type ExportDraftChange = Partial<Pick<ExportDraft, 'format' | 'includeTools' | 'includeReasoning' | 'includeBranches' | 'scope' | 'choosing'>>;
+export type ExportDraftChange = Partial<Pick<ExportDraft, 'format' | 'includeTools' | 'includeReasoning' | 'includeBranches' | 'includeAttachments' | 'scope' | 'choosing'>>;
 
 export function changeExportDraft(state: ExportSlice, change: ExportDraftChange): Partial<ExportSlice> {
   if (state.exportDraft === null) return {};

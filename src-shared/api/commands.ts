@@ -166,7 +166,8 @@ export const commandSchemas = {
   /**
    * One conversation as a transcript. Markdown and HTML show tool calls unless `includeTools` is false, reasoning
    * only when `includeReasoning` is true, and the live path unless `branches` is `all`; `turnIds` keeps only those
-   * turns, in conversation order (every format). JSON carries every branch and the current leaf.
+   * turns, in conversation order (every format). JSON carries every branch and the current leaf. `includeAttachments`
+   * carries the attachments' bytes: embedded in JSON (default off), images in HTML, files beside Markdown (default on).
    */
   exportConversation: z
     .object({
@@ -176,6 +177,7 @@ export const commandSchemas = {
       includeReasoning: z.boolean().optional(),
       branches: z.enum(EXPORT_BRANCHES).optional(),
       turnIds: z.array(entityId).min(1).max(MAX_EXPORT_TURN_IDS).optional(),
+      includeAttachments: z.boolean().optional(),
     })
     .strict(),
   /**
@@ -190,6 +192,7 @@ export const commandSchemas = {
       includeTools: z.boolean().optional(),
       includeReasoning: z.boolean().optional(),
       branches: z.enum(EXPORT_BRANCHES).optional(),
+      includeAttachments: z.boolean().optional(),
     })
     .strict(),
   /** Stops a running export (nothing is kept), or lets go of a finished one nobody read to the end. */

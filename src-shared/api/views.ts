@@ -279,10 +279,19 @@ export interface ImportSummaryView {
   readonly conversationIds: readonly string[];
 }
 
+/** A file an export writes beside its main file (a Markdown export's attachments). */
+export interface ExportFile {
+  /** Relative to the main file's folder: `<export name>.attachments/<file>`, one folder and one plain file name. */
+  readonly path: string;
+  readonly dataBase64: string;
+}
+
 export interface ExportResult {
   readonly filename: string;
   readonly mimeType: string;
   readonly content: string;
+  /** Markdown with attachments: the files its links name, to write beside it. Absent when there are none. */
+  readonly files?: readonly ExportFile[];
 }
 
 /** The answer to exportAllConversations: a zip, read in chunks with readExport, or nothing when it was cancelled. */
@@ -402,6 +411,12 @@ export interface ExportOptions {
   readonly branches?: ExportBranches;
   /** Only these turns, in conversation order; absent: the whole conversation. */
   readonly turnIds?: readonly string[];
+  /**
+   * The attachments' bytes: JSON embeds them in base64 (default false: each is named by name, media type and sha256),
+   * HTML shows images as data: URLs, Markdown writes the files beside it (both default true). Left out, each
+   * attachment is named with a note.
+   */
+  readonly includeAttachments?: boolean;
 }
 
 export function isExportFormat(value: string): value is ExportFormat {

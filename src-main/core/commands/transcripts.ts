@@ -18,16 +18,16 @@ import type { CommandDependencies, HandlerGroup } from './handlers';
 /** The other apps' exports `importConversations` reads, one converter each. */
 export const FOREIGN_CONVERTERS: ForeignConverters = { chatgpt: chatGptExportToTranscripts, claude: claudeExportToTranscripts };
 
-export function transcriptCommands({ db, emit, exports, recoveredInterrupted }: Pick<CommandDependencies, 'db' | 'emit' | 'exports' | 'recoveredInterrupted'>) {
+export function transcriptCommands({ db, dataDir, emit, exports, recoveredInterrupted }: Pick<CommandDependencies, 'db' | 'dataDir' | 'emit' | 'exports' | 'recoveredInterrupted'>) {
   return {
-    exportConversation: ({ id, format, ...options }) => exportConversation(db, id, format, options),
+    exportConversation: ({ id, format, ...options }) => exportConversation(db, id, format, options, dataDir),
     exportAllConversations: ({ exportId, format, ...options }) => exports.exportAll(exportId, { format, ...options }),
     cancelExport: ({ exportId }) => ({ cancelled: exports.cancel(exportId) }),
     readExport: ({ exportId, offset }) => exports.read(exportId, offset),
     importTranscript: ({ content }) => {
       let conversationId: string;
       try {
-        conversationId = importTranscript(db, content);
+        conversationId = importTranscript(db, content, dataDir);
       } catch (error) {
         if (error instanceof TranscriptImportError) throw new ApiError('invalid-transcript', error.message);
         throw error;
@@ -40,7 +40,7 @@ export function transcriptCommands({ db, emit, exports, recoveredInterrupted }: 
       const file = contentBase64 === undefined ? (content ?? '') : new Uint8Array(Buffer.from(contentBase64, 'base64'));
       let outcome;
       try {
-        outcome = await importFile(db, file, FOREIGN_CONVERTERS, (done, total) => emit({ type: 'import-progress', name, done, total }));
+        outcome = await importFile(db, file, FOREIGN_CONVERTERS, (done, total) => emit({ type: 'import-progress', name, done, total }), dataDir);
       } catch (error) {
         if (error instanceof TranscriptImportError) throw new ApiError('invalid-transcript', error.message);
         throw error;

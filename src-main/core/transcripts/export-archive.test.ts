@@ -1,11 +1,15 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXPORT_FORMATS } from '../../../src-shared/api';
+import type { TranscriptV1 } from '../../../src-shared/transcript';
 import { closeDatabase, type AppDatabase } from '../store/open';
 import { openTestDatabase } from '../store/test-database';
 import { exportConversation } from './export';
 import { writeExportArchive } from './export-archive';
-import { seedConversation, seedManyConversations } from './export-testing';
+import { PDF, PNG, seedAttachedConversation, seedConversation, seedManyConversations, TEXT } from './export-testing';
 
 const databases: AppDatabase[] = [];
 afterEach(() => {
@@ -97,5 +101,52 @@ describe('the archive of every conversation', () => {
     );
     expect(archive).toBeNull();
     expect(progress).toEqual([0, 1, 2, 3]);
+  });
+});
+
+describe('attachments in the archive of every conversation', () => {
+  const folders: string[] = [];
+  afterEach(() => {
+    for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it("writes Markdown's attachments into the zip beside each conversation's file, where its links point", () => {
+    const db = database();
+    const dataDir = mkdtempSync(join(tmpdir(), 'anybrain-archive-'));
+    folders.push(dataDir);
+    const conversationId = seedAttachedConversation(db, dataDir);
+    const files = unzipSync(writeExportArchive(db, { format: 'md' }, () => {}, undefined, dataDir)!.bytes);
+    expect(Object.keys(files)).toEqual([
+      'Three-files-c1.md',
+      'Three-files-c1.attachments/photo.png',
+      'Three-files-c1.attachments/report.pdf',
+      'Three-files-c1.attachments/notes.md',
+      'index.json',
+    ]);
+    expect(Buffer.from(files['Three-files-c1.attachments/photo.png']!)).toEqual(PNG);
+    expect(Buffer.from(files['Three-files-c1.attachments/report.pdf']!)).toEqual(PDF);
+    expect(Buffer.from(files['Three-files-c1.attachments/notes.md']!)).toEqual(TEXT);
+    const markdown = strFromU8(files['Three-files-c1.md']!);
+    expect(markdown).toContain('![photo.png](Three-files-c1.attachments/photo.png)');
+    expect(markdown).toContain(`Attached: [report.pdf](Three-files-c1.attachments/report.pdf) (application/pdf, ${PDF.length} bytes)`);
+    expect(markdown).toBe(exportConversation(db, conversationId, 'md', {}, dataDir, 'Three-files-c1.md').content);
+  });
+
+  it('embeds the bytes in JSON when asked, and leaves them out by default', () => {
+    const db = database();
+    const dataDir = mkdtempSync(join(tmpdir(), 'anybrain-archive-'));
+    folders.push(dataDir);
+    seedAttachedConversation(db, dataDir);
+    const transcriptIn = (includeAttachments: boolean | undefined) => {
+      const request = { format: 'json' as const, ...(includeAttachments === undefined ? {} : { includeAttachments }) };
+      const files = unzipText(writeExportArchive(db, request, () => {}, undefined, dataDir)!.bytes);
+      return JSON.parse(files['Three-files-c1.json']!) as TranscriptV1;
+    };
+    expect(transcriptIn(undefined).messages[0]!.attachments!.map((attachment) => attachment.data_base64)).toEqual([undefined, undefined, undefined]);
+    expect(transcriptIn(true).messages[0]!.attachments!.map((attachment) => attachment.data_base64)).toEqual([
+      PNG.toString('base64'),
+      PDF.toString('base64'),
+      TEXT.toString('base64'),
+    ]);
   });
 });

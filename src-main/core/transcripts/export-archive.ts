@@ -13,7 +13,7 @@ import { exportConversation } from './export';
 import { EXPORT_INDEX_FILE, exportFileNames } from './export-file-names';
 
 /** What to export: the same for every conversation of the archive. */
-export interface ExportAllRequest extends Pick<ExportOptions, 'includeTools' | 'includeReasoning' | 'branches'> {
+export interface ExportAllRequest extends Pick<ExportOptions, 'includeTools' | 'includeReasoning' | 'branches' | 'includeAttachments'> {
   readonly format: ExportFormat;
 }
 
@@ -51,10 +51,10 @@ export type ArchiveRunner = (request: ExportAllRequest, signal: AbortSignal, onP
  * The writer on the calling thread, for tests and tools that have no built worker: the same archive, but it holds the
  * thread while it runs.
  */
-export function inProcessArchiveRunner(db: AppDatabase): ArchiveRunner {
+export function inProcessArchiveRunner(db: AppDatabase, dataDir?: string): ArchiveRunner {
   return async (request, signal, onProgress) => {
     await Promise.resolve();
-    return writeExportArchive(db, request, onProgress, signal);
+    return writeExportArchive(db, request, onProgress, signal, dataDir);
   };
 }
 
@@ -81,13 +81,15 @@ function percentSteps(total: number, listener: ExportProgressListener): (done: n
 
 /**
  * The zip of every conversation, or null when `signal` aborted between two conversations (the worker is terminated
- * instead; the signal serves callers on the main thread).
+ * instead; the signal serves callers on the main thread). Attachments' bytes come from `dataDir`: embedded in JSON and
+ * HTML, and for Markdown as files in the zip beside each conversation's file (`<file>.attachments/<name>`).
  */
 export function writeExportArchive(
   db: AppDatabase,
   request: ExportAllRequest,
   onProgress: ExportProgressListener = () => {},
   signal?: AbortSignal,
+  dataDir?: string,
 ): ExportArchive | null {
   return inTransaction(db, () => {
     const conversations = listConversations(db);
@@ -102,10 +104,10 @@ export function writeExportArchive(
       if (error) zipError = error;
       else pieces.push(piece);
     });
-    const addFile = (name: string, content: string, modified: Date | undefined): void => {
+    const addFile = (name: string, content: string | Uint8Array, modified: Date | undefined): void => {
       const file = new ZipDeflate(name, { level: 6, ...(modified ? { mtime: modified } : {}) });
       zip.add(file);
-      file.push(strToU8(content), true);
+      file.push(typeof content === 'string' ? strToU8(content) : content, true);
       if (zipError) throw zipError;
     };
 
@@ -116,8 +118,9 @@ export function writeExportArchive(
       if (signal?.aborted) return null;
       const file = names[position]!;
       const { format, ...shown } = request;
-      const exported = exportConversation(db, conversation.id, format, shown);
+      const exported = exportConversation(db, conversation.id, format, shown, dataDir, file);
       addFile(file, exported.content, zipTime(conversation.updatedAt));
+      for (const attached of exported.files ?? []) addFile(attached.path, Buffer.from(attached.dataBase64, 'base64'), zipTime(conversation.updatedAt));
       const count = messageCounts.get(conversation.id) ?? 0;
       messages += count;
       entries.push({

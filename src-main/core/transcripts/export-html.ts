@@ -2,7 +2,8 @@
  * The HTML projection of a transcript: one self-contained page that reads like the window. Replies and summaries
  * render as sanitised Markdown (render-markdown.ts), the user's words and notices as text; receipts and calls come
  * from the invocation rows. Every piece of model, tool and user text is escaped or sanitised; the page holds no
- * script and loads nothing, and its CSP is the second line should either ever fail.
+ * script and loads nothing (the user's attached images are inside it as data: URLs), and its CSP is the second line
+ * should either ever fail.
  */
 import { buildReceipt } from '../../../src-shared/receipt';
 import type { TranscriptInvocation, TranscriptMessage, TranscriptV1 } from '../../../src-shared/transcript';
@@ -21,13 +22,35 @@ import {
   statusSentence,
   type ProjectionOptions,
 } from './export-markdown';
+import { attachmentFacts, isShownImage } from './export-attachments';
 import { escapeHtml, plainTextHtml, renderMarkdown } from './render-markdown';
 
 /**
- * `default-src 'none'` allows no script, fetch, image, font or frame; styles only inline. `default-src` does not
- * cover `base-uri` or `form-action`, so those are closed by name.
+ * `default-src 'none'` allows no script, fetch, font or frame; styles only inline; images only from data: URLs, which
+ * the page's own attachment elements alone carry (the Markdown renderer shows a model's images as their description,
+ * so no model text reaches an image source). `default-src` does not cover `base-uri` or `form-action`, so those are
+ * closed by name.
  */
-export const EXPORT_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+export const EXPORT_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+
+/**
+ * A message's attachments: an image the transcript carries as the image itself (a data: URL of one of the raster
+ * types, its bytes checked base64), every other file, and an image left out, as its name with what it was.
+ */
+function attachmentsHtml(message: TranscriptMessage): string {
+  const attachments = message.attachments ?? [];
+  if (attachments.length === 0) return '';
+  const items = attachments.map((attachment) => {
+    const name = escapeHtml(attachment.name);
+    if (attachment.data_base64 !== undefined && isShownImage(attachment)) {
+      const source = `data:${attachment.media_type};base64,${escapeHtml(attachment.data_base64)}`;
+      return `<figure class="attachment-image"><img src="${source}" alt="${name}"><figcaption>${name}</figcaption></figure>`;
+    }
+    const left = attachment.data_base64 === undefined ? '; not included in this export' : '';
+    return `<p class="attachment-file"><span class="attachment-name">${name}</span> <span class="note">(${escapeHtml(attachmentFacts(attachment))}${left})</span></p>`;
+  });
+  return `<div class="attachments">${items.join('')}</div>`;
+}
 
 function timeHtml(iso: string | undefined): string {
   const time = readableTime(iso);
@@ -76,7 +99,7 @@ function messageHtml(message: TranscriptMessage, options: ProjectionOptions, num
     return `<aside class="system ${message.kind}"${numbered.id}><p class="system-label">${numbered.label}${label}${timeHtml(message.created_at)}</p>${body}</aside>`;
   }
   if (message.role === 'user') {
-    return `<article class="message user"${numbered.id}><h2 class="speaker">${numbered.label}You${timeHtml(message.created_at)}</h2>${plainTextHtml(message.text)}</article>`;
+    return `<article class="message user"${numbered.id}><h2 class="speaker">${numbered.label}You${timeHtml(message.created_at)}</h2>${plainTextHtml(message.text)}${attachmentsHtml(message)}</article>`;
   }
   const model = modelLabel(message);
   const heading = `<h2 class="speaker">${numbered.label}${escapeHtml(brainLabel(message))}${model === null ? '' : ` <span class="model">${escapeHtml(model)}</span>`}${timeHtml(message.created_at)}</h2>`;
@@ -89,6 +112,7 @@ function messageHtml(message: TranscriptMessage, options: ProjectionOptions, num
     parts.push(`<details class="reasoning"><summary>Reasoning</summary><div class="markdown">${renderMarkdown(reasoning)}</div></details>`);
   }
   if (message.text.trim() !== '') parts.push(`<div class="markdown">${renderMarkdown(message.text)}</div>`);
+  parts.push(attachmentsHtml(message));
   if (options.includeTools) parts.push(receiptHtml(message.tool_invocations ?? []));
   return `<article class="message assistant status-${status}"${numbered.id}>${parts.filter((part) => part !== '').join('\n')}</article>`;
 }

@@ -156,3 +156,48 @@ describe('fences and cuts', () => {
     expect(cutCallText(`${'a'.repeat(9)}🎉bbb`, 10)).toEqual({ shown: 'a'.repeat(9), total: 14 });
   });
 });
+
+describe('attachments in the Markdown export', () => {
+  const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+  const attached = transcriptOf(
+    [
+      {
+        id: 'u', turn_id: 't', role: 'user', kind: 'chat', text: 'What is in these?', created_at: AT,
+        attachments: [
+          { name: 'photo [1].png', media_type: 'image/png', size: 70, sha256: 'a'.repeat(64), data_base64: PNG },
+          { name: 'report.pdf', media_type: 'application/pdf', size: 12_345, sha256: 'b'.repeat(64), data_base64: 'JVBERi0=' },
+          { name: 'notes.txt', media_type: 'text/plain', size: 5, sha256: 'c'.repeat(64) },
+        ],
+      },
+      reply({ text: 'A cat, a report, and notes.' }),
+    ],
+    'Three files',
+  );
+
+  it('shows an image written beside it as an image, links another file with what it is, and names one it does not carry', () => {
+    const placement = { folder: 'Three-files.attachments', fileNames: new Map([[`${'a'.repeat(64)}/photo [1].png`, 'photo [1].png'], [`${'b'.repeat(64)}/report.pdf`, 'report.pdf']]) };
+    const markdown = markdownOf(attached, { ...DEFAULTS, attachmentPlacement: placement });
+    expect(markdown.split('\n---\n')[1]).toBe(
+      [
+        '',
+        '## You · 2026-12-01 12:00 UTC',
+        '',
+        'What is in these?',
+        '',
+        '![photo \\[1\\].png](Three-files.attachments/photo%20%5B1%5D.png)',
+        '',
+        'Attached: [report.pdf](Three-files.attachments/report.pdf) (application/pdf, 12,345 bytes)',
+        '',
+        '*Attached: notes.txt (text/plain, 5 bytes), not included in this export.*',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('names every attachment with a note when it writes none', () => {
+    const markdown = markdownOf(attached, DEFAULTS);
+    expect(markdown).toContain('*Attached: photo \\[1\\].png (image/png, 70 bytes), not included in this export.*');
+    expect(markdown).toContain('*Attached: report.pdf (application/pdf, 12,345 bytes), not included in this export.*');
+    expect(markdown).not.toContain('](');
+  });
+});

@@ -10,6 +10,7 @@ import { isSameModel } from '../../../src-shared/models';
 import { closesFence, fenceOpenedBy, type OpenFence } from '../../../src-shared/markdown/split-blocks';
 import type { ExportBranches } from '../../../src-shared/api';
 import type { TranscriptInvocation, TranscriptMessage, TranscriptV1 } from '../../../src-shared/transcript';
+import { attachmentFacts, attachmentPath, isShownImage, markdownLinkPath, type AttachmentPlacement } from './export-attachments';
 import { isTreeIssue, transcriptTree, walkBranches, type BranchWalkStep } from './transcript-tree';
 
 export interface ProjectionOptions {
@@ -17,6 +18,11 @@ export interface ProjectionOptions {
   readonly includeReasoning: boolean;
   /** `all`: the transcript's every branch, laid out by `branchWalk`; `live`: its messages in file order. */
   readonly branches: ExportBranches;
+  /**
+   * Markdown: where the attachments whose bytes the transcript carries are written, beside the exported file. Absent:
+   * none is written, and each attachment is named with a note.
+   */
+  readonly attachmentPlacement?: AttachmentPlacement;
 }
 
 /**
@@ -230,6 +236,20 @@ function callSection(invocation: TranscriptInvocation): string {
   return blocks.join('\n\n');
 }
 
+/**
+ * A message's attachments, one paragraph each: an image written beside the export as an image, another file as a
+ * link with its media type and size, and one the export does not carry named with a note saying so.
+ */
+function attachmentBlocks(message: TranscriptMessage, placement: AttachmentPlacement | undefined): string[] {
+  return (message.attachments ?? []).map((attachment) => {
+    const path = placement === undefined ? null : attachmentPath(placement, attachment);
+    const name = escapeInline(attachment.name);
+    if (path === null) return `*Attached: ${name} (${attachmentFacts(attachment)}), not included in this export.*`;
+    if (isShownImage(attachment)) return `![${name}](${markdownLinkPath(path)})`;
+    return `Attached: [${name}](${markdownLinkPath(path)}) (${attachmentFacts(attachment)})`;
+  });
+}
+
 function messageSection(message: TranscriptMessage, options: ProjectionOptions, number: number | null = null): string {
   const blocks = [speakerHeading(message, number)];
   if (message.role === 'system') {
@@ -237,7 +257,7 @@ function messageSection(message: TranscriptMessage, options: ProjectionOptions, 
     return blocks.join('\n\n');
   }
   if (message.role === 'user') {
-    blocks.push(plainTextAsMarkdown(message.text));
+    blocks.push(plainTextAsMarkdown(message.text), ...attachmentBlocks(message, options.attachmentPlacement));
     return blocks.filter((block) => block !== '').join('\n\n');
   }
   const status = statusSentence(message);
@@ -246,6 +266,7 @@ function messageSection(message: TranscriptMessage, options: ProjectionOptions, 
   if (options.includeReasoning && reasoning.trim() !== '') blocks.push(quoted(`**Reasoning**\n\n${closeOpenFence(reasoning)}`));
   if (options.includeTools) for (const invocation of message.tool_invocations ?? []) blocks.push(callSection(invocation));
   if (message.text.trim() !== '') blocks.push(closeOpenFence(message.text.replace(/\s+$/, '')));
+  blocks.push(...attachmentBlocks(message, options.attachmentPlacement));
   return blocks.join('\n\n');
 }
 

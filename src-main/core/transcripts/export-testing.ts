@@ -4,9 +4,12 @@
  */
 import { moveLeaf } from '../store/branches';
 import { insertConversation } from '../store/conversations';
+import { writeAttachmentFile } from '../attachments/attachment-files';
+import { insertAttachment } from '../store/attachments';
 import { insertInvocation } from '../store/invocations';
 import { insertMessage, type NewMessage } from '../store/messages';
 import type { AppDatabase } from '../store/open';
+import type { TranscriptV1 } from '../../../src-shared/transcript';
 
 export interface SeededConversation {
   readonly id: string;
@@ -79,4 +82,58 @@ export function seedBranchedConversation(db: AppDatabase, at = '2026-12-01T12:00
   message('a3-gemini', { turnId: 't5', ...reply('gemini', 'gemini-3.1-pro-preview'), text: 'It stays in cache.', parentId: 'u2-edit' });
   moveLeaf(db, conversationId, 'a3-kimi');
   return conversationId;
+}
+
+/** A 1×1 PNG. */
+export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+export const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+export const TEXT = Buffer.from('# Notes\nbuy milk\n');
+
+/** A question with a photo, a PDF and a text file attached, and its answer; the files in `dataDir`. */
+export function seedAttachedConversation(db: AppDatabase, dataDir: string, at = '2026-12-01T12:00:00.000Z'): string {
+  insertConversation(db, { id: 'c1', title: 'Three files', brain: 'gemini', model: null, now: at });
+  insertMessage(db, { id: 'u1', conversationId: 'c1', seq: 0, turnId: 't1', role: 'user', text: 'What are these?', status: 'complete', createdAt: at });
+  const files = [
+    { name: 'photo.png', bytes: PNG, mediaType: 'image/png', kind: 'image' as const, width: 1, height: 1 },
+    { name: 'report.pdf', bytes: PDF, mediaType: 'application/pdf', kind: 'pdf' as const, width: null, height: null },
+    { name: 'notes.md', bytes: TEXT, mediaType: 'text/markdown', kind: 'text' as const, width: null, height: null },
+  ];
+  files.forEach((file, index) => {
+    const sha256 = writeAttachmentFile(dataDir, file.bytes);
+    insertAttachment(db, {
+      id: `att${index}`, messageId: 'u1', name: file.name, mediaType: file.mediaType, kind: file.kind, size: file.bytes.length, sha256,
+      width: file.width, height: file.height, createdAt: at,
+    });
+  });
+  insertMessage(db, {
+    id: 'a1', conversationId: 'c1', seq: 1, turnId: 't1', role: 'assistant', text: 'A pixel, a report, notes.', status: 'complete',
+    brain: 'gemini', modelRequested: 'gemini-3.1-pro-preview', modelResponded: 'gemini-3.1-pro-preview', createdAt: at,
+  });
+  return 'c1';
+}
+
+/** A transcript with every id replaced by its position, so two documents that differ only in ids compare equal. */
+export function withoutIds(transcript: TranscriptV1): unknown {
+  const messageIndex = new Map(transcript.messages.map((message, index) => [message.id, index]));
+  const turnIndex = new Map<string, number>();
+  for (const message of transcript.messages) if (!turnIndex.has(message.turn_id)) turnIndex.set(message.turn_id, turnIndex.size);
+  const positionOf = (id: string | null | undefined) => (id === null || id === undefined ? id : messageIndex.get(id));
+  return {
+    ...transcript,
+    conversation: {
+      ...transcript.conversation,
+      id: 'conversation',
+      ...('current_leaf_id' in transcript.conversation ? { current_leaf_id: positionOf(transcript.conversation.current_leaf_id) } : {}),
+    },
+    messages: transcript.messages.map((message, index) => ({
+      ...message,
+      id: index,
+      turn_id: turnIndex.get(message.turn_id),
+      ...('parent_id' in message ? { parent_id: positionOf(message.parent_id) } : {}),
+      ...('covers_through_id' in message && message.covers_through_id ? { covers_through_id: messageIndex.get(message.covers_through_id) } : {}),
+      ...('tool_invocations' in message && message.tool_invocations
+        ? { tool_invocations: message.tool_invocations.map((invocation, position) => ({ ...invocation, id: position })) }
+        : {}),
+    })),
+  };
 }

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { unzipSync, strFromU8 } from 'fflate';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,7 @@ import { buildCliInto, cliBuildFolder } from '../../cli/testing';
 import { closeDatabase, openDatabase, type AppDatabase } from '../store/open';
 import { exportConversation } from './export';
 import { writeExportArchive } from './export-archive';
-import { seedConversation, seedManyConversations } from './export-testing';
+import { PNG, seedAttachedConversation, seedConversation, seedManyConversations } from './export-testing';
 import { exportWorkerEntry, runExportWorker } from './export-worker-runner';
 
 /** The command line's build: the worker is one of its entries, as in the Electron main build. */
@@ -49,6 +49,7 @@ describe('the export worker', () => {
     const archive = await runExportWorker({
       entry,
       databasePath: path,
+      dataDir: dirname(path),
       request: { format: 'md' },
       signal: new AbortController().signal,
       onProgress: (done, total) => progress.push([done, total]),
@@ -67,6 +68,21 @@ describe('the export worker', () => {
     expect(decode(archive!.bytes)).toEqual(decode(inProcess.bytes));
   });
 
+  it("reads the attachments' files from the data folder it is given", async () => {
+    const { db, path } = fileDatabase();
+    seedAttachedConversation(db, dirname(path));
+    const archive = await runExportWorker({ entry, databasePath: path, dataDir: dirname(path), request: { format: 'md' }, signal: new AbortController().signal, onProgress: () => {} });
+    const files = unzipSync(archive!.bytes);
+    expect(Object.keys(files)).toEqual([
+      'Three-files-c1.md',
+      'Three-files-c1.attachments/photo.png',
+      'Three-files-c1.attachments/report.pdf',
+      'Three-files-c1.attachments/notes.md',
+      'index.json',
+    ]);
+    expect(Buffer.from(files['Three-files-c1.attachments/photo.png']!)).toEqual(PNG);
+  });
+
   it('stops when the signal aborts, and hands back nothing', async () => {
     const { db, path } = fileDatabase();
     seedManyConversations(db, 200, 1);
@@ -75,6 +91,7 @@ describe('the export worker', () => {
     const outcome = await runExportWorker({
       entry,
       databasePath: path,
+      dataDir: dirname(path),
       request: { format: 'json' },
       signal: controller.signal,
       onProgress: (done) => {
@@ -90,7 +107,7 @@ describe('the export worker', () => {
     const folder = mkdtempSync(join(tmpdir(), 'anybrain-export-worker-'));
     cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
     await expect(
-      runExportWorker({ entry, databasePath: join(folder, 'missing.db'), request: { format: 'json' }, signal: new AbortController().signal, onProgress: () => {} }),
+      runExportWorker({ entry, databasePath: join(folder, 'missing.db'), dataDir: folder, request: { format: 'json' }, signal: new AbortController().signal, onProgress: () => {} }),
     ).rejects.toThrow(/unable to open database file|does not exist/);
   });
 

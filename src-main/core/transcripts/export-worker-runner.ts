@@ -8,6 +8,8 @@ import type { ExportAllRequest, ExportArchive, ExportProgressListener } from './
 
 export interface ExportWorkerRequest {
   readonly databasePath: string;
+  /** The data folder, whose `attachments/` the export reads attachments' bytes from. */
+  readonly dataDir: string;
   /** The better-sqlite3 binary the main thread loaded (the Electron shell's own ABI build). */
   readonly nativeBinding?: string;
   readonly request: ExportAllRequest;
@@ -48,6 +50,7 @@ export function runExportWorker(run: ExportWorkerRun): Promise<ExportArchive | n
   const entry = run.entry ?? exportWorkerEntry();
   const workerData: ExportWorkerRequest = {
     databasePath: run.databasePath,
+    dataDir: run.dataDir,
     request: run.request,
     ...(run.nativeBinding === undefined ? {} : { nativeBinding: run.nativeBinding }),
   };

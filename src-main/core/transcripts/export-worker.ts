@@ -12,12 +12,12 @@ function post(message: ExportWorkerMessage, transfer: ArrayBuffer[] = []): void 
   parentPort!.postMessage(message, transfer);
 }
 
-const { databasePath, nativeBinding, request } = workerData as ExportWorkerRequest;
+const { databasePath, dataDir, nativeBinding, request } = workerData as ExportWorkerRequest;
 try {
   const db = openReadOnlyDatabase(databasePath, nativeBinding === undefined ? {} : { nativeBinding });
   try {
     // Never null here: cancelling terminates this thread instead of signalling it.
-    const archive = writeExportArchive(db, request, (done, total) => post({ type: 'progress', done, total }))!;
+    const archive = writeExportArchive(db, request, (done, total) => post({ type: 'progress', done, total }), undefined, dataDir)!;
     // Transferred, not copied: the zip changes hands without the main thread touching its bytes.
     post({ type: 'done', bytes: archive.bytes, conversations: archive.conversations, messages: archive.messages }, [archive.bytes.buffer as ArrayBuffer]);
   } finally {

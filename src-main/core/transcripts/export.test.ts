@@ -44,12 +44,12 @@ function hostileTranscript(): TranscriptV1 {
 }
 
 describe('the HTML export', () => {
-  it('escapes the title, the user words, names and call text, sanitises the reply, under a CSP that allows no script, fetch, base or form', () => {
+  it('escapes the title, the user words, names and call text, sanitises the reply, under a CSP that allows no script, fetch, base or form, and images only from data: URLs', () => {
     const db = openTestDatabase();
     const conversationId = importTranscript(db, JSON.stringify(hostileTranscript()));
     const { content } = exportConversation(db, conversationId, 'html');
     expect(content).toContain(
-      '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src \'unsafe-inline\'; base-uri \'none\'; form-action \'none\'">',
+      '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; img-src data:; style-src \'unsafe-inline\'; base-uri \'none\'; form-action \'none\'">',
     );
     expect(content).toContain(`<title>&#60;/title&#62;&#60;script&#62;alert(0)&#60;/script&#62;${ESCAPED}</title>`);
     // The import dates the conversation itself when the file is read.

@@ -3,21 +3,25 @@
  * verbatim so an import can replay them to the brain that made them. Markdown and HTML are projections of the same
  * transcript, computed here at export time (export-markdown.ts, export-html.ts).
  */
-import type { ExportBranches, ExportFormat, ExportOptions, ExportResult, TurnError } from '../../../src-shared/api';
+import type { AttachmentView, ExportBranches, ExportFormat, ExportOptions, ExportResult, TurnError } from '../../../src-shared/api';
 import {
   TRANSCRIPT_FORMAT,
   TRANSCRIPT_VERSION,
+  type TranscriptAttachment,
   type TranscriptError,
   type TranscriptInvocationOpaque,
   type TranscriptMessage,
   type TranscriptReasoningOpaque,
   type TranscriptV1,
 } from '../../../src-shared/transcript';
+import { readAttachmentFile } from '../attachments/attachment-files';
+import { attachmentsOfMessages } from '../store/attachments';
 import { currentLeafId } from '../store/branches';
 import { getConversation } from '../store/conversations';
 import { listInvocationsByMessage } from '../store/invocations';
 import { listAllMessages, type MessageRow, type StoredReasoning } from '../store/messages';
 import type { AppDatabase } from '../store/open';
+import { attachmentFiles, attachmentPlacement } from './export-attachments';
 import { conversationFileName } from './export-file-names';
 import { htmlOf } from './export-html';
 import { markdownOf } from './export-markdown';
@@ -100,7 +104,9 @@ export function buildTranscript(db: AppDatabase, conversationId: string, turnIds
   const exportedIds = new Set(rows.map((row) => row.id));
   const rowsById = new Map(allRows.map((row) => [row.id, row]));
   const invocations = listInvocationsByMessage(db, rows.map((row) => row.id));
+  const attachments = attachmentsOfMessages(db, rows.map((row) => row.id));
   const messages: TranscriptMessage[] = rows.map((row) => {
+    const attached = attachments.get(row.id) ?? [];
     const base = {
       id: row.id,
       turn_id: row.turnId,
@@ -113,6 +119,7 @@ export function buildTranscript(db: AppDatabase, conversationId: string, turnIds
       // Among chosen turns, a summary whose covered rows were left out covers nothing in this file (an import
       // refuses a `covers_through_id` that names no message before the summary).
       ...(row.kind === 'summary' && row.coversThroughId !== null && exportedIds.has(row.coversThroughId) ? { covers_through_id: row.coversThroughId } : {}),
+      ...(attached.length > 0 ? { attachments: attached.map(transcriptAttachmentOf) } : {}),
     };
     if (row.role !== 'assistant') return base;
     const reasoning = row.reasoning as StoredReasoning | null;
@@ -154,18 +161,75 @@ export function buildTranscript(db: AppDatabase, conversationId: string, turnIds
   };
 }
 
-export function exportConversation(db: AppDatabase, conversationId: string, format: ExportFormat, options: ExportOptions = {}): ExportResult {
+/** An attachment as the transcript names it: what it is and the hash it is kept under, never where. */
+function transcriptAttachmentOf(attachment: AttachmentView): TranscriptAttachment {
+  return { name: attachment.name, media_type: attachment.mediaType, size: attachment.size, sha256: attachment.sha256 };
+}
+
+/**
+ * The transcript with each attachment's bytes in base64, read from the data folder once per file. A file missing
+ * from the folder stays a reference, as when its bytes are not asked for.
+ */
+export function embedAttachments(transcript: TranscriptV1, dataDir: string): TranscriptV1 {
+  const read = new Map<string, string | null>();
+  const bytesOf = (sha256: string): string | null => {
+    if (!read.has(sha256)) {
+      let data: string | null;
+      try {
+        data = readAttachmentFile(dataDir, sha256).toString('base64');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        data = null;
+      }
+      read.set(sha256, data);
+    }
+    return read.get(sha256)!;
+  };
+  return {
+    ...transcript,
+    messages: transcript.messages.map((message) => {
+      if (message.attachments === undefined) return message;
+      return {
+        ...message,
+        attachments: message.attachments.map((attachment) => {
+          const data = bytesOf(attachment.sha256);
+          return data === null ? attachment : { ...attachment, data_base64: data };
+        }),
+      };
+    }),
+  };
+}
+
+/**
+ * One conversation in one format. The attachments' bytes come from `dataDir` when `includeAttachments` asks for them
+ * (the default for Markdown and HTML, not for JSON); without a data folder every attachment stays a reference.
+ * `filename` names the file the export is written as, which a Markdown export's attachment links are relative to.
+ */
+export function exportConversation(
+  db: AppDatabase,
+  conversationId: string,
+  format: ExportFormat,
+  options: ExportOptions = {},
+  dataDir?: string,
+  filename?: string,
+): ExportResult {
   const branches = format === 'json' ? 'all' : (options.branches ?? 'live');
-  const transcript = buildTranscript(db, conversationId, options.turnIds, branches);
+  const built = buildTranscript(db, conversationId, options.turnIds, branches);
+  const embed = dataDir !== undefined && (options.includeAttachments ?? format !== 'json');
+  const transcript = embed ? embedAttachments(built, dataDir) : built;
   const projection = { includeTools: options.includeTools ?? true, includeReasoning: options.includeReasoning ?? false, branches };
-  const filename = conversationFileName(transcript.conversation.title, format);
+  const name = filename ?? conversationFileName(transcript.conversation.title, format);
   switch (format) {
     case 'json':
-      return { filename, mimeType: 'application/json', content: `${JSON.stringify(transcript, null, 2)}\n` };
-    case 'md':
-      return { filename, mimeType: 'text/markdown', content: markdownOf(transcript, projection) };
+      return { filename: name, mimeType: 'application/json', content: `${JSON.stringify(transcript, null, 2)}\n` };
+    case 'md': {
+      const placement = attachmentPlacement(transcript, name);
+      const files = attachmentFiles(transcript, placement);
+      const content = markdownOf(transcript, { ...projection, attachmentPlacement: placement });
+      return { filename: name, mimeType: 'text/markdown', content, ...(files.length > 0 ? { files } : {}) };
+    }
     case 'html':
-      return { filename, mimeType: 'text/html', content: htmlOf(transcript, projection) };
+      return { filename: name, mimeType: 'text/html', content: htmlOf(transcript, projection) };
     default: {
       const unreachable: never = format;
       throw new Error(`Unknown export format ${String(unreachable)}`);

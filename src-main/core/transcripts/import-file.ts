@@ -129,6 +129,7 @@ export async function importFile(
   file: Uint8Array | string,
   converters: ForeignConverters,
   onProgress: (done: number, total: number) => void,
+  dataDir?: string,
 ): Promise<ImportOutcome> {
   const read = readImportFile(file, converters);
   const total = read.transcripts.length;
@@ -142,7 +143,7 @@ export async function importFile(
       lastReport = Date.now();
     }
   }
-  const conversationIds = writeTranscripts(db, checked);
+  const conversationIds = writeTranscripts(db, checked, dataDir);
   onProgress(total, total);
   return {
     source: read.source,

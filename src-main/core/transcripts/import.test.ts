@@ -7,9 +7,8 @@ import { insertMessage, listAllMessages, listLiveMessages } from '../store/messa
 import { openTestDatabase } from '../store/test-database';
 import { buildTranscript } from './export';
 import { importTranscript, TranscriptImportError } from './import';
-import { seedBranchedConversation } from './export-testing';
+import { seedBranchedConversation, withoutIds } from './export-testing';
 import { writeTrickyCorpus } from './testing/tricky-corpus';
-import type { TranscriptV1 } from '../../../src-shared/transcript';
 
 const transcript = {
   format: 'anybrain.transcript',
@@ -203,32 +202,6 @@ describe('carriers and errors in transcripts', () => {
     expect(listConversations(db)).toEqual([]);
   });
 });
-
-/** A transcript with every id replaced by its position, so two documents that differ only in ids compare equal. */
-function withoutIds(transcript: TranscriptV1): unknown {
-  const messageIndex = new Map(transcript.messages.map((message, index) => [message.id, index]));
-  const turnIndex = new Map<string, number>();
-  for (const message of transcript.messages) if (!turnIndex.has(message.turn_id)) turnIndex.set(message.turn_id, turnIndex.size);
-  const positionOf = (id: string | null | undefined) => (id === null || id === undefined ? id : messageIndex.get(id));
-  return {
-    ...transcript,
-    conversation: {
-      ...transcript.conversation,
-      id: 'conversation',
-      ...('current_leaf_id' in transcript.conversation ? { current_leaf_id: positionOf(transcript.conversation.current_leaf_id) } : {}),
-    },
-    messages: transcript.messages.map((message, index) => ({
-      ...message,
-      id: index,
-      turn_id: turnIndex.get(message.turn_id),
-      ...('parent_id' in message ? { parent_id: positionOf(message.parent_id) } : {}),
-      ...('covers_through_id' in message && message.covers_through_id ? { covers_through_id: messageIndex.get(message.covers_through_id) } : {}),
-      ...('tool_invocations' in message && message.tool_invocations
-        ? { tool_invocations: message.tool_invocations.map((invocation, position) => ({ ...invocation, id: position })) }
-        : {}),
-    })),
-  };
-}
 
 describe('export, import, export', () => {
   it('gives the same document, ids aside, for every conversation of the tricky corpus', () => {

@@ -2,12 +2,26 @@
  * Transcript v1 import: every text kept exactly as the file has it, new ids throughout (so a file imported twice is
  * two conversations), all or nothing. A malformed file is refused whole, naming its first bad path.
  */
+import { existsSync } from 'node:fs';
 import type { ZodError } from 'zod';
 import type { TurnError } from '../../../src-shared/api';
+import { MAX_ATTACHMENTS_PER_MESSAGE } from '../../../src-shared/attachments';
 import type { ToolImage } from '../../../src-shared/tool-images';
-import { TRANSCRIPT_FORMAT, transcriptSchema, type TranscriptError, type TranscriptInvocation, type TranscriptV1 } from '../../../src-shared/transcript';
+import {
+  TRANSCRIPT_FORMAT,
+  transcriptSchema,
+  type TranscriptAttachment,
+  type TranscriptError,
+  type TranscriptInvocation,
+  type TranscriptMessage,
+  type TranscriptV1,
+} from '../../../src-shared/transcript';
+import { attachmentFilePath, removeAttachmentFiles, sha256Of, writeAttachmentFile } from '../attachments/attachment-files';
+import { sniffAttachment, type SniffedAttachment } from '../attachments/sniff';
+import { insertAttachment, unusedAttachmentFiles } from '../store/attachments';
 import { newId, nowIso } from '../store/clock';
 import { insertConversation } from '../store/conversations';
+import { attachmentTokenCeiling } from '../context/attachment-tokens';
 import { estimateRowTokens } from '../context/row-estimate';
 import { insertInvocation } from '../store/invocations';
 import { foldIntoSummary } from '../store/compaction';
@@ -15,6 +29,7 @@ import { moveLeaf } from '../store/branches';
 import { insertMessage, type StoredReasoning } from '../store/messages';
 import { inTransaction, type AppDatabase } from '../store/open';
 import { isBrainId, REASONING_LEVELS, type ReasoningLevel } from '../../../src-shared/brains';
+import { attachmentFacts } from './export-attachments';
 import { formatIssuePath } from './issue-path';
 import { isTreeIssue, transcriptTree, type TranscriptTree } from './transcript-tree';
 
@@ -47,7 +62,7 @@ export function parseTranscript(text: string): TranscriptV1 {
 
 /**
  * Checks one parsed document whole: the schema, then what the schema cannot say (summaries cover earlier rows, a
- * message follows one before it, the leaf is one of its messages).
+ * message follows one before it, the leaf is one of its messages, each embedded attachment is the file it claims).
  */
 export function validateTranscript(raw: unknown): TranscriptV1 {
   if (typeof raw === 'object' && raw !== null && (raw as { format?: unknown }).format !== TRANSCRIPT_FORMAT) {
@@ -57,7 +72,75 @@ export function validateTranscript(raw: unknown): TranscriptV1 {
   if (!parsed.success) throw new TranscriptImportError(describeFirstIssue(parsed.error));
   checkSummaries(parsed.data);
   treeOf(parsed.data);
+  checkAttachments(parsed.data);
   return parsed.data;
+}
+
+/** An embedded attachment's bytes, and what they are. */
+interface CheckedAttachment {
+  readonly bytes: Buffer;
+  readonly sniffed: SniffedAttachment;
+}
+
+/**
+ * Each attachment checked when its file was validated, so writing it decodes and hashes it no second time; held only
+ * as long as the parsed transcript is.
+ */
+const checkedAttachments = new WeakMap<TranscriptAttachment, CheckedAttachment>();
+
+function attachmentRefusal(path: string, problem: string): TranscriptImportError {
+  return new TranscriptImportError(`The file is not a valid Anybrain transcript: ${path}: ${problem} Nothing was imported.`);
+}
+
+/**
+ * An embedded attachment's bytes, checked as a file attached in the window is (sniffed from the bytes: not empty, a
+ * kind Anybrain takes, under its size limit, an image whose header reads) and against what the transcript says of
+ * them: canonical base64, the size, the SHA-256 and the media type. A mismatch means a damaged or edited file.
+ */
+function checkAttachment(attachment: TranscriptAttachment & { data_base64: string }, path: string): CheckedAttachment {
+  const known = checkedAttachments.get(attachment);
+  if (known !== undefined) return known;
+  const data = attachment.data_base64;
+  const bytes = Buffer.from(data, 'base64');
+  // Node decodes leniently (it stops at bad padding and skips what it cannot read): only a round trip is exact.
+  if (bytes.toString('base64') !== data) throw attachmentRefusal(`${path}.data_base64`, 'is not base64 (its length or padding is wrong).');
+  const checked = sniffAttachment(attachment.name, bytes);
+  if (!checked.ok) throw attachmentRefusal(path, checked.refusal.message);
+  if (bytes.length !== attachment.size) throw attachmentRefusal(`${path}.size`, `is ${attachment.size}, but data_base64 holds ${bytes.length} bytes: the file is damaged.`);
+  const digest = sha256Of(bytes);
+  if (digest !== attachment.sha256) {
+    throw attachmentRefusal(`${path}.sha256`, `does not match the bytes in data_base64 (their SHA-256 is ${digest}): the file is damaged.`);
+  }
+  if (checked.attachment.mediaType !== attachment.media_type) {
+    throw attachmentRefusal(`${path}.media_type`, `is ${attachment.media_type}, but the bytes are ${checked.attachment.mediaType}.`);
+  }
+  const result = { bytes, sniffed: checked.attachment };
+  checkedAttachments.set(attachment, result);
+  return result;
+}
+
+function hasBytes(attachment: TranscriptAttachment): attachment is TranscriptAttachment & { data_base64: string } {
+  return attachment.data_base64 !== undefined;
+}
+
+/** Every attachment of the file: at most as many per message as the window sends, each embedded one checked whole. */
+function checkAttachments(transcript: TranscriptV1): void {
+  transcript.messages.forEach((message, index) => {
+    const attachments = message.attachments ?? [];
+    if (attachments.length > MAX_ATTACHMENTS_PER_MESSAGE) {
+      throw attachmentRefusal(`messages[${index}].attachments`, `holds ${attachments.length} attachments; a message carries at most ${MAX_ATTACHMENTS_PER_MESSAGE}.`);
+    }
+    attachments.forEach((attachment, position) => {
+      if (hasBytes(attachment)) checkAttachment(attachment, `messages[${index}].attachments[${position}]`);
+    });
+  });
+}
+
+/** The note an import writes before a message whose attachments the file names without their bytes. */
+export function missingAttachmentsNote(attachments: readonly TranscriptAttachment[]): string {
+  const named = attachments.map((attachment) => `${attachment.name} (${attachmentFacts(attachment)})`);
+  const files = named.length === 1 ? `The next message had an attachment, ${named[0]}` : `The next message had ${named.length} attachments: ${named.join(', ')}`;
+  return `${files}; the imported transcript did not include ${named.length === 1 ? 'it' : 'them'}.`;
 }
 
 /** The file's tree, or a refusal naming the first `parent_id` or `current_leaf_id` that names what it may not. */
@@ -104,21 +187,91 @@ function importedImages(invocation: TranscriptInvocation): ToolImage[] | null {
 }
 
 /** Imports one transcript in a single transaction; returns the new conversation id. */
-export function importTranscript(db: AppDatabase, text: string): string {
-  return writeTranscripts(db, [parseTranscript(text)])[0]!;
+export function importTranscript(db: AppDatabase, text: string, dataDir?: string): string {
+  return writeTranscripts(db, [parseTranscript(text)], dataDir)[0]!;
+}
+
+/** What the embedded attachments of validated transcripts are: checked then, or now for a transcript built in code. */
+type CheckedAttachments = ReadonlyMap<TranscriptAttachment, CheckedAttachment>;
+
+function checkedAttachmentsOf(transcripts: readonly TranscriptV1[]): CheckedAttachments {
+  const checked = new Map<TranscriptAttachment, CheckedAttachment>();
+  for (const transcript of transcripts) {
+    transcript.messages.forEach((message, index) => {
+      (message.attachments ?? []).forEach((attachment, position) => {
+        if (hasBytes(attachment)) checked.set(attachment, checkAttachment(attachment, `messages[${index}].attachments[${position}]`));
+      });
+    });
+  }
+  return checked;
 }
 
 /**
  * Writes validated transcripts as new conversations, all in one transaction: a failure anywhere leaves none of them.
- * Returns the new conversation ids in the order given.
+ * Embedded attachments' files go into `dataDir` first (content-addressed, so a file already there is the same file),
+ * and their rows in the transaction with the messages; a failed transaction takes away the files it wrote that no row
+ * uses. Returns the new conversation ids in the order given.
  */
-export function writeTranscripts(db: AppDatabase, transcripts: readonly TranscriptV1[]): string[] {
+export function writeTranscripts(db: AppDatabase, transcripts: readonly TranscriptV1[], dataDir?: string): string[] {
   const now = nowIso();
-  return inTransaction(db, () => transcripts.map((transcript) => writeTranscript(db, transcript, now)));
+  const attachments = checkedAttachmentsOf(transcripts);
+  if (attachments.size > 0 && dataDir === undefined) throw new Error('Importing attachments needs the data folder to keep their files in.');
+  const added: string[] = [];
+  for (const { bytes } of attachments.values()) {
+    const sha256 = sha256Of(bytes);
+    if (added.includes(sha256) || existsSync(attachmentFilePath(dataDir!, sha256))) continue;
+    writeAttachmentFile(dataDir!, bytes);
+    added.push(sha256);
+  }
+  try {
+    return inTransaction(db, () => transcripts.map((transcript) => writeTranscript(db, transcript, now, attachments)));
+  } catch (error) {
+    if (added.length > 0) removeAttachmentFiles(dataDir!, unusedAttachmentFiles(db, added));
+    throw error;
+  }
+}
+
+/**
+ * The note on a message whose attachments the file names without their bytes: a system notice just before the message
+ * (so the reply still follows the user's message, and every brain is told a file was there). Returns the note's id,
+ * which the message then follows, or null when none was needed.
+ */
+function writeMissingAttachmentsNote(
+  db: AppDatabase,
+  message: TranscriptMessage,
+  row: { conversationId: string; seq: number; turnId: string; parentId: string | null; createdAt: string },
+): string | null {
+  const missing = (message.attachments ?? []).filter((attachment) => !hasBytes(attachment));
+  if (missing.length === 0 || message.kind === 'summary') return null;
+  const id = newId();
+  const text = missingAttachmentsNote(missing);
+  insertMessage(db, {
+    id,
+    conversationId: row.conversationId,
+    seq: row.seq,
+    turnId: row.turnId,
+    role: 'system',
+    kind: 'notice',
+    text,
+    status: 'complete',
+    tokenEstimate: estimateRowTokens(text, []),
+    parentId: row.parentId,
+    becomesLeaf: false,
+    createdAt: row.createdAt,
+  });
+  return id;
+}
+
+/** What a message's restored attachments add to its row's estimate: as admission counts them, the most any brain charges. */
+function attachmentsTokenEstimate(message: TranscriptMessage, attachments: CheckedAttachments): number {
+  return (message.attachments ?? []).reduce((sum, attachment) => {
+    const checked = attachments.get(attachment);
+    return checked === undefined ? sum : sum + attachmentTokenCeiling({ name: attachment.name, size: checked.bytes.length, ...checked.sniffed });
+  }, 0);
 }
 
 /** One conversation's rows; runs inside the caller's transaction. */
-function writeTranscript(db: AppDatabase, transcript: TranscriptV1, now: string): string {
+function writeTranscript(db: AppDatabase, transcript: TranscriptV1, now: string, attachments: CheckedAttachments): string {
   const conversationId = newId();
   // The conversation keeps its own times: created when the file says, last active at its newest message.
   const createdAt = transcript.conversation.created_at ?? now;
@@ -130,7 +283,9 @@ function writeTranscript(db: AppDatabase, transcript: TranscriptV1, now: string)
   const positions: string[] = [];
   const summaryIds = new Set<string>();
   const summaries: Array<{ id: string; seq: number; coversThroughId: string }> = [];
-  transcript.messages.forEach((message, seq) => {
+  // A note on missing attachments takes a row of its own, so rows count apart from the file's messages.
+  let seq = 0;
+  transcript.messages.forEach((message, index) => {
     let turnId = turnIds.get(message.turn_id);
     if (turnId === undefined) {
       turnId = newId();
@@ -140,10 +295,14 @@ function writeTranscript(db: AppDatabase, transcript: TranscriptV1, now: string)
     newIds.set(message.id, messageId);
     positions.push(messageId);
     if (message.kind === 'summary') summaryIds.add(messageId);
-    const parent = tree.parents[seq] ?? null;
+    const parent = tree.parents[index] ?? null;
     const coversThroughId = message.kind === 'summary' && message.covers_through_id ? (newIds.get(message.covers_through_id) ?? null) : null;
     if (coversThroughId !== null) summaries.push({ id: messageId, seq, coversThroughId });
     const reasoning = message.reasoning && isBrainId(message.reasoning.brain) ? (message.reasoning as StoredReasoning) : null;
+    const messageCreatedAt = message.created_at ?? now;
+    const parentId = parent === null ? null : positions[parent]!;
+    const noteId = writeMissingAttachmentsNote(db, message, { conversationId, seq, turnId, parentId, createdAt: messageCreatedAt });
+    if (noteId !== null) seq += 1;
     insertMessage(db, {
       id: messageId,
       conversationId,
@@ -160,22 +319,42 @@ function writeTranscript(db: AppDatabase, transcript: TranscriptV1, now: string)
       reasoningLevel: reasoningLevelOf(message.reasoning_level),
       reasoning,
       error: message.error ? turnErrorOf(message.error) : null,
-      tokenEstimate: estimateRowTokens(
-        message.text,
-        (message.tool_invocations ?? []).map((invocation) => ({
-          kind: invocation.kind,
-          providerCallId: invocation.provider_call_id ?? null,
-          input: invocation.input ?? {},
-          output: invocation.output ?? null,
-          images: importedImages(invocation),
-        })),
-      ),
+      tokenEstimate:
+        estimateRowTokens(
+          message.text,
+          (message.tool_invocations ?? []).map((invocation) => ({
+            kind: invocation.kind,
+            providerCallId: invocation.provider_call_id ?? null,
+            input: invocation.input ?? {},
+            output: invocation.output ?? null,
+            images: importedImages(invocation),
+          })),
+        ) + attachmentsTokenEstimate(message, attachments),
       coversThroughId,
       // The whole tree first, in file order (a parent always comes before the messages that follow it); the leaf once.
-      parentId: parent === null ? null : positions[parent]!,
+      parentId: noteId ?? parentId,
       becomesLeaf: false,
-      createdAt: message.created_at ?? now,
+      createdAt: messageCreatedAt,
     });
+    seq += 1;
+    for (const attachment of message.attachments ?? []) {
+      const checked = attachments.get(attachment);
+      if (checked === undefined) continue;
+      const { kind, mediaType, width, height, pages } = checked.sniffed;
+      insertAttachment(db, {
+        id: newId(),
+        messageId,
+        name: attachment.name,
+        mediaType,
+        kind,
+        size: checked.bytes.length,
+        sha256: attachment.sha256,
+        width,
+        height,
+        pages,
+        createdAt: messageCreatedAt,
+      });
+    }
     (message.tool_invocations ?? []).forEach((invocation, position) => {
       insertInvocation(db, {
         id: newId(),
