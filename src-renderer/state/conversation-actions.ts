@@ -14,10 +14,12 @@ import {
 import { dropConversationHits } from './search-slice';
 import {
   applyBranchPage,
+  applyNewerPage,
   applyOlderPage,
   applyOpeningPage,
   applyReloadedPage,
   applyResyncPage,
+  newestRowSeq,
   openConversationState,
   pagingCursor,
 } from './messages-slice';
@@ -118,6 +120,34 @@ export async function loadOlderMessages(limit = PAGE_SIZE): Promise<void> {
   }
 }
 
+/** Fetches again, after the window's newest row, a page the window let go of while the view was further up. */
+export async function loadNewerMessages(limit = PAGE_SIZE): Promise<void> {
+  const state = getState();
+  const conversationId = state.openConversationId;
+  const afterSeq = newestRowSeq(state.messageIds.map((id) => state.messagesById[id]));
+  if (conversationId === null || afterSeq === undefined || !state.hasNewer || state.loadingNewer) return;
+  if (state.pageStatus !== 'ready') return;
+  const request = pageRequest;
+  setState({ loadingNewer: true });
+  try {
+    const page = await api().listMessages({ conversationId, afterSeq, limit });
+    if (request !== pageRequest) return;
+    flushPendingDeltas();
+    setState((current) => applyNewerPage(current, page));
+  } catch (error) {
+    if (request !== pageRequest) return;
+    setState({ loadingNewer: false });
+    showNotice(`Could not load newer messages: ${errorText(error)}`);
+  }
+}
+
+/** The way back to the newest messages from far up: when the window let them go, the newest page replaces it. */
+export async function showLatestMessages(): Promise<void> {
+  const { openConversationId, hasNewer } = getState();
+  if (openConversationId === null || !hasNewer) return;
+  await reloadNewestPage(openConversationId);
+}
+
 /** Fetches again what pushed events keep current, after some of them may have been lost. */
 export async function resync(): Promise<void> {
   const conversationId = getState().openConversationId;
@@ -141,7 +171,10 @@ export async function resync(): Promise<void> {
   await listing;
 }
 
-/** Fetches the newest page again after a compaction moved the oldest rows under a summary. */
+/**
+ * Fetches the newest page again, in place of the loaded window: after a compaction moved the oldest rows under a
+ * summary, or to go back to the newest messages from a window that let them go.
+ */
 export async function reloadNewestPage(conversationId: string): Promise<void> {
   if (getState().openConversationId !== conversationId) return;
   const request = ++pageRequest;
