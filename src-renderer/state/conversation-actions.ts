@@ -4,6 +4,8 @@ import { writeConversationHash } from '../routing/hash-route';
 import { api, errorText } from './api-client';
 import { loadApprovals } from './approval-actions';
 import {
+  appendConversationPage,
+  conversationListCursor,
   hideConversation,
   isPendingDelete,
   removeConversation,
@@ -30,6 +32,8 @@ import { reconcileActiveTurn } from './turns-slice';
 
 /** Messages fetched per page. */
 export const PAGE_SIZE = 50;
+/** Conversations fetched per page of the sidebar's list (a search lists every title that matches). */
+export const CONVERSATION_PAGE_SIZE = 100;
 
 const { getState, setState } = useAppStore;
 
@@ -45,11 +49,30 @@ export async function loadConversations(query: string = getState().conversationQ
   setState({ conversationQuery: query });
   const trimmed = query.trim();
   try {
-    const conversations = await api().listConversations(trimmed === '' ? {} : { query: trimmed });
+    const conversations = await api().listConversations(trimmed === '' ? { limit: CONVERSATION_PAGE_SIZE } : { query: trimmed });
     if (request !== conversationListRequest) return;
-    setState((state) => replaceConversationList(state, query, conversations));
+    const haveMore = trimmed === '' && conversations.length === CONVERSATION_PAGE_SIZE;
+    setState((state) => replaceConversationList(state, query, conversations, haveMore));
   } catch (error) {
     if (request === conversationListRequest) showNotice(`Could not load conversations: ${errorText(error)}`);
+  }
+}
+
+/** The sidebar's next page of conversations, after the last one it shows. */
+export async function loadMoreConversations(): Promise<void> {
+  const state = getState();
+  const before = conversationListCursor(state);
+  if (!state.conversationsHaveMore || state.loadingMoreConversations || before === undefined) return;
+  const request = conversationListRequest;
+  setState({ loadingMoreConversations: true });
+  try {
+    const conversations = await api().listConversations({ before, limit: CONVERSATION_PAGE_SIZE });
+    if (request !== conversationListRequest) return;
+    setState((current) => appendConversationPage(current, conversations, conversations.length === CONVERSATION_PAGE_SIZE));
+  } catch (error) {
+    if (request !== conversationListRequest) return;
+    setState({ loadingMoreConversations: false });
+    showNotice(`Could not load conversations: ${errorText(error)}`);
   }
 }
 
