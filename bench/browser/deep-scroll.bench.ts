@@ -98,7 +98,19 @@ function timeOpen(page: Page, conversationId: string, newestId: string): Promise
  * Scrolls the message list to its top, page after page, until no older page is left. Each page is timed from the
  * scroll to the frame after it is in: the list shows "Loading older messages…" while the page is read and merged.
  */
-function pageToStart(page: Page, maxPages: number): Promise<number[]> {
+async function pageToStart(page: Page, maxPages: number): Promise<number[]> {
+  const durations: number[] = [];
+  // In runs of 100 pages: one evaluation for the whole conversation would hold one protocol call open for minutes.
+  for (let run = 0; durations.length < maxPages; run += 1) {
+    const timed = await pageUp(page, 100);
+    durations.push(...timed);
+    if (timed.length < 100) break;
+  }
+  return durations;
+}
+
+/** Up to `maxPages` older pages, each timed; fewer when the start is reached. */
+function pageUp(page: Page, maxPages: number): Promise<number[]> {
   return page.evaluate(async (maxPages) => {
     const list = document.querySelector<HTMLElement>('[data-testid="message-list"]');
     const frameElement = list?.parentElement;
