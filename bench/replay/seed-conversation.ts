@@ -257,8 +257,8 @@ export function seedConversation(db: AppDatabase, messageCount: number, randomSe
   );
   const insertMessage = sqlite.prepare(
     `INSERT INTO messages (id, conversation_id, seq, turn_id, role, kind, text, token_estimate, status, error, brain,
-       model_requested, model_responded, reasoning_level, reasoning, usage, compacted_into, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, 'chat', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
+       model_requested, model_responded, reasoning_level, reasoning, usage, compacted_into, created_at, updated_at, parent_id)
+     VALUES (?, ?, ?, ?, ?, 'chat', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)`,
   );
   const insertInvocation = sqlite.prepare(
     `INSERT INTO tool_invocations (id, turn_id, message_id, seq, kind, server, tool, provider_call_id, input, output, status,
@@ -272,13 +272,17 @@ export function seedConversation(db: AppDatabase, messageCount: number, randomSe
     const createdAt = new Date(startMs).toISOString();
     insertConversation.run(conversationId, `Benchmark (${messageCount} messages)`, 'claude', null, null, createdAt, createdAt);
     let turnId = '';
+    // Each row follows the one before it, as the app stores a conversation without branches: a row without a parent
+    // would be one more alternative of the first message.
+    let parentId: string | null = null;
     for (let seq = 0; seq < messageCount; seq += 1) {
       const at = new Date(startMs + seq * 7_000).toISOString();
       const id = newId();
       if (seq % 2 === 0) {
         turnId = newId();
         const body = content.chance(0.7) ? content.prose(content.between(20, 200)) : `${content.pick(USER_OPENERS)} ${content.prose(content.between(100, 500))}`;
-        insertMessage.run(id, conversationId, seq, turnId, 'user', body, estimateRowTokens(body), 'complete', null, null, null, null, null, null, null, at, at);
+        insertMessage.run(id, conversationId, seq, turnId, 'user', body, estimateRowTokens(body), 'complete', null, null, null, null, null, null, null, at, at, parentId);
+        parentId = id;
         continue;
       }
       const reply = (seq - 1) / 2;
@@ -298,7 +302,8 @@ export function seedConversation(db: AppDatabase, messageCount: number, randomSe
       const calls = [...turnContextFor(content), ...(reply % 2 === 0 ? toolCallsFor(brain, content) : [])];
       // The estimate the engine stores with a reply: its words and the calls and context it replays.
       const tokens = estimateRowTokens(body, calls);
-      insertMessage.run(id, conversationId, seq, turnId, 'assistant', body, tokens, status, error, brain, model, model, 'medium', reasoning, usage, at, at);
+      insertMessage.run(id, conversationId, seq, turnId, 'assistant', body, tokens, status, error, brain, model, model, 'medium', reasoning, usage, at, at, parentId);
+      parentId = id;
 
       calls.forEach((call, position) => {
         insertInvocation.run(

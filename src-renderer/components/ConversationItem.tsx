@@ -79,8 +79,23 @@ function RenameField({ conversationId, title, onDone }: RenameFieldProps) {
   );
 }
 
-/** One entry of the conversation list; re-renders only when its own conversation changes. */
-export const ConversationItem = memo(function ConversationItem({ conversationId }: { readonly conversationId: string }) {
+/** Where a virtualized list places an entry, and how it learns the entry's height. */
+export interface ListSlot {
+  readonly index: number;
+  /** Of the whole list, for assistive technology that sees only the rendered entries. */
+  readonly setSize: number;
+  readonly start: number;
+  readonly measure: (element: HTMLLIElement | null) => void;
+}
+
+/** One entry of the conversation list; re-renders only when its own conversation changes or it moves. */
+export const ConversationItem = memo(function ConversationItem({
+  conversationId,
+  slot,
+}: {
+  readonly conversationId: string;
+  readonly slot?: ListSlot;
+}) {
   const conversation = useAppStore((state) => state.conversationsById[conversationId]);
   const isOpen = useAppStore((state) => state.openConversationId === conversationId);
   const isRunning = useAppStore((state) => conversationId in state.activeTurns);
@@ -91,7 +106,20 @@ export const ConversationItem = memo(function ConversationItem({ conversationId 
 
   const classNames = ['conversation-item', isOpen ? 'is-open' : '', renaming ? 'is-renaming' : ''].filter(Boolean);
   return (
-    <li className={classNames.join(' ')} data-testid="conversation-item" data-conversation-id={conversationId}>
+    <li
+      className={classNames.join(' ')}
+      data-testid="conversation-item"
+      data-conversation-id={conversationId}
+      {...(slot === undefined
+        ? {}
+        : {
+            ref: slot.measure,
+            'data-index': slot.index,
+            'aria-setsize': slot.setSize,
+            'aria-posinset': slot.index + 1,
+            style: { transform: `translateY(${slot.start}px)` },
+          })}
+    >
       {renaming ? (
         <RenameField conversationId={conversationId} title={conversation.title} onDone={() => setRenaming(false)} />
       ) : (

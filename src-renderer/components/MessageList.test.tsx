@@ -1,9 +1,11 @@
 // @vitest-environment jsdom
-import { cleanup, render } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Api } from '../../src-shared/api';
+import { installApi } from '../state/api-client';
 import { openConversationState } from '../state/messages-slice';
 import { resetAppStore, useAppStore } from '../state/store';
-import { messageFixture } from '../state/test-fixtures';
+import { fakeApi, messageFixture } from '../state/test-fixtures';
 import { MessageList } from './MessageList';
 
 function load(): void {
@@ -36,5 +38,19 @@ describe('MessageList', () => {
     useAppStore.setState({ activeTurns: { c1: { turnId: 't1', assistantMessageId: 'm2' } } });
     const view = render(<MessageList conversationId="c1" />);
     expect(view.getByRole('log', { name: 'Messages' }).getAttribute('aria-busy')).toBe('true');
+  });
+
+  it('offers the way back to the newest messages when the window let them go, and loads them in its place', async () => {
+    load();
+    useAppStore.setState({ hasNewer: true });
+    const newest = messageFixture({ id: 'm90', seq: 90 });
+    const listMessages = vi.fn<Api['listMessages']>().mockResolvedValue({ messages: [newest], invocations: [], hasOlder: false });
+    installApi(fakeApi({ listMessages }));
+    const view = render(<MessageList conversationId="c1" />);
+    fireEvent.click(view.getByTestId('jump-to-latest'));
+    expect(listMessages).toHaveBeenCalledWith({ conversationId: 'c1', limit: 50 });
+    await waitFor(() => expect(useAppStore.getState().messageIds).toEqual(['m90']));
+    expect(useAppStore.getState().hasNewer).toBe(false);
+    await waitFor(() => expect(view.queryByTestId('jump-to-latest')).toBeNull());
   });
 });

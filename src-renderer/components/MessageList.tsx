@@ -1,12 +1,12 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { loadOlderMessages, openConversation } from '../state/conversation-actions';
+import { loadNewerMessages, loadOlderMessages, openConversation, showLatestMessages } from '../state/conversation-actions';
 import { selectReplyRunning } from '../state/selectors';
 import { useAppStore } from '../state/store';
 import { ArrowDownIcon } from './icons';
 import { MessageRow } from './MessageRow';
 
-/** Older messages load when the view comes this close to the top. */
+/** Older messages load when the view comes this close to the top; newer ones the window let go of, to the bottom. */
 const LOAD_OLDER_THRESHOLD_PX = 400;
 /** Within this distance of the end the view counts as at the bottom and follows new text. */
 const STICK_TO_END_THRESHOLD_PX = 48;
@@ -37,18 +37,28 @@ function PageStatus({ conversationId }: { readonly conversationId: string }) {
   return null;
 }
 
-/** The open conversation's messages: paged from the newest, virtualized, following the end while it grows. */
+/**
+ * The open conversation's messages: paged from the newest, virtualized, following the end while it grows. The
+ * virtualizer keeps each row's measured height by message id, so a page the window let go of and fetched again comes
+ * back at the height it had, and a row in view stays where it is when pages come or go at either end.
+ */
 export function MessageList({ conversationId }: { readonly conversationId: string }) {
   const messageIds = useAppStore((state) => state.messageIds);
   const pageReady = useAppStore((state) => state.pageStatus === 'ready');
   const hasOlder = useAppStore((state) => state.hasOlder);
   const loadingOlder = useAppStore((state) => state.loadingOlder);
+  const hasNewer = useAppStore((state) => state.hasNewer);
+  const loadingNewer = useAppStore((state) => state.loadingNewer);
   const focusedMessageId = useAppStore((state) => state.focusedMessageId);
   const replyRunning = useAppStore((state) => selectReplyRunning(state, conversationId));
   const scrollRef = useRef<HTMLDivElement>(null);
   const scrolledToEndOnOpen = useRef(false);
   const lastSeenId = useRef<string | undefined>(undefined);
   const [awayFromEnd, setAwayFromEnd] = useState(false);
+  // Rows appended while the window does not reach the newest (a newer page fetched again, the last one included) are
+  // not new: the view stays on the row it shows instead of following them to the end.
+  const [reachesEnd, setReachesEnd] = useState(!hasNewer);
+  useEffect(() => setReachesEnd(!hasNewer), [hasNewer]);
 
   // The virtualizer is a mutable object read afresh on every render, which the compiler's memoisation cannot model.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -62,7 +72,7 @@ export function MessageList({ conversationId }: { readonly conversationId: strin
     paddingEnd: 24,
     // Chat order: prepending older pages keeps the view still; appending while at the end follows it.
     anchorTo: 'end',
-    followOnAppend: true,
+    followOnAppend: reachesEnd && !hasNewer,
     scrollEndThreshold: STICK_TO_END_THRESHOLD_PX,
   });
 
@@ -104,12 +114,29 @@ export function MessageList({ conversationId }: { readonly conversationId: strin
     if (element.scrollTop < LOAD_OLDER_THRESHOLD_PX) void loadOlderMessages();
   }, [hasOlder, loadingOlder, pageReady]);
 
+  const maybeLoadNewer = useCallback(() => {
+    const element = scrollRef.current;
+    if (element === null || !hasNewer || loadingNewer || !pageReady) return;
+    if (element.scrollHeight - element.scrollTop - element.clientHeight < LOAD_OLDER_THRESHOLD_PX) void loadNewerMessages();
+  }, [hasNewer, loadingNewer, pageReady]);
+
   const onScroll = (): void => {
     const element = scrollRef.current;
     if (element !== null) {
       setAwayFromEnd(element.scrollHeight - element.scrollTop - element.clientHeight > JUMP_BUTTON_DISTANCE_PX);
     }
     maybeLoadOlder();
+    maybeLoadNewer();
+  };
+
+  const jumpToLatest = (): void => {
+    if (!hasNewer) {
+      virtualizer.scrollToEnd({ behavior: 'smooth' });
+      return;
+    }
+    // The newest page replaces the window; the view goes to its end once it renders, as on opening.
+    scrolledToEndOnOpen.current = false;
+    void showLatestMessages();
   };
 
   // A first page shorter than the view leaves nothing to scroll, so the next page is fetched at once.
@@ -156,13 +183,8 @@ export function MessageList({ conversationId }: { readonly conversationId: strin
         </div>
       </div>
       <PageStatus conversationId={conversationId} />
-      {awayFromEnd ? (
-        <button
-          type="button"
-          className="jump-to-end"
-          data-testid="jump-to-latest"
-          onClick={() => virtualizer.scrollToEnd({ behavior: 'smooth' })}
-        >
+      {awayFromEnd || hasNewer ? (
+        <button type="button" className="jump-to-end" data-testid="jump-to-latest" onClick={jumpToLatest}>
           <ArrowDownIcon />
           Latest
         </button>

@@ -111,6 +111,31 @@ describe('Sidebar search over messages', () => {
     expect(state.focusedMessageId).toBe('m7');
   });
 
+  it('pages back past the window\'s bound to a hit far back, the newest rows let go of on the way', async () => {
+    const rowsFrom = (first: number, count: number) =>
+      Array.from({ length: count }, (_, index) => messageFixture({ id: `m${first + index}`, seq: first + index, text: `row ${first + index}` }));
+    const listMessages = vi.fn<Api['listMessages']>(async ({ beforeSeq, limit }) => {
+      const end = beforeSeq ?? 1_200;
+      const first = Math.max(end - (limit ?? 100), 0);
+      return { messages: rowsFrom(first, end - first), invocations: [], hasOlder: first > 0 };
+    });
+    installApi(
+      fakeApi({
+        searchMessages: async () => ({ hits: [hitFixture({ messageId: 'm7' })], indexing: null }),
+        listConversations: async () => [],
+        getConversation: async () => conversationFixture({ id: 'c1', title: 'Ocean notes' }),
+        listMessages,
+      }),
+    );
+    const view = render(<Sidebar />);
+    await typeQuery(view, 'whale');
+    fireEvent.click(view.getByTestId('search-hit'));
+    await settle();
+    expect(listMessages.mock.calls.map(([input]) => input.beforeSeq)).toEqual([undefined, 1_150, 650, 150]);
+    const state = useAppStore.getState();
+    expect([state.messageIds.length, state.messageIds[0], state.hasNewer, state.focusedMessageId]).toEqual([400, 'm0', true, 'm7']);
+  });
+
   it('shows the branch of a hit on a branch the conversation does not show before opening it', async () => {
     const calls: string[] = [];
     installApi(

@@ -116,3 +116,41 @@ describe('Sidebar import', () => {
     expect(view.getByTestId('import-error').textContent).toBe('Could not import empty.json: The file is empty. Nothing was imported.');
   });
 });
+
+describe('Sidebar list', () => {
+  const conversations = (from: number, count: number) =>
+    Array.from({ length: count }, (_, offset) => {
+      const index = from + offset;
+      return conversationFixture({ id: `c${index}`, title: `Conversation ${index}`, updatedAt: new Date(Date.UTC(2026, 0, 1) - index * 60_000).toISOString() });
+    });
+
+  it('renders only the entries near the view of a long list, and pages in the next as it scrolls to the end', async () => {
+    const listConversations = vi
+      .fn<Api['listConversations']>()
+      .mockResolvedValueOnce(conversations(0, 100))
+      .mockResolvedValueOnce(conversations(100, 40));
+    installApi(fakeApi({ listConversations }));
+    const view = render(<Sidebar />);
+    await act(async () => {
+      const { loadConversations } = await import('../state/conversation-actions');
+      await loadConversations('');
+    });
+    expect(listConversations).toHaveBeenCalledWith({ limit: 100 });
+    const items = view.getAllByTestId('conversation-item');
+    // Only the entries around the view are on the page (jsdom lays nothing out, so which ones is not asserted).
+    expect(items.length).toBeLessThan(100);
+    expect(items.map((item) => [item.getAttribute('aria-setsize'), item.getAttribute('aria-posinset')])[0]).toEqual([
+      '100',
+      String(Number(items[0]?.dataset.conversationId?.slice(1)) + 1),
+    ]);
+    fireEvent.scroll(view.getByTestId('conversation-list').parentElement as HTMLElement);
+    await settle();
+    expect(listConversations).toHaveBeenLastCalledWith({ before: { updatedAt: '2025-12-31T22:21:00.000Z', id: 'c99' }, limit: 100 });
+    expect(useAppStore.getState().conversationOrder).toHaveLength(140);
+    expect(useAppStore.getState().conversationsHaveMore).toBe(false);
+    fireEvent.scroll(view.getByTestId('conversation-list').parentElement as HTMLElement);
+    await settle();
+    expect(listConversations).toHaveBeenCalledTimes(2);
+  });
+});
+

@@ -1,6 +1,7 @@
+import { observeElementRect, useVirtualizer, type Rect, type Virtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { describeImportSummary } from '../../src-shared/import-summary';
-import { createConversation, importConversationsFile, loadConversations } from '../state/conversation-actions';
+import { createConversation, importConversationsFile, loadConversations, loadMoreConversations } from '../state/conversation-actions';
 import { openSettings } from '../state/settings-actions';
 import { errorText } from '../state/api-client';
 import { openMemories } from '../state/memory-actions';
@@ -17,6 +18,17 @@ import { windowAriaShortcut, windowShortcutLabel } from './shortcuts';
 import { SIDEBAR_ID, SidebarToggle } from './SidebarToggle';
 
 const SEARCH_DELAY_MS = 200;
+/** The next page of conversations loads when the list comes this close to its end. */
+const LOAD_MORE_THRESHOLD_PX = 600;
+/** An entry's height before it is measured: a title line and a meta line. */
+const ESTIMATED_ITEM_PX = 52;
+/** The height assumed for a list that has no layout yet (hidden, or not laid out): its first screenful renders. */
+const UNLAID_LIST_PX = 800;
+
+/** The list's size as the virtualizer sees it; a list with no height yet still renders its first entries. */
+function observeListRect(instance: Virtualizer<HTMLDivElement, HTMLLIElement>, report: (rect: Rect) => void) {
+  return observeElementRect(instance, (rect) => report(rect.height === 0 ? { ...rect, height: UNLAID_LIST_PX } : rect));
+}
 
 function ConversationSearch() {
   const query = useAppStore((state) => state.conversationQuery);
@@ -91,7 +103,58 @@ function ConversationList() {
       </p>
     );
   }
-  return <ConversationItems conversationIds={conversationIds} loaded={loaded} />;
+  return <VirtualConversationItems conversationIds={conversationIds} loaded={loaded} />;
+}
+
+/**
+ * The list without a search: virtualized like the message list (only the entries in view and a few around them are on
+ * the page), paged from the newest as it scrolls to its end.
+ */
+function VirtualConversationItems({ conversationIds, loaded }: { readonly conversationIds: readonly string[]; readonly loaded: boolean }) {
+  const haveMore = useAppStore((state) => state.conversationsHaveMore);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  // The virtualizer is a mutable object read afresh on every render, which the compiler's memoisation cannot model.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer<HTMLDivElement, HTMLLIElement>({
+    count: conversationIds.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ESTIMATED_ITEM_PX,
+    getItemKey: (index) => conversationIds[index] ?? index,
+    observeElementRect: observeListRect,
+    overscan: 8,
+  });
+
+  const maybeLoadMore = (): void => {
+    const element = scrollRef.current;
+    if (element === null || !haveMore) return;
+    if (element.scrollHeight - element.scrollTop - element.clientHeight < LOAD_MORE_THRESHOLD_PX) void loadMoreConversations();
+  };
+
+  // A first page shorter than the list leaves nothing to scroll, so the next page is fetched at once.
+  useEffect(() => {
+    const element = scrollRef.current;
+    if (element === null || !haveMore || element.clientHeight === 0) return;
+    if (element.scrollHeight <= element.clientHeight + LOAD_MORE_THRESHOLD_PX) void loadMoreConversations();
+  }, [conversationIds.length, haveMore]);
+
+  return (
+    <div ref={scrollRef} className="conversation-scroll" onScroll={maybeLoadMore}>
+      <ul
+        className="conversation-list is-virtual"
+        aria-label="Conversations"
+        aria-busy={!loaded}
+        data-testid="conversation-list"
+        style={{ height: virtualizer.getTotalSize() }}
+      >
+        {virtualizer.getVirtualItems().map((item) => {
+          const conversationId = conversationIds[item.index];
+          if (conversationId === undefined) return null;
+          const slot = { index: item.index, setSize: conversationIds.length, start: item.start, measure: virtualizer.measureElement };
+          return <ConversationItem key={conversationId} conversationId={conversationId} slot={slot} />;
+        })}
+      </ul>
+    </div>
+  );
 }
 
 function ConversationItems({ conversationIds, loaded }: { readonly conversationIds: readonly string[]; readonly loaded: boolean }) {

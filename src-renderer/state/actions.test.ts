@@ -5,9 +5,11 @@ import {
   closeConversation,
   createConversation,
   importTranscript,
+  loadNewerMessages,
   loadOlderMessages,
   openConversation,
   resync,
+  showLatestMessages,
 } from './conversation-actions';
 import { nextBrain, setConversationReasoning, switchConversationBrain, switchToNextBrain } from './brain-actions';
 import { openRequestPreview, previewNextRequest, sendMessage, updateDraft } from './turn-actions';
@@ -125,6 +127,39 @@ describe('loadOlderMessages', () => {
     expect(getState().hasOlder).toBe(false);
     await loadOlderMessages();
     expect(listMessages).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('loadNewerMessages', () => {
+  it('asks for the page after the window\'s newest seq once older paging let the newest rows go, and appends it', async () => {
+    const listMessages = vi
+      .fn<Api['listMessages']>()
+      .mockResolvedValueOnce({ messages: [messageFixture({ id: 'm51', seq: 51 })], invocations: [], hasOlder: true })
+      .mockResolvedValueOnce({ messages: [messageFixture({ id: 'm52', seq: 52 })], invocations: [], hasOlder: true, hasNewer: false });
+    install({ listMessages, getConversation: async () => conversationFixture() });
+    await openConversation('c1');
+    await loadNewerMessages();
+    expect(listMessages).toHaveBeenCalledTimes(1);
+    useAppStore.setState({ hasNewer: true });
+    await loadNewerMessages();
+    expect(listMessages).toHaveBeenLastCalledWith({ conversationId: 'c1', afterSeq: 51, limit: 50 });
+    expect(getState().messageIds).toEqual(['m51', 'm52']);
+    expect(getState().hasNewer).toBe(false);
+    expect(getState().loadingNewer).toBe(false);
+  });
+
+  it('goes back to the newest page in place of a window that let it go', async () => {
+    const listMessages = vi
+      .fn<Api['listMessages']>()
+      .mockResolvedValueOnce({ messages: [messageFixture({ id: 'm51', seq: 51 })], invocations: [], hasOlder: true })
+      .mockResolvedValueOnce({ messages: [messageFixture({ id: 'm99', seq: 99 })], invocations: [], hasOlder: true });
+    install({ listMessages, getConversation: async () => conversationFixture() });
+    await openConversation('c1');
+    useAppStore.setState({ hasNewer: true });
+    await showLatestMessages();
+    expect(listMessages).toHaveBeenLastCalledWith({ conversationId: 'c1', limit: 50 });
+    expect(getState().messageIds).toEqual(['m99']);
+    expect(getState().hasNewer).toBe(false);
   });
 });
 

@@ -4,6 +4,8 @@ import { writeConversationHash } from '../routing/hash-route';
 import { api, errorText } from './api-client';
 import { loadApprovals } from './approval-actions';
 import {
+  appendConversationPage,
+  conversationListCursor,
   hideConversation,
   isPendingDelete,
   removeConversation,
@@ -14,10 +16,12 @@ import {
 import { dropConversationHits } from './search-slice';
 import {
   applyBranchPage,
+  applyNewerPage,
   applyOlderPage,
   applyOpeningPage,
   applyReloadedPage,
   applyResyncPage,
+  newestRowSeq,
   openConversationState,
   pagingCursor,
 } from './messages-slice';
@@ -28,6 +32,8 @@ import { reconcileActiveTurn } from './turns-slice';
 
 /** Messages fetched per page. */
 export const PAGE_SIZE = 50;
+/** Conversations fetched per page of the sidebar's list (a search lists every title that matches). */
+export const CONVERSATION_PAGE_SIZE = 100;
 
 const { getState, setState } = useAppStore;
 
@@ -43,11 +49,30 @@ export async function loadConversations(query: string = getState().conversationQ
   setState({ conversationQuery: query });
   const trimmed = query.trim();
   try {
-    const conversations = await api().listConversations(trimmed === '' ? {} : { query: trimmed });
+    const conversations = await api().listConversations(trimmed === '' ? { limit: CONVERSATION_PAGE_SIZE } : { query: trimmed });
     if (request !== conversationListRequest) return;
-    setState((state) => replaceConversationList(state, query, conversations));
+    const haveMore = trimmed === '' && conversations.length === CONVERSATION_PAGE_SIZE;
+    setState((state) => replaceConversationList(state, query, conversations, haveMore));
   } catch (error) {
     if (request === conversationListRequest) showNotice(`Could not load conversations: ${errorText(error)}`);
+  }
+}
+
+/** The sidebar's next page of conversations, after the last one it shows. */
+export async function loadMoreConversations(): Promise<void> {
+  const state = getState();
+  const before = conversationListCursor(state);
+  if (!state.conversationsHaveMore || state.loadingMoreConversations || before === undefined) return;
+  const request = conversationListRequest;
+  setState({ loadingMoreConversations: true });
+  try {
+    const conversations = await api().listConversations({ before, limit: CONVERSATION_PAGE_SIZE });
+    if (request !== conversationListRequest) return;
+    setState((current) => appendConversationPage(current, conversations, conversations.length === CONVERSATION_PAGE_SIZE));
+  } catch (error) {
+    if (request !== conversationListRequest) return;
+    setState({ loadingMoreConversations: false });
+    showNotice(`Could not load conversations: ${errorText(error)}`);
   }
 }
 
@@ -118,6 +143,34 @@ export async function loadOlderMessages(limit = PAGE_SIZE): Promise<void> {
   }
 }
 
+/** Fetches again, after the window's newest row, a page the window let go of while the view was further up. */
+export async function loadNewerMessages(limit = PAGE_SIZE): Promise<void> {
+  const state = getState();
+  const conversationId = state.openConversationId;
+  const afterSeq = newestRowSeq(state.messageIds.map((id) => state.messagesById[id]));
+  if (conversationId === null || afterSeq === undefined || !state.hasNewer || state.loadingNewer) return;
+  if (state.pageStatus !== 'ready') return;
+  const request = pageRequest;
+  setState({ loadingNewer: true });
+  try {
+    const page = await api().listMessages({ conversationId, afterSeq, limit });
+    if (request !== pageRequest) return;
+    flushPendingDeltas();
+    setState((current) => applyNewerPage(current, page));
+  } catch (error) {
+    if (request !== pageRequest) return;
+    setState({ loadingNewer: false });
+    showNotice(`Could not load newer messages: ${errorText(error)}`);
+  }
+}
+
+/** The way back to the newest messages from far up: when the window let them go, the newest page replaces it. */
+export async function showLatestMessages(): Promise<void> {
+  const { openConversationId, hasNewer } = getState();
+  if (openConversationId === null || !hasNewer) return;
+  await reloadNewestPage(openConversationId);
+}
+
 /** Fetches again what pushed events keep current, after some of them may have been lost. */
 export async function resync(): Promise<void> {
   const conversationId = getState().openConversationId;
@@ -141,7 +194,10 @@ export async function resync(): Promise<void> {
   await listing;
 }
 
-/** Fetches the newest page again after a compaction moved the oldest rows under a summary. */
+/**
+ * Fetches the newest page again, in place of the loaded window: after a compaction moved the oldest rows under a
+ * summary, or to go back to the newest messages from a window that let them go.
+ */
 export async function reloadNewestPage(conversationId: string): Promise<void> {
   if (getState().openConversationId !== conversationId) return;
   const request = ++pageRequest;

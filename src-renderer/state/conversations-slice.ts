@@ -7,6 +7,9 @@ export interface ConversationsSlice {
   readonly conversationOrder: readonly string[];
   readonly conversationQuery: string;
   readonly conversationsLoaded: boolean;
+  /** True when the list holds the first pages only: more come as it scrolls to its end. */
+  readonly conversationsHaveMore: boolean;
+  readonly loadingMoreConversations: boolean;
   /**
    * Conversations the user deleted whose undo toast still shows, oldest first. They are hidden from the list and
    * deleted in the store only when their toast expires or is dismissed, so Undo never has anything to re-create.
@@ -27,6 +30,8 @@ export const initialConversationsSlice: ConversationsSlice = {
   conversationOrder: [],
   conversationQuery: '',
   conversationsLoaded: false,
+  conversationsHaveMore: false,
+  loadingMoreConversations: false,
   pendingDeletes: [],
 };
 
@@ -50,11 +55,12 @@ function sortedIds(byId: Readonly<Record<string, ConversationView>>, ids: Iterab
   return conversations.sort(compareNewestFirst).map((conversation) => conversation.id);
 }
 
-/** A fresh list from `listConversations` for `query`. */
+/** A fresh list from `listConversations` for `query`; `haveMore` when it is a first page with more after it. */
 export function replaceConversationList(
   state: ConversationsSlice,
   query: string,
   conversations: readonly ConversationView[],
+  haveMore = false,
 ): Partial<ConversationsSlice> {
   const conversationsById = { ...state.conversationsById };
   for (const conversation of conversations) conversationsById[conversation.id] = conversation;
@@ -66,6 +72,36 @@ export function replaceConversationList(
     conversationOrder: sortedIds(conversationsById, new Set(visible)),
     conversationQuery: query,
     conversationsLoaded: true,
+    conversationsHaveMore: haveMore,
+    loadingMoreConversations: false,
+  };
+}
+
+/** Where the next page of the list starts: after its last conversation. Undefined for an empty list. */
+export function conversationListCursor(state: ConversationsSlice): { readonly updatedAt: string; readonly id: string } | undefined {
+  const last = state.conversationsById[state.conversationOrder[state.conversationOrder.length - 1] ?? ''];
+  return last === undefined ? undefined : { updatedAt: last.updatedAt, id: last.id };
+}
+
+/** The next page of the list, after those shown. */
+export function appendConversationPage(
+  state: ConversationsSlice,
+  conversations: readonly ConversationView[],
+  haveMore: boolean,
+): Partial<ConversationsSlice> {
+  const conversationsById = { ...state.conversationsById };
+  const listed = new Set(state.conversationOrder);
+  const added: string[] = [];
+  for (const conversation of conversations) {
+    conversationsById[conversation.id] = conversation;
+    if (!conversation.archived && !isPendingDelete(state, conversation.id) && !listed.has(conversation.id)) added.push(conversation.id);
+  }
+  return {
+    conversationsById,
+    // The page comes after the last one shown, in the list's order: appended, nothing sorts again.
+    conversationOrder: [...state.conversationOrder, ...added],
+    conversationsHaveMore: haveMore,
+    loadingMoreConversations: false,
   };
 }
 
@@ -76,10 +112,14 @@ export function upsertConversation(
 ): Partial<ConversationsSlice> {
   const conversationsById = { ...state.conversationsById, [conversation.id]: conversation };
   const listed = new Set(state.conversationOrder);
+  const last = state.conversationsById[state.conversationOrder[state.conversationOrder.length - 1] ?? ''];
+  // Past the pages loaded, a conversation comes with its page: listed now, it would move the next page's cursor past
+  // the ones between.
+  const beyondLoadedPages = state.conversationsHaveMore && last !== undefined && compareNewestFirst(conversation, last) > 0;
   const shouldList =
     !conversation.archived &&
     !isPendingDelete(state, conversation.id) &&
-    (listed.has(conversation.id) || titleMatchesQuery(conversation.title, state.conversationQuery));
+    (listed.has(conversation.id) || (!beyondLoadedPages && titleMatchesQuery(conversation.title, state.conversationQuery)));
   if (shouldList) listed.add(conversation.id);
   else listed.delete(conversation.id);
   return { conversationsById, conversationOrder: sortedIds(conversationsById, listed) };

@@ -242,6 +242,13 @@ describe('message-delta', () => {
     expect(getState().streamingText).toEqual({});
   });
 
+  it('asks for no resync when the reply is among the newer rows the window let go of', () => {
+    openWith('c1', messageFixture());
+    setState({ hasNewer: true });
+    const outcome = handleApiEvent({ type: 'message-delta', conversationId: 'c1', turnId: 't1', messageId: 'unknown', textDelta: 'x' });
+    expect(outcome).toEqual({ needsResync: false, closedOpenConversation: false, refreshContextOf: null, reloadNewestPageOf: null });
+  });
+
   it('ignores deltas of conversations that are not open', () => {
     openWith('c1', messageFixture());
     const outcome = handleApiEvent({ type: 'message-delta', conversationId: 'c2', turnId: 't', messageId: 'm1', textDelta: 'x' });

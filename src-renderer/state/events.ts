@@ -57,7 +57,8 @@ export function handleApiEvent(event: ApiEvent): EventOutcome {
     case 'reasoning-delta': {
       const state = getState();
       if (state.openConversationId !== event.conversationId) return NOTHING_MORE;
-      if (!(event.messageId in state.messagesById)) return { ...NOTHING_MORE, needsResync: state.pageStatus === 'ready' };
+      // A row the window let go of (it lies below the view) is read again, with its text, when the view comes back.
+      if (!(event.messageId in state.messagesById)) return { ...NOTHING_MORE, needsResync: state.pageStatus === 'ready' && !state.hasNewer };
       bufferDelta(event.conversationId, event.messageId, event.textDelta, event.type === 'message-delta' ? 'text' : 'reasoning');
       return NOTHING_MORE;
     }

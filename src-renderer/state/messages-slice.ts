@@ -12,6 +12,13 @@ export interface CoveredRows {
   readonly loadingOlder: boolean;
 }
 
+/**
+ * The most rows the list keeps loaded. Paging further drops the pages at the far end of the window (they are out of
+ * view: a page loads when the view is near one end, the dropped rows sit at the other) and fetches them again on the
+ * way back, so memory and the cost of a page stay the same however far back a person scrolls.
+ */
+export const MAX_LOADED_ROWS = 400;
+
 /** The open conversation's loaded messages: a window of contiguous pages, oldest first. */
 export interface MessagesSlice {
   readonly openConversationId: string | null;
@@ -29,9 +36,12 @@ export interface MessagesSlice {
   /** Receipts the host sent as turns ended: they take precedence over receipts built from loaded rows. */
   readonly receiptsByMessage: Readonly<Record<string, TurnReceipt>>;
   readonly hasOlder: boolean;
+  /** True when newer rows were let go of (the window is away from the end) and are fetched again on the way down. */
+  readonly hasNewer: boolean;
   readonly pageStatus: PageStatus;
   readonly pageError: string | null;
   readonly loadingOlder: boolean;
+  readonly loadingNewer: boolean;
   /** Rows of the open conversation's summaries, by summary id, once expanded. */
   readonly coveredBySummary: Readonly<Record<string, CoveredRows>>;
   /** The user message whose editor is open in place of its text, or null. */
@@ -47,9 +57,11 @@ export const initialMessagesSlice: MessagesSlice = {
   invocationsByMessage: {},
   receiptsByMessage: {},
   hasOlder: false,
+  hasNewer: false,
   pageStatus: 'idle',
   pageError: null,
   loadingOlder: false,
+  loadingNewer: false,
   coveredBySummary: {},
   editingMessageId: null,
 };
@@ -104,8 +116,8 @@ export function pagingCursor(messages: readonly (MessageView | undefined)[]): nu
   return oldest;
 }
 
-/** The newest seq among rows that are not summaries. */
-function newestRowSeq(messages: readonly (MessageView | undefined)[]): number | undefined {
+/** The newest seq among rows that are not summaries: the cursor to page after. */
+export function newestRowSeq(messages: readonly (MessageView | undefined)[]): number | undefined {
   let newest: number | undefined;
   for (const message of messages) {
     if (message === undefined || message.kind === 'summary') continue;
@@ -129,7 +141,13 @@ export function isLaterState(current: MessageView | undefined, incoming: Message
 }
 
 export function mergeMessages(state: MessagesSlice, messages: readonly MessageView[]): MergedMessages {
-  const ownMessages = messages.filter((message) => message.conversationId === state.openConversationId);
+  const newestLoaded = state.hasNewer ? state.messagesById[state.messageIds[state.messageIds.length - 1] ?? ''] : undefined;
+  const ownMessages = messages.filter(
+    (message) =>
+      message.conversationId === state.openConversationId &&
+      // Rows after the window's end belong to the newer pages it let go of: they come back with those pages.
+      (newestLoaded === undefined || message.id in state.messagesById || compareListPosition(message, newestLoaded) <= 0),
+  );
   if (ownMessages.length === 0) {
     return { messagesById: state.messagesById, messageIds: state.messageIds, streamingText: state.streamingText };
   }
@@ -149,10 +167,15 @@ export function mergeMessages(state: MessagesSlice, messages: readonly MessageVi
   }
   let messageIds: readonly string[] = state.messageIds;
   if (addedIds.length > 0) {
-    const combined = [...state.messageIds, ...addedIds];
-    messageIds = isOrderedByPosition(combined, messagesById)
-      ? combined
-      : combined.sort((left, right) => compareListPosition(messagesById[left], messagesById[right]));
+    // New rows come as a page or an event, in list order, and nearly always all after (an event, a newer page) or all
+    // before (an older page) the loaded ones: those keep the order without sorting the loaded rows again.
+    const appended = [...state.messageIds, ...addedIds];
+    const prepended = [...addedIds, ...state.messageIds];
+    messageIds = isOrderedByPosition(appended, messagesById)
+      ? appended
+      : isOrderedByPosition(prepended, messagesById)
+        ? prepended
+        : appended.sort((left, right) => compareListPosition(messagesById[left], messagesById[right]));
   }
   return { messagesById, messageIds, streamingText: streamingText ?? state.streamingText };
 }
@@ -236,12 +259,90 @@ export function applyReloadedPage(
   };
 }
 
-export function applyOlderPage(state: MessagesSlice, page: MessagePage): Partial<MessagesSlice> {
+type DroppedRows = Pick<
+  MessagesSlice,
+  'messageIds' | 'messagesById' | 'invocationsByMessage' | 'receiptsByMessage' | 'streamingText' | 'streamingReasoning' | 'editingMessageId'
+>;
+
+function withoutKeys<Value>(record: Readonly<Record<string, Value>>, dropped: ReadonlySet<string>): Readonly<Record<string, Value>> {
+  if (!Object.keys(record).some((key) => dropped.has(key))) return record;
+  return Object.fromEntries(Object.entries(record).filter(([key]) => !dropped.has(key)));
+}
+
+/** The window with the rows outside `keptIds` (a contiguous run of the loaded ids) let go of, with all they carry. */
+function keepOnly(state: MessagesSlice, keptIds: readonly string[]): DroppedRows {
+  const kept = new Set(keptIds);
+  const dropped = new Set(state.messageIds.filter((id) => !kept.has(id)));
+  const messagesById: Record<string, MessageView> = {};
+  for (const id of keptIds) {
+    const message = state.messagesById[id];
+    if (message !== undefined) messagesById[id] = message;
+  }
   return {
-    ...mergeMessages(state, page.messages),
-    ...mergeInvocations(state, page.invocations),
+    messageIds: keptIds,
+    messagesById,
+    invocationsByMessage: withoutKeys(state.invocationsByMessage, dropped),
+    receiptsByMessage: withoutKeys(state.receiptsByMessage, dropped),
+    streamingText: withoutKeys(state.streamingText, dropped),
+    streamingReasoning: withoutKeys(state.streamingReasoning, dropped),
+    editingMessageId: state.editingMessageId !== null && dropped.has(state.editingMessageId) ? null : state.editingMessageId,
+  };
+}
+
+/**
+ * How many rows may stay after a page of `pageRows` came in: the window's bound, or the page itself when it is longer
+ * (a search pages back in long pages and must keep the page it looks in).
+ */
+function rowsToKeep(pageRows: number, maxRows: number): number {
+  return Math.max(maxRows, pageRows);
+}
+
+/**
+ * An older page, put before the loaded rows. Past `maxRows`, the newest rows (the far end from a view at the top)
+ * are let go of, unless a reply is still streaming among them: its deltas need its row.
+ */
+export function applyOlderPage(state: MessagesSlice, page: MessagePage, maxRows = MAX_LOADED_ROWS): Partial<MessagesSlice> {
+  const merged: MessagesSlice = { ...state, ...mergeMessages(state, page.messages), ...mergeInvocations(state, page.invocations) };
+  const keep = rowsToKeep(page.messages.length, maxRows);
+  const surplus = merged.messageIds.slice(keep);
+  const canDrop = surplus.length > 0 && surplus.every((id) => merged.messagesById[id]?.status !== 'streaming');
+  const trimmed = canDrop ? keepOnly(merged, merged.messageIds.slice(0, keep)) : merged;
+  return {
+    messageIds: trimmed.messageIds,
+    messagesById: trimmed.messagesById,
+    invocationsByMessage: trimmed.invocationsByMessage,
+    receiptsByMessage: trimmed.receiptsByMessage,
+    streamingText: trimmed.streamingText,
+    streamingReasoning: trimmed.streamingReasoning,
+    editingMessageId: trimmed.editingMessageId,
     hasOlder: page.hasOlder,
+    hasNewer: state.hasNewer || canDrop,
     loadingOlder: false,
+  };
+}
+
+/**
+ * A newer page (read after the window's newest row), put after the loaded rows. Past `maxRows`, the oldest rows (the
+ * far end from a view at the bottom) are let go of; they are paged in again on the way up.
+ */
+export function applyNewerPage(state: MessagesSlice, page: MessagePage, maxRows = MAX_LOADED_ROWS): Partial<MessagesSlice> {
+  // The page is the rows just after the window's end: the rule that holds back rows past the end does not apply.
+  const opened: MessagesSlice = { ...state, hasNewer: false };
+  const merged: MessagesSlice = { ...state, ...mergeMessages(opened, page.messages), ...mergeInvocations(state, page.invocations) };
+  const keep = rowsToKeep(page.messages.length, maxRows);
+  const surplus = Math.max(merged.messageIds.length - keep, 0);
+  const trimmed = surplus > 0 ? keepOnly(merged, merged.messageIds.slice(surplus)) : merged;
+  return {
+    messageIds: trimmed.messageIds,
+    messagesById: trimmed.messagesById,
+    invocationsByMessage: trimmed.invocationsByMessage,
+    receiptsByMessage: trimmed.receiptsByMessage,
+    streamingText: trimmed.streamingText,
+    streamingReasoning: trimmed.streamingReasoning,
+    editingMessageId: trimmed.editingMessageId,
+    hasOlder: state.hasOlder || surplus > 0,
+    hasNewer: page.hasNewer ?? false,
+    loadingNewer: false,
   };
 }
 
@@ -417,15 +518,24 @@ export function applyStartedTurn(state: MessagesSlice, rows: readonly MessageVie
   if (first === undefined || first.conversationId !== state.openConversationId || state.pageStatus !== 'ready') {
     return mergeMessages(state, rows);
   }
+  // The new rows are the conversation's newest: rows the window let go of below them are of the branch they replace.
+  const current: MessagesSlice = { ...state, hasNewer: false };
   if (first.parentId === null) {
-    const restarted = keepFirstRows(state, 0);
-    return { ...restarted, ...mergeMessages({ ...state, ...restarted }, rows), hasOlder: false };
+    const restarted = keepFirstRows(current, 0);
+    return { ...restarted, ...mergeMessages({ ...current, ...restarted }, rows), hasOlder: false, hasNewer: false };
   }
-  const position = forkPosition(state, first.parentId);
-  if (position === state.messageIds.length) return mergeMessages(state, rows);
+  const position = forkPosition(current, first.parentId);
+  if (position === current.messageIds.length) return { ...mergeMessages(current, rows), hasNewer: false };
   // A live summary stands for the start of every path through the rows it covers, the new one included.
-  const kept = keepFirstRows(state, position ?? leadingSummaries(state));
-  return { ...kept, ...mergeMessages({ ...state, ...kept }, rows), hasOlder: position === null ? true : state.hasOlder, loadingOlder: false };
+  const kept = keepFirstRows(current, position ?? leadingSummaries(current));
+  return {
+    ...kept,
+    ...mergeMessages({ ...current, ...kept }, rows),
+    hasOlder: position === null ? true : state.hasOlder,
+    hasNewer: false,
+    loadingOlder: false,
+    loadingNewer: false,
+  };
 }
 
 /**
@@ -436,12 +546,15 @@ export function applyBranchPage(state: MessagesSlice, page: MessagePage): Partia
   const anchor = page.messages.find((message) => message.kind !== 'summary');
   const anchorIndex = anchor === undefined ? -1 : state.messageIds.indexOf(anchor.id);
   const kept = keepFirstRows(state, Math.max(anchorIndex, 0));
-  const base: MessagesSlice = { ...state, ...kept };
+  // The page runs down to the new path's leaf: nothing the window let go of lies below it.
+  const base: MessagesSlice = { ...state, ...kept, hasNewer: false };
   return {
     ...kept,
     ...mergeMessages(base, page.messages),
     ...mergeInvocations(base, page.invocations),
     hasOlder: anchorIndex >= 0 ? state.hasOlder : page.hasOlder,
+    hasNewer: false,
+    loadingNewer: false,
     loadingOlder: false,
     pageStatus: 'ready',
     pageError: null,

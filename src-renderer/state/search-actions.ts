@@ -1,6 +1,7 @@
 import type { SearchHitView } from '../../src-shared/api';
 import { api, errorText } from './api-client';
 import { loadOlderMessages, openConversation, showAlternative } from './conversation-actions';
+import { pagingCursor, type MessagesSlice } from './messages-slice';
 import { useAppStore } from './store';
 
 const { getState, setState } = useAppStore;
@@ -53,6 +54,10 @@ export function focusMessage(messageId: string | null): void {
   if (messageId !== null) focusTimer = setTimeout(() => setState({ focusedMessageId: null }), FOCUS_HIGHLIGHT_MS);
 }
 
+function loadedCursor(state: Pick<MessagesSlice, 'messageIds' | 'messagesById'>): number | undefined {
+  return pagingCursor(state.messageIds.map((id) => state.messagesById[id]));
+}
+
 /**
  * Opens the conversation of a hit at the hit, on its branch: pages back from the newest messages until the hit is loaded (the list
  * holds contiguous pages), then focuses it. A hit the list does not show (a message a summary now stands for) opens
@@ -79,10 +84,11 @@ export async function openSearchHit(hit: SearchHitView): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 20));
       continue;
     }
-    const before = state.messageIds.length;
+    const cursorBefore = loadedCursor(state);
     await loadOlderMessages(HIT_PAGE_SIZE);
-    // A page that failed (a notice says so) adds nothing: stop rather than ask again and again.
-    if (getState().messageIds.length === before) break;
+    // A page that failed (a notice says so) moves the window nowhere: stop rather than ask again and again. (The
+    // window's length says nothing: past its bound, each page lets as many newer rows go.)
+    if (loadedCursor(getState()) === cursorBefore) break;
   }
   if (loaded()) focusMessage(messageId);
 }

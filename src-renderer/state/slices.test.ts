@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { initialConversationsSlice, replaceConversationList, upsertConversation } from './conversations-slice';
+import {
+  appendConversationPage,
+  conversationListCursor,
+  initialConversationsSlice,
+  replaceConversationList,
+  upsertConversation,
+} from './conversations-slice';
 import {
   applyOlderPage,
   applyOpeningPage,
@@ -46,6 +52,30 @@ describe('conversations slice', () => {
       'x',
     ]);
     expect(upsertConversation(searching, conversationFixture({ id: 'y', title: 'Other' })).conversationOrder).toEqual([]);
+  });
+});
+
+describe('conversations slice pages', () => {
+  const first = replaceConversationList(
+    initialConversationsSlice,
+    '',
+    [conversationFixture({ id: 'c', updatedAt: '2026-01-03T00:00:00.000Z' }), conversationFixture({ id: 'b', updatedAt: '2026-01-02T00:00:00.000Z' })],
+    true,
+  );
+  const paged = { ...initialConversationsSlice, ...first };
+
+  it('pages after the last conversation shown and appends the next page', () => {
+    expect(conversationListCursor(paged)).toEqual({ updatedAt: '2026-01-02T00:00:00.000Z', id: 'b' });
+    const change = appendConversationPage(paged, [conversationFixture({ id: 'a', updatedAt: '2026-01-01T00:00:00.000Z' })], false);
+    expect([change.conversationOrder, change.conversationsHaveMore]).toEqual([['c', 'b', 'a'], false]);
+  });
+
+  it('leaves a changed conversation past the pages loaded to come with its page', () => {
+    const older = conversationFixture({ id: 'a', title: 'Renamed elsewhere', updatedAt: '2026-01-01T00:00:00.000Z' });
+    expect(upsertConversation(paged, older).conversationOrder).toEqual(['c', 'b']);
+    const newer = { ...older, updatedAt: '2026-01-04T00:00:00.000Z' };
+    expect(upsertConversation(paged, newer).conversationOrder).toEqual(['a', 'c', 'b']);
+    expect(upsertConversation({ ...paged, conversationsHaveMore: false }, older).conversationOrder).toEqual(['c', 'b', 'a']);
   });
 });
 

@@ -61,7 +61,18 @@ export const MAX_EXPORT_TURN_IDS = 10_000;
 
 /** Input schemas: the single source of truth for what each command accepts. */
 export const commandSchemas = {
-  listConversations: z.object({ query: z.string().max(500).optional() }).strict(),
+  /**
+   * Conversations newest first (by `updatedAt`, then id), filtered by title when `query` is given. Without `before` and
+   * `limit` every match is answered, as the command line's `list` expects; the sidebar pages with them: `limit` at
+   * most, each after the conversation `before` names (the last one it holds).
+   */
+  listConversations: z
+    .object({
+      query: z.string().max(500).optional(),
+      before: z.object({ updatedAt: z.string().min(1).max(64), id: entityId }).strict().optional(),
+      limit: z.number().int().min(1).max(1000).optional(),
+    })
+    .strict(),
   createConversation: z
     .object({ title: z.string().max(500).optional(), brain: brainId.optional(), model: z.string().max(200).optional() })
     .strict(),
@@ -76,14 +87,21 @@ export const commandSchemas = {
       reasoningLevel: reasoningLevel.nullable().optional(),
     })
     .strict(),
-  /** A page of messages: the newest `limit` when `beforeSeq` is absent, else the `limit` before it. */
+  /**
+   * A page of messages: the newest `limit` when neither cursor is given, the `limit` before `beforeSeq`, or the `limit`
+   * after `afterSeq` (the list fetching again, on the way back down, the newer pages it let go of).
+   */
   listMessages: z
     .object({
       conversationId: entityId,
       beforeSeq: z.number().int().nonnegative().optional(),
+      afterSeq: z.number().int().nonnegative().optional(),
       limit: z.number().int().min(1).max(500).default(100),
     })
-    .strict(),
+    .strict()
+    .refine((input) => input.beforeSeq === undefined || input.afterSeq === undefined, {
+      message: 'Give beforeSeq or afterSeq, not both.',
+    }),
   /**
    * Sends a message: `text`, with the pending attachments `attachmentIds` (from addAttachment) linked to it. `text` may
    * be empty only when something is attached. A model that cannot take a kind attached is refused before anything is

@@ -188,6 +188,8 @@ export interface MessagePage {
   readonly invocations: readonly InvocationView[];
   /** True when older messages exist before the first one returned. */
   readonly hasOlder: boolean;
+  /** On a page read after `afterSeq` only: true when newer messages exist after the last one returned. */
+  readonly hasNewer?: boolean;
 }
 
 export interface BrainSettingsView {

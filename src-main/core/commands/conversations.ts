@@ -18,7 +18,8 @@ export function requireConversation(db: AppDatabase, id: string): ConversationVi
 
 export function conversationCommands({ db, dataDir, emit, engine }: Pick<CommandDependencies, 'db' | 'dataDir' | 'emit' | 'engine'>) {
   return {
-    listConversations: ({ query }) => listConversations(db, query),
+    listConversations: ({ query, before, limit }) =>
+      listConversations(db, query, { ...(before === undefined ? {} : { before }), ...(limit === undefined ? {} : { limit }) }),
     createConversation: ({ title, brain, model }) => {
       const conversation = insertConversation(db, {
         id: newId(),

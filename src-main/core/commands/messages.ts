@@ -5,18 +5,22 @@ import type { MessagePage } from '../../../src-shared/api';
 import { listInvocationsByMessage, toInvocationView } from '../store/invocations';
 import { ApiError } from '../../../src-shared/api';
 import { branchPoint, chooseBranch } from '../store/branches';
-import { countShownFrom, listMessagePage, toMessageViews, type MessageRow } from '../store/messages';
+import { countShownFrom, listMessagePage, listMessagePageAfter, toMessageViews, type MessageRow } from '../store/messages';
 import type { AppDatabase } from '../store/open';
 import { requireConversation } from './conversations';
 import type { CommandDependencies, HandlerGroup } from './handlers';
 
 /** A page of rows as the window gets it: the views, then their invocations, by message then order. */
-export function toMessagePage(db: AppDatabase, page: { readonly rows: readonly MessageRow[]; readonly hasOlder: boolean }): MessagePage {
+export function toMessagePage(
+  db: AppDatabase,
+  page: { readonly rows: readonly MessageRow[]; readonly hasOlder: boolean; readonly hasNewer?: boolean },
+): MessagePage {
   const byMessage = listInvocationsByMessage(db, page.rows.map((row) => row.id));
   return {
     messages: toMessageViews(db, page.rows),
     invocations: page.rows.flatMap((row) => byMessage.get(row.id) ?? []).map(toInvocationView),
     hasOlder: page.hasOlder,
+    ...(page.hasNewer === undefined ? {} : { hasNewer: page.hasNewer }),
   };
 }
 
@@ -26,8 +30,9 @@ const DEFAULT_PAGE = 100;
 
 export function messageCommands({ db, engine }: Pick<CommandDependencies, 'db' | 'engine'>) {
   return {
-    listMessages: ({ conversationId, beforeSeq, limit }) => {
+    listMessages: ({ conversationId, beforeSeq, afterSeq, limit }) => {
       requireConversation(db, conversationId);
+      if (afterSeq !== undefined) return toMessagePage(db, listMessagePageAfter(db, conversationId, limit, afterSeq));
       return toMessagePage(db, listMessagePage(db, conversationId, limit, beforeSeq));
     },
     send: ({ conversationId, text, attachmentIds }) => engine.send(conversationId, text, attachmentIds ?? []).result,

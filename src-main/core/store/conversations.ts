@@ -1,4 +1,4 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, lte, or, sql } from 'drizzle-orm';
 import type { ConversationView } from '../../../src-shared/api';
 import { isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
 import { conversations } from '../../../db/schema';
@@ -59,17 +59,44 @@ export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
-/** Newest first; `query` filters by title, case-insensitively, with % and _ matched literally. */
-export function listConversations(db: AppDatabase, query?: string): ConversationView[] {
+/** The last conversation a page of the list ended with: the next page starts after it. */
+export interface ConversationCursor {
+  readonly updatedAt: string;
+  readonly id: string;
+}
+
+export interface ConversationListPage {
+  /** After this conversation, in list order (it is not repeated). */
+  readonly before?: ConversationCursor;
+  /** At most this many; every one when absent. */
+  readonly limit?: number;
+}
+
+/**
+ * Newest first (by `updatedAt`, then id); `query` filters by title, case-insensitively, with % and _ matched literally.
+ * `page` reads one page of that order: the `conversations_updated_at` index walks it, so a page costs the same at any
+ * depth and list length.
+ */
+export function listConversations(db: AppDatabase, query?: string, page: ConversationListPage = {}): ConversationView[] {
   const trimmed = query?.trim();
   const pattern = trimmed ? containsPattern(trimmed) : null;
-  return db
+  const { before, limit } = page;
+  const conditions = [
+    pattern === null ? undefined : sql`${conversations.title} LIKE ${pattern} ESCAPE '\\'`,
+    before === undefined
+      ? undefined
+      : // The first term bounds the walk of the index; the second steps past `before` among equal times.
+        and(
+          lte(conversations.updatedAt, before.updatedAt),
+          or(lt(conversations.updatedAt, before.updatedAt), lt(conversations.id, before.id)),
+        ),
+  ];
+  const ordered = db
     .select()
     .from(conversations)
-    .where(pattern === null ? undefined : sql`${conversations.title} LIKE ${pattern} ESCAPE '\\'`)
-    .orderBy(desc(conversations.updatedAt), desc(conversations.id))
-    .all()
-    .map(toConversationView);
+    .where(and(...conditions))
+    .orderBy(desc(conversations.updatedAt), desc(conversations.id));
+  return (limit === undefined ? ordered.all() : ordered.limit(limit).all()).map(toConversationView);
 }
 
 export function updateConversation(

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, getTableName, inArray, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, getTableName, gt, inArray, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { AttachmentView, MessageKind, MessageRole, MessageStatus, MessageView, ReasoningView, SiblingsView, TurnError, Usage } from '../../../src-shared/api';
 import { isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
@@ -348,6 +348,35 @@ export function listMessagePage(
   if (hasOlder) return { rows, hasOlder };
   const summary = liveSummary(db, conversationId);
   return { rows: summary === null ? rows : [summary, ...rows], hasOlder };
+}
+
+/**
+ * The `limit` rows no summary covers just after `afterSeq`, oldest first, and whether newer ones exist: the list
+ * fetching again, on its way back down, the pages it let go of. The page never holds the summary (it stands for the
+ * start), and rows exist before it, so `hasOlder` is true.
+ */
+export function listMessagePageAfter(
+  db: AppDatabase,
+  conversationId: string,
+  limit: number,
+  afterSeq: number,
+): { rows: MessageRow[]; hasOlder: boolean; hasNewer: boolean } {
+  const oldestFirst = db
+    .select()
+    .from(messages)
+    .where(
+      and(
+        eq(messages.conversationId, conversationId),
+        eq(messages.onLivePath, 1),
+        isNull(messages.compactedInto),
+        ne(messages.kind, 'summary'),
+        gt(messages.seq, afterSeq),
+      ),
+    )
+    .orderBy(asc(messages.seq))
+    .limit(limit + 1)
+    .all();
+  return { rows: oldestFirst.slice(0, limit), hasOlder: true, hasNewer: oldestFirst.length > limit };
 }
 
 const countShownFromSeq = statementCacheFor(

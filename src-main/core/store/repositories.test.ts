@@ -14,6 +14,7 @@ import {
   insertMessage,
   listLiveMessages,
   listMessagePage,
+  listMessagePageAfter,
   markStreamingAsInterrupted,
   nextSeq,
   toMessageView,
@@ -36,6 +37,19 @@ describe('conversations', () => {
     expect(listConversations(db, 'rust').map((row) => row.id)).toEqual(['a']);
     expect(listConversations(db, '%').map((row) => row.id)).toEqual(['b']);
     expect(listConversations(db, '_').map((row) => row.id)).toEqual(['b']);
+  });
+
+  it('pages the list after the last conversation shown, ties on time broken by id', () => {
+    const db = openTestDatabase();
+    seedConversation(db, 'a', 'One', '2026-01-01T00:00:00.000Z');
+    seedConversation(db, 'b', 'Two', '2026-01-02T00:00:00.000Z');
+    seedConversation(db, 'c', 'Three', '2026-01-02T00:00:00.000Z');
+    seedConversation(db, 'd', 'Four', '2026-01-03T00:00:00.000Z');
+    expect(listConversations(db, undefined, { limit: 2 }).map((row) => row.id)).toEqual(['d', 'c']);
+    expect(listConversations(db, undefined, { limit: 2, before: { updatedAt: '2026-01-02T00:00:00.000Z', id: 'c' } }).map((row) => row.id)).toEqual(['b', 'a']);
+    expect(listConversations(db, undefined, { limit: 2, before: { updatedAt: '2026-01-01T00:00:00.000Z', id: 'a' } })).toEqual([]);
+    expect(listConversations(db, 't', { limit: 1, before: { updatedAt: '2026-01-02T00:00:00.000Z', id: 'c' } }).map((row) => row.id)).toEqual(['b']);
+    expect(listConversations(db, undefined, { before: { updatedAt: '2026-01-03T00:00:00.000Z', id: 'd' } }).map((row) => row.id)).toEqual(['c', 'b', 'a']);
   });
 
   it('renames, sets the brain and deletes with its messages', () => {
@@ -75,6 +89,18 @@ describe('messages', () => {
     const oldest = listMessagePage(db, 'c', 3, 1);
     expect(oldest.rows.map((row) => row.seq)).toEqual([0]);
     expect(oldest.hasOlder).toBe(false);
+  });
+
+  it('pages forward after a seq, oldest first, saying whether newer rows exist', () => {
+    const db = openTestDatabase();
+    seedConversation(db, 'c', 'Paged', 't0');
+    for (let seq = 0; seq < 7; seq += 1) {
+      insertMessage(db, { id: `m${seq}`, conversationId: 'c', seq, turnId: `t${seq}`, role: 'user', text: `#${seq}`, status: 'complete', createdAt: 't0' });
+    }
+    const middle = listMessagePageAfter(db, 'c', 3, 1);
+    expect([middle.rows.map((row) => row.seq), middle.hasOlder, middle.hasNewer]).toEqual([[2, 3, 4], true, true]);
+    const newest = listMessagePageAfter(db, 'c', 3, 4);
+    expect([newest.rows.map((row) => row.seq), newest.hasOlder, newest.hasNewer]).toEqual([[5, 6], true, false]);
   });
 
   it('checkpoints a streaming reply, then finishes it with every field', () => {
