@@ -23,8 +23,8 @@ test('Ctrl+N, Ctrl+K, Ctrl+Shift+S and Ctrl+/ work in the web host, from the com
   const show = page.getByRole('button', { name: 'Show sidebar' });
   await expect(show).toHaveAttribute('aria-expanded', 'false');
   await expect(page.getByTestId('new-conversation-compact')).toBeVisible();
-  // The conversation takes the sidebar's column.
-  const composerBox = await page.getByTestId('composer-input').boundingBox();
+  // The conversation takes the sidebar's column: the composer (attach button first) starts where the sidebar was.
+  const composerBox = await page.locator('.composer').first().boundingBox();
   expect(composerBox?.x ?? 1280).toBeLessThan(280);
   await page.keyboard.press('Control+Shift+S');
   await expect(sidebar(page)).toBeVisible();
