@@ -308,16 +308,23 @@ export function applyOlderPage(state: MessagesSlice, page: MessagePage, maxRows 
   const canDrop = surplus.length > 0 && surplus.every((id) => merged.messagesById[id]?.status !== 'streaming');
   const trimmed = canDrop ? keepOnly(merged, merged.messageIds.slice(0, keep)) : merged;
   return {
-    messageIds: trimmed.messageIds,
-    messagesById: trimmed.messagesById,
-    invocationsByMessage: trimmed.invocationsByMessage,
-    receiptsByMessage: trimmed.receiptsByMessage,
-    streamingText: trimmed.streamingText,
-    streamingReasoning: trimmed.streamingReasoning,
-    editingMessageId: trimmed.editingMessageId,
+    ...loadedRowsOf(trimmed),
     hasOlder: page.hasOlder,
     hasNewer: state.hasNewer || canDrop,
     loadingOlder: false,
+  };
+}
+
+/** The loaded rows and everything kept per row, as an update of the slice. */
+function loadedRowsOf(slice: DroppedRows): DroppedRows {
+  return {
+    messageIds: slice.messageIds,
+    messagesById: slice.messagesById,
+    invocationsByMessage: slice.invocationsByMessage,
+    receiptsByMessage: slice.receiptsByMessage,
+    streamingText: slice.streamingText,
+    streamingReasoning: slice.streamingReasoning,
+    editingMessageId: slice.editingMessageId,
   };
 }
 
@@ -333,13 +340,7 @@ export function applyNewerPage(state: MessagesSlice, page: MessagePage, maxRows 
   const surplus = Math.max(merged.messageIds.length - keep, 0);
   const trimmed = surplus > 0 ? keepOnly(merged, merged.messageIds.slice(surplus)) : merged;
   return {
-    messageIds: trimmed.messageIds,
-    messagesById: trimmed.messagesById,
-    invocationsByMessage: trimmed.invocationsByMessage,
-    receiptsByMessage: trimmed.receiptsByMessage,
-    streamingText: trimmed.streamingText,
-    streamingReasoning: trimmed.streamingReasoning,
-    editingMessageId: trimmed.editingMessageId,
+    ...loadedRowsOf(trimmed),
     hasOlder: state.hasOlder || surplus > 0,
     hasNewer: page.hasNewer ?? false,
     loadingNewer: false,
