@@ -4,9 +4,9 @@
  * only when no row names its sha256 any more (store/attachments.ts `unusedAttachmentFiles`).
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateFolder, PRIVATE_FILE_MODE } from '../store/permissions';
+import { ensurePrivateFolder, writePrivateFileAtomically } from '../store/permissions';
 
 export const ATTACHMENTS_FOLDER = 'attachments';
 
@@ -31,20 +31,7 @@ export function writeAttachmentFile(dataDir: string, bytes: Uint8Array): string 
   const filePath = attachmentFilePath(dataDir, sha256);
   if (existsSync(filePath)) return sha256;
   ensurePrivateFolder(join(dataDir, ATTACHMENTS_FOLDER));
-  const temporaryPath = `${filePath}.${process.pid}.${Date.now()}.tmp`;
-  const descriptor = openSync(temporaryPath, 'wx', PRIVATE_FILE_MODE);
-  try {
-    writeSync(descriptor, bytes);
-    fsyncSync(descriptor);
-  } catch (error) {
-    closeSync(descriptor);
-    rmSync(temporaryPath, { force: true });
-    throw error;
-  }
-  closeSync(descriptor);
-  renameSync(temporaryPath, filePath);
-  // File systems that ignore the mode given at creation.
-  if (process.platform !== 'win32') chmodSync(filePath, PRIVATE_FILE_MODE);
+  writePrivateFileAtomically(filePath, bytes);
   return sha256;
 }
 

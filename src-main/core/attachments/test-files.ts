@@ -13,15 +13,22 @@ function pngChunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([length, typeAndData, crc]);
 }
 
-/** A valid PNG of `width` × `height` grey pixels (8-bit greyscale). */
-export function pngFile(width: number, height: number): Buffer {
+export type PixelColour = (x: number, y: number) => readonly [red: number, green: number, blue: number];
+
+/** A valid PNG of `width` × `height`: grey pixels (8-bit greyscale), or RGB pixels `colour` paints. */
+export function pngFile(width: number, height: number, colour?: PixelColour): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header[8] = 8; // bit depth
-  header[9] = 0; // greyscale
-  const rows = Buffer.alloc((width + 1) * height, 0x80);
-  for (let row = 0; row < height; row += 1) rows[row * (width + 1)] = 0; // filter: none
+  header[9] = colour === undefined ? 0 : 2; // greyscale, or RGB
+  const channels = colour === undefined ? 1 : 3;
+  const rowLength = 1 + width * channels;
+  const rows = Buffer.alloc(rowLength * height, 0x80);
+  for (let y = 0; y < height; y += 1) {
+    rows[y * rowLength] = 0; // filter: none
+    if (colour !== undefined) for (let x = 0; x < width; x += 1) rows.set(colour(x, y), y * rowLength + 1 + x * 3);
+  }
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     pngChunk('IHDR', header),

@@ -2,8 +2,9 @@
  * A small JSON file in the data folder that only its owner may read (`secrets.json`, `keys.json`): read through a
  * schema, written whole through a temporary file and a rename.
  */
-import { chmodSync, closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync } from 'node:fs';
 import type { z } from 'zod';
+import { writePrivateFileAtomically } from '../store/permissions';
 
 /** What to do with a file that exists but does not parse: leave it (reads), or move it aside (before a write). */
 export type UnreadableFile = 'leave-unreadable' | 'move-unreadable-aside';
@@ -40,20 +41,5 @@ export function readPrivateJsonFile<Schema extends z.ZodType>(
 /** The whole file through a temporary file and a rename: a crash leaves the old file or the new one, never half. */
 export function writePrivateJsonFile(dataDir: string, filePath: string, contents: unknown): void {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const temporaryPath = `${filePath}.${process.pid}.${Date.now()}.tmp`;
-  // Owner-only from creation on, so the contents are never readable by other users, even for a moment.
-  const descriptor = openSync(temporaryPath, 'wx', 0o600);
-  try {
-    writeSync(descriptor, `${JSON.stringify(contents, null, 2)}\n`);
-    fsyncSync(descriptor);
-  } catch (error) {
-    closeSync(descriptor);
-    rmSync(temporaryPath, { force: true });
-    throw error;
-  }
-  closeSync(descriptor);
-  renameSync(temporaryPath, filePath);
-  // A file an earlier version wrote with a wider mode is replaced, and the rename keeps the new file's 0600; this
-  // covers file systems that ignore the mode given at creation.
-  if (process.platform !== 'win32') chmodSync(filePath, 0o600);
+  writePrivateFileAtomically(filePath, `${JSON.stringify(contents, null, 2)}\n`);
 }

@@ -3,7 +3,7 @@
  * under the usual umask 022 a plain mkdir and SQLite's own open would leave them readable by every local user
  * (0755 and 0644). Windows has no POSIX modes (its ACLs already keep a profile's AppData private), so it is skipped.
  */
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 
 export const PRIVATE_FOLDER_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
@@ -27,4 +27,26 @@ export function tightenDatabaseFiles(databasePath: string, platform: NodeJS.Plat
     const path = `${databasePath}${suffix}`;
     if (existsSync(path)) chmodSync(path, PRIVATE_FILE_MODE);
   }
+}
+
+/**
+ * Writes the whole file through a temporary file and a rename, owner-only from creation on (its contents are never
+ * readable by other users, even for a moment): a crash leaves the old file or the new one, never half of one.
+ */
+export function writePrivateFileAtomically(filePath: string, contents: string | Uint8Array, platform: NodeJS.Platform = process.platform): void {
+  const temporaryPath = `${filePath}.${process.pid}.${Date.now()}.tmp`;
+  const descriptor = openSync(temporaryPath, 'wx', PRIVATE_FILE_MODE);
+  try {
+    writeSync(descriptor, typeof contents === 'string' ? Buffer.from(contents, 'utf8') : contents);
+    fsyncSync(descriptor);
+  } catch (error) {
+    closeSync(descriptor);
+    rmSync(temporaryPath, { force: true });
+    throw error;
+  }
+  closeSync(descriptor);
+  renameSync(temporaryPath, filePath);
+  // A file an earlier version wrote with a wider mode is replaced, and the rename keeps the new file's 0600; this
+  // covers file systems that ignore the mode given at creation.
+  if (platform !== 'win32') chmodSync(filePath, PRIVATE_FILE_MODE);
 }
