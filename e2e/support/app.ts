@@ -49,16 +49,27 @@ export async function fakeBrainRequests(request: APIRequestContext): Promise<Rec
   return (await response.json()) as RecordedRequest[];
 }
 
-/** Starts a new conversation in the window and returns its id. */
-export async function newConversation(page: Page): Promise<string> {
-  const before = await page.getByTestId('conversation-item').count();
-  await page.getByTestId('new-conversation').first().click();
-  await expect(page.getByTestId('conversation-item')).toHaveCount(before + 1);
-  await expect(page.getByTestId('composer-input')).toBeVisible();
+/** The id of the conversation the window shows, from its address (`#/c/<id>`), or null. */
+export async function shownConversationId(page: Page): Promise<string | null> {
   const hash = await page.evaluate(() => window.location.hash);
   const match = /#\/c\/(.+)$/.exec(hash);
-  if (!match?.[1]) throw new Error(`The new conversation did not open (hash ${hash}).`);
-  return decodeURIComponent(match[1]);
+  return match?.[1] ? decodeURIComponent(match[1]) : null;
+}
+
+/**
+ * Starts a new conversation with `start` (by default the sidebar's New conversation) and returns its id, once the
+ * window shows it and its row heads the sidebar. The sidebar is virtualized: counting its rows counts only those in
+ * view, so the new one is found by its id.
+ */
+export async function newConversation(page: Page, start?: () => Promise<void>): Promise<string> {
+  const before = await shownConversationId(page);
+  await (start ?? (() => page.getByTestId('new-conversation').first().click()))();
+  await expect.poll(() => shownConversationId(page)).not.toBe(before);
+  const id = await shownConversationId(page);
+  if (id === null) throw new Error('The new conversation did not open.');
+  await expect(page.locator(`[data-testid="conversation-item"][data-conversation-id="${id}"]`)).toHaveCount(1);
+  await expect(page.getByTestId('composer-input')).toBeVisible();
+  return id;
 }
 
 export async function sendMessage(page: Page, text: string): Promise<void> {
