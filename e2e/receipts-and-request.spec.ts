@@ -137,8 +137,11 @@ test('a transcript file imports through the sidebar, opens with its messages and
   await page.getByTestId('import-transcript-input').setInputFiles(transcriptFile('kyoto.json', tripTranscript(title)));
 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
-  await expect(page.locator('[data-testid="conversation-item"]').filter({ hasText: title })).toHaveCount(1);
   await expect(page.getByTestId('message-text')).toHaveText(['What is in my trip notes?', 'Your notes plan two days in Kyoto.']);
+  // Listed by its own (older) time, so found in the sidebar by its title.
+  await page.getByTestId('conversation-search').fill(title);
+  await expect(page.locator('[data-testid="conversation-item"]').filter({ hasText: title })).toHaveCount(1);
+  await page.getByTestId('conversation-search').fill('');
   const reply = page.locator('[data-testid="message"][data-role="assistant"]');
   await expect(reply).toHaveAttribute('data-brain', 'kimi');
 

@@ -58,8 +58,8 @@ export async function shownConversationId(page: Page): Promise<string | null> {
 
 /**
  * Starts a new conversation with `start` (by default the sidebar's New conversation) and returns its id, once the
- * window shows it and its row heads the sidebar. The sidebar is virtualized: counting its rows counts only those in
- * view, so the new one is found by its id.
+ * window shows it. The sidebar is virtualized: counting its rows counts only those in view, so the new conversation
+ * is known by the address the window moved to.
  */
 export async function newConversation(page: Page, start?: () => Promise<void>): Promise<string> {
   const before = await shownConversationId(page);
@@ -67,7 +67,6 @@ export async function newConversation(page: Page, start?: () => Promise<void>): 
   await expect.poll(() => shownConversationId(page)).not.toBe(before);
   const id = await shownConversationId(page);
   if (id === null) throw new Error('The new conversation did not open.');
-  await expect(page.locator(`[data-testid="conversation-item"][data-conversation-id="${id}"]`)).toHaveCount(1);
   await expect(page.getByTestId('composer-input')).toBeVisible();
   return id;
 }
