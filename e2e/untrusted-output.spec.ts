@@ -173,8 +173,9 @@ function base64(text: string): string {
 }
 
 test('the untrusted output corpus runs nothing, fetches nothing and blanks nothing on any surface', async ({ page, context, request }) => {
-  // About 80 s on an idle two-core machine; the margin is for a machine shared with other work.
-  test.setTimeout(360_000);
+  // About 80 s on an idle two-core machine before the attachments and streaming-pieces changes, about 6 min since (a
+  // slowdown under investigation); the margin is for a machine shared with other work.
+  test.setTimeout(900_000);
   const createdConversations: string[] = [];
   const createdMemories: string[] = [];
   try {
