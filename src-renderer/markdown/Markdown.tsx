@@ -1,4 +1,4 @@
-import { Children, createContext, createElement, Fragment, memo, useContext, useMemo, type ComponentProps, type ReactNode } from 'react';
+import { Children, createContext, createElement, Fragment, memo, useContext, useMemo, useState, type ComponentProps, type ReactNode } from 'react';
 import Markdown, { type Components, type ExtraProps, type Options, type UrlTransform } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import rehypeSanitize from 'rehype-sanitize';
@@ -233,16 +233,19 @@ const OpenBlockPiece = memo(function OpenBlockPiece({
 });
 
 /**
- * One block of a reply. A table or a tight list parses piece by piece, to the same elements a whole parse gives: a
- * delta to the open block costs the last piece's parse however long the block has grown, and the block keeps its
- * pieces (and its elements) when it completes. A fence parses piece by piece only while `streaming` it is still
+ * One block of a reply. A table or a tight list that streams in here parses piece by piece, to the same elements a
+ * whole parse gives: a delta to the open block costs the last piece's parse however long the block has grown, and the
+ * block keeps its pieces (and its elements) when it completes; a block read from history parses whole. A fence parses piece by piece only while `streaming` it is still
  * open, and whole once it closes or the reply ends. Anything else parses whole.
  */
 const PiecewiseBlock = memo(function PiecewiseBlock({ source, streaming }: { readonly source: string; readonly streaming: boolean }) {
   const cappedSource = useMemo(() => capNesting(source), [source]);
+  // Pieces pay only for a block that grows here; one read from history parses whole, once, as the cheaper way.
+  const [piecewise, setPiecewise] = useState(streaming);
+  if (streaming && !piecewise) setPiecewise(true);
   const parts = useMemo(
-    () => (inlineNestingDepth(cappedSource) > MAX_INLINE_DEPTH ? null : blockPieces(cappedSource, streaming)),
-    [cappedSource, streaming],
+    () => (!piecewise || inlineNestingDepth(cappedSource) > MAX_INLINE_DEPTH ? null : blockPieces(cappedSource, streaming)),
+    [cappedSource, streaming, piecewise],
   );
   if (parts === null) return <MarkdownBlock source={source} />;
   const shape = shapeOf(parts);
