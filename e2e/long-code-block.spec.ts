@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { longReply } from './fake-brains/script';
 import { newConversation, openApp, pickBrain, sendMessage } from './support/app';
@@ -54,4 +55,41 @@ test('a 32 KB code block streams into an open conversation whole, and the page k
   expect(shown.split('\n').at(-2)).toBe(codeLines.at(-1));
   expect(shown).toBe(`${codeLines.join('\n')}\n`);
   expect(longestGapMs).toBeLessThan(LONGEST_UNANSWERED_MS);
+});
+
+test('a long list and a long table stream in whole, read as one list and one table by assistive technology', async ({ page }) => {
+  test.setTimeout(120_000);
+  const listItems = longReply({ kind: 'list', bytes: 16_384 }).split('\n');
+  const tableRows = longReply({ kind: 'table', bytes: 8_192 }).split('\n').slice(2);
+
+  await openApp(page);
+  await newConversation(page);
+  await pickBrain(page, 'claude');
+  const replies = page.locator('[data-testid="message"][data-role="assistant"]');
+
+  await sendMessage(page, 'List them all [long:list:16384]');
+  await expect(replies.last()).toHaveAttribute('data-status', 'complete', { timeout: 90_000 });
+  // Streamed in, the list is a list per piece of about 1 KB, each contained, all of its items there.
+  const listReply = replies.first();
+  const listPieces = listReply.locator('.md-list-pieces > ul.md-piece');
+  expect(await listPieces.count()).toBeGreaterThan(10);
+  await expect(listReply.locator('li')).toHaveCount(listItems.length);
+  await expect(listReply.locator('li').last()).toContainText(`item ${listItems.length}:`);
+
+  await sendMessage(page, 'And the table [long:table:8192]');
+  await expect(replies.last()).toHaveAttribute('data-status', 'complete', { timeout: 90_000 });
+  await expect(replies.last().locator('table tbody tr')).toHaveCount(tableRows.length);
+
+  // Out of view, the pieces are skipped by the browser, not gone: scrolled back to, they show their items.
+  await listPieces.first().scrollIntoViewIfNeeded();
+  await expect(listPieces.first().locator('li').first()).toBeVisible();
+  await expect(listPieces.first().locator('li').first()).toContainText('item 1:');
+
+  const axe = await new AxeBuilder({ page }).include('[data-testid="message"][data-role="assistant"]').withRules(['list', 'listitem', 'td-headers-attr', 'th-has-data-cells']).analyze();
+  expect(axe.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+
+  // Read from history, the same list is one list.
+  await page.reload();
+  await expect(replies.first().locator('ul')).toHaveCount(1);
+  await expect(replies.first().locator('li')).toHaveCount(listItems.length);
 });

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, render } from '@testing-library/react';
+import { act, cleanup, render } from '@testing-library/react';
 import { createElement } from 'react';
 import type * as ReactMarkdown from 'react-markdown';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -51,10 +51,25 @@ function wholeParseHtml(text: string): string {
   return html;
 }
 
-/** The HTML of a streaming view with the blocks that hold each piece of an open fence replaced by their contents. */
-function withoutPieceBlocks(container: HTMLElement): string {
+/**
+ * The HTML of a view with what streaming adds taken away: the element around each group of blocks and each piece of a
+ * fence or a list, the numbers an ordered list's pieces give their items, and the class of a reply still streaming.
+ */
+function withoutPieceElements(container: HTMLElement): string {
   const copy = container.cloneNode(true) as HTMLElement;
-  for (const pieceBlock of copy.querySelectorAll('.md-open-piece')) pieceBlock.replaceWith(...pieceBlock.childNodes);
+  for (const group of copy.querySelectorAll('.md-group')) group.replaceWith(...group.childNodes);
+  // A list's pieces are lists of their own: the first takes the items of the others.
+  for (const pieces of copy.querySelectorAll('.md-list-pieces')) {
+    const [first, ...rest] = pieces.querySelectorAll(':scope > .md-piece');
+    for (const piece of rest) {
+      if (first?.lastChild?.nodeValue === '\n') first.lastChild.remove();
+      first?.append(...piece.childNodes);
+    }
+    first?.removeAttribute('class');
+    pieces.replaceWith(...(first === undefined ? [] : [first]));
+  }
+  for (const piece of copy.querySelectorAll('.md-piece')) piece.replaceWith(...piece.childNodes);
+  for (const view of copy.querySelectorAll('.markdown.md-streamed')) view.classList.remove('md-streamed');
   return copy.innerHTML;
 }
 
@@ -65,10 +80,10 @@ function stream(text: string, seed: number, atEachStep?: (streamedText: string, 
   for (let end = 0; end < text.length; ) {
     end = Math.min(text.length, end + nextSize());
     view.rerender(<MarkdownView text={text.slice(0, end)} streaming />);
-    atEachStep?.(text.slice(0, end), withoutPieceBlocks(view.container));
+    atEachStep?.(text.slice(0, end), withoutPieceElements(view.container));
   }
   view.rerender(<MarkdownView text={text} />);
-  return view.container.innerHTML;
+  return withoutPieceElements(view.container);
 }
 
 const codeLines = (count: number) =>
@@ -77,6 +92,23 @@ const codeLines = (count: number) =>
 const TABLE = ['| Brain | Wire | Notes |', '| :--- | ---: | :-: |', ...Array.from({ length: 40 }, (_, index) => `| brain ${index} | \`wire|${index}\` | **bold** [link](https://example.com/${index}) |`)].join('\n');
 const LIST = Array.from({ length: 50 }, (_, index) => `${index + 3}. item *${index}* with \`code\`\n    - nested ${index}`).join('\n');
 const FENCE = ['```ts', ...codeLines(40)].join('\n');
+/** Comments, strings and templates that span lines, around where pieces fill up: a highlighter carries them over. */
+const SPANNING_FENCE = [
+  '```ts',
+  ...Array.from({ length: 12 }, (_, index) => [
+    ...codeLines(3),
+    '/* a block comment',
+    `   that spans lines ${index} */ const after = ${index};`,
+    `const template = \`first line ${index}`,
+    '  second line ${value} */ // not a comment',
+    '  third line`; /* and a comment',
+    `  closed */ export const next${index} = 'x';`,
+  ]).flat(),
+].join('\n');
+const PYTHON_FENCE = [
+  '```python',
+  ...Array.from({ length: 30 }, (_, index) => [`def greet${index}(name):`, '    """A docstring', `    over lines ${index}"""`, `    return f"hello {name} ${index}"  # done`]).flat(),
+].join('\n');
 const MIXED = [
   '# Title',
   'Some prose with a [link](https://example.com) and <b>raw html</b>.',
@@ -92,6 +124,9 @@ describe('MarkdownView while a long block streams', () => {
     ['a table', TABLE],
     ['a tight ordered list with nested items', LIST],
     ['an open TypeScript fence', FENCE],
+    ['a fence with comments and templates over lines', SPANNING_FENCE],
+    ['a closed fence with comments and templates over lines', `${SPANNING_FENCE}\n\`\`\``],
+    ['a Python fence with docstrings', `${PYTHON_FENCE}\n\`\`\`\n\nAfter the code.`],
   ])('renders %s piece by piece exactly as a whole parse, at every step', (_name, text) => {
     const final = stream(text, 7, (streamedText, html) => expect(html).toBe(wholeParseHtml(streamedText)));
     expect(final).toBe(wholeParseHtml(text));
@@ -115,13 +150,95 @@ describe('MarkdownView while a long block streams', () => {
     expect(view.container.querySelectorAll('pre')).toHaveLength(1);
     expect(view.container.querySelector('code')?.className).toBe('hljs language-ts');
     expect(view.container.querySelector('pre')?.textContent).toBe(`${lines.join('\n')}\n`);
-    // Each piece is a block of its own while the fence streams, so the browser lays out and paints only the last.
-    const pieceBlocks = view.container.querySelectorAll('code > .md-open-piece');
+    // Each piece is a block of its own, so the browser lays out and paints only the last.
+    const pieceBlocks = view.container.querySelectorAll('code > .md-piece');
     expect(pieceBlocks.length).toBeGreaterThan(3);
     expect([...pieceBlocks].map((pieceBlock) => pieceBlock.textContent).join('')).toBe(`${lines.join('\n')}\n`);
     view.rerender(<MarkdownView text={text} />);
-    expect(view.container.querySelector('.md-open-piece')).toBeNull();
-    expect(view.container.innerHTML).toBe(wholeParseHtml(text));
+    expect(withoutPieceElements(view.container)).toBe(wholeParseHtml(text));
+  });
+
+  it('keeps the pieces of a long fence when it closes and when the reply ends, parsing nothing whole', () => {
+    const lines = codeLines(40);
+    const open = ['```ts', ...lines].join('\n');
+    const view = render(<MarkdownView text={open} streaming />);
+    const firstLine = view.container.querySelector('code > .md-piece > span');
+    parsedSources.length = 0;
+    view.rerender(<MarkdownView text={`${open}\n\`\`\``} streaming />);
+    view.rerender(<MarkdownView text={`${open}\n\`\`\`\n\nAfter the code.`} streaming />);
+    view.rerender(<MarkdownView text={`${open}\n\`\`\`\n\nAfter the code.`} />);
+    expect(Math.max(...parsedSources.map((source) => source.length))).toBeLessThan(OPEN_BLOCK_PIECE_CHARS + 2 * (lines[0]?.length ?? 0));
+    expect(view.container.querySelector('code > .md-piece > span')).toBe(firstLine);
+    expect(withoutPieceElements(view.container)).toBe(wholeParseHtml(`${open}\n\`\`\`\n\nAfter the code.`));
+  });
+
+  it('numbers each piece of an ordered list from its first item\'s place in the whole list', () => {
+    const view = render(<MarkdownView text="" streaming />);
+    const items = LIST.split('\n');
+    for (let count = 1; count <= items.length; count += 1) view.rerender(<MarkdownView text={items.slice(0, count).join('\n')} streaming />);
+    const pieces = [...view.container.querySelectorAll('.md-list-pieces > ol.md-piece')];
+    expect(pieces.length).toBeGreaterThan(1);
+    let expected = 3;
+    for (const piece of pieces) {
+      expect(piece.getAttribute('start')).toBe(String(expected));
+      expected += piece.querySelectorAll(':scope > li').length;
+    }
+    expect(expected).toBe(53);
+  });
+
+  it('keeps the blocks of a reply that streamed in in groups, which keep their elements as it grows', () => {
+    const paragraphs = Array.from({ length: 40 }, (_, index) => `Paragraph ${index} with *emphasis*.`);
+    const view = render(<MarkdownView text="" streaming />);
+    for (let count = 1; count <= 20; count += 1) view.rerender(<MarkdownView text={paragraphs.slice(0, count).join('\n\n')} streaming />);
+    const firstParagraph = view.container.querySelector('.md-group p');
+    view.rerender(<MarkdownView text={paragraphs.join('\n\n')} streaming />);
+    view.rerender(<MarkdownView text={paragraphs.join('\n\n')} />);
+    expect([...view.container.querySelectorAll('.markdown > .md-group')].map((group) => group.children.length)).toEqual([16, 16, 8]);
+    expect(view.container.querySelector('.md-group p')).toBe(firstParagraph);
+    expect(withoutPieceElements(view.container)).toBe(wholeParseHtml(paragraphs.join('\n\n')));
+    // Read from history, the same reply renders its blocks in one run.
+    const fromHistory = render(<MarkdownView text={paragraphs.join('\n\n')} />);
+    expect(fromHistory.container.querySelector('.md-group')).toBeNull();
+  });
+
+  it('keeps a reply that streamed in contained after it ends, until the width of the view changes', () => {
+    const observed: { callback: ResizeObserverCallback; target: Element | null }[] = [];
+    class RecordingResizeObserver {
+      private readonly record: { callback: ResizeObserverCallback; target: Element | null };
+      constructor(callback: ResizeObserverCallback) {
+        this.record = { callback, target: null };
+        observed.push(this.record);
+      }
+      observe(target: Element) {
+        this.record.target = target;
+      }
+      disconnect() {
+        this.record.target = null;
+      }
+      unobserve() {}
+    }
+    vi.stubGlobal('ResizeObserver', RecordingResizeObserver);
+    try {
+      const resizeTo = (width: number) =>
+        act(() => {
+          for (const { callback, target } of observed) {
+            if (target !== null) callback([{ contentRect: { width } } as ResizeObserverEntry], {} as ResizeObserver);
+          }
+        });
+      const view = render(<MarkdownView text={`${FENCE}\n`} streaming />);
+      const className = () => view.container.querySelector('.markdown')?.className;
+      expect(className()).toBe('markdown md-streamed');
+      view.rerender(<MarkdownView text={FENCE} />);
+      resizeTo(600);
+      resizeTo(600);
+      expect(className()).toBe('markdown md-streamed');
+      resizeTo(480);
+      expect(className()).toBe('markdown');
+      // Read from history, a reply is never contained.
+      expect(render(<MarkdownView text={FENCE} />).container.querySelector('.markdown')?.className).toBe('markdown');
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('parses only the last piece of an open table or list per delta', () => {
@@ -144,7 +261,7 @@ describe('MarkdownView while a long block streams', () => {
     view.rerender(<MarkdownView text={`${TABLE}\n\nAfter the table.`} streaming />);
     view.rerender(<MarkdownView text={`${TABLE}\n\nAfter the table.`} />);
     expect(view.container.querySelector('tbody tr')).toBe(firstRow);
-    expect(view.container.innerHTML).toBe(wholeParseHtml(`${TABLE}\n\nAfter the table.`));
+    expect(withoutPieceElements(view.container)).toBe(wholeParseHtml(`${TABLE}\n\nAfter the table.`));
   });
 
   it('keeps the sanitising and link rules inside an open block', () => {
@@ -160,6 +277,6 @@ describe('MarkdownView while a long block streams', () => {
       ['https://example.com/', 'noopener noreferrer'],
     ]);
     expect(view.container.querySelector('.md-image-alt')?.textContent).toBe('[image: cat]');
-    expect(view.container.innerHTML).toBe(wholeParseHtml(text));
+    expect(withoutPieceElements(view.container)).toBe(wholeParseHtml(text));
   });
 });

@@ -1,4 +1,4 @@
-import { Children, createContext, createElement, Fragment, memo, useContext, useMemo, useState, type ComponentProps, type ReactNode } from 'react';
+import { createContext, createElement, Fragment, memo, useContext, useEffect, useMemo, useRef, useState, type ComponentProps, type ReactNode } from 'react';
 import Markdown, { type Components, type ExtraProps, type Options, type UrlTransform } from 'react-markdown';
 import rehypeHighlight from 'rehype-highlight';
 import rehypeSanitize from 'rehype-sanitize';
@@ -9,10 +9,12 @@ import type { Processor } from 'unified';
 import { RenderBoundary } from '../components/RenderBoundary';
 import { capNesting } from '../../src-shared/markdown/cap-nesting';
 import { CodeBlock } from './CodeBlock';
+import { fenceCutAfter } from './fence-cuts';
 import { safeLinkUrl } from '../../src-shared/markdown/safe-url';
 import { imageAsText, SAFE_LINK_REL, SAFE_LINK_TARGET, SANITIZE_SCHEMA } from '../../src-shared/markdown/untrusted-rules';
 import { inlineNestingDepth, MAX_INLINE_DEPTH } from '../../src-shared/markdown/inline-nesting';
-import { blockPieces, type OpenBlockParts } from '../../src-shared/markdown/open-block';
+import { blockGroups } from '../../src-shared/markdown/block-groups';
+import { blockPieces, textPieces, type OpenBlockParts } from '../../src-shared/markdown/open-block';
 import { hasDefinitions, splitBlocks } from '../../src-shared/markdown/split-blocks';
 import { withinTableBudget } from '../../src-shared/markdown/table-budget';
 
@@ -104,12 +106,25 @@ export const MarkdownBlock = memo(function MarkdownBlock({ source }: { readonly 
   );
 });
 
-/** The lines of a block past the table budget: shown, not formatted, so a huge table cannot stall the window. */
+/** A run of plain text lines, set as one text node. */
+const PlainTextPiece = memo(function PlainTextPiece({ text }: { readonly text: string }) {
+  return <span className="md-piece">{text}</span>;
+});
+
+/**
+ * The lines of a block past the table budget: shown, not formatted, so a huge table cannot stall the window. They
+ * show in pieces of whole lines, so while they stream in only the last piece is laid out and painted again.
+ */
 function OverBudgetText({ text }: { readonly text: string }) {
+  const pieces = useMemo(() => textPieces(text), [text]);
   return (
     <div className="md-over-budget">
       <p className="md-over-budget-note">Too large to format; the rest is shown as plain text.</p>
-      <PlainText text={text} testId="markdown-over-budget" />
+      <div className="md-plain-text" data-testid="markdown-over-budget">
+        {pieces.map((piece, index) => (
+          <PlainTextPiece key={index} text={piece} />
+        ))}
+      </div>
     </div>
   );
 }
@@ -141,22 +156,33 @@ function OpenTable({ children }: ComponentProps<'table'> & ExtraProps) {
   );
 }
 
-/** The list element of the first item's parse (`ul`, or `ol` with its start), holding every piece's items. */
-function OpenList({ node, children: _firstItem, ...attributes }: ComponentProps<'ul'> & ExtraProps) {
-  // A whole parse puts a line break before each item and after the last; each piece brings its own before.
-  return createElement(node?.tagName ?? 'ul', attributes, useContext(OpenBlockBody), '\n');
+/**
+ * What holds the pieces of a list that streamed in: each piece is a list of its own (see PieceList), so the browser
+ * lays out and paints again only the last, and skips the ones out of view.
+ */
+function OpenList() {
+  return <div className="md-list-pieces">{useContext(OpenBlockBody)}</div>;
 }
 
 /** Set inside a piece's top list, so lists nested in its items render as usual. */
 const InsidePieceList = createContext(false);
 
-/** A piece's top list gives only its items (and the line break before each); a nested list renders whole. */
-function PieceListItems({ node, children, ...attributes }: ComponentProps<'ul'> & ExtraProps) {
+/** The number of an ordered list piece's first item in the whole list; null for a bullet list. */
+const PieceFirstNumber = createContext<number | null>(null);
+
+/**
+ * A piece's top list: the list element its own parse gives, numbered from the piece's first item's place in the whole
+ * list (CommonMark numbers a list from its first item on, whatever later markers say). A nested list renders whole.
+ */
+function PieceList({ node, children, ...attributes }: ComponentProps<'ul'> & ExtraProps) {
   const nested = useContext(InsidePieceList);
-  if (nested) return createElement(node?.tagName ?? 'ul', attributes, children);
-  const items = Children.toArray(children);
-  if (items[items.length - 1] === '\n') items.pop();
-  return <InsidePieceList.Provider value={true}>{items}</InsidePieceList.Provider>;
+  const firstNumber = useContext(PieceFirstNumber);
+  const tagName = node?.tagName ?? 'ul';
+  if (nested) return createElement(tagName, attributes, children);
+  const numbered = firstNumber === null || firstNumber === 1 ? { start: undefined } : { start: firstNumber };
+  return (
+    <InsidePieceList.Provider value={true}>{createElement(tagName, { ...attributes, ...numbered, className: 'md-piece' }, children)}</InsidePieceList.Provider>
+  );
 }
 
 interface OpenBlockShape {
@@ -167,10 +193,14 @@ interface OpenBlockShape {
   readonly pieceSource: (piece: string) => string;
   readonly pieceComponents: Components;
   /**
-   * Whether each piece shows in a block of its own. A fence's lines are one run of inline text, which the browser
-   * lays out and paints again whole on every change; in blocks, only the last piece is laid out and painted again.
+   * Whether each piece shows in an element of its own. Pieces the reply has moved past are then laid out and painted
+   * once (and skipped when out of view, see `.md-streamed` in markdown.css): a fence's lines are otherwise one run of
+   * inline text the browser lays out and paints again whole on every change. A list's pieces are lists of their own;
+   * table rows cannot be contained apart from their table.
    */
-  readonly pieceBlocks: boolean;
+  readonly pieceElement: boolean;
+  /** The number of piece `index`'s first item in the whole list, for an ordered list; null otherwise. */
+  readonly pieceFirstNumber: (index: number) => number | null;
 }
 
 const OPEN_FENCE_COMPONENTS: Components = { ...components, code: OpenFenceCode };
@@ -178,7 +208,7 @@ const FENCE_PIECE_COMPONENTS: Components = { pre: ChildrenOnly, code: ChildrenOn
 const OPEN_TABLE_COMPONENTS: Components = { ...components, table: OpenTable };
 const TABLE_PIECE_COMPONENTS: Components = { ...components, table: ChildrenOnly, thead: Nothing, tbody: ChildrenOnly };
 const OPEN_LIST_COMPONENTS: Components = { ...components, ul: OpenList, ol: OpenList };
-const LIST_PIECE_COMPONENTS: Components = { ...components, ul: PieceListItems, ol: PieceListItems };
+const LIST_PIECE_COMPONENTS: Components = { ...components, ul: PieceList, ol: PieceList };
 
 function shapeOf(parts: OpenBlockParts): OpenBlockShape {
   switch (parts.kind) {
@@ -188,7 +218,8 @@ function shapeOf(parts: OpenBlockParts): OpenBlockShape {
         skeletonComponents: OPEN_FENCE_COMPONENTS,
         pieceSource: (piece) => `${parts.opener}\n${piece}`,
         pieceComponents: FENCE_PIECE_COMPONENTS,
-        pieceBlocks: true,
+        pieceElement: true,
+        pieceFirstNumber: () => null,
       };
     case 'table':
       return {
@@ -196,17 +227,22 @@ function shapeOf(parts: OpenBlockParts): OpenBlockShape {
         skeletonComponents: OPEN_TABLE_COMPONENTS,
         pieceSource: (piece) => `${parts.head}\n${piece}`,
         pieceComponents: TABLE_PIECE_COMPONENTS,
-        pieceBlocks: false,
+        pieceElement: false,
+        pieceFirstNumber: () => null,
       };
-    case 'list':
+    case 'list': {
+      // CommonMark numbers an ordered list from its first item's number on, whatever the later markers say.
+      const start = /^\d/.test(parts.marker) ? Number.parseInt(parts.marker, 10) : null;
       return {
         // The list element and its start come from the first marker alone.
         skeleton: `${parts.marker} item`,
         skeletonComponents: OPEN_LIST_COMPONENTS,
         pieceSource: (piece) => piece,
         pieceComponents: LIST_PIECE_COMPONENTS,
-        pieceBlocks: false,
+        pieceElement: false,
+        pieceFirstNumber: (index) => (start === null ? null : start + (parts.firstItems[index] ?? 0)),
       };
+    }
     default: {
       const unknownParts: never = parts;
       throw new Error(`Unknown open block ${JSON.stringify(unknownParts)}`);
@@ -214,29 +250,34 @@ function shapeOf(parts: OpenBlockParts): OpenBlockShape {
   }
 }
 
-/** One piece of an open block: parsed again only when its own text changes, which after it fills is never. */
-const OpenBlockPiece = memo(function OpenBlockPiece({
+/** One piece of a block: parsed again only when its own text changes, which after it fills is never. */
+const BlockPiece = memo(function BlockPiece({
   source,
   pieceComponents,
-  pieceBlock,
+  pieceElement,
+  firstNumber,
 }: {
   readonly source: string;
   readonly pieceComponents: Components;
-  readonly pieceBlock: boolean;
+  readonly pieceElement: boolean;
+  readonly firstNumber: number | null;
 }) {
   const parsed = (
-    <Markdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={pieceComponents} urlTransform={urlTransform}>
-      {source}
-    </Markdown>
+    <PieceFirstNumber.Provider value={firstNumber}>
+      <Markdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={pieceComponents} urlTransform={urlTransform}>
+        {source}
+      </Markdown>
+    </PieceFirstNumber.Provider>
   );
-  return pieceBlock ? <span className="md-open-piece">{parsed}</span> : parsed;
+  return pieceElement ? <span className="md-piece">{parsed}</span> : parsed;
 });
 
 /**
- * One block of a reply. A table or a tight list that streams in here parses piece by piece, to the same elements a
- * whole parse gives: a delta to the open block costs the last piece's parse however long the block has grown, and the
- * block keeps its pieces (and its elements) when it completes; a block read from history parses whole. A fence parses piece by piece only while `streaming` it is still
- * open, and whole once it closes or the reply ends. Anything else parses whole.
+ * One block of a reply. A table, a tight list or a fence that streams in here parses piece by piece, to the elements
+ * a whole parse gives (a fence's lines in an element per piece, a list as a list per piece): a delta to the open block costs the last
+ * piece's parse however long the block has grown, and the block keeps its pieces (and its elements) when it
+ * completes, so closing a long fence costs no whole parse either. A block read from history parses whole. Anything
+ * else parses whole.
  */
 const PiecewiseBlock = memo(function PiecewiseBlock({ source, streaming }: { readonly source: string; readonly streaming: boolean }) {
   const cappedSource = useMemo(() => capNesting(source), [source]);
@@ -244,13 +285,19 @@ const PiecewiseBlock = memo(function PiecewiseBlock({ source, streaming }: { rea
   const [piecewise, setPiecewise] = useState(streaming);
   if (streaming && !piecewise) setPiecewise(true);
   const parts = useMemo(
-    () => (!piecewise || inlineNestingDepth(cappedSource) > MAX_INLINE_DEPTH ? null : blockPieces(cappedSource, streaming)),
-    [cappedSource, streaming, piecewise],
+    () => (!piecewise || inlineNestingDepth(cappedSource) > MAX_INLINE_DEPTH ? null : blockPieces(cappedSource, fenceCutAfter)),
+    [cappedSource, piecewise],
   );
   if (parts === null) return <MarkdownBlock source={source} />;
   const shape = shapeOf(parts);
   const body = parts.pieces.map((piece, index) => (
-    <OpenBlockPiece key={index} source={shape.pieceSource(piece)} pieceComponents={shape.pieceComponents} pieceBlock={shape.pieceBlocks} />
+    <BlockPiece
+      key={index}
+      source={shape.pieceSource(piece)}
+      pieceComponents={shape.pieceComponents}
+      pieceElement={shape.pieceElement}
+      firstNumber={shape.pieceFirstNumber(index)}
+    />
   ));
   return (
     <RenderBoundary resetKey={source} fallback={<PlainText text={source} testId="markdown-fallback" />}>
@@ -266,26 +313,60 @@ const PiecewiseBlock = memo(function PiecewiseBlock({ source, streaming }: { rea
 /**
  * Renders untrusted markdown. Completed blocks parse once each; while a reply streams only its open tail parses
  * again per delta, and of a long table, list or open fence only the last piece. Blocks are keyed by position and
- * compared by content, so the tail keeps its parse when it becomes a completed block.
+ * compared by content, so the tail keeps its parse when it becomes a completed block. A reply that streams in here
+ * keeps its blocks in groups (see block-groups.ts); one read from history renders them in one run.
+ *
+ * The groups and pieces of a reply that streamed in here are contained (see `.md-streamed` in markdown.css): the
+ * window skips the ones out of view, at the size they were last drawn. That holds after the reply ends, so its end
+ * costs no frame that lays out and paints the whole reply; once the view's width changes, the sizes of skipped parts
+ * are stale, and containment ends (the window lays everything out again for the new width anyway).
  */
 export const MarkdownView = memo(function MarkdownView({ text, streaming = false }: { readonly text: string; readonly streaming?: boolean }) {
+  const [streamedHere, setStreamedHere] = useState(streaming);
+  if (streaming && !streamedHere) setStreamedHere(true);
+  const [widthChanged, setWidthChanged] = useState(false);
+  const viewRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const view = viewRef.current;
+    if (!streamedHere || widthChanged || view === null || typeof ResizeObserver === 'undefined') return undefined;
+    let width: number | null = null;
+    const observer = new ResizeObserver(([entry]) => {
+      const nextWidth = entry?.contentRect.width ?? 0;
+      if (width !== null && nextWidth !== width) setWidthChanged(true);
+      width = nextWidth;
+    });
+    observer.observe(view);
+    return () => observer.disconnect();
+  }, [streamedHere, widthChanged]);
+  const grouped = streamedHere;
+  const contained = streaming || (streamedHere && !widthChanged);
   const blocks = useMemo(() => {
     const { completed, tail } = hasDefinitions(text) ? { completed: [], tail: text } : splitBlocks(text);
     // Blank lines after the open block change nothing it renders.
     const openBlock = tail.replace(/\r?\n[ \t\r\n]*$/, '');
+    const sources = openBlock === '' ? completed : [...completed, openBlock];
     return {
-      budgeted: (openBlock === '' ? completed : [...completed, openBlock]).map((block) => withinTableBudget(block)),
+      budgeted: sources.map((block) => withinTableBudget(block)),
       openIndex: openBlock === '' ? -1 : completed.length,
+      groups: grouped ? blockGroups(sources) : null,
     };
-  }, [text]);
+  }, [text, grouped]);
+  const rendered = blocks.budgeted.map((block, index) => (
+    <Fragment key={index}>
+      {block.markdown === '' ? null : <PiecewiseBlock source={block.markdown} streaming={streaming && index === blocks.openIndex} />}
+      {block.plainText === null ? null : <OverBudgetText text={block.plainText} />}
+    </Fragment>
+  ));
+  const groupOf = blocks.groups;
   return (
-    <div className="markdown">
-      {blocks.budgeted.map((block, index) => (
-        <Fragment key={index}>
-          {block.markdown === '' ? null : <PiecewiseBlock source={block.markdown} streaming={streaming && index === blocks.openIndex} />}
-          {block.plainText === null ? null : <OverBudgetText text={block.plainText} />}
-        </Fragment>
-      ))}
+    <div ref={viewRef} className={contained ? 'markdown md-streamed' : 'markdown'}>
+      {groupOf === null
+        ? rendered
+        : Array.from({ length: (groupOf.at(-1) ?? -1) + 1 }, (_, group) => (
+            <div key={group} className="md-group">
+              {rendered.filter((_block, index) => groupOf[index] === group)}
+            </div>
+          ))}
     </div>
   );
 });

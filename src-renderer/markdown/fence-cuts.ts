@@ -1,0 +1,42 @@
+import HighlightJs from 'highlight.js/lib/core';
+import type { HLJSApi } from 'highlight.js';
+import { common } from 'lowlight';
+import type { FenceCutCheck } from '../../src-shared/markdown/open-block';
+
+/**
+ * The grammars rehype-highlight highlights with (lowlight's `common` set), in an instance of our own: lowlight keeps
+ * its highlight.js instance to itself and returns only the tree, not the state the highlighter ended in.
+ */
+let highlighter: HLJSApi | null = null;
+
+function sameGrammars(): HLJSApi {
+  if (highlighter === null) {
+    highlighter = HighlightJs.newInstance();
+    for (const [name, grammar] of Object.entries(common)) highlighter.registerLanguage(name, grammar);
+  }
+  return highlighter;
+}
+
+/** Cut decisions already made, so a piece's end is highlighted once however often the block renders again. */
+const decisions = new Map<string, boolean>();
+const MAX_DECISIONS = 4_096;
+
+/**
+ * A fence's code may end a piece after `code` when highlighting it from the start of the language ends with nothing
+ * open (no comment, string or other mode spans the cut): the next piece, highlighted on its own from the start, then
+ * gets exactly the spans it gets inside the whole block. Code in a language the highlighter does not know is not
+ * highlighted, so it may be cut anywhere.
+ */
+export const fenceCutAfter: FenceCutCheck = (language, code) => {
+  const grammar = language === '' ? undefined : sameGrammars().getLanguage(language);
+  if (grammar === undefined) return true;
+  const key = `${language}\n${code}`;
+  const known = decisions.get(key);
+  if (known !== undefined) return known;
+  // The whole block has a line break after the piece: a line comment, for one, ends there.
+  const result = sameGrammars().highlight(`${code}\n`, { language, ignoreIllegals: true });
+  const nothingOpen = result._top === grammar;
+  if (decisions.size >= MAX_DECISIONS) decisions.clear();
+  decisions.set(key, nothingOpen);
+  return nothingOpen;
+};
