@@ -265,13 +265,21 @@ function retotal(db: AppDatabase, before: RowCost, kind: MessageKind, status: Me
   shiftTotals(db, before.conversationId, before.id, is.tokens - was.tokens, is.rows - was.rows);
 }
 
-/** Writes the streamed text so far; called on a timer while a reply streams. */
+const updateStreamingText = statementCacheFor(
+  `UPDATE messages SET text = ?, token_estimate = ?, updated_at = ? WHERE id = ? AND status = 'streaming'`,
+);
+
+/**
+ * Writes the streamed text so far; called on a timer while a reply streams. The statement is prepared once per
+ * connection: preparing an UPDATE of `messages` compiles its triggers (search, running totals) every time, and a
+ * checkpoint runs four times a second on the main thread.
+ */
 export function checkpointMessageText(db: AppDatabase, id: string, text: string, now: string): void {
   inTransaction(db, () => {
     const before = selectCost(db).get(id) as RowCost | undefined;
     if (before === undefined || before.status !== 'streaming') return;
     const tokenEstimate = estimateMessageTokens(text);
-    db.update(messages).set({ text, tokenEstimate, updatedAt: now }).where(and(eq(messages.id, id), eq(messages.status, 'streaming'))).run();
+    updateStreamingText(db).run(text, tokenEstimate, now, id);
     retotal(db, before, before.kind, before.status, tokenEstimate);
   });
 }

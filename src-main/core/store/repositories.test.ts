@@ -1,5 +1,5 @@
 import { MESSAGE_FRAMING_TOKENS } from '../context/token-estimate';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   DEFAULT_TITLE,
   deleteConversation,
@@ -128,6 +128,21 @@ describe('messages', () => {
     // A checkpoint arriving after the finish never overwrites it.
     checkpointMessageText(db, 'a1', 'late', 't3');
     expect(listLiveMessages(db, 'c')[0]?.text).toBe('Hello 안녕!');
+  });
+
+  it('prepares no statement for a checkpoint after the first: it runs four times a second while a reply streams', () => {
+    const db = openTestDatabase();
+    seedConversation(db, 'c', 'Stream', 't0');
+    insertMessage(db, {
+      id: 'a1', conversationId: 'c', seq: 0, turnId: 'turn', role: 'assistant', text: '', status: 'streaming',
+      brain: 'kimi', modelRequested: 'kimi-k2.6', reasoningLevel: 'high', createdAt: 't0',
+    });
+    checkpointMessageText(db, 'a1', 'Hello', 't1');
+    const prepare = vi.spyOn(db.$client, 'prepare');
+    checkpointMessageText(db, 'a1', 'Hello there', 't2');
+    checkpointMessageText(db, 'a1', 'Hello there, again', 't3');
+    expect(prepare).not.toHaveBeenCalled();
+    expect(listLiveMessages(db, 'c')[0]).toMatchObject({ text: 'Hello there, again', status: 'streaming', updatedAt: 't3' });
   });
 
   it('shows reasoning stored before its time was measured with no time, and opaque-only reasoning as none', () => {
