@@ -3,22 +3,29 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { BRAINS, type BrainId } from '../../../src-shared/brains';
 import { buildFromParts } from '../replay/request-parts';
 import { newId } from '../store/clock';
+import { insertInvocation } from '../store/invocations';
 import { insertMessage, listLiveMessages } from '../store/messages';
 import type { AppDatabase } from '../store/open';
 import { LONG_HISTORY_ROWS } from './event-loop-turn';
-import { createRequestBodyEncoder, WorkerBodyEncoder } from './request-body-encoder';
+import { createRequestBodyEncoder, requestBodyWorkerStarter, WorkerBodyEncoder, type BodyJob } from './request-body-encoder';
 import { scriptedEngine } from './testing';
 import { readTurnRequestParts } from './turn-request';
 
 const NOW = '2026-12-01T10:00:00.000Z';
 
-function seedExchanges(db: AppDatabase, exchanges: number, brain: BrainId): void {
+/** `withCalls`: a tool call on every third reply. */
+function seedExchanges(db: AppDatabase, exchanges: number, brain: BrainId, withCalls = false): void {
   for (let index = 0; index < exchanges; index += 1) {
     const turnId = newId();
     insertMessage(db, { id: newId(), conversationId: 'c1', seq: index * 2, turnId, role: 'user', text: `question ${index}: 오늘 회의는 세 시 🙂 "quoted" \\`, status: 'complete', createdAt: NOW });
-    insertMessage(db, {
+    const reply = insertMessage(db, {
       id: newId(), conversationId: 'c1', seq: index * 2 + 1, turnId, role: 'assistant', text: `answer ${index}\n\n\`\`\`ts\nconst a = "b";\n\`\`\``, status: 'complete',
       brain, modelRequested: BRAINS[brain].defaultModel, createdAt: NOW,
+    });
+    if (!withCalls || index % 3 !== 0) continue;
+    insertInvocation(db, {
+      id: newId(), turnId, messageId: reply.id, seq: 0, kind: 'tool', server: null, tool: 'current_time',
+      providerCallId: `call_${index}`, input: { zone: 'Asia/Seoul' }, output: `2026-12-01 19:${String(index % 60).padStart(2, '0')}`, status: 'ok', opaque: null, startedAt: NOW, endedAt: NOW,
     });
   }
 }
@@ -32,7 +39,8 @@ const finish = { type: 'finish', reason: 'stop', rawReason: 'stop' } as const;
 describe('a request body built in the worker', () => {
   it.each(['claude', 'kimi', 'codex', 'gemini', 'ollama'] as const)('%s: is byte for byte what this thread builds and serialises', async (brain) => {
     const { db } = scriptedEngine({ brain });
-    seedExchanges(db, 20, brain);
+    // Over two pages of rows, with calls.
+    seedExchanges(db, LONG_HISTORY_ROWS + 20, brain, true);
     const target = { brain, model: BRAINS[brain].defaultModel, reasoningLevel: 'medium' } as const;
     const request = { conversationId: 'c1', target, rows: listLiveMessages(db, 'c1'), tools: [], skills: [], maxOutputTokens: 4096 };
     const parts = await readTurnRequestParts(db, request);
@@ -72,6 +80,31 @@ describe('a request body built in the worker', () => {
     expect(await started.done).toMatchObject({ status: 'complete', text: 'Done.' });
     expect(scripted.calls[0]!.encodedBody).toBeUndefined();
     expect(scripted.calls[0]!.body.messages).toHaveLength(LONG_HISTORY_ROWS + 1);
+  });
+});
+
+describe('a job\'s parts on their way to the worker', () => {
+  it('cross a page of rows at a time, each page with its rows\' calls, then the rest', async () => {
+    let worker: Worker | null = null;
+    const bodies = new WorkerBodyEncoder(() => (worker = requestBodyWorkerStarter()!()));
+    const { db } = scriptedEngine({ brain: 'claude' });
+    seedExchanges(db, LONG_HISTORY_ROWS + 20, 'claude', true);
+    const target = { brain: 'claude', model: 'claude-sonnet-4-6', reasoningLevel: 'medium' } as const;
+    const parts = await readTurnRequestParts(db, { conversationId: 'c1', target, rows: listLiveMessages(db, 'c1'), tools: [], skills: [], maxOutputTokens: 4096 });
+    const posted: BodyJob[] = [];
+    const encoding = bodies.encode(parts);
+    const post = vi.spyOn(worker!, 'postMessage').mockImplementation(function (this: Worker, job: BodyJob) {
+      posted.push(job);
+      return Worker.prototype.postMessage.call(this, job);
+    });
+    expect(decoded((await encoding).json)).toBe(JSON.stringify(buildFromParts(parts).body));
+    post.mockRestore();
+    await bodies.dispose();
+    // The first page went out before the spy was set; the pages after it and the rest came in their own messages.
+    expect(posted.map((job) => (job.type === 'rows' ? job.rows.length : job.type))).toEqual([LONG_HISTORY_ROWS, 40, 'build']);
+    const lastPage = posted[1] as Extract<BodyJob, { type: 'rows' }>;
+    expect([...lastPage.invocations.keys()]).toEqual(lastPage.rows.filter((row) => parts.invocations.has(row.id)).map((row) => row.id));
+    expect(posted[2]).toMatchObject({ parts: { rows: [], invocations: new Map() } });
   });
 });
 

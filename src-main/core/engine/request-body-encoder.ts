@@ -7,11 +7,20 @@ import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { EncodedBody } from '../providers/encoded-body';
 import type { TurnRequestParts } from '../replay/request-parts';
+import { LONG_HISTORY_ROWS, nextEventLoopTurn } from './event-loop-turn';
 
-export interface BodyJob {
-  readonly id: number;
-  readonly parts: TurnRequestParts;
-}
+/**
+ * A job crosses in messages: its rows a page at a time, each with those rows' calls, then the rest of its parts.
+ * Copying a message to the worker is a synchronous step on this thread, about 5 ms a megabyte of rows.
+ */
+export type BodyJob =
+  | {
+      readonly id: number;
+      readonly type: 'rows';
+      readonly rows: TurnRequestParts['rows'];
+      readonly invocations: TurnRequestParts['invocations'];
+    }
+  | { readonly id: number; readonly type: 'build'; readonly parts: TurnRequestParts };
 
 export type BodyJobAnswer =
   | { readonly id: number; readonly type: 'done'; readonly json: Uint8Array<ArrayBuffer>; readonly fields: Record<string, unknown> }
@@ -37,16 +46,29 @@ export class WorkerBodyEncoder implements RequestBodyEncoder {
 
   constructor(private readonly startWorker: () => Worker) {}
 
-  encode(parts: TurnRequestParts): Promise<EncodedBody> {
-    if (this.disposed) return Promise.reject(new Error('The request body worker is closed.'));
+  async encode(parts: TurnRequestParts): Promise<EncodedBody> {
+    if (this.disposed) throw new Error('The request body worker is closed.');
     const worker = (this.worker ??= this.started());
     const id = this.nextId++;
-    return new Promise<EncodedBody>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      // A job under way keeps the process alive until its answer comes.
-      worker.ref();
-      worker.postMessage({ id, parts } satisfies BodyJob);
-    });
+    const answered = new Promise<EncodedBody>((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    // Failed while its parts are still being sent (the worker stopped, or was disposed): the caller hears it below.
+    answered.catch(() => {});
+    // A job under way keeps the process alive until its answer comes.
+    worker.ref();
+    try {
+      for (let start = 0; start < parts.rows.length && this.pending.has(id); start += LONG_HISTORY_ROWS) {
+        const rows = parts.rows.slice(start, start + LONG_HISTORY_ROWS);
+        const invocations = new Map(rows.flatMap((row) => { const calls = parts.invocations.get(row.id); return calls === undefined ? [] : [[row.id, calls] as const]; }));
+        worker.postMessage({ id, type: 'rows', rows, invocations } satisfies BodyJob);
+        await nextEventLoopTurn();
+      }
+      if (this.pending.has(id)) worker.postMessage({ id, type: 'build', parts: { ...parts, rows: [], invocations: new Map() } } satisfies BodyJob);
+    } catch (thrown) {
+      // A part that cannot be copied to the worker: the job ends here.
+      this.settled(worker, id);
+      throw thrown;
+    }
+    return answered;
   }
 
   async dispose(): Promise<void> {
@@ -63,14 +85,18 @@ export class WorkerBodyEncoder implements RequestBodyEncoder {
     worker.on('message', (answer: BodyJobAnswer) => {
       const job = this.pending.get(answer.id);
       if (job === undefined) return;
-      this.pending.delete(answer.id);
-      if (this.pending.size === 0) worker.unref();
+      this.settled(worker, answer.id);
       if (answer.type === 'done') job.resolve({ json: answer.json, fields: answer.fields });
       else job.reject(new Error(answer.message));
     });
     worker.on('error', (error: Error) => this.lost(worker, error));
     worker.on('exit', (code) => this.lost(worker, new Error(`The request body worker stopped (exit code ${code}).`)));
     return worker;
+  }
+
+  private settled(worker: Worker, id: number): void {
+    this.pending.delete(id);
+    if (this.pending.size === 0) worker.unref();
   }
 
   private lost(worker: Worker, error: Error): void {
