@@ -188,39 +188,58 @@ interface Placement {
   readonly totals: { readonly tokens: number; readonly rows: number } | null;
 }
 
+/** A JSON column's value as drizzle encodes it: null stays NULL, anything else is stored as its JSON text. */
+function jsonColumn(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
+}
+
+/**
+ * Every column of `messages`, in schema order: written and returned in that order, the returned row is mapped by
+ * `selectLiveRowFrom`, which is checked against the schema when the module loads.
+ */
+const MESSAGE_COLUMNS = Object.values(getTableColumns(messages)).map((column) => `"${column.name}"`);
+
+/**
+ * Prepared once per connection: each turn inserts two rows on the main thread as it is admitted, and drizzle's insert
+ * builder would build the SQL and prepare it (compiling the table's search and totals triggers) every time.
+ */
+const insertMessageRow = statementCacheFor(
+  `INSERT INTO messages (${MESSAGE_COLUMNS.join(', ')}) VALUES (${MESSAGE_COLUMNS.map(() => '?').join(', ')}) RETURNING ${MESSAGE_COLUMNS.join(', ')}`,
+);
+
 function writeMessage(db: AppDatabase, message: NewMessage, placement: Placement): MessageRow {
   const kind = message.kind ?? 'chat';
   const { tokenEstimate, totals } = placement;
-  return db
-    .insert(messages)
-    .values({
-      id: message.id,
-      conversationId: message.conversationId,
-      seq: message.seq,
-      turnId: message.turnId,
-      role: message.role,
+  const values = insertMessageRow(db)
+    .raw(true)
+    .get(
+      message.id,
+      message.conversationId,
+      message.seq,
+      message.turnId,
+      message.role,
       kind,
-      text: message.text,
+      message.text,
       tokenEstimate,
-      status: message.status,
-      error: message.error ?? null,
-      brain: message.brain ?? null,
-      modelRequested: message.modelRequested ?? null,
-      modelResponded: message.modelResponded ?? null,
-      reasoningLevel: message.reasoningLevel ?? null,
-      reasoning: message.reasoning ?? null,
-      usage: message.usage ?? null,
-      streamOwner: message.streamOwner ?? null,
-      coversThroughId: message.coversThroughId ?? null,
-      replayedTokensThrough: totals === null ? null : totals.tokens,
-      replayedRowsThrough: totals === null ? null : totals.rows,
-      parentId: placement.parentId,
-      onLivePath: placement.onLivePath ? 1 : 0,
-      createdAt: message.createdAt,
-      updatedAt: message.createdAt,
-    })
-    .returning()
-    .get();
+      message.status,
+      jsonColumn(message.error),
+      message.brain ?? null,
+      message.modelRequested ?? null,
+      message.modelResponded ?? null,
+      message.reasoningLevel ?? null,
+      jsonColumn(message.reasoning),
+      jsonColumn(message.usage),
+      null,
+      message.coversThroughId ?? null,
+      totals === null ? null : totals.tokens,
+      totals === null ? null : totals.rows,
+      message.streamOwner ?? null,
+      message.createdAt,
+      message.createdAt,
+      placement.parentId,
+      placement.onLivePath ? 1 : 0,
+    ) as unknown[];
+  return selectLiveRowFrom(values);
 }
 
 export function nextSeq(db: AppDatabase, conversationId: string): number {

@@ -10,6 +10,7 @@ import {
 } from './conversations';
 import {
   checkpointMessageText,
+  listAllMessages,
   finishMessage,
   insertMessage,
   listLiveMessages,
@@ -128,6 +129,21 @@ describe('messages', () => {
     // A checkpoint arriving after the finish never overwrites it.
     checkpointMessageText(db, 'a1', 'late', 't3');
     expect(listLiveMessages(db, 'c')[0]?.text).toBe('Hello 안녕!');
+  });
+
+  it('prepares no statement to store a message after the first: a turn stores two as it is admitted', () => {
+    const db = openTestDatabase();
+    seedConversation(db, 'c', 'Stored', 't0');
+    insertMessage(db, { id: 'u0', conversationId: 'c', seq: 0, turnId: 't', role: 'user', text: 'first', status: 'complete', createdAt: 't0' });
+    insertMessage(db, { id: 'u1', conversationId: 'c', seq: 1, turnId: 't', role: 'user', text: 'second', status: 'complete', createdAt: 't0' });
+    const prepare = vi.spyOn(db.$client, 'prepare');
+    const reply = insertMessage(db, {
+      id: 'a1', conversationId: 'c', seq: 2, turnId: 't', role: 'assistant', text: '', status: 'streaming', brain: 'kimi',
+      modelRequested: 'kimi-k2.6', reasoningLevel: 'high', streamOwner: '1@host', usage: { inputTokens: 3 }, createdAt: 't1',
+    });
+    expect(prepare.mock.calls).toEqual([]);
+    expect(reply).toEqual(listAllMessages(db, 'c')[2]);
+    expect(reply).toMatchObject({ parentId: 'u1', onLivePath: 1, usage: { inputTokens: 3 }, error: null, reasoning: null, replayedRowsThrough: 3 });
   });
 
   it('prepares no statement for a checkpoint after the first: it runs four times a second while a reply streams', () => {
