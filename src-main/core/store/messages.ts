@@ -315,24 +315,28 @@ export interface FinishedMessage {
   readonly now: string;
 }
 
+/** Prepared once per connection, like `insertMessageRow`: every reply ends with it, on the main thread. */
+const finishMessageRow = statementCacheFor(
+  `UPDATE messages SET text = ?, token_estimate = ?, status = ?, error = ?, model_responded = ?, reasoning = ?, usage = ?,
+     stream_owner = NULL, updated_at = ? WHERE id = ? RETURNING ${MESSAGE_COLUMNS.join(', ')}`,
+);
+
 export function finishMessage(db: AppDatabase, id: string, finished: FinishedMessage): MessageRow {
   const before = selectCost(db).get(id) as RowCost | undefined;
-  const row = db
-    .update(messages)
-    .set({
-      text: finished.text,
-      tokenEstimate: finished.tokenEstimate,
-      status: finished.status,
-      error: finished.error,
-      modelResponded: finished.modelResponded,
-      reasoning: finished.reasoning,
-      usage: finished.usage,
-      streamOwner: null,
-      updatedAt: finished.now,
-    })
-    .where(eq(messages.id, id))
-    .returning()
-    .get();
+  const values = finishMessageRow(db)
+    .raw(true)
+    .get(
+      finished.text,
+      finished.tokenEstimate,
+      finished.status,
+      jsonColumn(finished.error),
+      finished.modelResponded,
+      jsonColumn(finished.reasoning),
+      jsonColumn(finished.usage),
+      finished.now,
+      id,
+    ) as unknown[] | undefined;
+  const row = values === undefined ? undefined : selectLiveRowFrom(values);
   if (!row || before === undefined) throw new Error(`Message ${id} vanished before its reply finished.`);
   retotal(db, before, row.kind, row.status, row.tokenEstimate);
   return { ...row, ...(selectTotalsOf(db).get(id) as Pick<MessageRow, 'replayedTokensThrough' | 'replayedRowsThrough'>) };

@@ -146,6 +146,25 @@ describe('messages', () => {
     expect(reply).toMatchObject({ parentId: 'u1', onLivePath: 1, usage: { inputTokens: 3 }, error: null, reasoning: null, replayedRowsThrough: 3 });
   });
 
+  it('prepares no statement to finish a reply after the first: every reply ends with it', () => {
+    const db = openTestDatabase();
+    seedConversation(db, 'c', 'Stream', 't0');
+    const finished = { error: null, modelResponded: 'kimi-k2.6', reasoning: null, tokenEstimate: 9, now: 't2' } as const;
+    for (const id of ['a1', 'a2']) {
+      insertMessage(db, {
+        id, conversationId: 'c', seq: id === 'a1' ? 0 : 1, turnId: id, role: 'assistant', text: '', status: 'streaming',
+        brain: 'kimi', modelRequested: 'kimi-k2.6', streamOwner: '1@host', createdAt: 't0',
+      });
+    }
+    finishMessage(db, 'a1', { ...finished, text: 'One.', status: 'complete', usage: null });
+    const prepare = vi.spyOn(db.$client, 'prepare');
+    const error = { code: 'provider-error', message: 'Overloaded.', retryable: true } as const;
+    const row = finishMessage(db, 'a2', { ...finished, text: 'Two 🙂', status: 'failed', error, usage: { inputTokens: 4, outputTokens: 2 } });
+    expect(prepare.mock.calls).toEqual([]);
+    expect(row).toEqual(listAllMessages(db, 'c')[1]);
+    expect(row).toMatchObject({ text: 'Two 🙂', status: 'failed', error, usage: { inputTokens: 4, outputTokens: 2 }, streamOwner: null, updatedAt: 't2' });
+  });
+
   it('prepares no statement for a checkpoint after the first: it runs four times a second while a reply streams', () => {
     const db = openTestDatabase();
     seedConversation(db, 'c', 'Stream', 't0');
