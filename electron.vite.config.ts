@@ -10,8 +10,10 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'src-main/electron/main.ts'),
-          // A worker thread starts from a file of its own (src-main/core/transcripts/export-worker-runner.ts).
+          // A worker thread starts from a file of its own (src-main/core/transcripts/export-worker-runner.ts,
+          // src-main/core/engine/request-body-encoder.ts).
           'export-worker': resolve(__dirname, 'src-main/core/transcripts/export-worker.ts'),
+          'request-body-worker': resolve(__dirname, 'src-main/core/engine/request-body-worker.ts'),
         },
       },
     },

@@ -19,10 +19,12 @@ export default defineConfig({
     minify: false,
     sourcemap: true,
     rollupOptions: {
-      // The export worker is an entry of its own: a worker thread starts from a file (export-worker-runner.ts).
+      // The workers are entries of their own: a worker thread starts from a file (export-worker-runner.ts,
+      // request-body-encoder.ts).
       input: {
         anybrain: resolve(import.meta.dirname, 'src-main/cli/main.ts'),
         'export-worker': resolve(import.meta.dirname, 'src-main/core/transcripts/export-worker.ts'),
+        'request-body-worker': resolve(import.meta.dirname, 'src-main/core/engine/request-body-worker.ts'),
       },
       external,
       output: { format: 'es', entryFileNames: '[name].js' },

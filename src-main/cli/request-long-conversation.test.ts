@@ -25,8 +25,9 @@ vi.mock('../core/store/messages', async (importOriginal) => {
   const actual = await importOriginal<typeof MessagesModule>();
   return {
     ...actual,
-    listLiveMessagesFrom: (...args: Parameters<typeof actual.listLiveMessagesFrom>) => {
-      const rows = actual.listLiveMessagesFrom(...args);
+    // The window guard reads the rows that fit a page at a time.
+    listLiveMessagesBetween: (...args: Parameters<typeof actual.listLiveMessagesBetween>) => {
+      const rows = actual.listLiveMessagesBetween(...args);
       reads.rows += rows.length;
       return rows;
     },

@@ -20,6 +20,7 @@ import { toolCommands } from './commands/tools';
 import { transcriptCommands } from './commands/transcripts';
 import { sweepAttachments } from './attachments/sweep';
 import type { Core, CoreOptions } from './core-types';
+import { createRequestBodyEncoder } from './engine/request-body-encoder';
 import { TurnEngine, type TurnEngineDependencies } from './engine/turn-engine';
 import { McpServerStore } from './mcp-server-store';
 import { streamProvider } from './providers';
@@ -87,6 +88,8 @@ export function openCore(
   // Ollama runs each model at the num_ctx its Modelfile sets: asked once per model and base URL, kept five minutes.
   const ollamaWindows = new OllamaWindowCache();
   const windows = new ContextWindows(db, async (brain, model) => (await ollamaWindows.get(connectionFor(db, brain, env, keyStore).baseUrl, model)).contextWindow);
+  // Null where no worker can start: then every request body is built on this thread.
+  const requestBodies = createRequestBodyEncoder();
   const engine = new TurnEngine({
     db,
     emit,
@@ -96,6 +99,7 @@ export function openCore(
     toolbox,
     streamOwner: ownerLock.owner,
     dataDir: options.dataDir,
+    ...(requestBodies === null ? {} : { requestBodies }),
   });
   const mcpReady = toolbox.syncMcpServers();
 
@@ -160,6 +164,7 @@ export function openCore(
       if (disposed) return;
       disposed = true;
       await engine.dispose();
+      await requestBodies?.dispose();
       await exports.dispose();
       await toolbox.dispose();
       await searchBackfill?.stop();

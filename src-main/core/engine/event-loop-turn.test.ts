@@ -34,9 +34,9 @@ function loopTurnsBeforeTheCall(scripted: ScriptedStream): Promise<number> {
 }
 
 describe('a turn\'s request and the event loop', () => {
-  it('lets the loop turn after the window walk, after the read and after the build when the history is long', async () => {
+  it('lets the loop turn after admission, after the window walk and after the build at any length', async () => {
     const { db, scripted, engine } = scriptedEngine({ brain: 'claude' });
-    seedExchanges(db, LONG_HISTORY_ROWS / 2);
+    seedExchanges(db, 3);
     const started = engine.send('c1', 'And now?');
     // Whatever is due meanwhile (a window's command, another turn's delta) runs between the steps.
     const turns = loopTurnsBeforeTheCall(scripted);
@@ -46,14 +46,19 @@ describe('a turn\'s request and the event loop', () => {
     expect(scripted.calls).toHaveLength(1);
   });
 
-  it('sends a short history\'s request within the task that admitted it', async () => {
-    const { db, scripted, engine } = scriptedEngine({ brain: 'claude' });
-    seedExchanges(db, 3);
-    const started = engine.send('c1', 'And now?');
-    const turns = loopTurnsBeforeTheCall(scripted);
-    scripted.push({ type: 'text-delta', text: 'Done.' }, { type: 'finish', reason: 'stop', rawReason: 'stop' }, 'end');
-    expect(await turns).toBe(0);
-    expect(await started.done).toMatchObject({ status: 'complete', text: 'Done.' });
+  it('reads a long history a page at a time, with a turn of the loop between pages', async () => {
+    for (const [exchanges, pages] of [[LONG_HISTORY_ROWS / 2, 2], [LONG_HISTORY_ROWS, 3]] as const) {
+      const { db, scripted, engine } = scriptedEngine({ brain: 'claude' });
+      seedExchanges(db, exchanges);
+      const started = engine.send('c1', 'And now?');
+      const turns = loopTurnsBeforeTheCall(scripted);
+      scripted.push({ type: 'text-delta', text: 'Done.' }, { type: 'finish', reason: 'stop', rawReason: 'stop' }, 'end');
+      expect(await turns).toBe(3 + pages - 1);
+      expect(await started.done).toMatchObject({ status: 'complete', text: 'Done.' });
+      // Every row the history holds went out, the new message and the reply being written aside.
+      const messages = scripted.calls[0]!.body.messages as unknown[];
+      expect(messages).toHaveLength(exchanges * 2 + 1);
+    }
   });
 
   it('stops a long history\'s turn between the steps, with nothing sent', async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ApiEvent } from '../../../src-shared/api';
 import { listAllMessages } from '../store/messages';
 import { scriptedEngine } from './testing';
@@ -19,6 +19,8 @@ describe('reasoning while a reply streams', () => {
     const clock = handClock('2026-11-30T11:00:00.000Z');
     const { db, events, scripted, engine } = scriptedEngine({ now: clock.now });
     const started = engine.send('c1', 'Why is the sky blue?');
+    // The request goes out a few turns of the event loop after admission; the reasoning starts once it has.
+    await vi.waitFor(() => expect(scripted.calls).toHaveLength(1));
     scripted.push({ type: 'reasoning-delta', text: 'Light ' }, { type: 'reasoning-delta', text: 'scatters ' }, { type: 'reasoning-delta', text: 'off air.' });
     await settle();
     clock.advance(12_000);

@@ -20,10 +20,11 @@ import { normalizeQuoteEscapes } from '../transcripts/quote-escapes';
 import { QUOTE_ESCAPE_COUNTER } from '../transcripts/repair';
 import type { BrainConnection, TurnContext } from './admit';
 import { DeltaCoalescer } from './delta-coalescer';
-import { betweenSteps } from './event-loop-turn';
+import { nextEventLoopTurn } from './event-loop-turn';
 import { afterToolRound, applyStreamPart, draftReasoning, draftRounds, EMPTY_DRAFT, failDraft, finalStatus, type AbortReason, type ReplyDraft } from './reply-draft';
 import { runToolRound } from './tool-round';
-import { buildTurnRequest, type AttachmentFileReader } from './turn-request';
+import type { RequestBodyEncoder } from './request-body-encoder';
+import { buildRequestBody, type AttachmentFileReader } from './turn-request';
 import type { TurnToolbox } from './turn-toolbox';
 import type { ToolDefinition } from '../tools/catalogue';
 import type { Skill } from '../tools/skills';
@@ -45,6 +46,8 @@ export interface TurnRunDependencies extends WindowGuardDependencies {
   readonly deltaIntervalMs?: number;
   /** Attached files' bytes, from the data folder; without it, attachments replay as missing. */
   readonly readAttachmentFile?: AttachmentFileReader;
+  /** Builds long histories' bodies off the main thread; without it, every body is built on this thread. */
+  readonly requestBodies?: RequestBodyEncoder;
 }
 
 /**
@@ -63,7 +66,14 @@ function liveTurn(turn: TurnContext, draft: ReplyDraft, calls: readonly Invocati
 }
 
 /** The call a brain's connection makes with a built body. */
-export function providerCall(brain: BrainId, model: string, connection: BrainConnection, body: ProviderCall['body'], signal: AbortSignal): ProviderCall {
+export function providerCall(
+  brain: BrainId,
+  model: string,
+  connection: BrainConnection,
+  body: ProviderCall['body'],
+  signal: AbortSignal,
+  encodedBody?: Uint8Array<ArrayBuffer>,
+): ProviderCall {
   const info = BRAINS[brain];
   return {
     wire: info.wire,
@@ -72,6 +82,7 @@ export function providerCall(brain: BrainId, model: string, connection: BrainCon
     apiKey: connection.apiKey ?? (info.keyVariable === null ? null : KEYLESS_PLACEHOLDER),
     model,
     body,
+    ...(encodedBody === undefined ? {} : { encodedBody }),
     signal,
     // Failure messages name the brain ("Claude stopped sending for 90 s…"), not the provider's host.
     label: info.label,
@@ -171,7 +182,7 @@ async function historyBesideLive(
 ): Promise<FittingHistory> {
   const { conversationId, target } = turn;
   const pressure = await measure(deps, { conversationId, target, tools: round.tools, skills: round.skills, pendingTokens: estimateLiveTokens(round.live) });
-  return { rows: upToReply(replayRows(deps.db, conversationId, pressure.path), turn), leading: outsideWindowNotice(pressure.path, target.brain) };
+  return { rows: upToReply(await replayRows(deps.db, conversationId, pressure.path), turn), leading: outsideWindowNotice(pressure.path, target.brain) };
 }
 
 interface WrittenReply {
@@ -194,6 +205,9 @@ async function writeReply(
   let requestTokens = 0;
   const calls: InvocationRow[] = [];
   try {
+    // Admission ran in the task that sent the message: the rest of the turn starts in tasks of its own.
+    await nextEventLoopTurn();
+    if (signal.aborted) return { draft, requestTokens };
     const tools = await toolbox.list(signal);
     const skills = toolbox.skills();
     const answered = turn.userRow?.seq ?? newestUserSeqBefore(db, conversationId, assistantRow.seq) ?? assistantRow.seq;
@@ -212,13 +226,13 @@ async function writeReply(
       if (signal.aborted) break;
       const live = liveTurn(turn, draft, calls);
       if (live !== null) history = await historyBesideLive(deps, turn, { tools, skills, live });
-      await betweenSteps(history.rows.length);
+      await nextEventLoopTurn();
       if (signal.aborted) break;
       const request = { conversationId, target, ...history, tools, skills, live, maxOutputTokens: guarded.maxOutputTokens };
-      const { body } = buildTurnRequest(db, request, deps.readAttachmentFile);
-      await betweenSteps(history.rows.length);
+      const { body, encodedBody } = await buildRequestBody(db, request, deps.requestBodies, deps.readAttachmentFile);
+      await nextEventLoopTurn();
       if (signal.aborted) break;
-      for await (const part of deps.stream(providerCall(target.brain, target.model, turn.connection, body, signal))) {
+      for await (const part of deps.stream(providerCall(target.brain, target.model, turn.connection, body, signal, encodedBody))) {
         if (signal.aborted) break;
         draft = applyStreamPart(draft, part);
         progress.show(draft, part);

@@ -6,6 +6,7 @@ import { insertConversation } from '../store/conversations';
 import { openTestDatabase } from '../store/test-database';
 import type { FakeBrains } from '../../../e2e/fake-brains/server';
 import { streamProvider } from '../providers';
+import type { RequestBodyEncoder } from './request-body-encoder';
 import { TurnEngine, type TurnEngineDependencies } from './turn-engine';
 import type { TurnToolbox } from './turn-toolbox';
 
@@ -51,6 +52,8 @@ export interface ScriptedEngineOptions {
   readonly toolbox?: TurnToolbox;
   /** The engine's clock; a fixed instant unless a test moves it. */
   readonly now?: () => Date;
+  /** Builds long histories' bodies off the main thread; absent, every body is built on the test's thread. */
+  readonly requestBodies?: RequestBodyEncoder;
 }
 
 /** An engine on a fresh in-memory store with conversation `c1`, its provider the scripted stream, its events kept. */
@@ -68,6 +71,7 @@ export function scriptedEngine(options: ScriptedEngineOptions = {}) {
     deltaIntervalMs: 1,
     now: options.now ?? (() => new Date('2026-11-30T11:00:00.000Z')),
     ...(options.toolbox ? { toolbox: options.toolbox } : {}),
+    ...(options.requestBodies ? { requestBodies: options.requestBodies } : {}),
   });
   return { db, events, scripted, engine };
 }

@@ -16,6 +16,7 @@ import { toMessageViews } from '../store/messages';
 import type { AppDatabase } from '../store/open';
 import { admit, checkedConnection, type BrainConnection, type TurnPlacement } from './admit';
 import type { AbortReason } from './reply-draft';
+import type { RequestBodyEncoder } from './request-body-encoder';
 import { resolveTarget, type ResolvedTarget, type TargetOverrides } from './resolve-target';
 import { providerCall, runTurn, type TurnRunDependencies } from './run-turn';
 import { buildTurnRequest, type AttachmentFileReader } from './turn-request';
@@ -38,6 +39,8 @@ export interface TurnEngineDependencies {
   readonly now?: () => Date;
   /** The data folder whose `attachments/` holds attached files' bytes; without it, no attachment replays its bytes. */
   readonly dataDir?: string;
+  /** Builds long histories' request bodies off the main thread (request-body-encoder.ts); its owner disposes it. */
+  readonly requestBodies?: RequestBodyEncoder;
 }
 
 /** Reads attached files from the data folder; a file gone missing replays as a labelled line, never fails a turn. */
@@ -86,6 +89,7 @@ export class TurnEngine {
       ...(deps.checkpointIntervalMs === undefined ? {} : { checkpointIntervalMs: deps.checkpointIntervalMs }),
       ...(deps.deltaIntervalMs === undefined ? {} : { deltaIntervalMs: deps.deltaIntervalMs }),
       ...(deps.dataDir === undefined ? {} : { readAttachmentFile: attachmentFileReader(deps.dataDir) }),
+      ...(deps.requestBodies === undefined ? {} : { requestBodies: deps.requestBodies }),
     };
   }
 

@@ -3,16 +3,18 @@
  * invocations → neutral replay turns → the wire's body, with the system prompt of this turn's target.
  */
 import { BRAINS } from '../../../src-shared/brains';
-import { collectReplayTurns } from '../replay/collect';
 import { buildSystemPrompt } from '../replay/system-prompt';
+import { buildFromParts, type TurnRequestParts } from '../replay/request-parts';
 import type { LiveTurn, ReplayAttachment, ReplayTurn, WireRequest } from '../replay/types';
-import { buildWireRequest } from '../replay/wires';
 import { attachmentRowsOfMessages, type AttachmentRow } from '../store/attachments';
-import { listInvocationsByMessage } from '../store/invocations';
+import { listInvocationsByMessage, type InvocationRow } from '../store/invocations';
 import type { MessageRow } from '../store/messages';
 import type { AppDatabase } from '../store/open';
+import type { ProviderCall } from '../providers/stream-parts';
 import { declarationsOf, type ToolDefinition } from '../tools/catalogue';
 import type { Skill } from '../tools/skills';
+import { LONG_HISTORY_ROWS, nextEventLoopTurn } from './event-loop-turn';
+import type { RequestBodyEncoder } from './request-body-encoder';
 import type { ResolvedTarget } from './resolve-target';
 
 export interface TurnRequest {
@@ -52,20 +54,68 @@ function replayAttachments(db: AppDatabase, rows: readonly MessageRow[], readFil
   return byMessage;
 }
 
+function partsOf(request: TurnRequest, invocations: TurnRequestParts['invocations'], attachments: TurnRequestParts['attachments']): TurnRequestParts {
+  const { target } = request;
+  return {
+    wire: BRAINS[target.brain].wire,
+    rows: request.rows,
+    invocations,
+    attachments,
+    leading: request.leading ?? [],
+    pending: request.pending ?? [],
+    request: {
+      brain: target.brain,
+      model: target.model,
+      reasoningLevel: target.reasoningLevel,
+      system: buildSystemPrompt(target, request.skills),
+      ...(request.live ? { live: request.live } : {}),
+      tools: declarationsOf(request.tools),
+      maxOutputTokens: request.maxOutputTokens,
+      cacheKey: `anybrain-${request.conversationId}`,
+    },
+  };
+}
+
 /** `readFile`: where attached files' bytes come from; without it, every attachment replays as missing. */
 export function buildTurnRequest(db: AppDatabase, request: TurnRequest, readFile?: AttachmentFileReader): WireRequest {
-  const { target, rows } = request;
-  const invocations = listInvocationsByMessage(db, rows.filter((row) => row.role === 'assistant').map((row) => row.id));
-  const history = collectReplayTurns(rows, invocations, replayAttachments(db, rows, readFile));
-  return buildWireRequest(BRAINS[target.brain].wire, {
-    brain: target.brain,
-    model: target.model,
-    reasoningLevel: target.reasoningLevel,
-    system: buildSystemPrompt(target, request.skills),
-    turns: [...(request.leading ?? []), ...history, ...(request.pending ?? [])],
-    ...(request.live ? { live: request.live } : {}),
-    tools: declarationsOf(request.tools),
-    maxOutputTokens: request.maxOutputTokens,
-    cacheKey: `anybrain-${request.conversationId}`,
-  });
+  const invocations = listInvocationsByMessage(db, request.rows.filter((row) => row.role === 'assistant').map((row) => row.id));
+  return buildFromParts(partsOf(request, invocations, replayAttachments(db, request.rows, readFile)));
+}
+
+/**
+ * The parts of a long history's request, read a page of `LONG_HISTORY_ROWS` messages' calls at a time with a turn of
+ * the event loop between pages: a window of a million tokens holds thousands of calls.
+ */
+export async function readTurnRequestParts(db: AppDatabase, request: TurnRequest, readFile?: AttachmentFileReader): Promise<TurnRequestParts> {
+  const replies = request.rows.filter((row) => row.role === 'assistant').map((row) => row.id);
+  const invocations = new Map<string, InvocationRow[]>();
+  for (let start = 0; start < replies.length; start += LONG_HISTORY_ROWS) {
+    for (const [messageId, rows] of listInvocationsByMessage(db, replies.slice(start, start + LONG_HISTORY_ROWS))) invocations.set(messageId, rows);
+    await nextEventLoopTurn();
+  }
+  return partsOf(request, invocations, replayAttachments(db, request.rows, readFile));
+}
+
+/** A body as a provider call carries it: the object, or its top-level fields and its bytes (see encoded-body.ts). */
+export type RequestBody = Pick<ProviderCall, 'body' | 'encodedBody'>;
+
+/**
+ * The body of a turn's request. A long history's is built and serialised in the worker when there is one, and its
+ * reads are paged; a short one is built here, in well under a millisecond a step.
+ */
+export async function buildRequestBody(
+  db: AppDatabase,
+  request: TurnRequest,
+  encoder: RequestBodyEncoder | undefined,
+  readFile?: AttachmentFileReader,
+): Promise<RequestBody> {
+  if (encoder === undefined || request.rows.length < LONG_HISTORY_ROWS) return { body: buildTurnRequest(db, request, readFile).body };
+  const parts = await readTurnRequestParts(db, request, readFile);
+  try {
+    const encoded = await encoder.encode(parts);
+    return { body: encoded.fields, encodedBody: encoded.json };
+  } catch {
+    // A worker that failed or closed leaves the build to this thread: the turn goes on, in longer steps.
+    return { body: buildFromParts(parts).body };
+  }
 }

@@ -14,11 +14,11 @@ import type { ProviderCall, StreamPart } from '../providers/stream-parts';
 import { buildSystemPrompt } from '../replay/system-prompt';
 import type { ReplayTurn } from '../replay/types';
 import type { LivePath } from '../store/live-path';
-import { getMessage, listLiveMessagesFrom, type MessageRow } from '../store/messages';
+import { getMessage, listLiveMessagesBetween, type MessageRow } from '../store/messages';
 import type { AppDatabase } from '../store/open';
 import { declarationsOf, type ToolDefinition } from '../tools/catalogue';
 import type { Skill } from '../tools/skills';
-import { betweenSteps } from './event-loop-turn';
+import { LONG_HISTORY_ROWS, nextEventLoopTurn } from './event-loop-turn';
 import type { ResolvedTarget } from './resolve-target';
 
 export interface WindowGuardDependencies {
@@ -34,10 +34,23 @@ export function requestOverhead(target: ResolvedTarget, tools: readonly ToolDefi
   return estimateTokens(buildSystemPrompt(target, skills)) + estimateTokens(JSON.stringify(declarationsOf(tools)));
 }
 
-/** The rows a request holds: the summary standing for older rows when it fits, then the newest rows that fit. */
-export function replayRows(db: AppDatabase, conversationId: string, path: LivePath): MessageRow[] {
+/**
+ * The rows a request holds: the summary standing for older rows when it fits, then the newest rows that fit. Read a
+ * page of `LONG_HISTORY_ROWS` at a time with a turn of the event loop between pages: a window of a million tokens holds
+ * thousands of rows, tens of milliseconds to read at once.
+ */
+export async function replayRows(db: AppDatabase, conversationId: string, path: LivePath): Promise<MessageRow[]> {
   const oldest = path.fitting[path.fitting.length - 1];
-  const rows = oldest === undefined ? [] : listLiveMessagesFrom(db, conversationId, oldest.seq);
+  const rows: MessageRow[] = [];
+  if (oldest !== undefined) {
+    for (let afterSeq = oldest.seq - 1; ; ) {
+      const page = listLiveMessagesBetween(db, conversationId, afterSeq, Number.MAX_SAFE_INTEGER, LONG_HISTORY_ROWS);
+      rows.push(...page);
+      if (page.length < LONG_HISTORY_ROWS) break;
+      afterSeq = page[page.length - 1]!.seq;
+      await nextEventLoopTurn();
+    }
+  }
   const summary = path.summary !== null && !path.summaryOutside ? getMessage(db, path.summary.id) : null;
   return summary === null ? rows : [summary, ...rows];
 }
@@ -106,9 +119,9 @@ export async function guardWindow(deps: WindowGuardDependencies, order: GuardOrd
     pressure = await measure(deps, order);
     deps.emit({ type: 'context-pressure', conversationId, status: pressure.status });
   }
-  await betweenSteps(pressure.path.fitting.length);
+  await nextEventLoopTurn();
   return {
-    rows: replayRows(deps.db, conversationId, pressure.path),
+    rows: await replayRows(deps.db, conversationId, pressure.path),
     leading: outsideWindowNotice(pressure.path, target.brain),
     maxOutputTokens: replyTokens(pressure.window),
     status: pressure.status,

@@ -8,6 +8,7 @@ import type { Usage } from '../../../src-shared/api';
 import { isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
 import { ProviderFailure, classifyProviderFailure, malformedStreamError } from './provider-errors';
 import { failureFromSdkError, sdkClientOptions, streamThroughSdk, type SdkErrorClasses } from './sdk-stream';
+import { encodedBodyOptions } from './encoded-body';
 import { applyDelta, blockStateFor, finishBlock, type BlockState } from './anthropic-content-blocks';
 import { createModelAnnouncer, refusalPart, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, ProviderError, StreamPart } from './stream-parts';
@@ -30,7 +31,7 @@ async function* sendAnthropicRequest(call: ProviderCall): AsyncIterable<unknown>
   });
   // The replay layer built the complete body, `stream: true` included: it goes out as is.
   yield* streamThroughSdk(
-    () => client.messages.create(call.body as unknown as MessageCreateParamsStreaming, { signal: call.signal }),
+    () => client.messages.create(call.body as unknown as MessageCreateParamsStreaming, { signal: call.signal, ...encodedBodyOptions(call.encodedBody) }),
     (thrown) => failureFromSdkError(thrown, call.baseUrl, ANTHROPIC_ERRORS, errorFromAnthropicBody),
   );
 }

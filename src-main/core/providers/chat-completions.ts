@@ -5,6 +5,7 @@
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { Usage } from '../../../src-shared/api';
 import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
+import { encodedBodyOptions } from './encoded-body';
 import { errorFromOpenAiErrorObject, sendWithOpenAiSdk } from './openai-sdk';
 import { malformedStreamError } from './provider-errors';
 import { closingParts, createModelAnnouncer, refusalPart, streamedToolCall, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
@@ -17,7 +18,7 @@ export function streamChatCompletions(call: ProviderCall): AsyncIterable<StreamP
 function sendChatCompletionsRequest(call: ProviderCall): AsyncIterable<unknown> {
   // The replay layer built the complete body, `stream: true` included: it goes out as is.
   const body = call.body as unknown as ChatCompletionCreateParamsStreaming;
-  return sendWithOpenAiSdk(call, (client) => client.chat.completions.create(body, { signal: call.signal }));
+  return sendWithOpenAiSdk(call, (client) => client.chat.completions.create(body, { signal: call.signal, ...encodedBodyOptions(call.encodedBody) }));
 }
 
 interface PendingToolCall {

@@ -31,6 +31,7 @@ async function* sendGeminiRequest(call: ProviderCall): AsyncIterable<unknown> {
     baseUrl: call.baseUrl,
     headers: { 'x-goog-api-key': call.apiKey },
     body: call.body,
+    ...(call.encodedBody === undefined ? {} : { encodedBody: call.encodedBody }),
     signal: call.signal,
     watch: streamWatchFor(call),
     describeHttpError: (status, bodyText, retryAfterSeconds) => errorFromGeminiBody(parseJsonOrNull(bodyText), status, bodyText, retryAfterSeconds),

@@ -13,6 +13,8 @@ export interface StreamingPost {
   readonly baseUrl: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: unknown;
+  /** The body already serialised (see encoded-body.ts): sent in place of `body`. */
+  readonly encodedBody?: Uint8Array<ArrayBuffer>;
   readonly signal: AbortSignal;
   readonly watch: StreamWatch;
   /** Reads the provider's own error body for a non-2xx answer; `retryAfterSeconds` from its `retry-after` headers. */
@@ -31,7 +33,7 @@ export async function postForStream(request: StreamingPost): Promise<AsyncIterab
     response = await watchedFetch(request.watch)(request.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...request.headers },
-      body: JSON.stringify(request.body),
+      body: request.encodedBody ?? JSON.stringify(request.body),
       signal: controller.signal,
     });
   } catch (thrown) {

@@ -21,6 +21,7 @@ async function* sendOllamaRequest(call: ProviderCall): AsyncIterable<unknown> {
     // A local Ollama needs no key; a hosted one or a proxy in front of it takes a bearer token.
     headers: call.apiKey === null ? {} : { authorization: `Bearer ${call.apiKey}` },
     body: call.body,
+    ...(call.encodedBody === undefined ? {} : { encodedBody: call.encodedBody }),
     signal: call.signal,
     watch: streamWatchFor(call),
     describeHttpError: errorFromOllamaBody,

@@ -4,6 +4,7 @@
  */
 import type { ResponseCreateParamsStreaming } from 'openai/resources/responses/responses';
 import type { Usage } from '../../../src-shared/api';
+import { encodedBodyOptions } from './encoded-body';
 import { sendWithOpenAiSdk } from './openai-sdk';
 import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
 import { classifyProviderFailure, malformedStreamError } from './provider-errors';
@@ -14,7 +15,7 @@ import type { FinishReason, ProviderCall, StreamPart } from './stream-parts';
 export function streamOpenAiResponses(call: ProviderCall): AsyncIterable<StreamPart> {
   // The replay layer built the complete body, `stream: true` included: it goes out as is.
   const body = call.body as unknown as ResponseCreateParamsStreaming;
-  const events = sendWithOpenAiSdk(call, (client) => client.responses.create(body, { signal: call.signal }));
+  const events = sendWithOpenAiSdk(call, (client) => client.responses.create(body, { signal: call.signal, ...encodedBodyOptions(call.encodedBody) }));
   return mapOpenAiResponsesEvents(events, { signal: call.signal });
 }
 

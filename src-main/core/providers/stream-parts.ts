@@ -74,8 +74,13 @@ export interface ProviderCall {
   readonly apiKey: string | null;
   /** The model the turn targets; Gemini names it in the URL, the other wires also carry it in their body. */
   readonly model: string;
-  /** The exact request body the replay converter built, sent as is. */
+  /** The exact request body the replay converter built, sent as is; with `encodedBody`, only its top-level fields. */
   readonly body: Record<string, unknown>;
+  /**
+   * The same body already serialised, as a long history's is off the main thread (see encoded-body.ts): these exact
+   * bytes are sent, and `body` holds only what the SDKs read before sending.
+   */
+  readonly encodedBody?: Uint8Array<ArrayBuffer>;
   readonly signal: AbortSignal;
   /** Who failure messages name (the brain's label, "Claude"); the base URL's host when absent. */
   readonly label?: string;

@@ -188,39 +188,58 @@ interface Placement {
   readonly totals: { readonly tokens: number; readonly rows: number } | null;
 }
 
+/** A JSON column's value as drizzle encodes it: null stays NULL, anything else is stored as its JSON text. */
+function jsonColumn(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
+}
+
+/**
+ * Every column of `messages`, in schema order: written and returned in that order, the returned row is mapped by
+ * `selectLiveRowFrom`, which is checked against the schema when the module loads.
+ */
+const MESSAGE_COLUMNS = Object.values(getTableColumns(messages)).map((column) => `"${column.name}"`);
+
+/**
+ * Prepared once per connection: each turn inserts two rows on the main thread as it is admitted, and drizzle's insert
+ * builder would build the SQL and prepare it (compiling the table's search and totals triggers) every time.
+ */
+const insertMessageRow = statementCacheFor(
+  `INSERT INTO messages (${MESSAGE_COLUMNS.join(', ')}) VALUES (${MESSAGE_COLUMNS.map(() => '?').join(', ')}) RETURNING ${MESSAGE_COLUMNS.join(', ')}`,
+);
+
 function writeMessage(db: AppDatabase, message: NewMessage, placement: Placement): MessageRow {
   const kind = message.kind ?? 'chat';
   const { tokenEstimate, totals } = placement;
-  return db
-    .insert(messages)
-    .values({
-      id: message.id,
-      conversationId: message.conversationId,
-      seq: message.seq,
-      turnId: message.turnId,
-      role: message.role,
+  const values = insertMessageRow(db)
+    .raw(true)
+    .get(
+      message.id,
+      message.conversationId,
+      message.seq,
+      message.turnId,
+      message.role,
       kind,
-      text: message.text,
+      message.text,
       tokenEstimate,
-      status: message.status,
-      error: message.error ?? null,
-      brain: message.brain ?? null,
-      modelRequested: message.modelRequested ?? null,
-      modelResponded: message.modelResponded ?? null,
-      reasoningLevel: message.reasoningLevel ?? null,
-      reasoning: message.reasoning ?? null,
-      usage: message.usage ?? null,
-      streamOwner: message.streamOwner ?? null,
-      coversThroughId: message.coversThroughId ?? null,
-      replayedTokensThrough: totals === null ? null : totals.tokens,
-      replayedRowsThrough: totals === null ? null : totals.rows,
-      parentId: placement.parentId,
-      onLivePath: placement.onLivePath ? 1 : 0,
-      createdAt: message.createdAt,
-      updatedAt: message.createdAt,
-    })
-    .returning()
-    .get();
+      message.status,
+      jsonColumn(message.error),
+      message.brain ?? null,
+      message.modelRequested ?? null,
+      message.modelResponded ?? null,
+      message.reasoningLevel ?? null,
+      jsonColumn(message.reasoning),
+      jsonColumn(message.usage),
+      null,
+      message.coversThroughId ?? null,
+      totals === null ? null : totals.tokens,
+      totals === null ? null : totals.rows,
+      message.streamOwner ?? null,
+      message.createdAt,
+      message.createdAt,
+      placement.parentId,
+      placement.onLivePath ? 1 : 0,
+    ) as unknown[];
+  return selectLiveRowFrom(values);
 }
 
 export function nextSeq(db: AppDatabase, conversationId: string): number {
@@ -265,13 +284,21 @@ function retotal(db: AppDatabase, before: RowCost, kind: MessageKind, status: Me
   shiftTotals(db, before.conversationId, before.id, is.tokens - was.tokens, is.rows - was.rows);
 }
 
-/** Writes the streamed text so far; called on a timer while a reply streams. */
+const updateStreamingText = statementCacheFor(
+  `UPDATE messages SET text = ?, token_estimate = ?, updated_at = ? WHERE id = ? AND status = 'streaming'`,
+);
+
+/**
+ * Writes the streamed text so far; called on a timer while a reply streams. The statement is prepared once per
+ * connection: preparing an UPDATE of `messages` compiles its triggers (search, running totals) every time, and a
+ * checkpoint runs four times a second on the main thread.
+ */
 export function checkpointMessageText(db: AppDatabase, id: string, text: string, now: string): void {
   inTransaction(db, () => {
     const before = selectCost(db).get(id) as RowCost | undefined;
     if (before === undefined || before.status !== 'streaming') return;
     const tokenEstimate = estimateMessageTokens(text);
-    db.update(messages).set({ text, tokenEstimate, updatedAt: now }).where(and(eq(messages.id, id), eq(messages.status, 'streaming'))).run();
+    updateStreamingText(db).run(text, tokenEstimate, now, id);
     retotal(db, before, before.kind, before.status, tokenEstimate);
   });
 }
@@ -288,24 +315,28 @@ export interface FinishedMessage {
   readonly now: string;
 }
 
+/** Prepared once per connection, like `insertMessageRow`: every reply ends with it, on the main thread. */
+const finishMessageRow = statementCacheFor(
+  `UPDATE messages SET text = ?, token_estimate = ?, status = ?, error = ?, model_responded = ?, reasoning = ?, usage = ?,
+     stream_owner = NULL, updated_at = ? WHERE id = ? RETURNING ${MESSAGE_COLUMNS.join(', ')}`,
+);
+
 export function finishMessage(db: AppDatabase, id: string, finished: FinishedMessage): MessageRow {
   const before = selectCost(db).get(id) as RowCost | undefined;
-  const row = db
-    .update(messages)
-    .set({
-      text: finished.text,
-      tokenEstimate: finished.tokenEstimate,
-      status: finished.status,
-      error: finished.error,
-      modelResponded: finished.modelResponded,
-      reasoning: finished.reasoning,
-      usage: finished.usage,
-      streamOwner: null,
-      updatedAt: finished.now,
-    })
-    .where(eq(messages.id, id))
-    .returning()
-    .get();
+  const values = finishMessageRow(db)
+    .raw(true)
+    .get(
+      finished.text,
+      finished.tokenEstimate,
+      finished.status,
+      jsonColumn(finished.error),
+      finished.modelResponded,
+      jsonColumn(finished.reasoning),
+      jsonColumn(finished.usage),
+      finished.now,
+      id,
+    ) as unknown[] | undefined;
+  const row = values === undefined ? undefined : selectLiveRowFrom(values);
   if (!row || before === undefined) throw new Error(`Message ${id} vanished before its reply finished.`);
   retotal(db, before, row.kind, row.status, row.tokenEstimate);
   return { ...row, ...(selectTotalsOf(db).get(id) as Pick<MessageRow, 'replayedTokensThrough' | 'replayedRowsThrough'>) };

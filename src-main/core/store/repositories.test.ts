@@ -1,5 +1,5 @@
 import { MESSAGE_FRAMING_TOKENS } from '../context/token-estimate';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   DEFAULT_TITLE,
   deleteConversation,
@@ -10,6 +10,7 @@ import {
 } from './conversations';
 import {
   checkpointMessageText,
+  listAllMessages,
   finishMessage,
   insertMessage,
   listLiveMessages,
@@ -128,6 +129,55 @@ describe('messages', () => {
     // A checkpoint arriving after the finish never overwrites it.
     checkpointMessageText(db, 'a1', 'late', 't3');
     expect(listLiveMessages(db, 'c')[0]?.text).toBe('Hello 안녕!');
+  });
+
+  it('prepares no statement to store a message after the first: a turn stores two as it is admitted', () => {
+    const db = openTestDatabase();
+    seedConversation(db, 'c', 'Stored', 't0');
+    insertMessage(db, { id: 'u0', conversationId: 'c', seq: 0, turnId: 't', role: 'user', text: 'first', status: 'complete', createdAt: 't0' });
+    insertMessage(db, { id: 'u1', conversationId: 'c', seq: 1, turnId: 't', role: 'user', text: 'second', status: 'complete', createdAt: 't0' });
+    const prepare = vi.spyOn(db.$client, 'prepare');
+    const reply = insertMessage(db, {
+      id: 'a1', conversationId: 'c', seq: 2, turnId: 't', role: 'assistant', text: '', status: 'streaming', brain: 'kimi',
+      modelRequested: 'kimi-k2.6', reasoningLevel: 'high', streamOwner: '1@host', usage: { inputTokens: 3 }, createdAt: 't1',
+    });
+    expect(prepare.mock.calls).toEqual([]);
+    expect(reply).toEqual(listAllMessages(db, 'c')[2]);
+    expect(reply).toMatchObject({ parentId: 'u1', onLivePath: 1, usage: { inputTokens: 3 }, error: null, reasoning: null, replayedRowsThrough: 3 });
+  });
+
+  it('prepares no statement to finish a reply after the first: every reply ends with it', () => {
+    const db = openTestDatabase();
+    seedConversation(db, 'c', 'Stream', 't0');
+    const finished = { error: null, modelResponded: 'kimi-k2.6', reasoning: null, tokenEstimate: 9, now: 't2' } as const;
+    for (const id of ['a1', 'a2']) {
+      insertMessage(db, {
+        id, conversationId: 'c', seq: id === 'a1' ? 0 : 1, turnId: id, role: 'assistant', text: '', status: 'streaming',
+        brain: 'kimi', modelRequested: 'kimi-k2.6', streamOwner: '1@host', createdAt: 't0',
+      });
+    }
+    finishMessage(db, 'a1', { ...finished, text: 'One.', status: 'complete', usage: null });
+    const prepare = vi.spyOn(db.$client, 'prepare');
+    const error = { code: 'provider-error', message: 'Overloaded.', retryable: true } as const;
+    const row = finishMessage(db, 'a2', { ...finished, text: 'Two 🙂', status: 'failed', error, usage: { inputTokens: 4, outputTokens: 2 } });
+    expect(prepare.mock.calls).toEqual([]);
+    expect(row).toEqual(listAllMessages(db, 'c')[1]);
+    expect(row).toMatchObject({ text: 'Two 🙂', status: 'failed', error, usage: { inputTokens: 4, outputTokens: 2 }, streamOwner: null, updatedAt: 't2' });
+  });
+
+  it('prepares no statement for a checkpoint after the first: it runs four times a second while a reply streams', () => {
+    const db = openTestDatabase();
+    seedConversation(db, 'c', 'Stream', 't0');
+    insertMessage(db, {
+      id: 'a1', conversationId: 'c', seq: 0, turnId: 'turn', role: 'assistant', text: '', status: 'streaming',
+      brain: 'kimi', modelRequested: 'kimi-k2.6', reasoningLevel: 'high', createdAt: 't0',
+    });
+    checkpointMessageText(db, 'a1', 'Hello', 't1');
+    const prepare = vi.spyOn(db.$client, 'prepare');
+    checkpointMessageText(db, 'a1', 'Hello there', 't2');
+    checkpointMessageText(db, 'a1', 'Hello there, again', 't3');
+    expect(prepare).not.toHaveBeenCalled();
+    expect(listLiveMessages(db, 'c')[0]).toMatchObject({ text: 'Hello there, again', status: 'streaming', updatedAt: 't3' });
   });
 
   it('shows reasoning stored before its time was measured with no time, and opaque-only reasoning as none', () => {
