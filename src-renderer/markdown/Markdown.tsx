@@ -156,14 +156,6 @@ function OpenTable({ children }: ComponentProps<'table'> & ExtraProps) {
   );
 }
 
-/**
- * What holds the pieces of a list that streamed in: each piece is a list of its own (see PieceList), so the browser
- * lays out and paints again only the last, and skips the ones out of view.
- */
-function OpenList() {
-  return <div className="md-list-pieces">{useContext(OpenBlockBody)}</div>;
-}
-
 /** Set inside a piece's top list, so lists nested in its items render as usual. */
 const InsidePieceList = createContext(false);
 
@@ -185,10 +177,29 @@ function PieceList({ node, children, ...attributes }: ComponentProps<'ul'> & Ext
   );
 }
 
+/**
+ * The parse of a block's container alone (a fence's opening line, a table's head): memoised, so a delta parses none of
+ * it again; the pieces reach the components that fill it through OpenBlockBody.
+ */
+const BlockContainer = memo(function BlockContainer({ skeleton, skeletonComponents }: { readonly skeleton: string; readonly skeletonComponents: Components }) {
+  return (
+    <Markdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={skeletonComponents} urlTransform={urlTransform}>
+      {skeleton}
+    </Markdown>
+  );
+});
+
+function containerOf(skeleton: string, skeletonComponents: Components): (body: ReactNode) => ReactNode {
+  return (body) => (
+    <OpenBlockBody.Provider value={body}>
+      <BlockContainer skeleton={skeleton} skeletonComponents={skeletonComponents} />
+    </OpenBlockBody.Provider>
+  );
+}
+
 interface OpenBlockShape {
-  /** The markdown of the container alone, and the components that fill it with the pieces. */
-  readonly skeleton: string;
-  readonly skeletonComponents: Components;
+  /** What holds the pieces: a fence's code element and a table come from the parse of the block's container alone. */
+  readonly container: (body: ReactNode) => ReactNode;
   /** How each piece becomes markdown, and the components that keep only its part of the container. */
   readonly pieceSource: (piece: string) => string;
   readonly pieceComponents: Components;
@@ -207,15 +218,13 @@ const OPEN_FENCE_COMPONENTS: Components = { ...components, code: OpenFenceCode }
 const FENCE_PIECE_COMPONENTS: Components = { pre: ChildrenOnly, code: ChildrenOnly };
 const OPEN_TABLE_COMPONENTS: Components = { ...components, table: OpenTable };
 const TABLE_PIECE_COMPONENTS: Components = { ...components, table: ChildrenOnly, thead: Nothing, tbody: ChildrenOnly };
-const OPEN_LIST_COMPONENTS: Components = { ...components, ul: OpenList, ol: OpenList };
 const LIST_PIECE_COMPONENTS: Components = { ...components, ul: PieceList, ol: PieceList };
 
 function shapeOf(parts: OpenBlockParts): OpenBlockShape {
   switch (parts.kind) {
     case 'fence':
       return {
-        skeleton: parts.opener,
-        skeletonComponents: OPEN_FENCE_COMPONENTS,
+        container: containerOf(parts.opener, OPEN_FENCE_COMPONENTS),
         pieceSource: (piece) => `${parts.opener}\n${piece}`,
         pieceComponents: FENCE_PIECE_COMPONENTS,
         pieceElement: true,
@@ -223,8 +232,7 @@ function shapeOf(parts: OpenBlockParts): OpenBlockShape {
       };
     case 'table':
       return {
-        skeleton: parts.head,
-        skeletonComponents: OPEN_TABLE_COMPONENTS,
+        container: containerOf(parts.head, OPEN_TABLE_COMPONENTS),
         pieceSource: (piece) => `${parts.head}\n${piece}`,
         pieceComponents: TABLE_PIECE_COMPONENTS,
         pieceElement: false,
@@ -234,9 +242,8 @@ function shapeOf(parts: OpenBlockParts): OpenBlockShape {
       // CommonMark numbers an ordered list from its first item's number on, whatever the later markers say.
       const start = /^\d/.test(parts.marker) ? Number.parseInt(parts.marker, 10) : null;
       return {
-        // The list element and its start come from the first marker alone.
-        skeleton: `${parts.marker} item`,
-        skeletonComponents: OPEN_LIST_COMPONENTS,
+        // Each piece is a list of its own (see PieceList): the browser lays out and paints again only the last.
+        container: (body) => <div className="md-list-pieces">{body}</div>,
         pieceSource: (piece) => piece,
         pieceComponents: LIST_PIECE_COMPONENTS,
         pieceElement: false,
@@ -274,10 +281,10 @@ const BlockPiece = memo(function BlockPiece({
 
 /**
  * One block of a reply. A table, a tight list or a fence that streams in here parses piece by piece, to the elements
- * a whole parse gives (a fence's lines in an element per piece, a list as a list per piece): a delta to the open block costs the last
- * piece's parse however long the block has grown, and the block keeps its pieces (and its elements) when it
- * completes, so closing a long fence costs no whole parse either. A block read from history parses whole. Anything
- * else parses whole.
+ * a whole parse gives (a fence's lines in an element per piece, a list as a list per piece): a delta to the open block
+ * costs the last piece's parse however long the block has grown, and the block keeps its pieces (and its elements)
+ * when it completes, so closing a long fence costs no whole parse either. A block read from history parses whole.
+ * Anything else parses whole.
  */
 const PiecewiseBlock = memo(function PiecewiseBlock({ source, streaming }: { readonly source: string; readonly streaming: boolean }) {
   const cappedSource = useMemo(() => capNesting(source), [source]);
@@ -301,11 +308,7 @@ const PiecewiseBlock = memo(function PiecewiseBlock({ source, streaming }: { rea
   ));
   return (
     <RenderBoundary resetKey={source} fallback={<PlainText text={source} testId="markdown-fallback" />}>
-      <OpenBlockBody.Provider value={body}>
-        <Markdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={shape.skeletonComponents} urlTransform={urlTransform}>
-          {shape.skeleton}
-        </Markdown>
-      </OpenBlockBody.Provider>
+      {shape.container(body)}
     </RenderBoundary>
   );
 });
@@ -338,7 +341,6 @@ export const MarkdownView = memo(function MarkdownView({ text, streaming = false
     observer.observe(view);
     return () => observer.disconnect();
   }, [streamedHere, widthChanged]);
-  const grouped = streamedHere;
   const contained = streaming || (streamedHere && !widthChanged);
   const blocks = useMemo(() => {
     const { completed, tail } = hasDefinitions(text) ? { completed: [], tail: text } : splitBlocks(text);
@@ -348,23 +350,24 @@ export const MarkdownView = memo(function MarkdownView({ text, streaming = false
     return {
       budgeted: sources.map((block) => withinTableBudget(block)),
       openIndex: openBlock === '' ? -1 : completed.length,
-      groups: grouped ? blockGroups(sources) : null,
+      groups: streamedHere ? blockGroups(sources) : null,
     };
-  }, [text, grouped]);
+  }, [text, streamedHere]);
   const rendered = blocks.budgeted.map((block, index) => (
     <Fragment key={index}>
       {block.markdown === '' ? null : <PiecewiseBlock source={block.markdown} streaming={streaming && index === blocks.openIndex} />}
       {block.plainText === null ? null : <OverBudgetText text={block.plainText} />}
     </Fragment>
   ));
-  const groupOf = blocks.groups;
+  const grouped: ReactNode[][] = [];
+  for (const [index, block] of rendered.entries()) (grouped[blocks.groups?.[index] ?? 0] ??= []).push(block);
   return (
     <div ref={viewRef} className={contained ? 'markdown md-streamed' : 'markdown'}>
-      {groupOf === null
+      {blocks.groups === null
         ? rendered
-        : Array.from({ length: (groupOf.at(-1) ?? -1) + 1 }, (_, group) => (
-            <div key={group} className="md-group">
-              {rendered.filter((_block, index) => groupOf[index] === group)}
+        : grouped.map((group, index) => (
+            <div key={index} className="md-group">
+              {group}
             </div>
           ))}
     </div>

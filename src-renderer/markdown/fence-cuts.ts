@@ -17,8 +17,12 @@ function sameGrammars(): HLJSApi {
   return highlighter;
 }
 
-/** Cut decisions already made, so a piece's end is highlighted once however often the block renders again. */
-const decisions = new Map<string, boolean>();
+/**
+ * Cut decisions already made, by language and then code, so a piece's end is highlighted once however often the
+ * block renders again.
+ */
+const decisions = new Map<string, Map<string, boolean>>();
+let decisionCount = 0;
 const MAX_DECISIONS = 4_096;
 
 /**
@@ -30,13 +34,17 @@ const MAX_DECISIONS = 4_096;
 export const fenceCutAfter: FenceCutCheck = (language, code) => {
   const grammar = language === '' ? undefined : sameGrammars().getLanguage(language);
   if (grammar === undefined) return true;
-  const key = `${language}\n${code}`;
-  const known = decisions.get(key);
+  const known = decisions.get(language)?.get(code);
   if (known !== undefined) return known;
   // The whole block has a line break after the piece: a line comment, for one, ends there.
   const result = sameGrammars().highlight(`${code}\n`, { language, ignoreIllegals: true });
   const nothingOpen = result._top === grammar;
-  if (decisions.size >= MAX_DECISIONS) decisions.clear();
-  decisions.set(key, nothingOpen);
+  if (decisionCount >= MAX_DECISIONS) {
+    decisions.clear();
+    decisionCount = 0;
+  }
+  const byCode = decisions.get(language) ?? new Map<string, boolean>();
+  decisions.set(language, byCode.set(code, nothingOpen));
+  decisionCount += 1;
   return nothingOpen;
 };
