@@ -5,6 +5,7 @@ import type * as ReactMarkdown from 'react-markdown';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OPEN_BLOCK_PIECE_CHARS } from '../../src-shared/markdown/open-block';
 import { splitBlocks } from '../../src-shared/markdown/split-blocks';
+import { MAX_TABLE_CELL_SEPARATORS } from '../../src-shared/markdown/table-budget';
 
 const parsedSources: string[] = [];
 
@@ -52,12 +53,12 @@ function wholeParseHtml(text: string): string {
 }
 
 /**
- * The HTML of a view with what streaming adds taken away: the element around each group of blocks and each piece of a
- * fence or a list, the numbers an ordered list's pieces give their items, and the class of a reply still streaming.
+ * The HTML of a view with what streaming adds taken away: the elements around each group of blocks, each block and
+ * each piece of a fence or a list, the numbers an ordered list's pieces give their items, and the view's own classes.
  */
 function withoutPieceElements(container: HTMLElement): string {
   const copy = container.cloneNode(true) as HTMLElement;
-  for (const group of copy.querySelectorAll('.md-group')) group.replaceWith(...group.childNodes);
+  for (const wrapper of copy.querySelectorAll('.md-group, .md-block')) wrapper.replaceWith(...wrapper.childNodes);
   // A list's pieces are lists of their own: the first takes the items of the others.
   for (const pieces of copy.querySelectorAll('.md-list-pieces')) {
     const [first, ...rest] = pieces.querySelectorAll(':scope > .md-piece');
@@ -69,7 +70,7 @@ function withoutPieceElements(container: HTMLElement): string {
     pieces.replaceWith(...(first === undefined ? [] : [first]));
   }
   for (const piece of copy.querySelectorAll('.md-piece')) piece.replaceWith(...piece.childNodes);
-  for (const view of copy.querySelectorAll('.markdown.md-streamed')) view.classList.remove('md-streamed');
+  for (const view of copy.querySelectorAll('.markdown')) view.className = 'markdown';
   return copy.innerHTML;
 }
 
@@ -201,6 +202,25 @@ describe('MarkdownView while a long block streams', () => {
     expect(fromHistory.container.querySelector('.md-group')).toBeNull();
   });
 
+  it('holds each block of a reply that streamed in in an element of its own, the last one marked, lines past the table budget after it', () => {
+    const overBudgetTable = ['| a | b |', '| - | - |', ...Array.from({ length: MAX_TABLE_CELL_SEPARATORS / 3 + 10 }, (_, index) => `| ${index} | x |`)].join('\n');
+    const blockClasses = (container: HTMLElement) => [...container.querySelectorAll('.md-group > *')].map((block) => block.className);
+    const view = render(<MarkdownView text={'# Title\n\nIntro.\n\n' + overBudgetTable.split('\n').slice(0, 40).join('\n')} streaming />);
+    expect(blockClasses(view.container)).toEqual(['md-block', 'md-block', 'md-block md-last']);
+    const table = view.container.querySelector('.md-block.md-last table');
+    view.rerender(<MarkdownView text={'# Title\n\nIntro.\n\n' + overBudgetTable} streaming />);
+    // The lines past the budget come as a block of their own: the table keeps its elements and its block.
+    expect(blockClasses(view.container)).toEqual(['md-block', 'md-block', 'md-block', 'md-block md-last']);
+    expect(view.container.querySelector('.md-block.md-last [data-testid="markdown-over-budget"]')).not.toBeNull();
+    expect(view.container.querySelector('.md-block:nth-child(3) table')).toBe(table);
+    view.rerender(<MarkdownView text={'# Title\n\nIntro.\n\n' + overBudgetTable + '\n\nAfter.'} />);
+    expect(blockClasses(view.container)).toEqual(['md-block', 'md-block', 'md-block', 'md-block', 'md-block md-last']);
+    expect(view.container.querySelector('.md-block.md-last')?.innerHTML).toBe('<p>After.</p>');
+    // Read from history, the blocks are the view's own children.
+    const fromHistory = render(<MarkdownView text={'One.\n\nTwo.'} />);
+    expect(fromHistory.container.querySelector('.markdown')?.innerHTML).toBe('<p>One.</p><p>Two.</p>');
+  });
+
   it('keeps a reply that streamed in contained after it ends, until the width of the view changes', () => {
     const observed: { callback: ResizeObserverCallback; target: Element | null }[] = [];
     class RecordingResizeObserver {
@@ -227,15 +247,15 @@ describe('MarkdownView while a long block streams', () => {
         });
       const view = render(<MarkdownView text={`${FENCE}\n`} streaming />);
       const className = () => view.container.querySelector('.markdown')?.className;
-      expect(className()).toBe('markdown md-streamed');
+      expect(className()).toBe('markdown md-grouped md-streamed');
       view.rerender(<MarkdownView text={FENCE} />);
       resizeTo(600);
       resizeTo(600);
-      expect(className()).toBe('markdown md-streamed');
+      expect(className()).toBe('markdown md-grouped md-streamed');
       resizeTo(480);
-      expect(className()).toBe('markdown');
+      expect(className()).toBe('markdown md-grouped');
       // Read from history, a reply is never contained.
-      expect(render(<MarkdownView text={FENCE} />).container.querySelector('.markdown')?.className).toBe('markdown');
+      expect(render(<MarkdownView text={FENCE} />).container.querySelector('.markdown')?.className).toBe('markdown md-flat');
     } finally {
       vi.unstubAllGlobals();
     }

@@ -111,7 +111,7 @@ describe('MarkdownView rendering', () => {
     for (const sample of samples) {
       const split = renderToStaticMarkup(<MarkdownView text={sample} />);
       const whole = renderToStaticMarkup(
-        <div className="markdown">
+        <div className="markdown md-flat">
           <MarkdownBlock source={sample.replace(/\r\n?/g, '\n')} />
         </div>,
       );

@@ -353,23 +353,35 @@ export const MarkdownView = memo(function MarkdownView({ text, streaming = false
       groups: streamedHere ? blockGroups(sources) : null,
     };
   }, [text, streamedHere]);
-  const rendered = blocks.budgeted.map((block, index) => (
-    <Fragment key={index}>
-      {block.markdown === '' ? null : <PiecewiseBlock source={block.markdown} streaming={streaming && index === blocks.openIndex} />}
-      {block.plainText === null ? null : <OverBudgetText text={block.plainText} />}
-    </Fragment>
-  ));
+  // A block's lines past the table budget show after it, as a block of their own.
+  const rendered = blocks.budgeted.flatMap((block, index) => [
+    ...(block.markdown === '' ? [] : [{ key: `${index}`, index, node: <PiecewiseBlock source={block.markdown} streaming={streaming && index === blocks.openIndex} /> }]),
+    ...(block.plainText === null ? [] : [{ key: `${index}-over-budget`, index, node: <OverBudgetText text={block.plainText} /> }]),
+  ]);
+  if (blocks.groups === null) {
+    return (
+      <div ref={viewRef} className="markdown md-flat">
+        {rendered.map((block) => (
+          <Fragment key={block.key}>{block.node}</Fragment>
+        ))}
+      </div>
+    );
+  }
   const grouped: ReactNode[][] = [];
-  for (const [index, block] of rendered.entries()) (grouped[blocks.groups?.[index] ?? 0] ??= []).push(block);
+  for (const [position, block] of rendered.entries()) {
+    (grouped[blocks.groups[block.index] ?? 0] ??= []).push(
+      <div key={block.key} className={position === rendered.length - 1 ? 'md-block md-last' : 'md-block'}>
+        {block.node}
+      </div>,
+    );
+  }
   return (
-    <div ref={viewRef} className={contained ? 'markdown md-streamed' : 'markdown'}>
-      {blocks.groups === null
-        ? rendered
-        : grouped.map((group, index) => (
-            <div key={index} className="md-group">
-              {group}
-            </div>
-          ))}
+    <div ref={viewRef} className={contained ? 'markdown md-grouped md-streamed' : 'markdown md-grouped'}>
+      {grouped.map((group, index) => (
+        <div key={index} className="md-group">
+          {group}
+        </div>
+      ))}
     </div>
   );
 });

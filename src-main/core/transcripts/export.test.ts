@@ -352,7 +352,7 @@ describe('branches in exports', () => {
       ].join('\n'),
     );
     const live = exportConversation(db, conversationId, 'html').content;
-    expect([live.includes('Why, in one line?'), live.includes('Locality.'), live.includes('Why?'), live.includes('It stays in cache.'), live.includes('alternative')]).toEqual([
+    expect([live.includes('Why, in one line?'), live.includes('Locality.'), live.includes('Why?'), live.includes('It stays in cache.'), live.includes('class="alternative"')]).toEqual([
       true, true, false, false, false,
     ]);
   });

@@ -1,0 +1,51 @@
+import { expect, test, type Locator } from '@playwright/test';
+import { newConversation, openApp, pickBrain, sendMessage } from './support/app';
+
+/** Headings, rules, lists, quotes, code and tables: every kind of margin a block has, over more than one group. */
+const REPLY = [
+  ...Array.from({ length: 6 }, (_, section) => [
+    `## Section ${section}`,
+    `Opening paragraph of section ${section}, long enough to wrap at the narrowest width this window is ever given.`,
+    '- first point\n- second point\n- third point',
+    '> A quote in between.',
+    '```ts\nexport const answer = 42;\n```',
+    '---',
+    '| brain | wire |\n| --- | --- |\n| claude | anthropic-messages |\n| kimi | chat-completions |',
+  ]).flat(),
+  'Closing paragraph.\n1. and a list\n2. that interrupts it',
+  '### A last heading',
+  '| last | table |\n| --- | --- |\n| ends | the reply |',
+].join('\n\n');
+
+/** Where each block of a reply's text sits, from the text's top, and how tall the text is. */
+async function layoutOf(text: Locator): Promise<number[]> {
+  return text.evaluate((element) => {
+    const top = element.getBoundingClientRect().top;
+    const blocks = Array.from(element.querySelectorAll('h2, h3, p, ul, ol, blockquote, pre, hr, table'));
+    return [element.getBoundingClientRect().height, ...blocks.map((block) => block.getBoundingClientRect().top - top)].map((value) => Math.round(value * 10) / 10);
+  });
+}
+
+test('a reply that streamed in lays out exactly as the same reply read from history', async ({ page }) => {
+  await openApp(page);
+  await newConversation(page);
+  await pickBrain(page, 'claude');
+  await sendMessage(page, `Write it up [reply-base64:${Buffer.from(REPLY).toString('base64')}]`);
+  const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
+  await expect(reply).toHaveAttribute('data-status', 'complete');
+  const text = reply.getByTestId('message-text');
+
+  // Streamed in: its blocks each in an element of their own, in groups, the last block alone marked as last.
+  await expect(text.locator('.markdown.md-grouped.md-streamed')).toHaveCount(1);
+  expect(await text.locator('.md-group').count()).toBeGreaterThan(1);
+  await expect(text.locator('.md-block.md-last')).toHaveCount(1);
+  await expect(text.locator('.md-group').last().locator('.md-block').last()).toHaveClass('md-block md-last');
+  const streamed = await layoutOf(text);
+  // The last block keeps no margin under it, as in a run of blocks.
+  expect(await text.locator('.md-block.md-last > *').evaluate((element) => getComputedStyle(element).marginBottom)).toBe('0px');
+
+  await page.reload();
+  const fromHistory = page.locator('[data-testid="message"][data-role="assistant"]').last().getByTestId('message-text');
+  await expect(fromHistory.locator('.markdown.md-flat')).toHaveCount(1);
+  expect(await layoutOf(fromHistory)).toEqual(streamed);
+});
