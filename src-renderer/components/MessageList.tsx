@@ -37,14 +37,43 @@ function PageStatus({ conversationId }: { readonly conversationId: string }) {
   return null;
 }
 
+/** A row's height before it is drawn and measured, and the list's padding above and below its rows. */
+const ESTIMATED_ROW_PX = 120;
+const LIST_PADDING_START_PX = 16;
+const LIST_PADDING_END_PX = 24;
+
 /**
- * The open conversation's messages: paged from the newest, virtualized, following the end while it grows. The
- * virtualizer keeps each row's measured height by message id, so a page the window let go of and fetched again comes
- * back at the height it had, and a row in view stays where it is when pages come or go at either end.
+ * The open conversation's messages. The list of rows mounts once the first page is in, so its first frame already
+ * draws the rows it opens on (the newest, or a message opened from search) instead of the oldest of the page first.
  */
 export function MessageList({ conversationId }: { readonly conversationId: string }) {
-  const messageIds = useAppStore((state) => state.messageIds);
   const pageReady = useAppStore((state) => state.pageStatus === 'ready');
+  if (pageReady) return <LoadedMessageList conversationId={conversationId} />;
+  return (
+    <div className="message-list-frame">
+      <div className="message-scroll" data-testid="message-list" role="log" aria-label="Messages" aria-busy={false} tabIndex={0}>
+        <div className="message-list-inner" />
+      </div>
+      <PageStatus conversationId={conversationId} />
+    </div>
+  );
+}
+
+/** Where the view starts, from estimated heights: at the end, or with the message opened from search in the middle. */
+function openingOffset(rowCount: number, focusedIndex: number, viewHeight: number): number {
+  const end = LIST_PADDING_START_PX + rowCount * ESTIMATED_ROW_PX + LIST_PADDING_END_PX - viewHeight;
+  const target = focusedIndex < 0 ? end : LIST_PADDING_START_PX + focusedIndex * ESTIMATED_ROW_PX - (viewHeight - ESTIMATED_ROW_PX) / 2;
+  return Math.max(0, Math.min(end, target));
+}
+
+/**
+ * The open conversation's messages once its first page is in: paged from the newest, virtualized, following the end
+ * while it grows. The virtualizer keeps each row's measured height by message id, so a page the window let go of and
+ * fetched again comes back at the height it had, and a row in view stays where it is when pages come or go at either
+ * end.
+ */
+function LoadedMessageList({ conversationId }: { readonly conversationId: string }) {
+  const messageIds = useAppStore((state) => state.messageIds);
   const hasOlder = useAppStore((state) => state.hasOlder);
   const loadingOlder = useAppStore((state) => state.loadingOlder);
   const hasNewer = useAppStore((state) => state.hasNewer);
@@ -60,30 +89,43 @@ export function MessageList({ conversationId }: { readonly conversationId: strin
   const [reachesEnd, setReachesEnd] = useState(!hasNewer);
   useEffect(() => setReachesEnd(!hasNewer), [hasNewer]);
 
+  // The view's height is not known before the first frame; the window's is at least as tall.
+  const [startOffset] = useState(() => openingOffset(messageIds.length, focusedMessageId === null ? -1 : messageIds.indexOf(focusedMessageId), window.innerHeight));
+
   // The virtualizer is a mutable object read afresh on every render, which the compiler's memoisation cannot model.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: messageIds.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => 120,
+    estimateSize: () => ESTIMATED_ROW_PX,
     getItemKey: (index) => messageIds[index] ?? index,
     overscan: 6,
-    paddingStart: 16,
-    paddingEnd: 24,
+    paddingStart: LIST_PADDING_START_PX,
+    paddingEnd: LIST_PADDING_END_PX,
+    initialOffset: startOffset,
     // Chat order: prepending older pages keeps the view still; appending while at the end follows it.
     anchorTo: 'end',
     followOnAppend: reachesEnd && !hasNewer,
     scrollEndThreshold: STICK_TO_END_THRESHOLD_PX,
   });
 
+  // The rows drawn first are those at the opening offset: the element starts there too, before the virtualizer reads it.
+  const attachScrollElement = useCallback(
+    (element: HTMLDivElement | null) => {
+      scrollRef.current = element;
+      if (element !== null) element.scrollTop = startOffset;
+    },
+    [startOffset],
+  );
+
   const lastId = messageIds[messageIds.length - 1];
 
   useLayoutEffect(() => {
-    if (!pageReady || messageIds.length === 0 || scrolledToEndOnOpen.current) return;
+    if (messageIds.length === 0 || scrolledToEndOnOpen.current) return;
     scrolledToEndOnOpen.current = true;
     lastSeenId.current = lastId;
     virtualizer.scrollToEnd();
-  }, [pageReady, messageIds.length, lastId, virtualizer]);
+  }, [messageIds.length, lastId, virtualizer]);
 
   // A message opened from a search result: brought to the middle of the view (MessageList's rows have measured
   // heights, so the virtualizer corrects its estimate as rows around it render).
@@ -110,15 +152,15 @@ export function MessageList({ conversationId }: { readonly conversationId: strin
 
   const maybeLoadOlder = useCallback(() => {
     const element = scrollRef.current;
-    if (element === null || !hasOlder || loadingOlder || !pageReady) return;
+    if (element === null || !hasOlder || loadingOlder) return;
     if (element.scrollTop < LOAD_OLDER_THRESHOLD_PX) void loadOlderMessages();
-  }, [hasOlder, loadingOlder, pageReady]);
+  }, [hasOlder, loadingOlder]);
 
   const maybeLoadNewer = useCallback(() => {
     const element = scrollRef.current;
-    if (element === null || !hasNewer || loadingNewer || !pageReady) return;
+    if (element === null || !hasNewer || loadingNewer) return;
     if (element.scrollHeight - element.scrollTop - element.clientHeight < LOAD_OLDER_THRESHOLD_PX) void loadNewerMessages();
-  }, [hasNewer, loadingNewer, pageReady]);
+  }, [hasNewer, loadingNewer]);
 
   const onScroll = (): void => {
     const element = scrollRef.current;
@@ -150,7 +192,7 @@ export function MessageList({ conversationId }: { readonly conversationId: strin
   return (
     <div className="message-list-frame">
       <div
-        ref={scrollRef}
+        ref={attachScrollElement}
         className="message-scroll"
         data-testid="message-list"
         role="log"
