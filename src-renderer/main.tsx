@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { prepareMarkdownWhenIdle } from './markdown/Markdown';
 import { startApp } from './state/startup';
 import { useAppStore } from './state/store';
 import { effectiveTheme } from './state/settings-slice';
@@ -28,3 +29,5 @@ createRoot(rootElement).render(
     <App />
   </StrictMode>,
 );
+
+prepareMarkdownWhenIdle();

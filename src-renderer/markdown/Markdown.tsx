@@ -9,7 +9,7 @@ import type { Processor } from 'unified';
 import { RenderBoundary } from '../components/RenderBoundary';
 import { capNesting } from '../../src-shared/markdown/cap-nesting';
 import { CodeBlock } from './CodeBlock';
-import { fenceCutAfter } from './fence-cuts';
+import { fenceCutAfter, prepareFenceCuts } from './fence-cuts';
 import { safeLinkUrl } from '../../src-shared/markdown/safe-url';
 import { imageAsText, SAFE_LINK_REL, SAFE_LINK_TARGET, SANITIZE_SCHEMA } from '../../src-shared/markdown/untrusted-rules';
 import { inlineNestingDepth, MAX_INLINE_DEPTH } from '../../src-shared/markdown/inline-nesting';
@@ -39,6 +39,19 @@ let sharedHighlight: ReturnType<typeof rehypeHighlight> | null = null;
 function rehypeHighlightOnce(): ReturnType<typeof rehypeHighlight> {
   sharedHighlight ??= rehypeHighlight({ detect: false });
   return sharedHighlight;
+}
+
+/**
+ * Builds the two highlighters (rehype-highlight's and the one fence cuts ask) while the window is idle after it opens:
+ * each registers its ~37 grammars when first used, 15 to 35 ms apiece, which otherwise falls in the first frame of the
+ * first reply. Each is built in an idle period of its own.
+ */
+export function prepareMarkdownWhenIdle(): void {
+  const whenIdle = (work: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => work()) : setTimeout(work, 0));
+  whenIdle(() => {
+    rehypeHighlightOnce();
+    whenIdle(prepareFenceCuts);
+  });
 }
 
 // Sanitise first: highlighting then only adds its own spans to code that is already safe.
