@@ -12,10 +12,17 @@ const REPLY = [
     '---',
     '| brain | wire |\n| --- | --- |\n| claude | anthropic-messages |\n| kimi | chat-completions |',
   ]).flat(),
+  // Long enough to stream in more than one section of rows, each starting on a row of either stripe.
+  ['| # | brain | wire |', '| ---: | --- | --- |', ...Array.from({ length: 90 }, (_, index) => `| ${index + 1} | brain ${index} | \`wire ${index}\` |`)].join('\n'),
   'Closing paragraph.\n1. and a list\n2. that interrupts it',
   '### A last heading',
   '| last | table |\n| --- | --- |\n| ends | the reply |',
 ].join('\n\n');
+
+/** The background of each table body row's first cell, in order: the stripes. */
+async function stripesOf(text: Locator): Promise<string[]> {
+  return text.locator('tbody tr > td:first-child').evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell).backgroundColor));
+}
 
 /** Where each block of a reply's text sits, from the text's top, and how tall the text is. */
 async function layoutOf(text: Locator): Promise<number[]> {
@@ -41,6 +48,10 @@ test('a reply that streamed in lays out exactly as the same reply read from hist
   await expect(text.locator('.md-block.md-last')).toHaveCount(1);
   await expect(text.locator('.md-group').last().locator('.md-block').last()).toHaveClass('md-block md-last');
   const streamed = await layoutOf(text);
+  const streamedStripes = await stripesOf(text);
+  // The long table streamed in sections of rows, which have left their layers now that it is complete.
+  expect(await text.locator('tbody.md-piece-rows').count()).toBeGreaterThan(2);
+  await expect(text.locator('tbody.md-layer')).toHaveCount(0);
   // The last block keeps no margin under it, as in a run of blocks.
   expect(await text.locator('.md-block.md-last > *').evaluate((element) => getComputedStyle(element).marginBottom)).toBe('0px');
 
@@ -48,4 +59,6 @@ test('a reply that streamed in lays out exactly as the same reply read from hist
   const fromHistory = page.locator('[data-testid="message"][data-role="assistant"]').last().getByTestId('message-text');
   await expect(fromHistory.locator('.markdown.md-flat')).toHaveCount(1);
   expect(await layoutOf(fromHistory)).toEqual(streamed);
+  expect(await stripesOf(fromHistory)).toEqual(streamedStripes);
+  expect(new Set(streamedStripes).size).toBe(2);
 });

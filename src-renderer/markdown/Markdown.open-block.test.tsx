@@ -54,7 +54,8 @@ function wholeParseHtml(text: string): string {
 
 /**
  * The HTML of a view with what streaming adds taken away: the elements around each group of blocks, each block and
- * each piece of a fence or a list, the numbers an ordered list's pieces give their items, and the view's own classes.
+ * each piece of a fence, a list or a table, the numbers an ordered list's pieces give their items, and the view's own
+ * classes.
  */
 function withoutPieceElements(container: HTMLElement): string {
   const copy = container.cloneNode(true) as HTMLElement;
@@ -70,6 +71,15 @@ function withoutPieceElements(container: HTMLElement): string {
     pieces.replaceWith(...(first === undefined ? [] : [first]));
   }
   for (const piece of copy.querySelectorAll('.md-piece')) piece.replaceWith(...piece.childNodes);
+  // A table's pieces are sections of rows: the first takes the rows of the others.
+  for (const table of copy.querySelectorAll('table')) {
+    const [first, ...rest] = table.querySelectorAll(':scope > tbody.md-piece-rows');
+    for (const section of rest) {
+      first?.append(...section.childNodes);
+      section.remove();
+    }
+    first?.removeAttribute('class');
+  }
   for (const view of copy.querySelectorAll('.markdown')) view.className = 'markdown';
   return copy.innerHTML;
 }
@@ -282,6 +292,29 @@ describe('MarkdownView while a long block streams', () => {
     view.rerender(<MarkdownView text={`${TABLE}\n\nAfter the table.`} />);
     expect(view.container.querySelector('tbody tr')).toBe(firstRow);
     expect(withoutPieceElements(view.container)).toBe(wholeParseHtml(`${TABLE}\n\nAfter the table.`));
+  });
+
+  it("holds a streamed table's rows in a section per piece, on layers while the table grows, striped from the whole table's rows", () => {
+    // Rows of 70 characters: a piece of 15 rows, so every other section starts on an even row.
+    const table = ['| # | text |', '| - | - |', ...Array.from({ length: 50 }, (_, index) => `| ${String(index).padStart(2, '0')} | ${'x'.repeat(60)} |`)].join('\n');
+    const sections = (container: HTMLElement) => [...container.querySelectorAll<HTMLTableSectionElement>('table > tbody')];
+    const view = render(<MarkdownView text={table} streaming />);
+    const growing = sections(view.container);
+    expect(growing.length).toBeGreaterThan(2);
+    // A section starts with a striped row when its first row is an even row of the whole table.
+    let rowsBefore = 0;
+    const expectedClasses = growing.map((section) => {
+      const classes = rowsBefore % 2 === 1 ? 'md-piece-rows md-rows-from-even md-layer' : 'md-piece-rows md-layer';
+      rowsBefore += section.rows.length;
+      return classes;
+    });
+    expect(rowsBefore).toBe(50);
+    expect(expectedClasses.filter((classes) => classes.includes('md-rows-from-even'))).toHaveLength(2);
+    expect(growing.map((section) => section.className)).toEqual(expectedClasses);
+    // Once the table is complete its sections leave their layers, and keep their elements.
+    view.rerender(<MarkdownView text={`${table}\n\nAfter.`} streaming />);
+    expect(sections(view.container)).toEqual(growing);
+    expect(growing.map((section) => section.className)).toEqual(expectedClasses.map((classes) => classes.replace(' md-layer', '')));
   });
 
   it('keeps the sanitising and link rules inside an open block', () => {

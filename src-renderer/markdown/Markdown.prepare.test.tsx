@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, render } from '@testing-library/react';
 import type * as HighlightJsCore from 'highlight.js/lib/core';
+import type * as ReactMarkdown from 'react-markdown';
 import type * as RehypeHighlight from 'rehype-highlight';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
@@ -27,6 +28,20 @@ vi.mock('highlight.js/lib/core', async (importOriginal) => {
   return { ...actual, default: { ...actual.default, newInstance } };
 });
 
+// Each sample the warm-up parses, in order.
+const parsed = vi.hoisted((): string[] => []);
+
+vi.mock('react-markdown', async (importOriginal) => {
+  const actual = await importOriginal<typeof ReactMarkdown>();
+  return {
+    ...actual,
+    default: (options: ReactMarkdown.Options) => {
+      parsed.push(options.children ?? '');
+      return actual.default(options);
+    },
+  };
+});
+
 const { MarkdownView, prepareMarkdownWhenIdle } = await import('./Markdown');
 
 afterEach(() => {
@@ -35,15 +50,20 @@ afterEach(() => {
 });
 
 describe('prepareMarkdownWhenIdle', () => {
-  it('builds both highlighters in idle periods of their own, so the first reply with a fence builds neither', () => {
+  it('builds both highlighters, then parses each kind of block once, each in an idle period of its own, so the first reply with a fence builds neither', () => {
     const idleWork: (() => void)[] = [];
     vi.stubGlobal('requestIdleCallback', (work: () => void) => idleWork.push(work));
     prepareMarkdownWhenIdle();
-    expect([builds, idleWork.length]).toEqual([{ rehypeHighlight: 0, fenceCuts: 0 }, 1]);
+    expect([builds, idleWork.length, parsed.length]).toEqual([{ rehypeHighlight: 0, fenceCuts: 0 }, 1, 0]);
     idleWork.shift()?.();
-    expect([builds, idleWork.length]).toEqual([{ rehypeHighlight: 1, fenceCuts: 0 }, 1]);
+    expect([builds, idleWork.length, parsed.length]).toEqual([{ rehypeHighlight: 1, fenceCuts: 0 }, 1, 0]);
     idleWork.shift()?.();
-    expect([builds, idleWork.length]).toEqual([{ rehypeHighlight: 1, fenceCuts: 1 }, 0]);
+    expect([builds, idleWork.length, parsed.length]).toEqual([{ rehypeHighlight: 1, fenceCuts: 1 }, 1, 0]);
+    while (idleWork.length > 0) idleWork.shift()?.();
+    // One sample per idle period: a heading with inlines, lists, a table, a fence.
+    expect(parsed.map((sample) => /^(#|-|\||```)/.exec(sample)?.[1])).toEqual(['#', '-', '|', '```']);
+    expect(builds).toEqual({ rehypeHighlight: 1, fenceCuts: 1 });
+    parsed.length = 0;
 
     const fence = ['```ts', ...Array.from({ length: 80 }, (_, index) => `export const value${index} = ${index}; // a line long enough to fill pieces`)].join('\n');
     render(<MarkdownView text={fence} streaming />);

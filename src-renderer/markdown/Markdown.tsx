@@ -41,19 +41,6 @@ function rehypeHighlightOnce(): ReturnType<typeof rehypeHighlight> {
   return sharedHighlight;
 }
 
-/**
- * Builds the two highlighters (rehype-highlight's and the one fence cuts ask) while the window is idle after it opens:
- * each registers its ~37 grammars when first used, 15 to 35 ms apiece, which otherwise falls in the first frame of the
- * first reply. Each is built in an idle period of its own.
- */
-export function prepareMarkdownWhenIdle(): void {
-  const whenIdle = (work: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => work()) : setTimeout(work, 0));
-  whenIdle(() => {
-    rehypeHighlightOnce();
-    whenIdle(prepareFenceCuts);
-  });
-}
-
 // Sanitise first: highlighting then only adds its own spans to code that is already safe.
 const rehypePlugins: Options['rehypePlugins'] = [[rehypeSanitize, SANITIZE_SCHEMA], rehypeHighlightOnce];
 
@@ -87,6 +74,38 @@ function ScrollableTable({ children }: ComponentProps<'table'> & ExtraProps) {
 }
 
 const components: Components = { a: SafeLink, img: ImageAsText, pre: CodeBlock, table: ScrollableTable };
+
+/** A little of every kind of block and inline the parser knows, for it to parse once before the first reply. */
+const WARM_UP_SAMPLES = [
+  '# A heading\n\nA paragraph with *emphasis*, **strong**, ~~struck~~, `code`, a [link](https://example.com), https://example.com and ![an image](x.png).\n\n> A quote.\n\n---',
+  '- an item\n  - a nested item\n- [ ] a task\n\n1. first\n2. second',
+  '| # | Name |\n| ---: | :-- |\n| 1 | **one** `1` |',
+  '```ts\nexport const answer: number = 42; // the answer\n```',
+];
+
+/**
+ * Prepares what the first reply would otherwise pay for inside its frames, while the window is idle after it opens:
+ * the two highlighters (rehype-highlight's and the one fence cuts ask), each registering its ~37 grammars when first
+ * built (15 to 35 ms apiece), then one parse of each kind of block, since the parser's code is compiled when first run
+ * (the first table of a session spent 20 ms there). Each step runs in an idle period of its own.
+ */
+export function prepareMarkdownWhenIdle(): void {
+  const steps: (() => void)[] = [
+    rehypeHighlightOnce,
+    prepareFenceCuts,
+    ...WARM_UP_SAMPLES.map((sample) => () => {
+      Markdown({ children: sample, remarkPlugins, rehypePlugins, components, urlTransform });
+    }),
+  ];
+  const whenIdle = (work: () => void) => (typeof requestIdleCallback === 'function' ? requestIdleCallback(() => work()) : setTimeout(work, 0));
+  const runFrom = (index: number): void => {
+    const step = steps[index];
+    if (step === undefined) return;
+    step();
+    whenIdle(() => runFrom(index + 1));
+  };
+  whenIdle(() => runFrom(0));
+}
 
 /** Text shown exactly as it is: React sets it as a text node, so nothing in it is ever markup. */
 function PlainText({ text, testId }: { readonly text: string; readonly testId: string }) {
@@ -158,12 +177,13 @@ function OpenFenceCode({ className }: ComponentProps<'code'> & ExtraProps) {
   return <code className={className}>{useContext(OpenBlockBody)}</code>;
 }
 
+/** A table's head, then its pieces, each a section of rows (see PieceRows). */
 function OpenTable({ children }: ComponentProps<'table'> & ExtraProps) {
   return (
     <div className="md-table-wrap">
       <table>
         {children}
-        <tbody>{useContext(OpenBlockBody)}</tbody>
+        {useContext(OpenBlockBody)}
       </table>
     </div>
   );
@@ -172,8 +192,27 @@ function OpenTable({ children }: ComponentProps<'table'> & ExtraProps) {
 /** Set inside a piece's top list, so lists nested in its items render as usual. */
 const InsidePieceList = createContext(false);
 
-/** The number of an ordered list piece's first item in the whole list; null for a bullet list. */
-const PieceFirstNumber = createContext<number | null>(null);
+/**
+ * Where a piece starts in its whole block: the number of an ordered list piece's first item (null for a bullet list),
+ * the index of a table piece's first body row.
+ */
+const PieceStart = createContext<number | null>(null);
+
+/** Whether the block a piece belongs to is the reply's open block, still growing. */
+const BlockGrowing = createContext(false);
+
+/**
+ * A table piece's rows, in a section of their own. Stripes count from the table's first body row, not the section's.
+ * While the table grows, each section is a compositor layer of its own: Chromium otherwise records every row within
+ * its 4,000 px paint margin again on each frame that adds a row (10 ms a frame at 300 rows), where a section's layer
+ * is kept as it was drawn. The layers end when the table does (text on them loses subpixel antialiasing meanwhile).
+ */
+function PieceRows({ children }: ComponentProps<'tbody'> & ExtraProps) {
+  const firstRow = useContext(PieceStart) ?? 0;
+  const growing = useContext(BlockGrowing);
+  const className = ['md-piece-rows', ...(firstRow % 2 === 1 ? ['md-rows-from-even'] : []), ...(growing ? ['md-layer'] : [])].join(' ');
+  return <tbody className={className}>{children}</tbody>;
+}
 
 /**
  * A piece's top list: the list element its own parse gives, numbered from the piece's first item's place in the whole
@@ -181,7 +220,7 @@ const PieceFirstNumber = createContext<number | null>(null);
  */
 function PieceList({ node, children, ...attributes }: ComponentProps<'ul'> & ExtraProps) {
   const nested = useContext(InsidePieceList);
-  const firstNumber = useContext(PieceFirstNumber);
+  const firstNumber = useContext(PieceStart);
   const tagName = node?.tagName ?? 'ul';
   if (nested) return createElement(tagName, attributes, children);
   const numbered = firstNumber === null || firstNumber === 1 ? { start: undefined } : { start: firstNumber };
@@ -223,14 +262,14 @@ interface OpenBlockShape {
    * table rows cannot be contained apart from their table.
    */
   readonly pieceElement: boolean;
-  /** The number of piece `index`'s first item in the whole list, for an ordered list; null otherwise. */
-  readonly pieceFirstNumber: (index: number) => number | null;
+  /** Where piece `index` starts in the whole block (see PieceStart). */
+  readonly pieceStart: (index: number) => number | null;
 }
 
 const OPEN_FENCE_COMPONENTS: Components = { ...components, code: OpenFenceCode };
 const FENCE_PIECE_COMPONENTS: Components = { pre: ChildrenOnly, code: ChildrenOnly };
 const OPEN_TABLE_COMPONENTS: Components = { ...components, table: OpenTable };
-const TABLE_PIECE_COMPONENTS: Components = { ...components, table: ChildrenOnly, thead: Nothing, tbody: ChildrenOnly };
+const TABLE_PIECE_COMPONENTS: Components = { ...components, table: ChildrenOnly, thead: Nothing, tbody: PieceRows };
 const LIST_PIECE_COMPONENTS: Components = { ...components, ul: PieceList, ol: PieceList };
 
 function shapeOf(parts: OpenBlockParts): OpenBlockShape {
@@ -241,7 +280,7 @@ function shapeOf(parts: OpenBlockParts): OpenBlockShape {
         pieceSource: (piece) => `${parts.opener}\n${piece}`,
         pieceComponents: FENCE_PIECE_COMPONENTS,
         pieceElement: true,
-        pieceFirstNumber: () => null,
+        pieceStart: () => null,
       };
     case 'table':
       return {
@@ -249,7 +288,7 @@ function shapeOf(parts: OpenBlockParts): OpenBlockShape {
         pieceSource: (piece) => `${parts.head}\n${piece}`,
         pieceComponents: TABLE_PIECE_COMPONENTS,
         pieceElement: false,
-        pieceFirstNumber: () => null,
+        pieceStart: (index) => parts.firstRows[index] ?? 0,
       };
     case 'list': {
       // CommonMark numbers an ordered list from its first item's number on, whatever the later markers say.
@@ -260,7 +299,7 @@ function shapeOf(parts: OpenBlockParts): OpenBlockShape {
         pieceSource: (piece) => piece,
         pieceComponents: LIST_PIECE_COMPONENTS,
         pieceElement: false,
-        pieceFirstNumber: (index) => (start === null ? null : start + (parts.firstItems[index] ?? 0)),
+        pieceStart: (index) => (start === null ? null : start + (parts.firstItems[index] ?? 0)),
       };
     }
     default: {
@@ -275,19 +314,19 @@ const BlockPiece = memo(function BlockPiece({
   source,
   pieceComponents,
   pieceElement,
-  firstNumber,
+  start,
 }: {
   readonly source: string;
   readonly pieceComponents: Components;
   readonly pieceElement: boolean;
-  readonly firstNumber: number | null;
+  readonly start: number | null;
 }) {
   const parsed = (
-    <PieceFirstNumber.Provider value={firstNumber}>
+    <PieceStart.Provider value={start}>
       <Markdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={pieceComponents} urlTransform={urlTransform}>
         {source}
       </Markdown>
-    </PieceFirstNumber.Provider>
+    </PieceStart.Provider>
   );
   return pieceElement ? <span className="md-piece">{parsed}</span> : parsed;
 });
@@ -316,12 +355,12 @@ const PiecewiseBlock = memo(function PiecewiseBlock({ source, streaming }: { rea
       source={shape.pieceSource(piece)}
       pieceComponents={shape.pieceComponents}
       pieceElement={shape.pieceElement}
-      firstNumber={shape.pieceFirstNumber(index)}
+      start={shape.pieceStart(index)}
     />
   ));
   return (
     <RenderBoundary resetKey={source} fallback={<PlainText text={source} testId="markdown-fallback" />}>
-      {shape.container(body)}
+      <BlockGrowing.Provider value={streaming}>{shape.container(body)}</BlockGrowing.Provider>
     </RenderBoundary>
   );
 });

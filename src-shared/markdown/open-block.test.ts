@@ -65,6 +65,7 @@ describe('blockPieces', () => {
       kind: 'table',
       head: '| a | b |\n| :- | -: |',
       pieces: [rows.slice(0, 4).join('\n'), rows.slice(4).join('\n')],
+      firstRows: [0, 4],
     });
   });
 

@@ -12,8 +12,8 @@ export const OPEN_BLOCK_PIECE_CHARS = 1_024;
 export type OpenBlockParts =
   /** A code fence, closed or not: `opener` is its first line, each piece a run of its code lines. */
   | { readonly kind: 'fence'; readonly opener: string; readonly pieces: readonly string[] }
-  /** A table: `head` is its header and delimiter rows, each piece a run of body rows. */
-  | { readonly kind: 'table'; readonly head: string; readonly pieces: readonly string[] }
+  /** A table: `head` is its header and delimiter rows, each piece a run of body rows, `firstRows[i]` the index of piece i's first. */
+  | { readonly kind: 'table'; readonly head: string; readonly pieces: readonly string[]; readonly firstRows: readonly number[] }
   /**
    * A tight list: `marker` is its first item's marker (`-`, `3.`), each piece a run of whole items, and
    * `firstItems[i]` the index in the list of piece i's first item.
@@ -112,7 +112,8 @@ function openTable(lines: readonly string[]): OpenBlockParts | null {
   if (delimiterCells.length === 0 || !delimiterCells.every((cell) => TABLE_DELIMITER_CELL.test(cell))) return null;
   if (tableCells(header).length !== delimiterCells.length) return null;
   if (!rows.every((row) => TABLE_ROW.test(row))) return null;
-  return { kind: 'table', head: `${header}\n${delimiter}`, pieces: intoPieces(rows).pieces };
+  const { pieces, firstUnits } = intoPieces(rows);
+  return { kind: 'table', head: `${header}\n${delimiter}`, pieces, firstRows: firstUnits };
 }
 
 /** Bullets continue a list only with the same character, numbers only with the same delimiter (CommonMark). */
