@@ -121,7 +121,7 @@ async function nextFrames(page: Page): Promise<void> {
 async function renderedRows(page: Page): Promise<{ ids: string[]; highestTop: number; lowestTop: number; scrollTop: number }> {
   return page.evaluate(() => {
     const slots = Array.from(document.querySelectorAll<HTMLElement>('.message-slot'));
-    const tops = slots.map((slot) => Number(/translateY\(([-\d.e+]+)px\)/.exec(slot.style.transform)?.[1] ?? 0));
+    const tops = slots.map((slot) => slot.offsetTop);
     const ids = Array.from(document.querySelectorAll<HTMLElement>('[data-testid="message"]')).map((row) => row.dataset.messageId ?? '');
     const scrollTop = document.querySelector<HTMLElement>('[data-testid="message-list"]')?.scrollTop ?? 0;
     return { ids, highestTop: Math.min(...tops), lowestTop: Math.max(...tops), scrollTop };

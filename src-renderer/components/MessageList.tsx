@@ -107,6 +107,11 @@ function LoadedMessageList({ conversationId }: { readonly conversationId: string
     anchorTo: 'end',
     followOnAppend: reachesEnd && !hasNewer,
     scrollEndThreshold: STICK_TO_END_THRESHOLD_PX,
+    // A growing reply changes the list's height and moves nothing else on every frame: the virtualizer writes heights
+    // and row positions (as `top`, no compositor layer per row) straight to the elements, and the list renders again
+    // only when the rows in view change, not once more per frame from inside the resize observer.
+    directDomUpdates: true,
+    directDomUpdatesMode: 'position',
   });
 
   // The rows drawn first are those at the opening offset: the element starts there too, before the virtualizer reads it.
@@ -205,7 +210,7 @@ function LoadedMessageList({ conversationId }: { readonly conversationId: string
         tabIndex={0}
         onScroll={onScroll}
       >
-        <div className="message-list-inner" style={{ height: virtualizer.getTotalSize() }}>
+        <div ref={virtualizer.containerRef} className="message-list-inner">
           {items.map((item) => {
             const messageId = messageIds[item.index];
             if (messageId === undefined) return null;
@@ -216,7 +221,6 @@ function LoadedMessageList({ conversationId }: { readonly conversationId: string
                 data-index={item.index}
                 data-message-id={messageId}
                 ref={virtualizer.measureElement}
-                style={{ transform: `translateY(${item.start}px)` }}
               >
                 <MessageRow messageId={messageId} />
               </div>
