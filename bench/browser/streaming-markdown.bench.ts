@@ -179,8 +179,11 @@ async function streamReply(kind: LongKind): Promise<StreamMeasurement> {
   // Each reply starts from a collected heap: the previous reply's elements, gone with its conversation, are otherwise
   // collected in this one, whose first full collection then frees them in a task of its own (20 to 35 ms). A plain
   // collection: the DevTools one also drops compiled code, and the reply's first frames would compile it again.
-  await page.evaluate(() => (window as unknown as { gc: () => void }).gc());
-  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)));
+  // The collection's follow-up task is given time to run before the trace starts.
+  await page.evaluate(async () => {
+    (window as unknown as { gc: () => void }).gc();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  });
   await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'] });
   await page.getByTestId('composer-input').fill(`Stream a long ${kind} [long:${kind}:${REPLY_BYTES}]`);
   await page.getByTestId('composer-input').press('Enter');
