@@ -10,28 +10,30 @@ import { ProviderFailure, classifyProviderFailure, malformedStreamError } from '
 import { failureFromSdkError, sdkClientOptions, streamThroughSdk, type SdkErrorClasses } from './sdk-stream';
 import { encodedBodyOptions } from './encoded-body';
 import { applyDelta, blockStateFor, finishBlock, type BlockState } from './anthropic-content-blocks';
-import { createModelAnnouncer, refusalPart, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
+import { createModelAnnouncer, mappingOptionsFor, refusalPart, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, ProviderError, StreamPart } from './stream-parts';
 
 export function streamAnthropicMessages(call: ProviderCall): AsyncIterable<StreamPart> {
-  return mapAnthropicEvents(sendAnthropicRequest(call), { signal: call.signal });
+  return mapAnthropicEvents(sendAnthropicRequest(call), mappingOptionsFor(call));
 }
 
 /** Sends the body as the replay layer built it and yields the raw stream events; SDK failures become `ProviderFailure`. */
-async function* sendAnthropicRequest(call: ProviderCall): AsyncIterable<unknown> {
-  if (call.apiKey === null) {
-    // Without an explicit key the SDK falls back to ANTHROPIC_* variables and profile files: never let it.
-    throw new ProviderFailure({ code: 'auth', message: 'No API key is set for this brain.', retryable: false });
-  }
-  const client = new Anthropic({
-    ...sdkClientOptions(call),
-    apiKey: call.apiKey,
-    // Without an explicit null the SDK reads ANTHROPIC_AUTH_TOKEN, which would send one brain's token to another.
-    authToken: null,
-  });
-  // The replay layer built the complete body, `stream: true` included: it goes out as is.
-  yield* streamThroughSdk(
-    () => client.messages.create(call.body as unknown as MessageCreateParamsStreaming, { signal: call.signal, ...encodedBodyOptions(call.encodedBody) }),
+function sendAnthropicRequest(call: ProviderCall): AsyncIterable<unknown> {
+  return streamThroughSdk(
+    () => {
+      if (call.apiKey === null) {
+        // Without an explicit key the SDK falls back to ANTHROPIC_* variables and profile files: never let it.
+        throw new ProviderFailure({ code: 'auth', message: 'No API key is set for this brain.', retryable: false });
+      }
+      const client = new Anthropic({
+        ...sdkClientOptions(call),
+        apiKey: call.apiKey,
+        // Without an explicit null the SDK reads ANTHROPIC_AUTH_TOKEN, which would send one brain's token to another.
+        authToken: null,
+      });
+      // The replay layer built the complete body, `stream: true` included: it goes out as is.
+      return client.messages.create(call.body as unknown as MessageCreateParamsStreaming, { signal: call.signal, ...encodedBodyOptions(call.encodedBody) });
+    },
     (thrown) => failureFromSdkError(thrown, call.baseUrl, ANTHROPIC_ERRORS, errorFromAnthropicBody),
   );
 }
@@ -80,7 +82,8 @@ async function* anthropicParts(events: AsyncIterable<unknown>): AsyncGenerator<S
       case 'message_start': {
         const message = recordField(event, 'message');
         const model = message === null ? null : stringField(message, 'model');
-        yield* announceModel(model);
+        const modelPart = announceModel(model);
+        if (modelPart !== null) yield modelPart;
         const startUsage = message === null ? null : recordField(message, 'usage');
         if (startUsage !== null) usage = mergeUsage(usage, startUsage);
         break;

@@ -8,11 +8,11 @@ import { arrayField, isRecord, numberField, recordField, stringField, type JsonR
 import { encodedBodyOptions } from './encoded-body';
 import { errorFromOpenAiErrorObject, sendWithOpenAiSdk } from './openai-sdk';
 import { malformedStreamError } from './provider-errors';
-import { closingParts, createModelAnnouncer, refusalPart, streamedToolCall, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
+import { closingParts, createModelAnnouncer, mappingOptionsFor, refusalPart, streamedToolCall, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, StreamPart } from './stream-parts';
 
 export function streamChatCompletions(call: ProviderCall): AsyncIterable<StreamPart> {
-  return mapChatCompletionChunks(sendChatCompletionsRequest(call), { signal: call.signal });
+  return mapChatCompletionChunks(sendChatCompletionsRequest(call), mappingOptionsFor(call));
 }
 
 function sendChatCompletionsRequest(call: ProviderCall): AsyncIterable<unknown> {
@@ -53,7 +53,8 @@ async function* chatCompletionParts(chunks: AsyncIterable<unknown>): AsyncGenera
       yield { type: 'error', error: errorFromOpenAiErrorObject(streamedError, undefined, 'The provider reported an error.') };
       return 'ended';
     }
-    yield* announceModel(stringField(chunk, 'model'));
+    const modelPart = announceModel(stringField(chunk, 'model'));
+    if (modelPart !== null) yield modelPart;
     // With stream_options.include_usage, OpenAI sends usage in a last chunk with empty `choices`.
     const chunkUsage = recordField(chunk, 'usage');
     if (chunkUsage !== null) usage = usageFrom(chunkUsage);
@@ -65,8 +66,15 @@ async function* chatCompletionParts(chunks: AsyncIterable<unknown>): AsyncGenera
       const choiceUsage = recordField(choice, 'usage');
       if (choiceUsage !== null) usage = usageFrom(choiceUsage);
       const delta = recordField(choice, 'delta');
-      if (delta !== null) yield* readDelta(delta, toolCalls);
-      refusal += (delta === null ? null : stringField(delta, 'refusal')) ?? '';
+      if (delta !== null) {
+        // Moonshot (Kimi) streams reasoning as `reasoning_content`; Ollama's and OpenRouter's compatible endpoints say `reasoning`.
+        const reasoning = stringField(delta, 'reasoning_content') ?? stringField(delta, 'reasoning');
+        if (reasoning) yield { type: 'reasoning-delta', text: reasoning };
+        const content = stringField(delta, 'content');
+        if (content) yield { type: 'text-delta', text: content };
+        collectToolCallPieces(delta, toolCalls);
+        refusal += stringField(delta, 'refusal') ?? '';
+      }
 
       const finishReason = stringField(choice, 'finish_reason');
       if (finishReason !== null && rawFinishReason === null) {
@@ -80,14 +88,8 @@ async function* chatCompletionParts(chunks: AsyncIterable<unknown>): AsyncGenera
   return closingParts(refusal === '' ? [] : [refusalPart(refusal, null)], usage, mapFinishReason(rawFinishReason), rawFinishReason);
 }
 
-function* readDelta(delta: JsonRecord, toolCalls: Map<number, PendingToolCall>): Iterable<StreamPart> {
-  // Moonshot (Kimi) streams reasoning as `reasoning_content`; Ollama's and OpenRouter's compatible endpoints say `reasoning`.
-  const reasoning = stringField(delta, 'reasoning_content') ?? stringField(delta, 'reasoning');
-  if (reasoning) yield { type: 'reasoning-delta', text: reasoning };
-  const content = stringField(delta, 'content');
-  if (content) yield { type: 'text-delta', text: content };
-
-  // Each call arrives in pieces keyed by `index`: the first piece carries id and name, later ones argument fragments.
+/** Each call arrives in pieces keyed by `index`: the first piece carries id and name, later ones argument fragments. */
+function collectToolCallPieces(delta: JsonRecord, toolCalls: Map<number, PendingToolCall>): void {
   for (const piece of arrayField(delta, 'tool_calls') ?? []) {
     if (!isRecord(piece)) continue;
     const index = numberField(piece, 'index') ?? toolCalls.size;

@@ -9,12 +9,12 @@ import { StreamedArguments } from './gemini-partial-args';
 import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
 import { ProviderFailure, classifyProviderFailure, malformedStreamError } from './provider-errors';
 import { readServerSentEvents } from './sse';
-import { closingParts, createModelAnnouncer, refusalPart, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
+import { closingParts, createModelAnnouncer, mappingOptionsFor, refusalPart, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, ProviderError, StreamPart } from './stream-parts';
 import { streamWatchFor } from './watched-fetch';
 
 export function streamGeminiGenerateContent(call: ProviderCall): AsyncIterable<StreamPart> {
-  return mapGeminiChunks(sendGeminiRequest(call), { signal: call.signal });
+  return mapGeminiChunks(sendGeminiRequest(call), mappingOptionsFor(call));
 }
 
 async function* sendGeminiRequest(call: ProviderCall): AsyncIterable<unknown> {
@@ -87,7 +87,8 @@ async function* geminiParts(chunks: AsyncIterable<unknown>): AsyncGenerator<Stre
       yield { type: 'error', error: errorFromGeminiBody(chunk, undefined, 'The provider reported an error.') };
       return 'ended';
     }
-    yield* announceModel(stringField(chunk, 'modelVersion'));
+    const modelPart = announceModel(stringField(chunk, 'modelVersion'));
+    if (modelPart !== null) yield modelPart;
     const usageMetadata = recordField(chunk, 'usageMetadata');
     if (usageMetadata !== null) usage = usageFrom(usageMetadata);
 

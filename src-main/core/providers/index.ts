@@ -6,24 +6,12 @@ import { streamChatCompletions } from './chat-completions';
 import { streamGeminiGenerateContent } from './gemini-generate-content';
 import { streamOllamaChat } from './ollama-chat';
 import { streamOpenAiResponses } from './openai-responses';
-import { namingTheBrain } from './provider-errors';
 import type { ProviderCall, StreamPart } from './stream-parts';
 
 export type { FinishReason, ProviderCall, ProviderError, ProviderErrorCode, StreamPart } from './stream-parts';
 
+/** A size refusal names the brain whose window the conversation outgrew, as the person chose it (`call.label`). */
 export function streamProvider(call: ProviderCall): AsyncIterable<StreamPart> {
-  const parts = streamWire(call);
-  return call.label === undefined ? parts : withSizeRefusalsNamed(parts, call.label);
-}
-
-/** A size refusal names the brain whose window the conversation outgrew, as the person chose it. */
-async function* withSizeRefusalsNamed(parts: AsyncIterable<StreamPart>, label: string): AsyncIterable<StreamPart> {
-  for await (const part of parts) {
-    yield part.type === 'error' ? { type: 'error', error: namingTheBrain(part.error, label) } : part;
-  }
-}
-
-function streamWire(call: ProviderCall): AsyncIterable<StreamPart> {
   switch (call.wire) {
     case 'anthropic-messages':
       return streamAnthropicMessages(call);

@@ -6,12 +6,12 @@ import type { Usage } from '../../../src-shared/api';
 import { postForStream, parseJsonOrNull, readJsonLines } from './http-stream';
 import { isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
 import { classifyProviderFailure, malformedStreamError } from './provider-errors';
-import { createModelAnnouncer, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
+import { createModelAnnouncer, mappingOptionsFor, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
 import type { FinishReason, ProviderCall, ProviderError, StreamPart } from './stream-parts';
 import { streamWatchFor } from './watched-fetch';
 
 export function streamOllamaChat(call: ProviderCall): AsyncIterable<StreamPart> {
-  return mapOllamaChatLines(sendOllamaRequest(call), { signal: call.signal });
+  return mapOllamaChatLines(sendOllamaRequest(call), mappingOptionsFor(call));
 }
 
 async function* sendOllamaRequest(call: ProviderCall): AsyncIterable<unknown> {
@@ -65,7 +65,8 @@ async function* ollamaParts(lines: AsyncIterable<unknown>): AsyncGenerator<Strea
       yield { type: 'error', error: errorFromOllamaBody(undefined, JSON.stringify(line)) };
       return 'ended';
     }
-    yield* announceModel(stringField(line, 'model'));
+    const modelPart = announceModel(stringField(line, 'model'));
+    if (modelPart !== null) yield modelPart;
     const message = recordField(line, 'message');
     if (message !== null) {
       const thinking = stringField(message, 'thinking');

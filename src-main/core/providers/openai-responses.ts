@@ -8,7 +8,7 @@ import { encodedBodyOptions } from './encoded-body';
 import { sendWithOpenAiSdk } from './openai-sdk';
 import { arrayField, isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
 import { classifyProviderFailure, malformedStreamError } from './provider-errors';
-import { createModelAnnouncer, refusalPart, truncate, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
+import { createModelAnnouncer, mappingOptionsFor, refusalPart, truncate, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
 import type { ReasoningPlace } from '../replay/types';
 import type { FinishReason, ProviderCall, StreamPart } from './stream-parts';
 
@@ -16,7 +16,7 @@ export function streamOpenAiResponses(call: ProviderCall): AsyncIterable<StreamP
   // The replay layer built the complete body, `stream: true` included: it goes out as is.
   const body = call.body as unknown as ResponseCreateParamsStreaming;
   const events = sendWithOpenAiSdk(call, (client) => client.responses.create(body, { signal: call.signal, ...encodedBodyOptions(call.encodedBody) }));
-  return mapOpenAiResponsesEvents(events, { signal: call.signal });
+  return mapOpenAiResponsesEvents(events, mappingOptionsFor(call));
 }
 
 /**
@@ -64,7 +64,8 @@ async function* responsesParts(events: AsyncIterable<unknown>): AsyncGenerator<S
     }
     const response = recordField(event, 'response');
     const model = response === null ? null : stringField(response, 'model');
-    yield* announceModel(model);
+    const modelPart = announceModel(model);
+    if (modelPart !== null) yield modelPart;
     switch (event.type) {
       case 'response.output_text.delta': {
         const text = stringField(event, 'delta');

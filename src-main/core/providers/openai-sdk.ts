@@ -8,23 +8,22 @@ import { ProviderFailure, classifyProviderFailure } from './provider-errors';
 import { failureFromSdkError, sdkClientOptions, streamThroughSdk, type SdkErrorClasses } from './sdk-stream';
 import type { ProviderCall, ProviderError } from './stream-parts';
 
-export async function* sendWithOpenAiSdk(
-  call: ProviderCall,
-  send: (client: OpenAI) => PromiseLike<AsyncIterable<unknown>>,
-): AsyncIterable<unknown> {
-  if (call.apiKey === null) {
-    // Without an explicit key the SDK falls back to OPENAI_API_KEY, which may belong to another brain.
-    throw new ProviderFailure({ code: 'auth', message: 'No API key is set for this brain.', retryable: false });
-  }
-  const client = new OpenAI({
-    ...sdkClientOptions(call),
-    apiKey: call.apiKey,
-    // OPENAI_ORG_ID / OPENAI_PROJECT_ID would otherwise leak into requests to other providers.
-    organization: null,
-    project: null,
-  });
-  yield* streamThroughSdk(
-    () => send(client),
+export function sendWithOpenAiSdk(call: ProviderCall, send: (client: OpenAI) => PromiseLike<AsyncIterable<unknown>>): AsyncIterable<unknown> {
+  return streamThroughSdk(
+    () => {
+      if (call.apiKey === null) {
+        // Without an explicit key the SDK falls back to OPENAI_API_KEY, which may belong to another brain.
+        throw new ProviderFailure({ code: 'auth', message: 'No API key is set for this brain.', retryable: false });
+      }
+      const client = new OpenAI({
+        ...sdkClientOptions(call),
+        apiKey: call.apiKey,
+        // OPENAI_ORG_ID / OPENAI_PROJECT_ID would otherwise leak into requests to other providers.
+        organization: null,
+        project: null,
+      });
+      return send(client);
+    },
     (thrown) => failureFromSdkError(thrown, call.baseUrl, OPENAI_ERRORS, errorFromOpenAiErrorObject),
   );
 }

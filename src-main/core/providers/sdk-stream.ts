@@ -44,7 +44,10 @@ export function sdkClientOptions(call: ProviderCall) {
   };
 }
 
-/** Yields the SDK's raw stream; every SDK failure, before or during the stream, becomes a `ProviderFailure`. */
+/**
+ * Yields the SDK's raw stream, opened on the first read; every SDK failure, before or during the stream, becomes a
+ * `ProviderFailure`. A failure thrown by `open` itself (a missing key) passes through `toFailure` the same way.
+ */
 export async function* streamThroughSdk(
   open: () => PromiseLike<AsyncIterable<unknown>>,
   toFailure: (thrown: unknown) => unknown,

@@ -1,11 +1,18 @@
 /** What every wire's pure stream mapper shares. */
 import type { Usage } from '../../../src-shared/api';
-import type { FinishReason, StreamPart } from './stream-parts';
-import { CLOSED_EARLY_MESSAGE, connectionError, errorFromThrown, malformedStreamError } from './provider-errors';
+import type { FinishReason, ProviderCall, StreamPart } from './stream-parts';
+import { CLOSED_EARLY_MESSAGE, connectionError, errorFromThrown, malformedStreamError, namingTheBrain } from './provider-errors';
 
 export interface StreamMappingOptions {
   /** When this aborts, the mapping ends quietly instead of reporting the cut-off stream. */
   readonly signal?: AbortSignal;
+  /** The brain as the person chose it ("Kimi"): a size refusal names its window instead of "the model's". */
+  readonly label?: string;
+}
+
+/** The mapping options a call carries: its abort signal, and the label its errors name. */
+export function mappingOptionsFor(call: Pick<ProviderCall, 'signal' | 'label'>): StreamMappingOptions {
+  return call.label === undefined ? { signal: call.signal } : { signal: call.signal, label: call.label };
 }
 
 /** Time allowed until the response headers arrive; a streamed body may take much longer. */
@@ -15,13 +22,13 @@ export function truncate(text: string, limit: number): string {
   return text.length <= limit ? text : `${text.slice(0, limit)}…`;
 }
 
-/** The served model is reported once, the first time a stream names it: `yield*` what the announcer gives. */
-export function createModelAnnouncer(): (model: string | null) => readonly StreamPart[] {
+/** The served model is reported once, the first time a stream names it: the announcer gives its part, then null. */
+export function createModelAnnouncer(): (model: string | null) => StreamPart | null {
   let announced = false;
   return (model) => {
-    if (announced || model === null || model === '') return [];
+    if (announced || model === null || model === '') return null;
     announced = true;
-    return [{ type: 'response-model', model }];
+    return { type: 'response-model', model };
   };
 }
 
@@ -75,21 +82,36 @@ export function closingParts(before: readonly StreamPart[], usage: Usage | null,
 /**
  * The end every wire's stream shares, so each reply ends with exactly one terminal part: a throw from the event source
  * (a dropped connection, an idle timeout) becomes one `error` part, a stream cut off before its end becomes a
- * connection error, and an abort (Stop, shutdown) ends quietly: the engine records the stop itself.
+ * connection error, and an abort (Stop, shutdown) ends quietly: the engine records the stop itself. Error parts name
+ * the brain where the options give its label.
  */
 export async function* withStreamEnding(parts: AsyncGenerator<StreamPart, MappingEnd>, options: StreamMappingOptions): AsyncGenerator<StreamPart> {
-  let end: MappingEnd;
+  const { label } = options;
+  const named = (part: StreamPart): StreamPart => (label === undefined || part.type !== 'error' ? part : { type: 'error', error: namingTheBrain(part.error, label) });
+  let end: MappingEnd | null = null;
   try {
-    end = yield* parts;
+    // Stepped by hand rather than `yield*`, so each part passes through `named` here instead of in one more generator:
+    // every layer costs every delta of the reply its own promise turns.
+    for (;;) {
+      const step = await parts.next();
+      if (step.done === true) {
+        end = step.value;
+        break;
+      }
+      yield named(step.value);
+    }
   } catch (thrown) {
     if (options.signal?.aborted) return;
-    yield { type: 'error', error: errorFromThrown(thrown) };
+    yield named({ type: 'error', error: errorFromThrown(thrown) });
     return;
+  } finally {
+    // The reader stopped early (Stop, a failed turn): the mapper's own `finally` closes the provider's stream.
+    if (end === null) await parts.return('ended');
   }
   if (end === 'ended' || options.signal?.aborted) return;
   if (end === 'cut-off') {
     yield { type: 'error', error: connectionError(CLOSED_EARLY_MESSAGE) };
     return;
   }
-  yield* end.closing;
+  for (const part of end.closing) yield named(part);
 }
