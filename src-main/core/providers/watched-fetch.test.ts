@@ -65,6 +65,28 @@ describe('watchedFetch', () => {
     expect(signals[0]?.aborted).toBe(true);
   });
 
+  it('measures each wait on its own: a chunk every 60 ms for half a second is never a 100 ms stall', async () => {
+    const words = ['one ', 'two ', 'three ', 'four ', 'five ', 'six ', 'seven ', 'eight'];
+    vi.stubGlobal('fetch', async () => {
+      let index = 0;
+      const body = new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            await new Promise((resolve) => setTimeout(resolve, 60));
+            const word = words[index];
+            index += 1;
+            if (word === undefined) controller.close();
+            else controller.enqueue(encoder.encode(word));
+          },
+        },
+        { highWaterMark: 0 },
+      );
+      return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
+    });
+    const response = await watchedFetch(WATCH)('http://provider.invalid/v1/messages');
+    expect(await readAll(response.body)).toBe(words.join(''));
+  });
+
   it('never counts a slow reader as a stalled provider', async () => {
     stubFetch({ contentType: 'text/event-stream', chunks: ['one ', 'two ', 'three'], ends: true });
     const response = await watchedFetch(WATCH)('http://provider.invalid/v1/messages');

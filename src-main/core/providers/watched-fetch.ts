@@ -130,34 +130,60 @@ function watchIdle(
   onSettled: () => void,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
+  // One timer for the whole body, re-armed only when it fires: a timer set and cleared for every chunk cost each
+  // streamed delta a timer-list insert and removal, on the main process.
+  let waitingSince: number | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let stalled = false;
+  let output: ReadableStreamDefaultController<Uint8Array> | null = null;
+  const stopClock = (): void => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+  };
+  const checkIdle = (): void => {
+    timer = null;
+    // Between reads the clock stands still; the next read starts it again.
+    if (waitingSince === null) return;
+    const waited = performance.now() - waitingSince;
+    if (waited < watch.idleTimeoutMs) {
+      timer = setTimeout(checkIdle, watch.idleTimeoutMs - waited);
+      return;
+    }
+    stalled = true;
+    output?.error(new ProviderFailure(stalledError(watch)));
+    closeConnection();
+    reader.cancel().catch(() => undefined);
+    onSettled();
+  };
   return new ReadableStream<Uint8Array>(
     {
+      start(controller) {
+        output = controller;
+      },
       async pull(controller) {
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const stalled = new Promise<null>((resolve) => {
-          timer = setTimeout(() => resolve(null), watch.idleTimeoutMs);
-        });
+        waitingSince = performance.now();
+        timer ??= setTimeout(checkIdle, watch.idleTimeoutMs);
+        let result: ReadableStreamReadResult<Uint8Array>;
         try {
-          const result = await Promise.race([reader.read(), stalled]);
-          if (result === null) {
-            controller.error(new ProviderFailure(stalledError(watch)));
-            closeConnection();
-            reader.cancel().catch(() => undefined);
-            onSettled();
-            return;
-          }
-          if (result.done) {
-            controller.close();
-            onSettled();
-          } else controller.enqueue(result.value);
+          result = await reader.read();
         } catch (thrown) {
+          stopClock();
+          // The stall already errored this body; the read the cancel ended says nothing new.
+          if (stalled) return;
           onSettled();
           throw thrown;
         } finally {
-          clearTimeout(timer);
+          waitingSince = null;
         }
+        if (stalled) return;
+        if (result.done) {
+          stopClock();
+          controller.close();
+          onSettled();
+        } else controller.enqueue(result.value);
       },
       cancel: (reason) => {
+        stopClock();
         onSettled();
         return reader.cancel(reason);
       },
