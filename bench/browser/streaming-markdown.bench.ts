@@ -175,6 +175,8 @@ async function streamReply(kind: LongKind): Promise<StreamMeasurement> {
   await page.getByTestId('brain-switch-claude').click();
   await page.keyboard.press('Escape');
   await page.getByTestId('brain-picker-panel').waitFor({ state: 'hidden' });
+  // Typed before the trace starts: the locator's query runs Playwright's own script, which is not the window's work.
+  await page.getByTestId('composer-input').fill(`Stream a long ${kind} [long:${kind}:${REPLY_BYTES}]`);
   await page.evaluate(() => (window as unknown as { streamingProbe: PageProbe }).streamingProbe.reset());
   // Each reply starts from a collected heap: the previous reply's elements, gone with its conversation, are otherwise
   // collected in this one, whose first full collection then frees them in a task of its own (20 to 35 ms). A plain
@@ -185,8 +187,8 @@ async function streamReply(kind: LongKind): Promise<StreamMeasurement> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   });
   await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'] });
-  await page.getByTestId('composer-input').fill(`Stream a long ${kind} [long:${kind}:${REPLY_BYTES}]`);
-  await page.getByTestId('composer-input').press('Enter');
+  // The composer still has the focus: the key goes to it without a query.
+  await page.keyboard.press('Enter');
   // A locator would also check every frame, in the frames measured here.
   await page.waitForFunction(() => document.querySelector('[data-testid="message"][data-role="assistant"][data-status="complete"]') !== null, undefined, {
     polling: 250,
