@@ -65,12 +65,14 @@ export async function startOwnHost(options: OwnHostOptions = {}): Promise<OwnHos
   const serve = [process.execPath, join(repoRoot, 'bin', 'anybrain.js'), 'serve', '--port', '0'];
   const [command, ...args] = options.wrap ? options.wrap(serve) : serve;
   if (command === undefined) throw new Error('The host command is empty.');
-  const child = spawn(command, args, { cwd: repoRoot, env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A process group of its own: a wrapper (dbus-run-session) does not pass a signal on to the host it started, so the
+  // host, the session bus and the keyring daemon are stopped together, as a group.
+  const child = spawn(command, args, { cwd: repoRoot, env: environment, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let launchUrl: string;
   try {
     launchUrl = await waitForLaunchUrl(child);
   } catch (error) {
-    child.kill('SIGKILL');
+    await stopGroup(child, 'SIGKILL');
     if (madeDataDir) rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
@@ -79,12 +81,45 @@ export async function startOwnHost(options: OwnHostOptions = {}): Promise<OwnHos
     origin: new URL(launchUrl).origin,
     dataDir,
     stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolvePromise) => child.once('exit', resolvePromise));
-        child.kill('SIGTERM');
-        await exited;
-      }
+      await stopGroup(child, 'SIGTERM');
       if (madeDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Whether any process of the group `groupId` is still running. */
+function groupAlive(groupId: number): boolean {
+  return signalGroup(groupId, 0);
+}
+
+/**
+ * Signals every process of the child's group and waits until all have exited: after 10 s it kills what is left, and
+ * after 2 s more it stops waiting (a process whose parent never collects it stays in the table, in no state to run).
+ */
+async function stopGroup(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  const groupId = child.pid;
+  if (groupId === undefined || !groupAlive(groupId)) return;
+  signalGroup(groupId, signal);
+  if (await groupExited(groupId, 10_000)) return;
+  signalGroup(groupId, 'SIGKILL');
+  await groupExited(groupId, 2_000);
+}
+
+function signalGroup(groupId: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-groupId, signal);
+    return true;
+  } catch {
+    // ESRCH: the group's last process has already exited.
+    return false;
+  }
+}
+
+async function groupExited(groupId: number, withinMs: number): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  while (groupAlive(groupId)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, 25));
+  }
+  return true;
 }
