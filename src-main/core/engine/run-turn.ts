@@ -91,10 +91,11 @@ export function providerCall(
 
 /**
  * What the window and the store see while a reply streams: coalesced deltas of its words and of its readable reasoning,
- * its text checkpointed on a timer, and how long it reasoned before it answered.
+ * the text shown so far checkpointed on a timer, and how long it reasoned before it answered.
  */
 class ReplyProgress {
-  private text = '';
+  /** The words the window has been sent: a checkpoint stores no more than was shown, so a crash never stores words unseen. */
+  private shown = '';
   private checkpointed = '';
   private readonly coalescer: DeltaCoalescer;
   private readonly reasoningCoalescer: DeltaCoalescer;
@@ -108,20 +109,22 @@ class ReplyProgress {
     const { conversationId, turnId } = turn;
     const messageId = turn.assistantRow.id;
     this.now = deps.now;
-    this.coalescer = new DeltaCoalescer((textDelta) => deps.emit({ type: 'message-delta', conversationId, turnId, messageId, textDelta }), deps.deltaIntervalMs);
+    this.coalescer = new DeltaCoalescer((textDelta) => {
+      this.shown += textDelta;
+      deps.emit({ type: 'message-delta', conversationId, turnId, messageId, textDelta });
+    }, deps.deltaIntervalMs);
     this.reasoningCoalescer = new DeltaCoalescer(
       (textDelta) => deps.emit({ type: 'reasoning-delta', conversationId, turnId, messageId, textDelta }),
       deps.deltaIntervalMs,
     );
     this.timer = setInterval(() => {
-      if (this.text === this.checkpointed) return;
-      checkpointMessageText(deps.db, messageId, this.text, nowIso());
-      this.checkpointed = this.text;
+      if (this.shown === this.checkpointed) return;
+      checkpointMessageText(deps.db, messageId, this.shown, nowIso());
+      this.checkpointed = this.shown;
     }, deps.checkpointIntervalMs ?? 250);
   }
 
   show(draft: ReplyDraft, part: StreamPart): void {
-    this.text = draft.text;
     if (part.type === 'reasoning-delta' && part.text.length > 0) {
       this.reasoningStartedAt ??= this.now().getTime();
       // The draft's growth, not the part: a later round's reasoning opens with its separator.
