@@ -6,8 +6,8 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
 import type { Usage } from '../../../src-shared/api';
 import { isRecord, numberField, recordField, stringField, type JsonRecord } from './json-fields';
-import { ProviderFailure, classifyProviderFailure, malformedStreamError } from './provider-errors';
-import { failureFromSdkError, sdkClientOptions, streamThroughSdk, type SdkErrorClasses } from './sdk-stream';
+import { classifyProviderFailure, malformedStreamError } from './provider-errors';
+import { failureFromSdkError, requiredApiKey, sdkClientOptions, streamThroughSdk, type SdkErrorClasses } from './sdk-stream';
 import { encodedBodyOptions } from './encoded-body';
 import { applyDelta, blockStateFor, finishBlock, type BlockState } from './anthropic-content-blocks';
 import { createModelAnnouncer, mappingOptionsFor, refusalPart, untilError, withStreamEnding, type MappingEnd, type StreamMappingOptions } from './stream-mapping';
@@ -21,13 +21,9 @@ export function streamAnthropicMessages(call: ProviderCall): AsyncIterable<Strea
 function sendAnthropicRequest(call: ProviderCall): AsyncIterable<unknown> {
   return streamThroughSdk(
     () => {
-      if (call.apiKey === null) {
-        // Without an explicit key the SDK falls back to ANTHROPIC_* variables and profile files: never let it.
-        throw new ProviderFailure({ code: 'auth', message: 'No API key is set for this brain.', retryable: false });
-      }
       const client = new Anthropic({
         ...sdkClientOptions(call),
-        apiKey: call.apiKey,
+        apiKey: requiredApiKey(call),
         // Without an explicit null the SDK reads ANTHROPIC_AUTH_TOKEN, which would send one brain's token to another.
         authToken: null,
       });

@@ -4,20 +4,16 @@
  */
 import OpenAI from 'openai';
 import { isRecord, stringField } from './json-fields';
-import { ProviderFailure, classifyProviderFailure } from './provider-errors';
-import { failureFromSdkError, sdkClientOptions, streamThroughSdk, type SdkErrorClasses } from './sdk-stream';
+import { classifyProviderFailure } from './provider-errors';
+import { failureFromSdkError, requiredApiKey, sdkClientOptions, streamThroughSdk, type SdkErrorClasses } from './sdk-stream';
 import type { ProviderCall, ProviderError } from './stream-parts';
 
 export function sendWithOpenAiSdk(call: ProviderCall, send: (client: OpenAI) => PromiseLike<AsyncIterable<unknown>>): AsyncIterable<unknown> {
   return streamThroughSdk(
     () => {
-      if (call.apiKey === null) {
-        // Without an explicit key the SDK falls back to OPENAI_API_KEY, which may belong to another brain.
-        throw new ProviderFailure({ code: 'auth', message: 'No API key is set for this brain.', retryable: false });
-      }
       const client = new OpenAI({
         ...sdkClientOptions(call),
-        apiKey: call.apiKey,
+        apiKey: requiredApiKey(call),
         // OPENAI_ORG_ID / OPENAI_PROJECT_ID would otherwise leak into requests to other providers.
         organization: null,
         project: null,

@@ -30,6 +30,15 @@ interface SdkApiError {
 /** Reads a provider's own error body into a ProviderError. */
 export type ErrorBodyReader = (body: unknown, status: number | undefined, fallbackMessage: string, retryAfterSeconds: number | null) => ProviderError;
 
+/**
+ * The call's key, for a client that must never pick one up itself: without an explicit key each SDK falls back to
+ * variables of its own (OPENAI_API_KEY; ANTHROPIC_* and profile files), which may belong to another brain.
+ */
+export function requiredApiKey(call: ProviderCall): string {
+  if (call.apiKey === null) throw new ProviderFailure({ code: 'auth', message: 'No API key is set for this brain.', retryable: false });
+  return call.apiKey;
+}
+
 /** Client options both SDKs take alike, for one call. */
 export function sdkClientOptions(call: ProviderCall) {
   return {
