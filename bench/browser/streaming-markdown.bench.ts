@@ -5,9 +5,10 @@
  *
  * Costs are the renderer main thread's CPU time, from a Chromium trace of each reply: the machine is shared, and a
  * task's wall-clock time there measures the other processes as much as the page (a 30 ms task took 430 ms).
- * - Per-delta cost: the CPU time of each frame task (the one running the frame's animation callbacks, where the
- *   buffered deltas are applied and React renders, then style, layout and paint) that changed the reply, placed by
- *   the reply's length after it; the first 2 KB against the last 2 KB.
+ * - Per-delta cost: for each frame that changed the reply, the CPU time of every task on the renderer's main thread
+ *   since the last such frame, that frame's task included (events read, deltas applied, React's render, in slices of
+ *   its own while a reply streams, then style, layout and paint), placed by the reply's length after it; the first
+ *   2 KB against the last 2 KB.
  * - Longest renderer task: the longest task on the renderer main thread while the reply streams.
  * - `message-delta` events reaching the renderer, counted in the event stream the page reads, as they arrive.
  *
@@ -32,7 +33,7 @@ const WINDOW_CHARS = 2_048;
 const KINDS: readonly LongKind[] = ['prose', 'list', 'table', 'code'];
 
 interface FrameSample {
-  /** The CPU time of the frame's task: animation callbacks (deltas applied, React render), style, layout, paint. */
+  /** The CPU time of the frame's task and of every task since the previous frame that changed the reply. */
   readonly costMs: number;
   /** The reply's text length once the frame was drawn. */
   readonly replyLength: number;
@@ -121,22 +122,31 @@ interface RendererCosts {
   readonly longestTaskMs: number;
 }
 
+const cpuMs = (task: TraceEvent): number => (task.tdur ?? task.dur ?? 0) / 1_000;
+const holds = (task: TraceEvent, event: TraceEvent): boolean => event.ts >= task.ts && event.ts <= task.ts + (task.dur ?? 0);
+
 /** Frame costs and the longest task, in CPU time, from the trace of one reply. */
 function rendererCosts(trace: Buffer): RendererCosts {
   const events = (JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
-  const marks = events.filter((event) => event.name.startsWith(FRAME_MARK));
+  const marks = events.filter((event) => event.name.startsWith(FRAME_MARK)).sort((left, right) => left.ts - right.ts);
   const pid = marks[0]?.pid;
   const mainThread = events.find((event) => event.pid === pid && event.ph === 'M' && event.name === 'thread_name' && event.args?.name === 'CrRendererMain')?.tid;
   const onMain = (event: TraceEvent) => event.pid === pid && event.tid === mainThread && event.ph === 'X';
   const tasks = events.filter((event) => onMain(event) && event.name === 'RunTask' && event.dur !== undefined).sort((left, right) => left.ts - right.ts);
   const frameStarts = events.filter((event) => onMain(event) && event.name === 'FireAnimationFrame');
-  const frameTasks = tasks.filter((task) => frameStarts.some((frame) => frame.ts >= task.ts && frame.ts < task.ts + (task.dur ?? 0)));
+  const frameTasks = tasks.filter((task) => frameStarts.some((frame) => holds(task, frame)));
+  // The probe's own tasks (each reads the reply's length and sets a mark) are the harness's work, not the window's.
+  const probeTasks = new Set(marks.flatMap((mark) => tasks.filter((task) => holds(task, mark))));
   const frames: FrameSample[] = [];
+  let countedUntil = Number.NEGATIVE_INFINITY;
   for (const mark of marks) {
     const frameTask = frameTasks.findLast((task) => task.ts < mark.ts);
-    if (frameTask !== undefined) frames.push({ costMs: (frameTask.tdur ?? frameTask.dur ?? 0) / 1_000, replyLength: Number(mark.name.slice(FRAME_MARK.length)) });
+    if (frameTask === undefined || frameTask.ts <= countedUntil) continue;
+    const work = tasks.filter((task) => task.ts > countedUntil && task.ts <= frameTask.ts && !probeTasks.has(task));
+    frames.push({ costMs: work.reduce((sum, task) => sum + cpuMs(task), 0), replyLength: Number(mark.name.slice(FRAME_MARK.length)) });
+    countedUntil = frameTask.ts;
   }
-  return { frames, longestTaskMs: Math.max(0, ...tasks.map((task) => (task.tdur ?? task.dur ?? 0) / 1_000)) };
+  return { frames, longestTaskMs: Math.max(0, ...tasks.map(cpuMs)) };
 }
 
 let fakeBrains: FakeBrains;
@@ -155,6 +165,8 @@ beforeAll(async () => {
   await page.addInitScript(installProbe);
   await page.goto(host.launchUrl);
   await page.getByTestId('new-conversation').first().waitFor();
+  // Playwright compiles its polling script in the page on the first wait for a function (25 ms), here, not in a reply.
+  await page.waitForFunction(() => true, undefined, { polling: 250 });
 }, 120_000);
 
 afterAll(async () => {

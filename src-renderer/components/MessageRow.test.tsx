@@ -231,7 +231,8 @@ describe('MessageRow', () => {
     commits.length = 0;
     act(() => useAppStore.setState({ streamingText: { b: 'Two more' } }));
     act(() => useAppStore.setState({ streamingText: { b: 'Two more words' } }));
-    expect(commits).toEqual(['b', 'b']);
+    // Each delta commits the streaming row twice: its urgent render, then its text rendered in the background.
+    expect(commits).toEqual(['b', 'b', 'b', 'b']);
     expect(view.getAllByTestId('message-text').map((element) => element.textContent)).toEqual(['One', 'Two more words']);
   });
 
@@ -280,10 +281,11 @@ describe('MessageRow', () => {
     act(() => useAppStore.setState((state) => mergeInvocations(state, [invocationFixture({ id: 'ib', messageId: 'b' })])));
     act(() => useAppStore.setState({ runningTools: { b: { tool: 'search', server: null } } }));
     act(() => useAppStore.setState({ streamingText: { b: 'Two more' } }));
-    expect(commits).toEqual(['b', 'b', 'b']);
+    // The delta commits twice: the row's urgent render, then its text rendered in the background.
+    expect(commits).toEqual(['b', 'b', 'b', 'b']);
     const receipt = { counts: { memory: 0, tool: 1, skill: 0 }, summary: '1 tool', chips: [] };
     act(() => useAppStore.setState((state) => ({ receiptsByMessage: { ...state.receiptsByMessage, a: receipt } })));
-    expect(commits).toEqual(['b', 'b', 'b', 'a']);
+    expect(commits).toEqual(['b', 'b', 'b', 'b', 'a']);
     expect(view.getAllByTestId('turn-receipt')).toHaveLength(1);
   });
 });

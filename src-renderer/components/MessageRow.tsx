@@ -1,9 +1,10 @@
-import { memo, useMemo } from 'react';
+import { memo, useDeferredValue, useLayoutEffect, useMemo } from 'react';
 import type { AttachmentView, MessageView } from '../../src-shared/api';
 import { isBrainId, type BrainId } from '../../src-shared/brains';
 import { MarkdownView } from '../markdown/Markdown';
 import { enlargeAttachment, openAttachment } from '../state/attachment-actions';
 import { askAnotherBrain } from '../state/brain-actions';
+import { setRowRendering } from '../state/delta-buffer';
 import { toggleTurnForExport } from '../state/export-actions';
 import { selectTurnChoice } from '../state/selectors';
 import { openSettings } from '../state/settings-actions';
@@ -143,6 +144,16 @@ function AssistantMessage({ message }: MessageProps) {
   const compacting = useAppStore((state) => message.conversationId in state.compactions);
   const mismatch = servedModelMismatch(message);
   const streaming = message.status === 'streaming';
+  // While a reply streams, its newest text renders in the background, in slices the window draws between, so the frame
+  // that applies deltas stays short however costly the Markdown is; a reply that has ended shows its final text at once.
+  const deferredText = useDeferredValue(text);
+  const shownText = streaming ? deferredText : text;
+  const rendering = shownText !== text;
+  useLayoutEffect(() => {
+    if (!rendering) return undefined;
+    setRowRendering(message.id, true);
+    return () => setRowRendering(message.id, false);
+  }, [message.id, rendering]);
   // The brain declined: the same request draws the same refusal, so the way on is another brain, not Retry.
   const declined = message.error?.code === 'refusal';
   const statusNote = message.error === null ? STATUS_NOTES[message.status] : undefined;
@@ -188,7 +199,7 @@ function AssistantMessage({ message }: MessageProps) {
       </div>
       <ReasoningDisclosure message={message} />
       <div className="message-body" data-testid="message-text" dir="auto">
-        <MarkdownView text={text} streaming={streaming} />
+        <MarkdownView text={shownText} streaming={streaming} />
       </div>
       {streaming ? <ToolActivity messageId={message.id} /> : null}
       {streaming ? <TurnApprovals turnId={message.turnId} /> : null}

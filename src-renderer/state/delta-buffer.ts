@@ -27,24 +27,45 @@ let scheduleFrame: FrameScheduler = animationFrameScheduler();
 let pending: PendingDeltas | null = null;
 /** The frame already asked for, so a burst of deltas asks for one; a stale frame's callback does nothing. */
 let requestedFrame: object | null = null;
+/**
+ * Rows whose newest text is still rendering in the background (see AssistantMessage). While one is, a frame applies
+ * no more deltas: React would otherwise drop that render for one with newer text, and a reply that renders slower
+ * than it streams would show nothing new until React gives up deferring it, seconds later. Held back, the deltas of
+ * such a reply apply in bigger steps instead.
+ */
+const rowsRendering = new Set<string>();
 
 /**
  * Keeps a delta of the open conversation until the next frame, when every delta since the last frame is applied in
- * one store update. The reply must be loaded (the caller resyncs otherwise).
+ * one store update (or a later frame, while a row still renders the last ones). The reply must be loaded (the caller
+ * resyncs otherwise).
  */
 export function bufferDelta(conversationId: string, messageId: string, textDelta: string, channel: DeltaChannel = 'text'): void {
   if (pending !== null && pending.conversationId !== conversationId) pending = null;
   pending ??= { conversationId, textByMessage: new Map(), reasoningByMessage: new Map() };
   const byMessage = channel === 'text' ? pending.textByMessage : pending.reasoningByMessage;
   byMessage.set(messageId, (byMessage.get(messageId) ?? '') + textDelta);
-  if (requestedFrame !== null) return;
+  if (requestedFrame === null) requestFlushFrame();
+}
+
+function requestFlushFrame(): void {
   const frame = {};
   requestedFrame = frame;
   scheduleFrame(() => {
     if (requestedFrame !== frame) return;
     requestedFrame = null;
+    if (rowsRendering.size > 0 && pending !== null) {
+      requestFlushFrame();
+      return;
+    }
     flushPendingDeltas();
   });
+}
+
+/** Marks a streaming row as rendering its newest text in the background, or as done with it (or gone). */
+export function setRowRendering(messageId: string, rendering: boolean): void {
+  if (rendering) rowsRendering.add(messageId);
+  else rowsRendering.delete(messageId);
 }
 
 /**
@@ -77,4 +98,5 @@ export function resetDeltaBuffer(scheduler: FrameScheduler = animationFrameSched
   scheduleFrame = scheduler;
   pending = null;
   requestedFrame = null;
+  rowsRendering.clear();
 }

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import { hasPendingDeltas, resetDeltaBuffer } from './delta-buffer';
+import { flushPendingDeltas, hasPendingDeltas, resetDeltaBuffer, setRowRendering } from './delta-buffer';
 import { handleApiEvent } from './events';
 import { openConversationState } from './messages-slice';
 import { resetAppStore, useAppStore } from './store';
@@ -184,6 +184,37 @@ describe('message-delta', () => {
     expect(requestedFrames).toHaveLength(1);
     runFrame();
     expect(getState().streamingText).toEqual({ m2: 'abc' });
+  });
+
+  it('holds deltas back while a row still renders the last ones, then applies them all in one update', () => {
+    openWith('c1', replyFixture({ text: '', status: 'streaming' }));
+    handleApiEvent(delta('m2', 'a'));
+    runFrame();
+    setRowRendering('m2', true);
+    const updates = countStoreUpdates();
+    handleApiEvent(delta('m2', 'b'));
+    runFrame();
+    handleApiEvent(delta('m2', 'c'));
+    runFrame();
+    expect(updates.count()).toBe(0);
+    expect(getState().streamingText).toEqual({ m2: 'a' });
+    // The held deltas keep a frame asked for, so they apply once the row has caught up, without a new delta.
+    expect(requestedFrames).toHaveLength(1);
+    setRowRendering('m2', false);
+    runFrame();
+    expect(updates.count()).toBe(1);
+    expect(getState().streamingText).toEqual({ m2: 'abc' });
+    expect(requestedFrames).toEqual([]);
+  });
+
+  it('applies held deltas at once when something must end the row, however its render stands', () => {
+    openWith('c1', replyFixture({ text: '', status: 'streaming' }));
+    setRowRendering('m2', true);
+    handleApiEvent(delta('m2', 'last words'));
+    runFrame();
+    expect(getState().streamingText).toEqual({});
+    flushPendingDeltas();
+    expect(getState().streamingText).toEqual({ m2: 'last words' });
   });
 
   it('keeps interleaved deltas of two replies apart, each in arrival order', () => {
