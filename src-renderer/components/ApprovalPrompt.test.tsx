@@ -2,25 +2,16 @@
 import { act, cleanup, fireEvent, render, within } from '@testing-library/react';
 import { Profiler } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, type Api, type MessageView } from '../../src-shared/api';
+import { ApiError, type Api } from '../../src-shared/api';
 import { installApi } from '../state/api-client';
 import { flushPendingDeltas } from '../state/delta-buffer';
 import { handleApiEvent } from '../state/events';
-import { openConversationState } from '../state/messages-slice';
 import { resetAppStore, useAppStore } from '../state/store';
 import { approvalFixture, conversationFixture, fakeApi, messageFixture, replyFixture, toolFixture } from '../state/test-fixtures';
+import { loadOpenConversation } from '../state/test-store';
 import { UnplacedApprovals } from './ApprovalPrompt';
 import { ConversationItem } from './ConversationItem';
 import { MessageRow } from './MessageRow';
-
-function load(...messages: MessageView[]): void {
-  useAppStore.setState({
-    ...openConversationState('c1'),
-    pageStatus: 'ready',
-    messagesById: Object.fromEntries(messages.map((message) => [message.id, message])),
-    messageIds: messages.map((message) => message.id),
-  });
-}
 
 function push(...events: Parameters<typeof handleApiEvent>[0][]): void {
   act(() => {
@@ -35,7 +26,7 @@ async function settle(): Promise<void> {
 }
 
 function renderStreamingReply() {
-  load(messageFixture(), replyFixture({ status: 'streaming', text: 'Let me check' }));
+  loadOpenConversation(messageFixture(), replyFixture({ status: 'streaming', text: 'Let me check' }));
   return render(<MessageRow messageId="m2" />);
 }
 
@@ -141,7 +132,7 @@ describe('ApprovalPrompt', () => {
 
   it('keeps the badge and the composer strip still while a reply streams', () => {
     useAppStore.setState({ conversationsById: { c2: conversationFixture({ id: 'c2' }) }, conversationOrder: ['c2'] });
-    load(messageFixture(), replyFixture({ status: 'streaming', text: '' }));
+    loadOpenConversation(messageFixture(), replyFixture({ status: 'streaming', text: '' }));
     const stillRenders = vi.fn();
     render(
       <>
@@ -168,7 +159,7 @@ describe('ApprovalPrompt', () => {
 
 describe('approvals elsewhere', () => {
   it('shows a question above the composer when its reply is not loaded', () => {
-    load(messageFixture());
+    loadOpenConversation(messageFixture());
     const view = render(<UnplacedApprovals conversationId="c1" />);
     push({ type: 'approval-requested', approval: approvalFixture() });
     expect(view.getByTestId('approval-prompt').dataset.approvalId).toBe('ap1');
@@ -181,7 +172,7 @@ describe('approvals elsewhere', () => {
       conversationsById: { c1: conversationFixture(), c2: conversationFixture({ id: 'c2', title: 'Second' }) },
       conversationOrder: ['c1', 'c2'],
     });
-    load();
+    loadOpenConversation();
     const view = render(
       <ul>
         <ConversationItem conversationId="c1" />

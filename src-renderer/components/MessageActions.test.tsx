@@ -1,24 +1,15 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Api, MessageView } from '../../src-shared/api';
+import type { Api } from '../../src-shared/api';
 import { BRAINS, BRAIN_IDS } from '../../src-shared/brains';
 import { installApi } from '../state/api-client';
-import { openConversationState } from '../state/messages-slice';
 import { resetAppStore, useAppStore } from '../state/store';
 import { fakeApi, invocationFixture, messageFixture, replyFixture } from '../state/test-fixtures';
+import { loadOpenConversation } from '../state/test-store';
 import { MessageRow } from './MessageRow';
 
 const { getState, setState } = useAppStore;
-
-function load(...messages: MessageView[]): void {
-  setState({
-    ...openConversationState('c1'),
-    pageStatus: 'ready',
-    messagesById: Object.fromEntries(messages.map((message) => [message.id, message])),
-    messageIds: messages.map((message) => message.id),
-  });
-}
 
 async function settle(): Promise<void> {
   await act(async () => {
@@ -31,7 +22,7 @@ const started = { turnId: 't9', userMessageId: 'u9', assistantMessageId: 'a9' };
 
 /** u1 → a1 → u2 → a2, where u2 is the second of three alternatives under a1. */
 function loadPath(): void {
-  load(
+  loadOpenConversation(
     messageFixture({ id: 'u1', seq: 1, turnId: 't1', text: 'first' }),
     replyFixture({ id: 'a1', seq: 2, turnId: 't1', parentId: 'u1', text: 'A **bold** answer\n\n- one' }),
     messageFixture({ id: 'u2', seq: 5, turnId: 't2', parentId: 'a1', text: 'second', siblings: { index: 2, count: 3, previousId: 'u2a', nextId: 'u2c' } }),
@@ -120,7 +111,7 @@ describe('message actions', () => {
     expect(running.getByRole('button', { name: 'Copy message' })).toBeTruthy();
     cleanup();
     setState({ activeTurns: {} });
-    load(messageFixture({ id: 'u1', compactedInto: 's1', siblings: { index: 1, count: 2, previousId: null, nextId: 'u1b' } }), replyFixture({ id: 'a1', compactedInto: 's1' }));
+    loadOpenConversation(messageFixture({ id: 'u1', compactedInto: 's1', siblings: { index: 1, count: 2, previousId: null, nextId: 'u1b' } }), replyFixture({ id: 'a1', compactedInto: 's1' }));
     const coveredUser = render(<MessageRow messageId="u1" />);
     expect(coveredUser.queryByRole('button', { name: 'Edit' })).toBeNull();
     expect(coveredUser.queryByTestId('sibling-pager')).toBeNull();
@@ -190,7 +181,7 @@ describe('message actions', () => {
   });
 
   it('labels a sibling reply with its brain and served model', () => {
-    load(messageFixture(), replyFixture({ brain: 'gemini', modelRequested: 'gemini-3-pro', modelResponded: 'gemini-3-pro-preview', siblings: { index: 2, count: 2, previousId: 'a0', nextId: null } }));
+    loadOpenConversation(messageFixture(), replyFixture({ brain: 'gemini', modelRequested: 'gemini-3-pro', modelResponded: 'gemini-3-pro-preview', siblings: { index: 2, count: 2, previousId: 'a0', nextId: null } }));
     const view = render(<MessageRow messageId="m2" />);
     expect(view.getByTestId('message-brain-label').textContent).toBe('Gemini · gemini-3-pro-preview');
     expect(view.getByTestId('sibling-position').textContent).toBe('2 / 2');

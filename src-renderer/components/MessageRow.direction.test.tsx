@@ -1,20 +1,10 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MessageView } from '../../src-shared/api';
-import { openConversationState } from '../state/messages-slice';
-import { resetAppStore, useAppStore } from '../state/store';
+import { resetAppStore } from '../state/store';
 import { messageFixture, replyFixture } from '../state/test-fixtures';
+import { loadOpenConversation } from '../state/test-store';
 import { MessageRow } from './MessageRow';
-
-function load(...messages: MessageView[]): void {
-  useAppStore.setState({
-    ...openConversationState('c1'),
-    pageStatus: 'ready',
-    messagesById: Object.fromEntries(messages.map((message) => [message.id, message])),
-    messageIds: messages.map((message) => message.id),
-  });
-}
 
 beforeEach(resetAppStore);
 afterEach(cleanup);
@@ -23,21 +13,21 @@ afterEach(cleanup);
 // around punctuation and numbers and aligns them to the wrong side.
 describe('MessageRow text direction', () => {
   it('lets the browser take a user message direction from its text', () => {
-    load(messageFixture({ text: 'مرحبا، كيف حالك؟' }));
+    loadOpenConversation(messageFixture({ text: 'مرحبا، كيف حالك؟' }));
     const view = render(<MessageRow messageId="m1" />);
     const body = view.getByTestId('message-text');
     expect([body.textContent, body.getAttribute('dir')]).toEqual(['مرحبا، كيف حالك؟', 'auto']);
   });
 
   it('lets the browser take a reply direction from its text', () => {
-    load(messageFixture(), replyFixture({ text: 'שלום, **עולם** 123' }));
+    loadOpenConversation(messageFixture(), replyFixture({ text: 'שלום, **עולם** 123' }));
     const view = render(<MessageRow messageId="m2" />);
     const body = view.getByTestId('message-text');
     expect([body.textContent?.trim(), body.getAttribute('dir')]).toEqual(['שלום, עולם 123', 'auto']);
   });
 
   it('lets the browser take a reply reasoning direction from its text', () => {
-    load(messageFixture(), replyFixture({ text: 'نعم', reasoning: { text: 'أفكر في السؤال أولا.', durationMs: 2_000 } }));
+    loadOpenConversation(messageFixture(), replyFixture({ text: 'نعم', reasoning: { text: 'أفكر في السؤال أولا.', durationMs: 2_000 } }));
     const view = render(<MessageRow messageId="m2" />);
     fireEvent.click(view.getByTestId('reasoning-toggle'));
     const reasoning = view.getByTestId('reasoning-text');
@@ -45,7 +35,7 @@ describe('MessageRow text direction', () => {
   });
 
   it('lets the browser take a system line direction from its text', () => {
-    load(messageFixture({ id: 's1', role: 'system', kind: 'notice', text: 'تم تغيير الدماغ' }));
+    loadOpenConversation(messageFixture({ id: 's1', role: 'system', kind: 'notice', text: 'تم تغيير الدماغ' }));
     const view = render(<MessageRow messageId="s1" />);
     expect(view.getByTestId('message-text').getAttribute('dir')).toBe('auto');
   });

@@ -1,31 +1,16 @@
 // @vitest-environment jsdom
 import { act, cleanup, render } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { MessageView } from '../../src-shared/api';
 import { resetDeltaBuffer } from '../state/delta-buffer';
 import { handleApiEvent } from '../state/events';
-import { openConversationState } from '../state/messages-slice';
 import { resetAppStore, useAppStore } from '../state/store';
 import { messageFixture, replyFixture } from '../state/test-fixtures';
+import { loadOpenConversation, manualFrames } from '../state/test-store';
 import { MessageRow } from './MessageRow';
 
-function load(...messages: MessageView[]): void {
-  useAppStore.setState({
-    ...openConversationState('c1'),
-    pageStatus: 'ready',
-    messagesById: Object.fromEntries(messages.map((message) => [message.id, message])),
-    messageIds: messages.map((message) => message.id),
-  });
-}
-
-/** Frames asked for since the last one ran: the test decides when the next frame comes. */
-let requestedFrames: (() => void)[] = [];
-
-function runFrame(): void {
-  const due = requestedFrames;
-  requestedFrames = [];
-  for (const callback of due) callback();
-}
+/** The test decides when the next frame comes. */
+let frames = manualFrames();
+const runFrame = (): void => frames.runFrame();
 
 function delta(textDelta: string) {
   return { type: 'message-delta', conversationId: 'c1', turnId: 't1', messageId: 'm2', textDelta } as const;
@@ -37,8 +22,8 @@ const actEnvironment = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
 
 beforeEach(() => {
   resetAppStore();
-  requestedFrames = [];
-  resetDeltaBuffer((callback) => requestedFrames.push(callback));
+  frames = manualFrames();
+  resetDeltaBuffer(frames.schedule);
 });
 afterEach(() => {
   cleanup();
@@ -47,7 +32,7 @@ afterEach(() => {
 
 describe('a streaming reply', () => {
   it('renders its newest text in the background, and the next frame applies no more deltas until it has', async () => {
-    load(messageFixture(), replyFixture({ status: 'streaming', text: '', turnId: 't1' }));
+    loadOpenConversation(messageFixture(), replyFixture({ status: 'streaming', text: '', turnId: 't1' }));
     const view = render(<MessageRow messageId="m2" />);
     // React as the window runs it: nothing waits for act() to flush the work it schedules.
     actEnvironment.IS_REACT_ACT_ENVIRONMENT = false;
@@ -69,7 +54,7 @@ describe('a streaming reply', () => {
   });
 
   it('shows its final text at once when it ends, and holds no delta back once it is gone', async () => {
-    load(messageFixture(), replyFixture({ status: 'streaming', text: '', turnId: 't1' }));
+    loadOpenConversation(messageFixture(), replyFixture({ status: 'streaming', text: '', turnId: 't1' }));
     const view = render(<MessageRow messageId="m2" />);
     act(() => {
       handleApiEvent(delta('Partial'));

@@ -2,28 +2,20 @@
 import { act, cleanup, fireEvent, render, waitFor, within } from '@testing-library/react';
 import { Profiler } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Api, MessageView } from '../../src-shared/api';
+import type { Api } from '../../src-shared/api';
 import { installApi } from '../state/api-client';
-import { mergeInvocations, openConversationState } from '../state/messages-slice';
+import { mergeInvocations } from '../state/messages-slice';
 import { resetAppStore, useAppStore } from '../state/store';
 import { conversationFixture, fakeApi, invocationFixture, messageFixture, replyFixture } from '../state/test-fixtures';
+import { loadOpenConversation } from '../state/test-store';
 import { MessageRow } from './MessageRow';
-
-function load(...messages: MessageView[]): void {
-  useAppStore.setState({
-    ...openConversationState('c1'),
-    pageStatus: 'ready',
-    messagesById: Object.fromEntries(messages.map((message) => [message.id, message])),
-    messageIds: messages.map((message) => message.id),
-  });
-}
 
 beforeEach(resetAppStore);
 afterEach(cleanup);
 
 describe('MessageRow', () => {
   it('marks a user row with its id, role, status and an empty brain', () => {
-    load(messageFixture({ text: 'Hi <b>there</b>' }));
+    loadOpenConversation(messageFixture({ text: 'Hi <b>there</b>' }));
     const view = render(<MessageRow messageId="m1" />);
     const row = view.getByTestId('message');
     expect([row.dataset.messageId, row.dataset.role, row.dataset.status, row.dataset.brain]).toEqual(['m1', 'user', 'complete', '']);
@@ -31,7 +23,7 @@ describe('MessageRow', () => {
   });
 
   it('labels a reply with its brain and served model and renders its markdown', () => {
-    load(messageFixture(), replyFixture({ text: 'Some **bold** words' }));
+    loadOpenConversation(messageFixture(), replyFixture({ text: 'Some **bold** words' }));
     const view = render(<MessageRow messageId="m2" />);
     expect(view.getByTestId('message').dataset.brain).toBe('kimi');
     expect(view.getByTestId('message-brain-label').textContent).toBe('Kimi · kimi-k2.6');
@@ -40,21 +32,21 @@ describe('MessageRow', () => {
   });
 
   it('warns when another model served the reply', () => {
-    load(replyFixture({ modelRequested: 'kimi-k2.6', modelResponded: 'kimi-k2.5', modelMismatch: true }));
+    loadOpenConversation(replyFixture({ modelRequested: 'kimi-k2.6', modelResponded: 'kimi-k2.5', modelMismatch: true }));
     const view = render(<MessageRow messageId="m2" />);
     expect(view.getByTestId('message-brain-label').textContent).toBe('Kimi · kimi-k2.5');
     expect(view.getByTestId('model-mismatch-warning').textContent).toBe('Asked for kimi-k2.6, served by kimi-k2.5');
   });
 
   it('does not warn about a dated snapshot of the requested model', () => {
-    load(replyFixture({ modelRequested: 'claude-sonnet-4-6', modelResponded: 'claude-sonnet-4-6-20260101', brain: 'claude' }));
+    loadOpenConversation(replyFixture({ modelRequested: 'claude-sonnet-4-6', modelResponded: 'claude-sonnet-4-6-20260101', brain: 'claude' }));
     const view = render(<MessageRow messageId="m2" />);
     expect(view.getByTestId('message-brain-label').textContent).toBe('Claude · claude-sonnet-4-6-20260101');
     expect(view.queryByTestId('model-mismatch-warning')).toBeNull();
   });
 
   it('labels a reply still waiting for its served model with the requested one', () => {
-    load(replyFixture({ status: 'streaming', text: '', modelResponded: null }));
+    loadOpenConversation(replyFixture({ status: 'streaming', text: '', modelResponded: null }));
     const view = render(<MessageRow messageId="m2" />);
     expect(view.getByTestId('message-brain-label').textContent).toBe('Kimi · kimi-k2.6');
     expect(view.getByTestId('typing-indicator')).toBeTruthy();
@@ -62,7 +54,7 @@ describe('MessageRow', () => {
   });
 
   it('shows the streamed text while the reply streams', () => {
-    load(replyFixture({ status: 'streaming', text: 'Hel' }));
+    loadOpenConversation(replyFixture({ status: 'streaming', text: 'Hel' }));
     useAppStore.setState({ streamingText: { m2: 'Hello' } });
     const view = render(<MessageRow messageId="m2" />);
     expect(view.getByTestId('message-text').textContent).toBe('Hello');
@@ -71,7 +63,7 @@ describe('MessageRow', () => {
   it('shows one error under the reply text, keeping the text, with Retry inside it on the last reply', async () => {
     const retry = vi.fn<Api['retry']>().mockResolvedValue({ turnId: 't2', userMessageId: 'm1', assistantMessageId: 'm3' });
     installApi(fakeApi({ retry }));
-    load(
+    loadOpenConversation(
       messageFixture(),
       replyFixture({
         text: 'Partial answer',
@@ -101,7 +93,7 @@ describe('MessageRow', () => {
     const retry = vi.fn<Api['retry']>().mockResolvedValue({ turnId: 't2', userMessageId: 'm1', assistantMessageId: 'm3' });
     installApi(fakeApi({ retry }));
     const message = "Kimi refused the request: this conversation is larger than Kimi's window.";
-    load(
+    loadOpenConversation(
       messageFixture(),
       replyFixture({ text: '', status: 'failed', error: { code: 'context-too-large', message, retryable: true, status: 400 } }),
     );
@@ -125,7 +117,7 @@ describe('MessageRow', () => {
     const setConversationBrain = vi.fn<Api['setConversationBrain']>().mockResolvedValue(conversationFixture({ brain: 'gemini' }));
     const retry = vi.fn<Api['retry']>().mockResolvedValue({ turnId: 't2', userMessageId: 'm1', assistantMessageId: 'm3' });
     installApi(fakeApi({ setConversationBrain, retry }));
-    load(
+    loadOpenConversation(
       messageFixture(),
       replyFixture({ brain: 'claude', text: 'The first part', status: 'failed', error: { code: 'refusal', message: explanation, retryable: false } }),
     );
@@ -156,19 +148,19 @@ describe('MessageRow', () => {
 
   it('offers Settings for an error only a key can clear: "Add a key" for a missing one, "Check the key" for a refused one', () => {
     const missing = 'No API key for Kimi. Add one in Settings, or set MOONSHOT_API_KEY before starting Anybrain.';
-    load(messageFixture(), replyFixture({ text: '', status: 'failed', error: { code: 'missing-key', message: missing, retryable: false } }));
+    loadOpenConversation(messageFixture(), replyFixture({ text: '', status: 'failed', error: { code: 'missing-key', message: missing, retryable: false } }));
     const view = render(<MessageRow messageId="m2" />);
     const error = view.getByTestId('message-error');
     expect(error.textContent).toBe(`${missing}Add a keyRetry`);
     fireEvent.click(within(error).getByRole('button', { name: 'Add a key' }));
     expect(useAppStore.getState()).toMatchObject({ settingsOpen: true, settingsTab: 'general' });
     cleanup();
-    load(messageFixture(), replyFixture({ text: '', status: 'failed', error: { code: 'auth', message: 'Kimi rejected the API key.', retryable: false } }));
+    loadOpenConversation(messageFixture(), replyFixture({ text: '', status: 'failed', error: { code: 'auth', message: 'Kimi rejected the API key.', retryable: false } }));
     expect(render(<MessageRow messageId="m2" />).getByTestId('message-error').textContent).toBe('Kimi rejected the API key.Check the keyRetry');
   });
 
   it("shows an earlier failed reply's error without actions, and a failed reply without an error as 'Failed' with Retry", () => {
-    load(
+    loadOpenConversation(
       replyFixture({ id: 'old', seq: 1, status: 'failed', error: { code: 'missing-key', message: 'No API key for Kimi.', retryable: false } }),
       messageFixture({ id: 'u2', seq: 2 }),
       replyFixture({ id: 'last', seq: 3, status: 'failed', error: null }),
@@ -183,7 +175,7 @@ describe('MessageRow', () => {
   });
 
   it('offers Retry on an interrupted last reply, and none on an earlier one or while a turn runs', () => {
-    load(
+    loadOpenConversation(
       replyFixture({ id: 'old', seq: 1, status: 'interrupted' }),
       messageFixture({ id: 'u2', seq: 2 }),
       replyFixture({ id: 'last', seq: 3, status: 'interrupted' }),
@@ -199,14 +191,14 @@ describe('MessageRow', () => {
   });
 
   it('marks a stopped reply without offering Retry', () => {
-    load(replyFixture({ status: 'stopped', text: 'Half' }));
+    loadOpenConversation(replyFixture({ status: 'stopped', text: 'Half' }));
     const view = render(<MessageRow messageId="m2" />);
     expect(view.getByTestId('message-status').textContent).toBe('Stopped');
     expect(view.queryByTestId('retry-button')).toBeNull();
   });
 
   it('renders a system line as a muted centred line', () => {
-    load(messageFixture({ id: 's1', role: 'system', kind: 'notice', text: 'Brain switched to GLM' }));
+    loadOpenConversation(messageFixture({ id: 's1', role: 'system', kind: 'notice', text: 'Brain switched to GLM' }));
     const view = render(<MessageRow messageId="s1" />);
     const row = view.getByTestId('message');
     expect(row.className).toBe('message system kind-notice');
@@ -215,7 +207,7 @@ describe('MessageRow', () => {
   });
 
   it('re-renders only the row whose reply receives a delta', () => {
-    load(replyFixture({ id: 'a', seq: 1, text: 'One' }), replyFixture({ id: 'b', seq: 2, text: 'Two', status: 'streaming' }));
+    loadOpenConversation(replyFixture({ id: 'a', seq: 1, text: 'One' }), replyFixture({ id: 'b', seq: 2, text: 'Two', status: 'streaming' }));
     const commits: string[] = [];
     const onRender = (id: string) => commits.push(id);
     const view = render(
@@ -237,7 +229,7 @@ describe('MessageRow', () => {
   });
 
   it('shows the tool a streaming reply waits on, then its receipt under the text', () => {
-    load(replyFixture({ status: 'streaming', text: 'Let me check.' }));
+    loadOpenConversation(replyFixture({ status: 'streaming', text: 'Let me check.' }));
     const view = render(<MessageRow messageId="m2" />);
     expect(view.queryByTestId('tool-activity')).toBeNull();
     act(() => useAppStore.setState({ runningTools: { m2: { tool: 'current_time', server: null } } }));
@@ -254,7 +246,7 @@ describe('MessageRow', () => {
   });
 
   it('names the server of a running MCP tool, and shows no activity once the reply ended', () => {
-    load(replyFixture({ status: 'streaming' }));
+    loadOpenConversation(replyFixture({ status: 'streaming' }));
     useAppStore.setState({ runningTools: { m2: { tool: 'read_file', server: 'files' } } });
     const view = render(<MessageRow messageId="m2" />);
     expect(view.getByTestId('tool-activity').textContent).toBe('Using files · read_file…');
@@ -263,7 +255,7 @@ describe('MessageRow', () => {
   });
 
   it('updates only the row whose receipt changes, and a delta leaves the receipts alone', () => {
-    load(replyFixture({ id: 'a', seq: 1, text: 'One' }), replyFixture({ id: 'b', seq: 2, text: 'Two', status: 'streaming' }));
+    loadOpenConversation(replyFixture({ id: 'a', seq: 1, text: 'One' }), replyFixture({ id: 'b', seq: 2, text: 'Two', status: 'streaming' }));
     useAppStore.setState((state) => mergeInvocations(state, [invocationFixture({ id: 'ia', messageId: 'a' })]));
     const commits: string[] = [];
     const onRender = (id: string) => commits.push(id);

@@ -1,23 +1,13 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { MessageView } from '../../src-shared/api';
 import { handleApiEvent } from '../state/events';
 import { flushPendingDeltas, resetDeltaBuffer } from '../state/delta-buffer';
-import { openConversationState } from '../state/messages-slice';
 import { resetAppStore, useAppStore } from '../state/store';
 import { messageFixture, replyFixture } from '../state/test-fixtures';
+import { loadOpenConversation } from '../state/test-store';
 import { messageTimestamp } from './format';
 import { MessageRow } from './MessageRow';
-
-function load(...messages: MessageView[]): void {
-  useAppStore.setState({
-    ...openConversationState('c1'),
-    pageStatus: 'ready',
-    messagesById: Object.fromEntries(messages.map((message) => [message.id, message])),
-    messageIds: messages.map((message) => message.id),
-  });
-}
 
 beforeEach(() => {
   resetAppStore();
@@ -32,7 +22,7 @@ afterEach(() => {
 describe('the reasoning of a reply', () => {
   it('is collapsed under a label naming its brain and how long it thought, and expands to its plain text', () => {
     const reasoning = { text: 'Compare the <b>two</b> options.\nPick the cheaper.', durationMs: 12_300 };
-    load(messageFixture(), replyFixture({ reasoning }));
+    loadOpenConversation(messageFixture(), replyFixture({ reasoning }));
     const view = render(<MessageRow messageId="m2" />);
     const toggle = view.getByTestId('reasoning-toggle');
     expect(toggle.textContent).toBe('Kimi thought for 12 s');
@@ -50,19 +40,19 @@ describe('the reasoning of a reply', () => {
   });
 
   it('names the brain that thought, and says no time when none was measured', () => {
-    load(replyFixture({ brain: 'gemini', modelRequested: 'gemini-3-pro-preview', reasoning: { text: 'Hmm.', durationMs: null } }));
+    loadOpenConversation(replyFixture({ brain: 'gemini', modelRequested: 'gemini-3-pro-preview', reasoning: { text: 'Hmm.', durationMs: null } }));
     const view = render(<MessageRow messageId="m2" />);
     expect(view.getByTestId('reasoning-toggle').textContent).toBe('Gemini thought');
   });
 
   it('shows nothing for a reply without reasoning', () => {
-    load(replyFixture());
+    loadOpenConversation(replyFixture());
     const view = render(<MessageRow messageId="m2" />);
     expect(view.queryByTestId('reasoning')).toBeNull();
   });
 
   it('says the brain is thinking while reasoning streams, then that it thought once its words begin', () => {
-    load(messageFixture(), replyFixture({ status: 'streaming', text: '', turnId: 't1' }));
+    loadOpenConversation(messageFixture(), replyFixture({ status: 'streaming', text: '', turnId: 't1' }));
     const view = render(<MessageRow messageId="m2" />);
     expect(view.queryByTestId('reasoning')).toBeNull();
     act(() => {
@@ -93,7 +83,7 @@ describe('the elapsed time of a streaming reply', () => {
   it('counts the seconds since the reply started, each second, and is gone once it ends', () => {
     vi.useFakeTimers();
     vi.setSystemTime(new Date('2026-01-01T10:00:00.400Z'));
-    load(messageFixture(), replyFixture({ status: 'streaming', text: '', createdAt: '2026-01-01T10:00:00.000Z' }));
+    loadOpenConversation(messageFixture(), replyFixture({ status: 'streaming', text: '', createdAt: '2026-01-01T10:00:00.000Z' }));
     const view = render(<MessageRow messageId="m2" />);
     expect(view.getByTestId('elapsed-time').textContent).toBe('0 s');
     act(() => void vi.advanceTimersByTime(1_000));
@@ -110,7 +100,7 @@ describe('the elapsed time of a streaming reply', () => {
 
 describe('the time of a message', () => {
   it('stands in the header of a reply and under a user message, the full date in its tooltip', () => {
-    load(messageFixture({ createdAt: '2026-01-01T10:00:00.000Z' }), replyFixture({ createdAt: '2026-01-01T10:00:07.000Z' }));
+    loadOpenConversation(messageFixture({ createdAt: '2026-01-01T10:00:00.000Z' }), replyFixture({ createdAt: '2026-01-01T10:00:07.000Z' }));
     const view = render(
       <>
         <MessageRow messageId="m1" />
@@ -151,7 +141,7 @@ describe('the divider where the brain changed', () => {
   ];
 
   it('stands above the first reply of another brain only', () => {
-    load(...rows());
+    loadOpenConversation(...rows());
     const view = render(
       <>
         {rows().map((row) => (
@@ -166,7 +156,7 @@ describe('the divider where the brain changed', () => {
   });
 
   it('does not stand above the first reply shown, nor after a reply of no known brain', () => {
-    load(messageFixture({ id: 'u1', seq: 1 }), replyFixture({ id: 'r1', seq: 2, brain: 'gemini' }), replyFixture({ id: 'r2', seq: 3, brain: null }), replyFixture({ id: 'r3', seq: 4, brain: 'gemini' }));
+    loadOpenConversation(messageFixture({ id: 'u1', seq: 1 }), replyFixture({ id: 'r1', seq: 2, brain: 'gemini' }), replyFixture({ id: 'r2', seq: 3, brain: null }), replyFixture({ id: 'r3', seq: 4, brain: 'gemini' }));
     const view = render(
       <>
         <MessageRow messageId="r1" />

@@ -3,23 +3,14 @@ import { act, cleanup, fireEvent, render, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Api, MessagePage, MessageView } from '../../src-shared/api';
 import { installApi } from '../state/api-client';
-import { openConversationState } from '../state/messages-slice';
-import { resetAppStore, useAppStore } from '../state/store';
+import { resetAppStore } from '../state/store';
 import { fakeApi, messageFixture, replyFixture, summaryFixture } from '../state/test-fixtures';
+import { loadOpenConversation } from '../state/test-store';
 import { MessageRow } from './MessageRow';
 
 async function settle(): Promise<void> {
   await act(async () => {
     for (let round = 0; round < 4; round += 1) await Promise.resolve();
-  });
-}
-
-function load(...messages: MessageView[]): void {
-  useAppStore.setState({
-    ...openConversationState('c1'),
-    pageStatus: 'ready',
-    messagesById: Object.fromEntries(messages.map((message) => [message.id, message])),
-    messageIds: messages.map((message) => message.id),
   });
 }
 
@@ -32,7 +23,7 @@ afterEach(cleanup);
 
 describe('a summary row', () => {
   it('shows as a card the app wrote, its text through the Markdown path, covered rows hidden', () => {
-    load(summaryFixture(), messageFixture({ id: 'm901', seq: 901 }));
+    loadOpenConversation(summaryFixture(), messageFixture({ id: 'm901', seq: 901 }));
     const view = render(<MessageRow messageId="s1" />);
     const card = view.getByTestId('message');
     expect([card.className, card.dataset.role, card.dataset.kind]).toEqual(['message summary-card', 'system', 'summary']);
@@ -48,7 +39,7 @@ describe('a summary row', () => {
   });
 
   it('keeps its words as text: markup in a summary is not run', () => {
-    load(summaryFixture({ text: '<img src=x onerror="alert(1)"> and <script>alert(2)</script>' }));
+    loadOpenConversation(summaryFixture({ text: '<img src=x onerror="alert(1)"> and <script>alert(2)</script>' }));
     const view = render(<MessageRow messageId="s1" />);
     expect(view.getByTestId('message-text').querySelector('img, script')).toBeNull();
   });
@@ -59,7 +50,7 @@ describe('a summary row', () => {
       .mockResolvedValueOnce(pageOf([messageFixture({ id: 'm799', seq: 799, text: 'Which roses?' }), replyFixture({ id: 'm800', seq: 800, text: 'Climbing ones.' })], true))
       .mockResolvedValueOnce(pageOf([messageFixture({ id: 'm798', seq: 798, text: 'A garden plan, please.' })], false));
     installApi(fakeApi({ listCoveredMessages }));
-    load(summaryFixture({ coveredMessages: 3 }));
+    loadOpenConversation(summaryFixture({ coveredMessages: 3 }));
     const view = render(<MessageRow messageId="s1" />);
     const toggle = view.getByTestId('summary-toggle');
     expect(toggle.textContent).toBe('Show the 3 messages');
@@ -94,7 +85,7 @@ describe('a summary row', () => {
         : pageOf([messageFixture({ id: 'm10', seq: 10, text: 'The very first words.' })], false),
     );
     installApi(fakeApi({ listCoveredMessages }));
-    load(summaryFixture({ coveredMessages: 2 }));
+    loadOpenConversation(summaryFixture({ coveredMessages: 2 }));
     const view = render(<MessageRow messageId="s1" />);
     fireEvent.click(view.getByTestId('summary-toggle'));
     await settle();
@@ -117,7 +108,7 @@ describe('a summary row', () => {
       .mockRejectedValueOnce(new Error('The store is busy.'))
       .mockResolvedValueOnce(pageOf([messageFixture({ id: 'm1', text: 'Back.' })], false));
     installApi(fakeApi({ listCoveredMessages }));
-    load(summaryFixture({ coveredMessages: 1 }));
+    loadOpenConversation(summaryFixture({ coveredMessages: 1 }));
     const view = render(<MessageRow messageId="s1" />);
     fireEvent.click(view.getByTestId('summary-toggle'));
     await settle();

@@ -4,6 +4,7 @@ import { handleApiEvent } from './events';
 import { openConversationState } from './messages-slice';
 import { resetAppStore, useAppStore } from './store';
 import { approvalFixture, conversationFixture, invocationFixture, messageFixture, replyFixture } from './test-fixtures';
+import { manualFrames } from './test-store';
 import { startTurn } from './turns-slice';
 
 const { getState, setState } = useAppStore;
@@ -17,14 +18,9 @@ function openWith(conversationId: string, ...messages: ReturnType<typeof message
   });
 }
 
-/** Frames asked for since the last one ran: the test decides when the next frame comes. */
-let requestedFrames: (() => void)[] = [];
-
-function runFrame(): void {
-  const due = requestedFrames;
-  requestedFrames = [];
-  for (const callback of due) callback();
-}
+/** The test decides when the next frame comes. */
+let frames = manualFrames();
+const runFrame = (): void => frames.runFrame();
 
 /** Counts store updates from now on. */
 function countStoreUpdates(): { readonly count: () => number } {
@@ -42,8 +38,8 @@ function delta(messageId: string, textDelta: string, conversationId = 'c1') {
 
 beforeEach(() => {
   resetAppStore();
-  requestedFrames = [];
-  resetDeltaBuffer((callback) => requestedFrames.push(callback));
+  frames = manualFrames();
+  resetDeltaBuffer(frames.schedule);
 });
 
 describe('turn-started', () => {
@@ -156,7 +152,7 @@ describe('message-delta', () => {
     handleApiEvent(delta('m2', 'lo'));
     handleApiEvent(delta('m2', ' you'));
     expect(getState().streamingText).toEqual({});
-    expect(requestedFrames).toHaveLength(1);
+    expect(frames.requested()).toBe(1);
     runFrame();
     expect(getState().streamingText).toEqual({ m2: 'Hello you' });
     expect(getState().messagesById).toBe(messagesBefore);
@@ -172,7 +168,7 @@ describe('message-delta', () => {
     runFrame();
     expect(updates.count()).toBe(1);
     expect(getState().streamingText).toEqual({ m2: pieces.join('') });
-    expect(requestedFrames).toEqual([]);
+    expect(frames.requested()).toBe(0);
   });
 
   it('asks for one frame per burst, and a new one for deltas after it ran', () => {
@@ -181,7 +177,7 @@ describe('message-delta', () => {
     handleApiEvent(delta('m2', 'b'));
     runFrame();
     handleApiEvent(delta('m2', 'c'));
-    expect(requestedFrames).toHaveLength(1);
+    expect(frames.requested()).toBe(1);
     runFrame();
     expect(getState().streamingText).toEqual({ m2: 'abc' });
   });
@@ -199,12 +195,12 @@ describe('message-delta', () => {
     expect(updates.count()).toBe(0);
     expect(getState().streamingText).toEqual({ m2: 'a' });
     // The held deltas keep a frame asked for, so they apply once the row has caught up, without a new delta.
-    expect(requestedFrames).toHaveLength(1);
+    expect(frames.requested()).toBe(1);
     setRowRendering('m2', false);
     runFrame();
     expect(updates.count()).toBe(1);
     expect(getState().streamingText).toEqual({ m2: 'abc' });
-    expect(requestedFrames).toEqual([]);
+    expect(frames.requested()).toBe(0);
   });
 
   it('applies held deltas at once when something must end the row, however its render stands', () => {
