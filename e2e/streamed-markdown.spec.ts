@@ -12,8 +12,13 @@ const REPLY = [
     '---',
     '| brain | wire |\n| --- | --- |\n| claude | anthropic-messages |\n| kimi | chat-completions |',
   ]).flat(),
-  // Long enough to stream in more than one section of rows, each starting on a row of either stripe.
-  ['| # | brain | wire |', '| ---: | --- | --- |', ...Array.from({ length: 90 }, (_, index) => `| ${index + 1} | brain ${index} | \`wire ${index}\` |`)].join('\n'),
+  // Long enough to stream in more than one section of rows, each starting on a row of either stripe, with rows wider
+  // than the first section's (a longer name, a third digit) after it.
+  [
+    '| # | brain | wire |',
+    '| ---: | --- | --- |',
+    ...Array.from({ length: 120 }, (_, index) => `| ${index + 1} | brain ${index}${index === 80 ? ', the widest name of all' : ''} | \`wire ${index}\` |`),
+  ].join('\n'),
   'Closing paragraph.\n1. and a list\n2. that interrupts it',
   '### A last heading',
   '| last | table |\n| --- | --- |\n| ends | the reply |',
@@ -22,6 +27,15 @@ const REPLY = [
 /** The background of each table body row's first cell, in order: the stripes. */
 async function stripesOf(text: Locator): Promise<string[]> {
   return text.locator('tbody tr > td:first-child').evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell).backgroundColor));
+}
+
+/** The width of each column of each table, from its head's cells. */
+async function columnsOf(text: Locator): Promise<number[][]> {
+  return text
+    .locator('table')
+    .evaluateAll((tables) =>
+      tables.map((table) => Array.from((table as HTMLTableElement).tHead?.rows[0]?.cells ?? [], (cell) => Math.round(cell.getBoundingClientRect().width * 100) / 100)),
+    );
 }
 
 /** Where each block of a reply's text sits, from the text's top, and how tall the text is. */
@@ -49,6 +63,9 @@ test('a reply that streamed in lays out exactly as the same reply read from hist
   await expect(text.locator('.md-group').last().locator('.md-block').last()).toHaveClass('md-block md-last');
   const streamed = await layoutOf(text);
   const streamedStripes = await stripesOf(text);
+  const streamedColumns = await columnsOf(text);
+  // The long table held its columns' widths while it grew, and holds them still, widened for its wider rows.
+  await expect(text.locator('table.md-held-columns')).toHaveCount(1);
   // The long table streamed in sections of rows, which have left their layers now that it is complete.
   expect(await text.locator('tbody.md-piece-rows').count()).toBeGreaterThan(2);
   await expect(text.locator('tbody.md-layer')).toHaveCount(0);
@@ -59,6 +76,8 @@ test('a reply that streamed in lays out exactly as the same reply read from hist
   const fromHistory = page.locator('[data-testid="message"][data-role="assistant"]').last().getByTestId('message-text');
   await expect(fromHistory.locator('.markdown.md-flat')).toHaveCount(1);
   expect(await layoutOf(fromHistory)).toEqual(streamed);
+  await expect(fromHistory.locator('table.md-held-columns')).toHaveCount(0);
+  expect(await columnsOf(fromHistory)).toEqual(streamedColumns);
   expect(await stripesOf(fromHistory)).toEqual(streamedStripes);
   expect(new Set(streamedStripes).size).toBe(2);
 });

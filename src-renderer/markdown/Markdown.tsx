@@ -9,6 +9,7 @@ import type { Processor } from 'unified';
 import { RenderBoundary } from '../components/RenderBoundary';
 import { capNesting } from '../../src-shared/markdown/cap-nesting';
 import { CodeBlock } from './CodeBlock';
+import { heldTableWidth, useHeldColumns } from './held-columns';
 import { fenceCutAfter, prepareFenceCuts } from './fence-cuts';
 import { safeLinkUrl } from '../../src-shared/markdown/safe-url';
 import { imageAsText, SAFE_LINK_REL, SAFE_LINK_TARGET, SANITIZE_SCHEMA } from '../../src-shared/markdown/untrusted-rules';
@@ -177,13 +178,30 @@ function OpenFenceCode({ className }: ComponentProps<'code'> & ExtraProps) {
   return <code className={className}>{useContext(OpenBlockBody)}</code>;
 }
 
-/** A table's head, then its pieces, each a section of rows (see PieceRows). */
+/** Whether a table that streams in here may hold its columns' widths (see held-columns.ts): until the view's width changes. */
+const ColumnsMayHold = createContext(false);
+
+/** A table's head, then its pieces, each a section of rows (see PieceRows); while it grows, it holds its columns' widths. */
 function OpenTable({ children }: ComponentProps<'table'> & ExtraProps) {
+  const tableRef = useRef<HTMLTableElement>(null);
+  const rows = useContext(OpenBlockBody);
+  const widths = useHeldColumns(tableRef, rows, useContext(BlockGrowing), useContext(ColumnsMayHold));
   return (
     <div className="md-table-wrap">
-      <table>
+      <table
+        ref={tableRef}
+        className={widths === null ? undefined : 'md-held-columns'}
+        style={widths === null ? undefined : { width: `${heldTableWidth(widths)}px` }}
+      >
+        {widths === null ? null : (
+          <colgroup>
+            {widths.map((width, index) => (
+              <col key={index} style={{ width: `${width}px` }} />
+            ))}
+          </colgroup>
+        )}
         {children}
-        {useContext(OpenBlockBody)}
+        {rows}
       </table>
     </div>
   );
@@ -429,11 +447,13 @@ export const MarkdownView = memo(function MarkdownView({ text, streaming = false
   }
   return (
     <div ref={viewRef} className={contained ? 'markdown md-grouped md-streamed' : 'markdown md-grouped'}>
-      {grouped.map((group, index) => (
-        <div key={index} className="md-group">
-          {group}
-        </div>
-      ))}
+      <ColumnsMayHold.Provider value={!widthChanged}>
+        {grouped.map((group, index) => (
+          <div key={index} className="md-group">
+            {group}
+          </div>
+        ))}
+      </ColumnsMayHold.Provider>
     </div>
   );
 });
