@@ -44,7 +44,7 @@ type Released = 'released';
 
 /**
  * The widths a streamed table holds, or null for automatic layout. It starts holding once it has drawn a section of
- * rows (`sections`), if it is narrower than its place; it lets go for good once it would be wider (its cells then wrap,
+ * rows and started the next (a table's rows stream in a section per piece), if it is narrower than its place; it lets go for good once it would be wider (its cells then wrap,
  * as automatic layout wraps them), and whenever `mayHold` is false (the view's width changed: automatic layout lays the
  * table out again for it anyway). `rows` is what the table's rows are rendered from: they are measured when it changes.
  */
