@@ -2,10 +2,9 @@
  * What the main-process benchmarks share: a core opened as a host opens it, pointed at the fake brains in their own
  * process, and one turn sent through `dispatch('send', …)` the way a window sends it.
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ApiEvent, MessageView } from '../../src-shared/api';
 import type { OpenedCore } from '../../src-main/core/app';
+import { LoopWatch, type LoopPhase } from '../support/loop-watch';
 
 /** Seeding 100,000 messages (and indexing them for search) on a loaded two-core machine. */
 export const SEED_TIMEOUT_MS = 600_000;
@@ -78,34 +77,27 @@ export function replyOfWords(words: number): string {
 }
 
 export interface TurnStalls {
-  /** The longest main-process task from `send` to the first `message-delta`: admission, the request build, sending it. */
-  readonly toFirstDeltaMs: number;
-  /** The longest main-process task from the first `message-delta` to `turn-done`: the reply streaming in. */
-  readonly streamingMs: number;
+  /** From `send` to the first `message-delta`: admission, the request build, sending it. */
+  readonly toFirstDelta: LoopPhase;
+  /** From the first `message-delta` to `turn-done`: the reply streaming in, and its end stored. */
+  readonly streaming: LoopPhase;
   readonly turn: SentTurn;
 }
 
-/**
- * Sends one turn while `monitorEventLoopDelay` samples the event loop every millisecond: the largest delay it sees is
- * the longest single task (or run of tasks without a turn of the loop), split at the turn's first delta.
- */
+/** Sends one turn while a `LoopWatch` times the main thread's tasks, split at the turn's first delta. */
 export async function turnStalls(core: OpenedCore, conversationId: string, text: string): Promise<TurnStalls> {
-  const histogram = monitorEventLoopDelay({ resolution: 1 });
-  histogram.enable();
-  // The histogram measures between its own ticks: a task that started before its first tick would go unseen.
-  await sleep(20);
-  let toFirstDeltaMs: number | null = null;
+  const watch = new LoopWatch();
+  let toFirstDelta: LoopPhase | null = null;
   const unsubscribe = core.onEvent((event) => {
-    if (toFirstDeltaMs !== null || event.type !== 'message-delta' || event.conversationId !== conversationId) return;
-    toFirstDeltaMs = histogram.max / 1e6;
-    histogram.reset();
+    if (toFirstDelta !== null || event.type !== 'message-delta' || event.conversationId !== conversationId) return;
+    toFirstDelta = watch.endPhase();
   });
   try {
     const turn = await sendTurn(core, conversationId, text);
-    if (toFirstDeltaMs === null) throw new Error('The turn streamed no delta');
-    return { toFirstDeltaMs, streamingMs: histogram.max / 1e6, turn };
+    if (toFirstDelta === null) throw new Error('The turn streamed no delta');
+    return { toFirstDelta, streaming: watch.endPhase(), turn };
   } finally {
     unsubscribe();
-    histogram.disable();
+    watch.dispose();
   }
 }
