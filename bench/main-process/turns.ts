@@ -101,3 +101,49 @@ export async function turnStalls(core: OpenedCore, conversationId: string, text:
     watch.dispose();
   }
 }
+
+export interface CompactingSend {
+  /** Messages the compaction folded under its summary; 0 when the send did not compact. */
+  readonly coveredMessages: number;
+  /** Requests the summarising brain answered (a long span is read in parts). */
+  readonly parts: number;
+  /** From `compaction-started` to the last part's summary: reading each part, building and sending its request. */
+  readonly summarising: LoopPhase;
+  /** From the last part's summary to `compaction-finished`: the transaction that stores the summary and folds the rows. */
+  readonly storing: LoopPhase;
+  readonly turn: SentTurn;
+}
+
+/** Sends one turn in a conversation that must compact first, timing the main thread's tasks through the compaction. */
+export async function compactingSend(core: OpenedCore, conversationId: string, text: string): Promise<CompactingSend> {
+  const watch = new LoopWatch();
+  let summarising: LoopPhase = { longestTaskMs: 0, longestDelayMs: 0 };
+  let storing: LoopPhase = { longestTaskMs: 0, longestDelayMs: 0 };
+  let coveredMessages = 0;
+  let parts = 0;
+  let summarisedMessages = 0;
+  const unsubscribe = core.onEvent((event) => {
+    if (!('conversationId' in event) || event.conversationId !== conversationId) return;
+    if (event.type === 'compaction-started') watch.endPhase();
+    else if (event.type === 'compaction-progress') {
+      const phase = watch.endPhase();
+      summarising = {
+        longestTaskMs: Math.max(summarising.longestTaskMs, phase.longestTaskMs),
+        longestDelayMs: Math.max(summarising.longestDelayMs, phase.longestDelayMs),
+      };
+      // A part's summary ends with a progress event that counts its messages as read.
+      if (event.summarisedMessages > summarisedMessages) parts += 1;
+      summarisedMessages = event.summarisedMessages;
+    } else if (event.type === 'compaction-finished') {
+      storing = watch.endPhase();
+      coveredMessages = event.coveredMessages;
+    }
+  });
+  try {
+    const turn = await sendTurn(core, conversationId, text);
+    return { coveredMessages, parts, summarising, storing, turn };
+  } finally {
+    unsubscribe();
+    watch.dispose();
+  }
+}

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openCore, type OpenedCore } from '../core/app';
 import type { ProviderCall, StreamPart } from '../core/providers/stream-parts';
+import { sentBody } from '../core/providers/testing/sent-body';
 import { listInvocationsByMessage } from '../core/store/invocations';
 import { everythingServer } from '../core/tools/mcp/testing/servers';
 import { chatCommand, compactCommand, doctorCommand, exportCommand, importCommand, repairCommand, requestCommand, writeFileAtomically, type Output } from './commands';
@@ -91,7 +92,7 @@ describe('writeFileAtomically', () => {
 
 /** A brain that answers a compaction request with a summary naming how many user lines it read, and anything else with "ok". */
 async function* summarisingBrain(call: ProviderCall): AsyncIterable<StreamPart> {
-  const body = JSON.stringify(call.body);
+  const body = JSON.stringify(sentBody(call));
   const users = body.match(/\\nUser: /g)?.length ?? 0;
   yield { type: 'text-delta', text: body.includes('[Anybrain compaction request]') ? `Summary of ${users} user messages.` : 'ok' };
 }

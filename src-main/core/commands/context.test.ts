@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { MessagePage, SettingsView } from '../../../src-shared/api';
 import { openCore, type OpenedCore } from '../app';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
+import { sentBody } from '../providers/testing/sent-body';
 
 const cores: OpenedCore[] = [];
 const folders: string[] = [];
@@ -14,7 +15,7 @@ afterEach(async () => {
 });
 
 async function* summaryBrain(call: ProviderCall): AsyncIterable<StreamPart> {
-  yield { type: 'text-delta', text: JSON.stringify(call.body).includes('[Anybrain compaction request]') ? 'The gist.' : 'ok' };
+  yield { type: 'text-delta', text: JSON.stringify(sentBody(call)).includes('[Anybrain compaction request]') ? 'The gist.' : 'ok' };
 }
 
 function open(): OpenedCore {

@@ -9,18 +9,19 @@ import { BRAINS, type BrainId } from '../../../src-shared/brains';
 import type { ResolvedWindow } from '../../../src-shared/context-windows';
 import { refusalMessage } from '../providers/provider-errors';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
+import { LONG_HISTORY_ROWS, nextEventLoopTurn } from '../engine/event-loop-turn';
 import { collectReplayTurns } from '../replay/collect';
-import type { ReplayTurn } from '../replay/types';
-import { buildWireRequest } from '../replay/wires';
+import type { ReplayAttachment, ReplayTurn } from '../replay/types';
 import { nowIso } from '../store/clock';
 import { CompactionConflictError, measureSpan, newestCoveredSeq, spanEnd, storeSummary, type CompactionSpan } from '../store/compaction';
 import { attachmentRowsOfMessages } from '../store/attachments';
-import { listInvocationsByMessage } from '../store/invocations';
+import { listInvocationsByMessage, type InvocationRow } from '../store/invocations';
 import { scanLivePath } from '../store/live-path';
 import { listLiveMessagesBetween, liveSummary, nextSeq, toMessageViews, type MessageRow } from '../store/messages';
 import type { AppDatabase } from '../store/open';
 import { effectiveWindow, inputBudget, replyTokens, WIRE_MESSAGE_FRAMING_TOKENS } from './pressure';
-import { summaryRequestText, summarySystemPrompt, transcriptLines } from './summary-prompt';
+import { encodeSummaryRequest } from './summary-body';
+import { summaryRequestText, summarySystemPrompt } from './summary-prompt';
 import { estimateTokens } from './token-estimate';
 import type { ContextWindows } from './windows';
 
@@ -32,8 +33,6 @@ const SUMMARY_WORDS_MIN = 120;
 const SUMMARY_WORDS_MAX = 1_500;
 /** The most a summary reply may take. */
 const SUMMARY_OUTPUT_TOKENS = 4_096;
-/** Rows read from the store at a time while a part is assembled. */
-const READ_BATCH = 500;
 /** How often progress goes out while a part's summary streams, in characters. */
 const PROGRESS_EVERY_CHARACTERS = 400;
 
@@ -43,7 +42,8 @@ export interface CompactionDependencies {
   readonly emit: (event: ApiEvent) => void;
   readonly stream: (call: ProviderCall) => AsyncIterable<StreamPart>;
   /** The provider call for a brain, or an ApiError when the brain cannot be used (no key, unconfirmed host, …). */
-  readonly callFor: (brain: BrainId, model: string, body: Record<string, unknown>, signal: AbortSignal) => ProviderCall;
+  /** With `encodedBody`, `body` holds only the body's top-level fields (providers/encoded-body.ts). */
+  readonly callFor: (brain: BrainId, model: string, body: Record<string, unknown>, signal: AbortSignal, encodedBody?: Uint8Array<ArrayBuffer>) => ProviderCall;
 }
 
 export interface CompactionOrder {
@@ -78,37 +78,52 @@ function planSpan(deps: CompactionDependencies, order: CompactionOrder, window: 
   return { previousSummary: liveSummary(db, conversationId), afterSeq, throughSeq: Math.max(afterSeq, throughSeq), ...measured };
 }
 
-/** Reads the span in parts that each fit `budget` tokens of transcript, oldest first. */
-function* spanParts(db: AppDatabase, conversationId: string, span: CompactionSpan, budget: number): Generator<{ turns: ReplayTurn[]; rows: number }> {
+/**
+ * Reads the span in parts that each fit `budget` tokens of transcript, oldest first: a page of rows at a time, with
+ * their calls and attachments, and a turn of the event loop between pages, so the main process keeps answering.
+ */
+async function* spanParts(db: AppDatabase, conversationId: string, span: CompactionSpan, budget: number): AsyncGenerator<{ turns: ReplayTurn[]; rows: number }> {
   let cursor = span.afterSeq;
   let part: MessageRow[] = [];
   let partTokens = 0;
+  // The calls and attachments of rows read and not yet in a part that went out.
+  const invocations = new Map<string, InvocationRow[]>();
+  const attachments = new Map<string, ReplayAttachment[]>();
+  const ownedBy = <Value>(rows: readonly MessageRow[], read: Map<string, Value>): Map<string, Value> => {
+    const owned = new Map<string, Value>();
+    for (const row of rows) {
+      const value = read.get(row.id);
+      if (value === undefined) continue;
+      owned.set(row.id, value);
+      read.delete(row.id);
+    }
+    return owned;
+  };
   const flush = () => {
-    const assistantIds = part.filter((row) => row.role === 'assistant').map((row) => row.id);
-    // A summary names the files the user attached; their bytes stay out of it.
-    const attachments = new Map(
-      [...attachmentRowsOfMessages(db, part.filter((row) => row.role === 'user').map((row) => row.id))].map(([messageId, rows]) => [
-        messageId,
-        rows.map((row) => ({ name: row.name, kind: row.kind, mediaType: row.mediaType, width: row.width, height: row.height })),
-      ]),
-    );
-    const turns = collectReplayTurns(part, listInvocationsByMessage(db, assistantIds), attachments);
-    const result = { turns, rows: part.length };
+    const result = { turns: collectReplayTurns(part, ownedBy(part, invocations), ownedBy(part, attachments)), rows: part.length };
     part = [];
     partTokens = 0;
     return result;
   };
   for (;;) {
-    const batch = listLiveMessagesBetween(db, conversationId, cursor, span.throughSeq, READ_BATCH);
-    if (batch.length === 0) break;
-    for (const row of batch) {
+    const page = listLiveMessagesBetween(db, conversationId, cursor, span.throughSeq, LONG_HISTORY_ROWS);
+    if (page.length === 0) break;
+    for (const [messageId, rows] of listInvocationsByMessage(db, page.filter((row) => row.role === 'assistant').map((row) => row.id))) {
+      invocations.set(messageId, rows);
+    }
+    // A summary names the files the user attached; their bytes stay out of it.
+    for (const [messageId, rows] of attachmentRowsOfMessages(db, page.filter((row) => row.role === 'user').map((row) => row.id))) {
+      attachments.set(messageId, rows.map((row) => ({ name: row.name, kind: row.kind, mediaType: row.mediaType, width: row.width, height: row.height })));
+    }
+    for (const row of page) {
       if (part.length > 0 && partTokens + row.tokenEstimate > budget) yield flush();
       // One row larger than a whole part keeps its beginning: the summary of a huge paste needs no more.
       const room = budget * 3;
       part.push(row.text.length > room ? { ...row, text: `${row.text.slice(0, room)}… [cut for the summary]` } : row);
       partTokens += Math.min(row.tokenEstimate, budget);
     }
-    cursor = batch[batch.length - 1]!.seq;
+    cursor = page[page.length - 1]!.seq;
+    await nextEventLoopTurn();
   }
   if (part.length > 0) yield flush();
 }
@@ -177,23 +192,15 @@ export async function runCompaction(deps: CompactionDependencies, order: Compact
   let carried = span.previousSummary?.text ?? null;
   let summarised = 0;
   try {
-    for (const part of spanParts(db, conversationId, span, partBudget)) {
+    for await (const part of spanParts(db, conversationId, span, partBudget)) {
       if (signal.aborted) break;
       emit({ type: 'compaction-progress', conversationId, summarisedMessages: summarised, totalMessages: span.rows, characters: 0 });
       const earlier: ReplayTurn[] =
         carried === null ? [] : [{ messageId: 'summary', role: 'system-line', kind: 'summary', text: carried, calls: [] }];
-      const transcript = [...earlier, ...part.turns].map(transcriptLines).join('\n');
-      const { body } = buildWireRequest(BRAINS[brain].wire, {
-        brain,
-        model,
-        reasoningLevel: 'off',
-        system,
-        turns: [{ messageId: 'compaction', role: 'user', kind: 'chat', text: summaryRequestText(transcript, wordLimit), calls: [] }],
-        tools: [],
-        maxOutputTokens,
-        cacheKey: `anybrain-compaction-${conversationId}`,
-      });
-      const text = await summarise(deps, deps.callFor(brain, model, body, signal), (characters) =>
+      const request = { brain, model, system, wordLimit, maxOutputTokens, cacheKey: `anybrain-compaction-${conversationId}` };
+      const body = await encodeSummaryRequest(BRAINS[brain].wire, request, [...earlier, ...part.turns]);
+      if (signal.aborted) break;
+      const text = await summarise(deps, deps.callFor(brain, model, body.fields, signal, body.json), (characters) =>
         emit({ type: 'compaction-progress', conversationId, summarisedMessages: summarised, totalMessages: span.rows, characters }),
       );
       if (text === null) break;

@@ -83,7 +83,7 @@ export class TurnEngine {
       emit: deps.emit,
       stream: deps.stream,
       windows: this.windows,
-      callFor: (brain, model, body, signal) => providerCall(brain, model, checkedConnection(brain, deps.connectionFor), body, signal),
+      callFor: (brain, model, body, signal, encodedBody) => providerCall(brain, model, checkedConnection(brain, deps.connectionFor), body, signal, encodedBody),
       toolbox: this.toolbox,
       now: deps.now ?? (() => new Date()),
       ...(deps.checkpointIntervalMs === undefined ? {} : { checkpointIntervalMs: deps.checkpointIntervalMs }),

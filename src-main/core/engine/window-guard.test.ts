@@ -7,6 +7,7 @@ import { ContextWindows } from '../context/windows';
 import { newId } from '../store/clock';
 import { insertInvocation } from '../store/invocations';
 import { insertMessage, listAllMessages, listMessagePage } from '../store/messages';
+import { sentBody } from '../providers/testing/sent-body';
 import type { AppDatabase } from '../store/open';
 import { readBrainState, saveBrainState } from '../store/settings';
 import { scriptedEngine } from './testing';
@@ -112,12 +113,12 @@ describe('a turn on a smaller window compacts first', () => {
     const [summaryCall, turnCall] = scripted.calls;
     // The summary request: Claude's wire, the marker, the transcript with the tool call in words, no tools declared.
     expect(summaryCall!.wire).toBe('anthropic-messages');
-    const summaryBody = summaryCall!.body as { messages: Array<{ role: string; content: Array<{ text: string }> | string }>; tools?: unknown };
+    const summaryBody = sentBody(summaryCall!) as { messages: Array<{ role: string; content: Array<{ text: string }> | string }>; tools?: unknown };
     expect(systemOf(summaryBody).startsWith(SUMMARY_REQUEST_MARKER)).toBe(true);
     expect(JSON.stringify(summaryBody.messages)).toContain('  Tool call current_time {\\"zone\\":\\"Asia/Seoul\\"} answered: 2026-12-01 19:00');
     expect(summaryBody.tools).toBeUndefined();
     // The turn's request: the summary as a labelled system line first, then the newest rows, within the window.
-    const turnBody = turnCall!.body as { messages: Array<{ role: string; content: string }>; max_tokens?: number };
+    const turnBody = sentBody(turnCall!) as { messages: Array<{ role: string; content: string }>; max_tokens?: number };
     expect(turnBody.messages[1]).toEqual({
       role: 'user',
       content: "[System line, summary: neither the assistant's words nor the user's]\nSummary: the user and Claude talked about lorem ipsum; Claude read the time in Seoul.",
@@ -161,7 +162,7 @@ describe('a turn on a smaller window compacts first', () => {
     const after = listAllMessages(db, 'c1');
     expect(after.filter((row) => row.kind === 'summary')).toEqual([]);
     expect(after.slice(0, before.length)).toEqual(before);
-    const turnBody = scripted.calls[1]!.body as { messages: Array<{ role: string; content: string }> };
+    const turnBody = sentBody(scripted.calls[1]!) as { messages: Array<{ role: string; content: string }> };
     expect(turnBody.messages[1]!.content).toMatch(/^\[System line, notice: neither the assistant's words nor the user's\]\n\d+ older messages of this conversation are outside Kimi's window and not shown here\.$/);
     expect(requestTokens(turnBody) + 1_000).toBeLessThanOrEqual(8_000);
   });
@@ -218,9 +219,9 @@ describe('a turn on a smaller window compacts first', () => {
     expect(reply).toMatchObject({ status: 'complete', text: 'Fits now.' });
     expect(listAllMessages(db, 'c1').filter((row) => row.kind === 'summary').map((row) => row.text)).toEqual(['Summary: a long talk about lorem ipsum.']);
     const [, ...retryCalls] = scripted.calls;
-    const systemLine = (call: (typeof retryCalls)[number]) => (call.body as { messages: Array<{ content: string }> }).messages[0]!.content;
+    const systemLine = (call: (typeof retryCalls)[number]) => (sentBody(call) as { messages: Array<{ content: string }> }).messages[0]!.content;
     expect(retryCalls.map((call) => systemLine(call).startsWith(SUMMARY_REQUEST_MARKER))).toEqual([true, true, true, false]);
-    for (const call of retryCalls) expect(requestTokens(call.body)).toBeLessThanOrEqual(4_000 * 0.8);
+    for (const call of retryCalls) expect(requestTokens(sentBody(call))).toBeLessThanOrEqual(4_000 * 0.8);
     expect(readBrainState(db, 'c1', 'kimi')).toMatchObject({ full: false });
   });
 
@@ -234,8 +235,8 @@ describe('a turn on a smaller window compacts first', () => {
     const summaryCalls = scripted.calls.length;
     expect(summaryCalls).toBeGreaterThanOrEqual(2);
     expect(result).toMatchObject({ outcome: 'compacted', summary: { text: `Part ${summaryCalls} summary.` } });
-    for (const call of scripted.calls) expect(requestTokens(call.body) + 1_000).toBeLessThanOrEqual(8_000);
-    const second = (scripted.calls[1]!.body as { messages: Array<{ content: string }> }).messages[1]!.content;
+    for (const call of scripted.calls) expect(requestTokens(sentBody(call)) + 1_000).toBeLessThanOrEqual(8_000);
+    const second = (sentBody(scripted.calls[1]!) as { messages: Array<{ content: string }> }).messages[1]!.content;
     expect(second).toContain('Summary of what came before: Part 1 summary.');
     const progress = events.filter((event) => event.type === 'compaction-progress' && event.characters > 0);
     expect(progress.at(-1)).toMatchObject({ summarisedMessages: result.coveredMessages, totalMessages: result.coveredMessages });
@@ -253,7 +254,7 @@ describe('a turn on a smaller window compacts first', () => {
     scripted.push(...replyParts('Summary two.'));
     const second = await engine.compact('c1');
     expect(second).toMatchObject({ outcome: 'compacted', summary: { text: 'Summary two.', kind: 'summary' } });
-    expect(JSON.stringify(scripted.calls[1]!.body)).toContain('Summary of what came before: Summary one.');
+    expect(JSON.stringify(sentBody(scripted.calls[1]!))).toContain('Summary of what came before: Summary one.');
     const rows = listAllMessages(db, 'c1');
     expect(rows.find((row) => row.id === first.id)?.compactedInto).toBe(second.summary!.id);
     expect(rows.filter((row) => row.kind === 'summary' && row.compactedInto === null).map((row) => row.text)).toEqual(['Summary two.']);
@@ -316,7 +317,7 @@ describe('a reply whose own tool answers fill the window', () => {
     );
     expect((await started.done).status).toBe('complete');
 
-    const [first, second] = scripted.calls.map((call) => call.body as { messages: Array<{ role: string; content: unknown }> });
+    const [first, second] = scripted.calls.map((call) => sentBody(call) as { messages: Array<{ role: string; content: unknown }> });
     const notice = /^\[System line, notice: neither the assistant's words nor the user's\]\n\d+ older messages of this conversation are outside Kimi's window and not shown here\.$/;
     // The first round holds the whole conversation; the answer then needs the room of the oldest exchanges.
     expect(first!.messages.some((message) => typeof message.content === 'string' && notice.test(message.content))).toBe(false);
