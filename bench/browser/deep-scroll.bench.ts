@@ -155,6 +155,8 @@ describe('a long conversation in Chromium', () => {
       }
     }
     await page.close();
+    const perRun = (which: 'long' | 'short'): string => times[which].map((elapsed) => `${elapsed.toFixed(0)} ms`).join(', ');
+    console.log(`  opens per run at ${LONG}: ${perRun('long')}; at ${SHORT}: ${perRun('short')}`);
     const value = median(times.long);
     const baseline = median(times.short);
     reportScenario({
