@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { SUMMARY_REQUEST_MARKER } from '../src-main/core/context/summary-prompt';
 import { SLOW_SUMMARY_DIRECTIVE } from './fake-brains/script';
-import { fakeBrainRequests } from './support/app';
+import { fakeBrainRequests, OWN_CONNECTION } from './support/app';
 import { readE2eEnvironment } from './support/environment';
 import { longTranscript } from './support/long-conversation';
 
@@ -64,7 +64,7 @@ async function compactionRequests(request: APIRequestContext) {
 
 test('a compaction killed with SIGKILL while the summary streams leaves the conversation as before, and the next one completes', async ({ request }) => {
   test.setTimeout(90_000);
-  await request.post(`${readE2eEnvironment().fakeBrainsUrl}/_fake/reset`);
+  await request.post(`${readE2eEnvironment().fakeBrainsUrl}/_fake/reset`, { headers: OWN_CONNECTION });
   // Ollama's fake model sets no num_ctx, so its window is Ollama's default 4,096 tokens: 40 messages of 100 tokens
   // are read in parts, and the first part, holding the slow-summary directive, streams its summary over seconds.
   const file = join(dataDir, 'long.json');

@@ -12,7 +12,7 @@ import { chatCompletionsWire } from './fake-brains/chat-completions';
 import { estimateTokens as fakeRequestTokens } from './fake-brains/fake-wire';
 import { conversationTail, summaryOf } from './fake-brains/script';
 import type { RecordedRequest } from './fake-brains/server';
-import { command, fakeBrainRequests, openApp, pickBrain, sendMessage } from './support/app';
+import { command, fakeBrainRequests, openApp, OWN_CONNECTION, pickBrain, sendMessage } from './support/app';
 import { longTranscript } from './support/long-conversation';
 import { readE2eEnvironment } from './support/environment';
 
@@ -71,7 +71,7 @@ test.afterEach(async ({ request }) => {
 });
 
 test('a long conversation switched from Claude to a small-window Kimi compacts before the turn, and Kimi gets a request that fits', async ({ page, request }) => {
-  await request.post(`${readE2eEnvironment().fakeBrainsUrl}/_fake/reset`);
+  await request.post(`${readE2eEnvironment().fakeBrainsUrl}/_fake/reset`, { headers: OWN_CONNECTION });
   const title = `Long talk ${Date.now()}`;
   const conversationId = await longConversationOnClaude(request, title);
   const before = readStored(conversationId);
@@ -90,7 +90,7 @@ test('a long conversation switched from Claude to a small-window Kimi compacts b
   await expect(reply).toHaveAttribute('data-brain', 'kimi');
   await expect(reply.getByTestId('message-text')).toHaveText(`Fake Kimi reply to: ${question}`);
 
-  const violations = (await (await request.get(`${readE2eEnvironment().fakeBrainsUrl}/_fake/violations`)).json()) as unknown[];
+  const violations = (await (await request.get(`${readE2eEnvironment().fakeBrainsUrl}/_fake/violations`, { headers: OWN_CONNECTION })).json()) as unknown[];
   expect(violations).toEqual([]);
   const requests = await fakeBrainRequests(request);
   expect(requests.map((recorded) => recorded.brain)).toEqual(requests.map(() => 'kimi'));

@@ -11,7 +11,7 @@ import type { CommandName, CommandOutput } from '../src-shared/api';
 import { BRAINS } from '../src-shared/brains';
 import { bearerHeaderValue, tokenFromLaunchFragment } from '../src-shared/web-launch';
 import { sha256Hex } from './fake-brains/server';
-import { fakeBrainRequests, newConversation, pickBrain, sendMessage } from './support/app';
+import { fakeBrainRequests, newConversation, OWN_CONNECTION, pickBrain, sendMessage } from './support/app';
 import { readE2eEnvironment } from './support/environment';
 import { startOwnHost, type OwnHost } from './support/own-host';
 import { createTestKeyring, type TestKeyring } from './support/test-keyring';
@@ -45,7 +45,7 @@ async function startKeychainHost(): Promise<OwnHost> {
 async function hostCommand<Name extends CommandName>(page: Page, host: OwnHost, name: Name, input: unknown): Promise<CommandOutput<Name>> {
   const token = tokenFromLaunchFragment(new URL(host.launchUrl).hash);
   if (token === null) throw new Error('no launch token');
-  const response = await page.request.post(`${host.origin}/api/command/${name}`, { headers: { Authorization: bearerHeaderValue(token) }, data: input });
+  const response = await page.request.post(`${host.origin}/api/command/${name}`, { headers: { ...OWN_CONNECTION, Authorization: bearerHeaderValue(token) }, data: input });
   const result = (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
   if (!result.ok) throw new Error(`${name} failed: ${result.error?.message}`);
   return result.value as CommandOutput<Name>;

@@ -9,7 +9,7 @@ import { expect, test } from '@playwright/test';
 import { hasChrome } from '../src-main/core/transcripts/chrome';
 import { BRAIN_IDS, BRAINS, type BrainId, type WireId } from '../src-shared/brains';
 import type { RecordedRequest } from './fake-brains/server';
-import { command, fakeBrainRequests, newConversation, openApp, pickBrain, sendMessage } from './support/app';
+import { command, fakeBrainRequests, newConversation, openApp, OWN_CONNECTION, pickBrain, sendMessage } from './support/app';
 import { readE2eEnvironment } from './support/environment';
 
 const repoRoot = resolve(import.meta.dirname, '..');
@@ -57,7 +57,7 @@ function nativeShape(wire: WireId, body: Json): NativeShape {
 
 test('one conversation through all seven brains, each calling a tool, every request valid and carrying every earlier call', async ({ page, request }) => {
   test.setTimeout(120_000);
-  await request.post(`${readE2eEnvironment().fakeBrainsUrl}/_fake/reset`);
+  await request.post(`${readE2eEnvironment().fakeBrainsUrl}/_fake/reset`, { headers: OWN_CONNECTION });
   await openApp(page);
   const conversationId = await newConversation(page);
 
@@ -70,7 +70,7 @@ test('one conversation through all seven brains, each calling a tool, every requ
     await expect(reply.getByTestId('message-text')).toContainText(`Turn ${index + 1}: what time is it, ${BRAINS[brain].label}? (tools answered: 20`);
   }
 
-  const violations = (await (await request.get(`${readE2eEnvironment().fakeBrainsUrl}/_fake/violations`)).json()) as unknown[];
+  const violations = (await (await request.get(`${readE2eEnvironment().fakeBrainsUrl}/_fake/violations`, { headers: OWN_CONNECTION })).json()) as unknown[];
   expect(violations).toEqual([]);
 
   // Ollama is also asked for its model's window (`/api/show`) before a turn: only the turns' requests are counted here.

@@ -28,6 +28,13 @@ export function launchToken(): string {
   return token;
 }
 
+/**
+ * Headers for a test's own HTTP calls. A Node server closes a keep-alive connection after 5 s idle, and a request
+ * sent on it at that moment ends in ECONNRESET. Browsers retry such a request; Playwright's request context does not,
+ * so each call opens a connection of its own.
+ */
+export const OWN_CONNECTION = { Connection: 'close' } as const;
+
 /** Calls the web host the way any bearer client would, to read what the app stored. */
 export async function command<Name extends CommandName>(
   request: APIRequestContext,
@@ -36,7 +43,7 @@ export async function command<Name extends CommandName>(
 ): Promise<CommandOutput<Name>> {
   const environment = readE2eEnvironment();
   const response = await request.post(`${environment.origin}/api/command/${name}`, {
-    headers: { Authorization: bearerHeaderValue(launchToken()) },
+    headers: { ...OWN_CONNECTION, Authorization: bearerHeaderValue(launchToken()) },
     data: input,
   });
   const result = (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
@@ -45,7 +52,7 @@ export async function command<Name extends CommandName>(
 }
 
 export async function fakeBrainRequests(request: APIRequestContext): Promise<RecordedRequest[]> {
-  const response = await request.get(`${readE2eEnvironment().fakeBrainsUrl}/_fake/requests`);
+  const response = await request.get(`${readE2eEnvironment().fakeBrainsUrl}/_fake/requests`, { headers: OWN_CONNECTION });
   return (await response.json()) as RecordedRequest[];
 }
 
