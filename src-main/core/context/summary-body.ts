@@ -6,7 +6,7 @@
  */
 import type { BrainId, WireId } from '../../../src-shared/brains';
 import { LONG_HISTORY_ROWS, nextEventLoopTurn } from '../engine/event-loop-turn';
-import { encodeBody, type EncodedBody } from '../providers/encoded-body';
+import { bodyFields, encodeBody, type EncodedBody } from '../providers/encoded-body';
 import type { ReplayTurn } from '../replay/types';
 import { buildWireRequest } from '../replay/wires';
 import { summaryRequestText, transcriptLines } from './summary-prompt';
@@ -43,10 +43,11 @@ const TRANSCRIPT_PLACE = 'anybrain-transcript-goes-here-5d1c2e';
  * turns at a time, with a turn of the event loop between pages.
  */
 export async function encodeSummaryRequest(wire: WireId, request: SummaryRequest, turns: readonly ReplayTurn[]): Promise<EncodedBody> {
-  const around = encodeBody(summaryRequestBody(wire, request, TRANSCRIPT_PLACE));
-  const json = new TextDecoder().decode(around.json);
+  const around = summaryRequestBody(wire, request, TRANSCRIPT_PLACE);
+  const json = JSON.stringify(around);
+  const fields = bodyFields(around);
   const place = json.indexOf(TRANSCRIPT_PLACE);
-  if (place < 0 || json.indexOf(TRANSCRIPT_PLACE, place + 1) >= 0 || JSON.stringify(around.fields).includes(TRANSCRIPT_PLACE)) {
+  if (place < 0 || json.indexOf(TRANSCRIPT_PLACE, place + 1) >= 0 || JSON.stringify(fields).includes(TRANSCRIPT_PLACE)) {
     // A wire that wrote the text anywhere but once in its messages: the body is built whole.
     return encodeBody(summaryRequestBody(wire, request, turns.map(transcriptLines).join('\n')));
   }
@@ -65,5 +66,5 @@ export async function encodeSummaryRequest(wire: WireId, request: SummaryRequest
     bytes.set(piece, offset);
     offset += piece.length;
   }
-  return { json: bytes, fields: around.fields };
+  return { json: bytes, fields };
 }

@@ -15,9 +15,14 @@ export interface EncodedBody {
 }
 
 export function encodeBody(body: Record<string, unknown>): EncodedBody {
+  return { json: new TextEncoder().encode(JSON.stringify(body)), fields: bodyFields(body) };
+}
+
+/** The body's top-level fields that are not arrays: an `EncodedBody`'s `fields`. */
+export function bodyFields(body: Record<string, unknown>): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) if (!Array.isArray(value)) fields[key] = value;
-  return { json: new TextEncoder().encode(JSON.stringify(body)), fields };
+  return fields;
 }
 
 /**
