@@ -1,7 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiEvent } from '../../../src-shared/api';
 import { updateConversation } from '../store/conversations';
+import { useFileSyncFor } from '../store/log-sync';
 import { listAllMessages } from '../store/messages';
+import { openDatabase, type AppDatabase } from '../store/open';
+import { heldFileSyncs } from '../store/testing/held-file-syncs';
 import { readBrainState, readCounters } from '../store/settings';
 import { listInvocationsByMessage } from '../store/invocations';
 import { MAX_TOOL_ROUNDS } from './run-turn';
@@ -12,7 +18,7 @@ import { currentTimeTool } from '../tools/current-time';
 import { scriptedEngine } from './testing';
 import { FOREIGN_REASONING_PLACEHOLDER } from '../replay/wires/chat-completions';
 
-function setup(options: { apiKey?: string | null; baseUrl?: string; toolbox?: TurnToolbox } = {}) {
+function setup(options: { apiKey?: string | null; baseUrl?: string; toolbox?: TurnToolbox; db?: AppDatabase } = {}) {
   return scriptedEngine(options);
 }
 
@@ -88,6 +94,56 @@ describe('TurnEngine', () => {
     expect(listAllMessages(db, 'c1')[1]).toMatchObject({ status: 'streaming', text: 'partial' });
     scripted.push('end');
     await started.done;
+  });
+
+  it('writes checkpoints and the reply\u2019s end without waiting for the disk, and says done once the end is on it', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'anybrain-run-turn-'));
+    const db = openDatabase(join(folder, 'anybrain.db'));
+    try {
+      const syncs = heldFileSyncs();
+      useFileSyncFor(db, syncs.syncFile);
+      const { events, scripted, engine } = setup({ db });
+      const started = engine.send('c1', 'hi');
+      scripted.push({ type: 'text-delta', text: 'partial' });
+      await vi.waitFor(() => expect(listAllMessages(db, 'c1')[1]).toMatchObject({ status: 'streaming', text: 'partial' }));
+      // The checkpoint was committed while its sync still runs, and asked for a sync of the log.
+      expect(syncs.paths).toEqual([`${join(folder, 'anybrain.db')}-wal`]);
+      scripted.push('end');
+      await vi.waitFor(() => expect(listAllMessages(db, 'c1')[1]).toMatchObject({ status: 'complete', text: 'partial' }));
+      expect(events.map((event) => event.type)).not.toContain('turn-done');
+      expect(db.$client.pragma('synchronous', { simple: true })).toBe(2);
+      // The checkpoint's sync ends, then the one queued behind it for the reply's end.
+      await syncs.finishNext();
+      expect(events.map((event) => event.type)).not.toContain('turn-done');
+      await syncs.finishNext();
+      await expect(started.done).resolves.toMatchObject({ status: 'complete', text: 'partial' });
+      expect(events.map((event) => event.type).slice(-3)).toEqual(['turn-receipt', 'turn-done', 'conversation-updated']);
+      expect(syncs.running()).toBe(0);
+    } finally {
+      db.$client.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('ends a reply whose sync the disk refused as done, saying so in the log', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'anybrain-run-turn-'));
+    const db = openDatabase(join(folder, 'anybrain.db'));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const syncs = heldFileSyncs();
+      useFileSyncFor(db, syncs.syncFile);
+      const { scripted, engine } = setup({ db });
+      const started = engine.send('c1', 'hi');
+      scripted.push({ type: 'text-delta', text: 'kept' }, 'end');
+      await vi.waitFor(() => expect(syncs.running()).toBe(1));
+      await syncs.finishNext(new Error('EIO: i/o error, fsync'));
+      await expect(started.done).resolves.toMatchObject({ status: 'complete', text: 'kept' });
+      expect(warn).toHaveBeenCalledWith('Anybrain: the disk did not confirm saving a reply: EIO: i/o error, fsync');
+    } finally {
+      warn.mockRestore();
+      db.$client.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('treats an empty reply as a failed, retryable turn', async () => {

@@ -13,9 +13,10 @@ import { listInvocationsByMessage, type InvocationRow } from '../store/invocatio
 import { estimateLiveTokens, estimateRowTokens } from '../context/row-estimate';
 import type { ContextWindows } from '../context/windows';
 import { newestUserSeqBefore } from '../store/live-path';
+import { commitSyncingInBackground } from '../store/log-sync';
 import { checkpointMessageText, toMessageViews, type MessageRow, type StoredReasoning } from '../store/messages';
 import type { AppDatabase } from '../store/open';
-import { finishReply } from '../store/turns';
+import { finishReply, type ReplyOutcome } from '../store/turns';
 import { normalizeQuoteEscapes } from '../transcripts/quote-escapes';
 import { QUOTE_ESCAPE_COUNTER } from '../transcripts/repair';
 import type { BrainConnection, TurnContext } from './admit';
@@ -119,8 +120,11 @@ class ReplyProgress {
     );
     this.timer = setInterval(() => {
       if (this.shown === this.checkpointed) return;
-      checkpointMessageText(deps.db, messageId, this.shown, nowIso());
-      this.checkpointed = this.shown;
+      const text = this.shown;
+      const { durable } = commitSyncingInBackground(deps.db, () => checkpointMessageText(deps.db, messageId, text, nowIso()));
+      // The reply's end syncs the log again, covering this checkpoint, and reports a disk that refuses.
+      durable.catch(() => undefined);
+      this.checkpointed = text;
     }, deps.checkpointIntervalMs ?? 250);
   }
 
@@ -264,14 +268,17 @@ async function writeReply(
   return { draft, requestTokens };
 }
 
-/** Stores the reply's end and tells the window: the receipt, then done or failed, then the conversation's new time. */
-function finish(
+/**
+ * Stores the reply's end and tells the window, once it is on the disk: the receipt, then done or failed, then the
+ * conversation's new time.
+ */
+async function finish(
   deps: TurnRunDependencies,
   turn: TurnContext,
   written: WrittenReply,
   reasoningDurationMs: number | null,
   abortReason: AbortReason | null,
-): MessageView {
+): Promise<MessageView> {
   const { db, emit } = deps;
   const { draft } = written;
   const { conversationId, turnId, target } = turn;
@@ -282,7 +289,7 @@ function finish(
   const guarded = normalizeQuoteEscapes(draft.text);
   const invocations = listInvocationsByMessage(db, [messageId]).get(messageId) ?? [];
   const refusedTokens = error?.limitTokens ?? error?.requestTokens ?? written.requestTokens;
-  const finished = finishReply(db, {
+  const outcome: ReplyOutcome = {
     conversationId,
     messageId,
     brain: target.brain,
@@ -298,9 +305,16 @@ function finish(
     },
     counts: { [QUOTE_ESCAPE_COUNTER]: guarded.normalized },
     refused: draft.contextTooLarge ? { tokens: refusedTokens, model: target.model } : null,
-  });
+  };
+  const { result: finished, durable } = commitSyncingInBackground(db, () => finishReply(db, outcome));
   // With its place among its alternatives: the window's pager on a regenerated reply reads it from this event.
   const message = toMessageViews(db, [finished.row])[0]!;
+  try {
+    await durable;
+  } catch (refusal) {
+    // SQLite has the reply and shows it; only a power cut before the disk recovers could still lose it.
+    console.warn(`Anybrain: the disk did not confirm saving a reply: ${refusal instanceof Error ? refusal.message : String(refusal)}`);
+  }
   emit({ type: 'turn-receipt', conversationId, turnId, messageId, receipt: buildReceipt(invocations) });
   emit(status === 'failed' ? { type: 'turn-failed', conversationId, turnId, message } : { type: 'turn-done', conversationId, turnId, message });
   if (finished.conversation) emit({ type: 'conversation-updated', conversation: finished.conversation });

@@ -3,6 +3,7 @@ import type { ApiEvent } from '../../../src-shared/api';
 import type { BrainId } from '../../../src-shared/brains';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
 import { insertConversation } from '../store/conversations';
+import type { AppDatabase } from '../store/open';
 import { openTestDatabase } from '../store/test-database';
 import type { FakeBrains } from '../../../e2e/fake-brains/server';
 import { streamProvider } from '../providers';
@@ -54,11 +55,13 @@ export interface ScriptedEngineOptions {
   readonly now?: () => Date;
   /** Builds long histories' bodies off the main thread; absent, every body is built on the test's thread. */
   readonly requestBodies?: RequestBodyEncoder;
+  /** A migrated store to run on; a fresh in-memory one when absent. */
+  readonly db?: AppDatabase;
 }
 
-/** An engine on a fresh in-memory store with conversation `c1`, its provider the scripted stream, its events kept. */
+/** An engine on a fresh in-memory store (or `options.db`) with conversation `c1`, its provider the scripted stream, its events kept. */
 export function scriptedEngine(options: ScriptedEngineOptions = {}) {
-  const db = openTestDatabase();
+  const db = options.db ?? openTestDatabase();
   insertConversation(db, { id: 'c1', title: options.title ?? 'New conversation', brain: options.brain ?? 'kimi', model: null, now: '2026-01-01T00:00:00.000Z' });
   const events: ApiEvent[] = [];
   const scripted = new ScriptedStream();

@@ -1,0 +1,122 @@
+/**
+ * Commits that leave their wait for the disk to libuv's thread pool.
+ *
+ * The store runs WAL with `synchronous = FULL`: a commit fsyncs the write-ahead log before it returns, on the main
+ * thread. That costs 2-5 ms on a quiet SSD and 10-20 ms on a busy or slow disk, and a streaming reply commits every
+ * 250 ms, so the window's messages would wait on the disk while the reply streams in.
+ *
+ * With `synchronous = NORMAL`, a WAL commit writes the log and returns; the database stays consistent through a power
+ * cut, but the newest commits may be lost. An fsync of the log file afterwards, from a descriptor of our own (POSIX
+ * fsync flushes the file, whichever descriptor wrote it), makes them as durable as a FULL commit would have: the
+ * reply's text is on the disk once `durable` resolves, and the main thread never waited for it.
+ */
+import { open } from 'node:fs/promises';
+import type Database from 'better-sqlite3';
+import type { AppDatabase } from './open';
+
+export interface BackgroundSyncedCommit<T> {
+  readonly result: T;
+  /** Resolves once the commit is on the disk; rejects when the disk refused the sync (the commit itself stands). */
+  readonly durable: Promise<void>;
+}
+
+/** Flushes one file to the disk. */
+export type FileSync = (path: string) => Promise<void>;
+
+export async function syncFileToDisk(path: string): Promise<void> {
+  let handle;
+  try {
+    // Writable: Windows flushes a file's buffers only through a handle that may write it.
+    handle = await open(path, 'r+');
+  } catch (error) {
+    // SQLite removes the log when its last connection closes, after copying it into the database and syncing that.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * One connection's log syncs. A sync that has not started yet covers every commit made before it starts, so commits
+ * arriving while one runs share the single sync queued behind it.
+ */
+export class WriteAheadLogSync {
+  private running: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
+
+  constructor(
+    private readonly logPath: string | null,
+    private readonly syncFile: FileSync = syncFileToDisk,
+  ) {}
+
+  /** A sync that starts after this call. */
+  request(): Promise<void> {
+    if (this.logPath === null) return Promise.resolve();
+    if (this.queued !== null) return this.queued;
+    if (this.running === null) return this.start(this.logPath);
+    const logPath = this.logPath;
+    const queued = this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = null;
+        return this.start(logPath);
+      });
+    this.queued = queued;
+    return queued;
+  }
+
+  private start(logPath: string): Promise<void> {
+    const running = this.syncFile(logPath).finally(() => {
+      if (this.running === running) this.running = null;
+    });
+    this.running = running;
+    return running;
+  }
+}
+
+/** The write-ahead log's path, or null for a database without one on disk (in memory, or not in WAL mode). */
+function writeAheadLogPath(client: Database.Database): string | null {
+  if (client.memory) return null;
+  if (String(client.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') return null;
+  const main = (client.pragma('database_list') as { name: string; file: string }[]).find((database) => database.name === 'main');
+  return main && main.file !== '' ? `${main.file}-wal` : null;
+}
+
+const logSyncs = new WeakMap<Database.Database, WriteAheadLogSync>();
+
+function logSyncFor(client: Database.Database): WriteAheadLogSync {
+  let logSync = logSyncs.get(client);
+  if (logSync === undefined) {
+    logSync = new WriteAheadLogSync(writeAheadLogPath(client));
+    logSyncs.set(client, logSync);
+  }
+  return logSync;
+}
+
+/** For tests: the connection's log syncs go through `syncFile`. */
+export function useFileSyncFor(db: AppDatabase, syncFile: FileSync): void {
+  logSyncs.set(db.$client, new WriteAheadLogSync(writeAheadLogPath(db.$client), syncFile));
+}
+
+/**
+ * Runs `work` in one transaction whose commit does not wait for the disk; `durable` says when it is there. Inside a
+ * transaction already open, `work` joins it and the outer commit decides (SQLite refuses to change the safety level
+ * inside a transaction).
+ */
+export function commitSyncingInBackground<T>(db: AppDatabase, work: () => T): BackgroundSyncedCommit<T> {
+  const client = db.$client;
+  if (client.inTransaction) return { result: client.transaction(work)(), durable: Promise.resolve() };
+  const safetyLevel = client.pragma('synchronous', { simple: true }) as number;
+  client.pragma('synchronous = NORMAL');
+  let result: T;
+  try {
+    result = client.transaction(work)();
+  } finally {
+    client.pragma(`synchronous = ${safetyLevel}`);
+  }
+  return { result, durable: logSyncFor(client).request() };
+}
