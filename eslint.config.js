@@ -26,6 +26,11 @@ const ioFromPureToolModule = {
   group: ['yaml', '@modelcontextprotocol/*', '**/store/**', '**/store', './*', '../*', ...PURE_TOOL_MODULES.map((name) => `!./${name}`)],
   message: 'A pure tool module imports no I/O and no other tools module.',
 };
+const unsanitisedHtml = { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'Model output never reaches the DOM unsanitised.' };
+const formatterPerCall = {
+  selector: "CallExpression[callee.property.name='toLocaleString'][arguments.length>0]",
+  message: 'A locale argument builds a new ICU formatter on every call: use formatCount (src-shared/format-count.ts) or a kept Intl formatter.',
+};
 const tests = ['**/*.test.ts', '**/*.test.tsx', '**/testing.ts', '**/testing/**', '**/test-database.ts', '**/*.fixture.ts', '**/replay-fixture.ts'];
 
 export default tseslint.config(
@@ -37,11 +42,13 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
-      'no-restricted-syntax': [
-        'error',
-        { selector: "JSXAttribute[name.name='dangerouslySetInnerHTML']", message: 'Model output never reaches the DOM unsanitised.' },
-      ],
+      'no-restricted-syntax': ['error', unsanitisedHtml],
     },
+  },
+  {
+    files: ['src-main/**', 'src-renderer/**', 'src-shared/**'],
+    ignores: tests,
+    rules: { 'no-restricted-syntax': ['error', unsanitisedHtml, formatterPerCall] },
   },
   {
     files: ['src-shared/**'],

@@ -6,6 +6,7 @@
  */
 import { BRAINS, type BrainId } from './brains';
 import { isSameModel } from './models';
+import { formatCount } from './format-count';
 
 export interface ModelWindow {
   /** Tokens one request may hold, the reply's included. */
@@ -95,10 +96,6 @@ export function modelWindowKey(brain: BrainId, model: string): string {
 export const MIN_CONTEXT_WINDOW = 1_024;
 export const MAX_CONTEXT_WINDOW = 100_000_000;
 
-function formatTokens(tokens: number): string {
-  return tokens.toLocaleString('en-US');
-}
-
 function windowOf(entry: ModelWindow): ModelWindow {
   return { contextWindow: entry.contextWindow, outputLimit: entry.outputLimit };
 }
@@ -112,7 +109,7 @@ function tableWindow(brain: BrainId, model: string): { window: ModelWindow; sour
     return {
       window: OLLAMA_DEFAULT_WINDOW,
       source: 'default',
-      note: `Ollama did not say how large ${model}'s window is, so Anybrain assumes its default of ${formatTokens(OLLAMA_DEFAULT_WINDOW.contextWindow)} tokens. Set it in Settings if the model is configured larger.`,
+      note: `Ollama did not say how large ${model}'s window is, so Anybrain assumes its default of ${formatCount(OLLAMA_DEFAULT_WINDOW.contextWindow)} tokens. Set it in Settings if the model is configured larger.`,
     };
   }
   const family = FAMILY_WINDOWS.filter((entry) => entry.brain === brain && model.startsWith(entry.match)).sort(
@@ -122,13 +119,13 @@ function tableWindow(brain: BrainId, model: string): { window: ModelWindow; sour
     return {
       window: windowOf(family),
       source: 'family',
-      note: `Anybrain does not know ${label}'s model ${model}, so it uses the window of its family (${family.match}…): ${formatTokens(family.contextWindow)} tokens. Set it in Settings if that is wrong.`,
+      note: `Anybrain does not know ${label}'s model ${model}, so it uses the window of its family (${family.match}…): ${formatCount(family.contextWindow)} tokens. Set it in Settings if that is wrong.`,
     };
   }
   return {
     window: CAUTIOUS_DEFAULT_WINDOW,
     source: 'default',
-    note: `Anybrain does not know the window of ${label}'s model ${model}, so it assumes a cautious ${formatTokens(CAUTIOUS_DEFAULT_WINDOW.contextWindow)} tokens. Set it in Settings.`,
+    note: `Anybrain does not know the window of ${label}'s model ${model}, so it assumes a cautious ${formatCount(CAUTIOUS_DEFAULT_WINDOW.contextWindow)} tokens. Set it in Settings.`,
   };
 }
 
@@ -188,5 +185,5 @@ export function contextPercent(tokens: number, contextWindow: number): number {
 
 /** "61 % of Kimi's window". */
 export function describeContextShare(tokens: number, contextWindow: number, brain: BrainId): string {
-  return `${contextPercent(tokens, contextWindow).toLocaleString('en-US')} % of ${BRAINS[brain].label}'s window`;
+  return `${formatCount(contextPercent(tokens, contextWindow))} % of ${BRAINS[brain].label}'s window`;
 }

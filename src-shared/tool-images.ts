@@ -2,6 +2,7 @@
  * Images a tool result held (an MCP `image` content block): stored whole with the call, shown to a brain only in the
  * turn that made the call, and described everywhere else by one label.
  */
+import { formatCount } from './format-count';
 
 /** An image as a tool returned it: its MIME type and its bytes in base64. Model- and tool-provided: never trusted. */
 export interface ToolImage {
@@ -28,5 +29,5 @@ export function imageFacts(image: ToolImage): ToolImageFacts {
 
 /** "image/png, 12,345 bytes": the same digits grouping on every machine, so a replay stays byte-stable. */
 export function imageLabel(facts: ToolImageFacts): string {
-  return `${facts.mimeType}, ${facts.byteLength.toLocaleString('en-US')} byte${facts.byteLength === 1 ? '' : 's'}`;
+  return `${facts.mimeType}, ${formatCount(facts.byteLength)} byte${facts.byteLength === 1 ? '' : 's'}`;
 }

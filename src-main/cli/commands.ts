@@ -32,6 +32,7 @@ import { estimateTokens } from '../core/context/token-estimate';
 import type { Core } from '../core/core-types';
 import { isAttachmentPath } from '../core/transcripts/export-attachments';
 import { EXPORT_INDEX_FILE, isPlainFileName } from '../core/transcripts/export-file-names';
+import { formatCount } from '../../src-shared/format-count';
 
 export interface Output {
   stdout(text: string): void;
@@ -427,16 +428,15 @@ const WINDOW_SOURCE_WORDS: Readonly<Record<WindowSource, string>> = {
  */
 export function describeWindow(context: ContextStatusView, requestTokens: number): string {
   const label = BRAINS[context.brain].label;
-  const tokens = (count: number) => count.toLocaleString('en-US');
   const lines = [
-    `Window: ${label} (${context.model}) holds ${tokens(context.contextWindow)} tokens (${WINDOW_SOURCE_WORDS[context.windowSource]}). ` +
-      `The conversation is about ${tokens(context.tokens)} tokens, ${context.description}; ` +
-      `this request holds about ${tokens(requestTokens)} (${contextPercent(requestTokens, context.contextWindow).toLocaleString('en-US')} %).`,
+    `Window: ${label} (${context.model}) holds ${formatCount(context.contextWindow)} tokens (${WINDOW_SOURCE_WORDS[context.windowSource]}). ` +
+      `The conversation is about ${formatCount(context.tokens)} tokens, ${context.description}; ` +
+      `this request holds about ${formatCount(requestTokens)} (${formatCount(contextPercent(requestTokens, context.contextWindow))} %).`,
   ];
   if (context.windowNote) lines.push(`Note: ${context.windowNote}`);
   if (context.outsideWindow > 0) {
     const count = context.outsideWindow;
-    lines.push(`${tokens(count)} older message${count === 1 ? ' is' : 's are'} outside ${label}'s window and left out; \`anybrain compact --conversation ${context.conversationId} --brain ${context.brain}\` summarises them.`);
+    lines.push(`${formatCount(count)} older message${count === 1 ? ' is' : 's are'} outside ${label}'s window and left out; \`anybrain compact --conversation ${context.conversationId} --brain ${context.brain}\` summarises them.`);
   }
   return lines.join('\n');
 }

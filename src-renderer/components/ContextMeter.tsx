@@ -3,6 +3,7 @@ import type { ContextStatusView } from '../../src-shared/api';
 import { compactNow, loadContextStatus } from '../state/context-actions';
 import { selectConversationBrain } from '../state/selectors';
 import { useAppStore } from '../state/store';
+import { formatCount } from '../../src-shared/format-count';
 
 /** The meter's colour: neutral below the warning line, amber from it, red from the emergency line or once refused. */
 export type MeterTone = 'ok' | 'warning' | 'full';
@@ -12,14 +13,10 @@ export function meterTone(status: ContextStatusView): MeterTone {
   return status.level === 'warning' ? 'warning' : 'ok';
 }
 
-function tokenCount(tokens: number): string {
-  return tokens.toLocaleString('en-US');
-}
-
 /** "160,000 of 262,144 tokens (estimated)". */
 export function meterFigures(status: ContextStatusView): string {
   const how = status.measuredBy === 'usage' ? "from the provider's count" : 'estimated';
-  return `${tokenCount(status.tokens)} of ${tokenCount(status.contextWindow)} tokens (${how})`;
+  return `${formatCount(status.tokens)} of ${formatCount(status.contextWindow)} tokens (${how})`;
 }
 
 /** A marker for a window the table only guessed: the note is its accessible description, and shows on a click. */

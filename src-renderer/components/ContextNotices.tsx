@@ -4,11 +4,12 @@ import { compactNow, dismissCompactionNotice, stopCompaction } from '../state/co
 import { messageCount, type CompactionOutcome, type CompactionRun } from '../state/context-slice';
 import { useAppStore } from '../state/store';
 import { CloseIcon, StopIcon, WarningIcon } from './icons';
+import { formatCount } from '../../src-shared/format-count';
 
 /** "Summarising 812 messages… 240 read", or a start line until the main process says how many. */
 export function compactionProgressText(run: CompactionRun): string {
   if (run.totalMessages === null) return 'Starting to summarise…';
-  return `Summarising ${messageCount(run.totalMessages)}… ${run.summarisedMessages.toLocaleString('en-US')} read`;
+  return `Summarising ${messageCount(run.totalMessages)}… ${formatCount(run.summarisedMessages)} read`;
 }
 
 /** "312 older messages are outside Kimi's window; compact to keep them in view." */
@@ -16,7 +17,7 @@ export function outsideWindowText(status: ContextStatusView): string {
   const count = status.outsideWindow;
   const label = BRAINS[status.brain].label;
   const verb = count === 1 ? 'is' : 'are';
-  return `${count.toLocaleString('en-US')} older ${count === 1 ? 'message' : 'messages'} ${verb} outside ${label}'s window; compact to keep them in view.`;
+  return `${formatCount(count)} older ${count === 1 ? 'message' : 'messages'} ${verb} outside ${label}'s window; compact to keep them in view.`;
 }
 
 function CompactionProgressLine({ conversationId, run }: { readonly conversationId: string; readonly run: CompactionRun }) {

@@ -6,10 +6,7 @@ import { brainLabel, type BrainOption } from './brain-options';
 import { parseModelWindow, windowSourceWords } from './context-form';
 import { FieldError } from './FieldError';
 import { useBusyChange } from './useBusyChange';
-
-function tokens(count: number): string {
-  return count.toLocaleString('en-US');
-}
+import { formatCount } from '../../src-shared/format-count';
 
 /** The window the table (or server) gives when the override's own field is left empty. */
 function baseWindow(row: ModelWindowView): number | null {
@@ -62,7 +59,7 @@ function ModelWindowEditor({ row, onDone }: { readonly row: ModelWindowView; rea
             className="token-input"
             data-testid="window-input"
             aria-label={`Window of ${row.model}, in tokens (empty: the table's)`}
-            placeholder={row.override?.contextWindow == null ? tokens(row.contextWindow) : ''}
+            placeholder={row.override?.contextWindow == null ? formatCount(row.contextWindow) : ''}
             value={windowText}
             onChange={(event) => setWindowText(event.target.value)}
             onKeyDown={onKeyDown}
@@ -75,7 +72,7 @@ function ModelWindowEditor({ row, onDone }: { readonly row: ModelWindowView; rea
             className="token-input"
             data-testid="output-input"
             aria-label={`Output limit of ${row.model}, in tokens (empty: the table's)`}
-            placeholder={row.override?.outputLimit == null ? tokens(row.outputLimit) : ''}
+            placeholder={row.override?.outputLimit == null ? formatCount(row.outputLimit) : ''}
             value={outputText}
             onChange={(event) => setOutputText(event.target.value)}
             onKeyDown={onKeyDown}
@@ -109,8 +106,8 @@ function ModelWindowRow({ row }: { readonly row: ModelWindowView }) {
     <>
       <tr data-testid="model-window-row" data-model={row.model}>
         <ModelCell row={row} />
-        <td data-testid="model-window-size">{tokens(row.contextWindow)}</td>
-        <td data-testid="model-window-output">{tokens(row.outputLimit)}</td>
+        <td data-testid="model-window-size">{formatCount(row.contextWindow)}</td>
+        <td data-testid="model-window-output">{formatCount(row.outputLimit)}</td>
         <td data-testid="model-window-source" className={`window-source source-${row.source}`} title={row.note ?? undefined}>
           {windowSourceWords(row.source)}
           {row.note === null ? null : <span className="visually-hidden">: {row.note}</span>}

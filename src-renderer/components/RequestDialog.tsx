@@ -9,6 +9,7 @@ import { meterFigures } from './ContextMeter';
 import { Dialog } from './Dialog';
 import { prettyJsonText } from './format';
 import { useCopy } from './use-copy';
+import { formatCount } from '../../src-shared/format-count';
 
 type LoadedPreview =
   | { readonly key: string; readonly status: 'ready'; readonly preview: RequestPreview }
@@ -83,7 +84,7 @@ function PreviewView({ preview, conversationId, hasDraft }: PreviewViewProps) {
       </p>
       <div className="request-body-header">
         <span className="field-label">Body</span>
-        <span className="request-body-size">{size.toLocaleString('en-US')} bytes</span>
+        <span className="request-body-size">{formatCount(size)} bytes</span>
         <CopyExactBytesButton body={preview.body} />
       </div>
       <pre className="request-body" data-testid="request-body" tabIndex={0} aria-label="Request body">

@@ -4,6 +4,7 @@ import { MarkdownView } from '../markdown/Markdown';
 import { loadCoveredMessages, loadOlderCoveredMessages } from '../state/context-actions';
 import { messageCount } from '../state/context-slice';
 import { useAppStore } from '../state/store';
+import { formatCount } from '../../src-shared/format-count';
 
 /** How one covered row renders: the list's own row content, passed in so the card does not import the row. */
 export type CoveredRowContent = ComponentType<{ readonly message: MessageView }>;
@@ -84,7 +85,7 @@ export function SummaryCard({ message, RowContent }: { readonly message: Message
     >
       <header className="summary-card-header">
         <div id={titleId} className="summary-card-title" data-testid="summary-title">
-          Summary of {message.coveredMessages === 1 ? '1 earlier message' : `${message.coveredMessages.toLocaleString('en-US')} earlier messages`}
+          Summary of {message.coveredMessages === 1 ? '1 earlier message' : `${formatCount(message.coveredMessages)} earlier messages`}
         </div>
         <p className="summary-card-byline" data-testid="summary-byline">
           Written by Anybrain for the brains&apos; context, in place of these messages: not your words or a brain&apos;s reply.

@@ -1,6 +1,7 @@
 /** What the Context windows settings' fields mean, checked before anything is sent (the Api checks them again). */
 import type { WindowSource } from '../../src-shared/context-windows';
 import { MAX_CONTEXT_WINDOW, MIN_CONTEXT_WINDOW } from '../../src-shared/context-windows';
+import { formatCount } from '../../src-shared/format-count';
 
 export type FieldParse<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly problem: string };
 
@@ -56,7 +57,7 @@ export function parseModelWindow(
 ): FieldParse<{ contextWindow: number | null; outputLimit: number | null }> {
   const contextWindow = windowText.trim() === '' ? null : wholeNumber(windowText);
   const outputLimit = outputText.trim() === '' ? null : wholeNumber(outputText);
-  const limits = `${MIN_CONTEXT_WINDOW.toLocaleString('en-US')} to ${MAX_CONTEXT_WINDOW.toLocaleString('en-US')}`;
+  const limits = `${formatCount(MIN_CONTEXT_WINDOW)} to ${formatCount(MAX_CONTEXT_WINDOW)}`;
   if (windowText.trim() !== '' && (contextWindow === null || contextWindow < MIN_CONTEXT_WINDOW || contextWindow > MAX_CONTEXT_WINDOW)) {
     return { ok: false, problem: `The window is a whole number of tokens from ${limits}.` };
   }

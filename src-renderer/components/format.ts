@@ -1,4 +1,5 @@
 import type { Usage } from '../../src-shared/api';
+import { formatCount } from '../../src-shared/format-count';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
 const dateFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
@@ -40,7 +41,7 @@ export function usageSummary(usage: Usage | null): string | null {
   if (usage === null) return null;
   const parts: string[] = [];
   const count = (value: number | undefined, label: string): void => {
-    if (value !== undefined && value > 0) parts.push(`${value.toLocaleString('en-US')} ${label}`);
+    if (value !== undefined && value > 0) parts.push(`${formatCount(value)} ${label}`);
   };
   count(usage.inputTokens, 'in');
   count(usage.outputTokens, 'out');

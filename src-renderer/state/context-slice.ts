@@ -1,5 +1,6 @@
 import type { CompactionResult, ContextStatusView } from '../../src-shared/api';
 import type { BrainId } from '../../src-shared/brains';
+import { formatCount } from '../../src-shared/format-count';
 
 /** A compaction under way: asked for by this window, or started by the main process before a turn. */
 export interface CompactionRun {
@@ -123,5 +124,5 @@ export function resultOutcome(result: CompactionResult): CompactionOutcome {
 
 /** "1 message", "812 messages". */
 export function messageCount(count: number): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? 'message' : 'messages'}`;
+  return `${formatCount(count)} ${count === 1 ? 'message' : 'messages'}`;
 }

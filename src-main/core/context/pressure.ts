@@ -12,6 +12,7 @@ import { readBrainState } from '../store/settings';
 
 type BrainStateRow = ReturnType<typeof readBrainState>;
 import type { ContextWindows } from './windows';
+import { formatCount } from '../../../src-shared/format-count';
 
 /**
  * What each wire's JSON wraps one message in beyond the MESSAGE_FRAMING_TOKENS a stored estimate already counts, in the
@@ -84,7 +85,7 @@ export async function effectiveWindow(
     return {
       ...window,
       contextWindow: state.refusedTokens,
-      note: `${label} refused a request of this conversation at ${state.refusedTokens.toLocaleString('en-US')} tokens, so Anybrain keeps below that.`,
+      note: `${label} refused a request of this conversation at ${formatCount(state.refusedTokens)} tokens, so Anybrain keeps below that.`,
     };
   }
   return window;

@@ -8,6 +8,7 @@ import { constants, promises as fs, type Dirent } from 'node:fs';
 import path from 'node:path';
 import type { ToolDefinition, ToolResult } from './catalogue';
 import { describeGrants, grantHolding, normaliseGrants, quotePath, resolveInsideGrants } from './paths';
+import { formatCount } from '../../../src-shared/format-count';
 
 export const READ_LIMIT_BYTES = 256 * 1024;
 export const LIST_LIMIT = 500;
@@ -120,8 +121,6 @@ function completeUtf8Length(bytes: Uint8Array): number {
   }
   return bytes.length;
 }
-
-const formatCount = (count: number) => count.toLocaleString('en-US');
 
 async function readTextFile(shown: string, realPath: string): Promise<ToolResult> {
   // O_NONBLOCK: opening a named pipe must not wait for a writer. Neither flag exists on Windows.

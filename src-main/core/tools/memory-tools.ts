@@ -6,6 +6,7 @@ import { newId } from '../store/clock';
 import { findMemoryByText, insertMemory, searchMemories } from '../store/memories';
 import type { AppDatabase } from '../store/open';
 import type { ToolDefinition, ToolResult } from './catalogue';
+import { formatCount } from '../../../src-shared/format-count';
 
 export const MEMORY_SEARCH_DEFAULT_LIMIT = 10;
 export const MEMORY_SEARCH_MAX_LIMIT = 20;
@@ -75,7 +76,7 @@ export function createMemoryTools(db: AppDatabase): ToolDefinition[] {
     name: 'memory_save',
     description:
       'Save a short fact or preference the user wants remembered in later conversations, written as a standalone ' +
-      `sentence (e.g. "The user lives in Seoul."). At most ${MEMORY_MAX_CHARS.toLocaleString('en-US')} characters.`,
+      `sentence (e.g. "The user lives in Seoul."). At most ${formatCount(MEMORY_MAX_CHARS)} characters.`,
     inputSchema: {
       type: 'object',
       properties: {
@@ -94,8 +95,8 @@ export function createMemoryTools(db: AppDatabase): ToolDefinition[] {
       const length = [...text].length;
       if (length > MEMORY_MAX_CHARS) {
         return toolError(
-          `"text" is ${length.toLocaleString('en-US')} characters; a memory holds at most ` +
-            `${MEMORY_MAX_CHARS.toLocaleString('en-US')}. Save a shorter summary.`,
+          `"text" is ${formatCount(length)} characters; a memory holds at most ` +
+            `${formatCount(MEMORY_MAX_CHARS)}. Save a shorter summary.`,
         );
       }
       const existing = findMemoryByText(db, text);

@@ -12,6 +12,7 @@ import type { ExportBranches } from '../../../src-shared/api';
 import type { TranscriptInvocation, TranscriptMessage, TranscriptV1 } from '../../../src-shared/transcript';
 import { attachmentFacts, attachmentPath, isShownImage, markdownLinkPath, type AttachmentPlacement } from './export-attachments';
 import { isTreeIssue, transcriptTree, walkBranches, type BranchWalkStep } from './transcript-tree';
+import { formatCount } from '../../../src-shared/format-count';
 
 export interface ProjectionOptions {
   readonly includeTools: boolean;
@@ -123,7 +124,7 @@ export function cutCallText(text: string, limit: number = MAX_CALL_TEXT_LENGTH):
 
 /** "Cut: the first 1,980 of 15,340 characters are shown." */
 export function cutNote(shownLength: number, total: number): string {
-  return `Cut: the first ${shownLength.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} characters are shown.`;
+  return `Cut: the first ${formatCount(shownLength)} of ${formatCount(total)} characters are shown.`;
 }
 
 /** A backtick fence longer than any backtick run in the content, so no line of it can close the block early. */

@@ -19,6 +19,7 @@ import {
 import { titleFromMessage } from '../../store/turns';
 import { formatIssuePath } from '../import';
 import { ForeignImportError, type ForeignImport } from './types';
+import { formatCount } from '../../../../src-shared/format-count';
 
 /**
  * An attachment's extracted text up to this length goes into the user's words, since the model read it as part of the
@@ -246,7 +247,7 @@ function attachmentNotes(message: ClaudeMessage): string[] {
     const extracted = attachment.extracted_content ?? '';
     if (extracted === '') return `[attached: ${name}, not included in the export]`;
     if (extracted.length > ATTACHED_TEXT_LIMIT) {
-      return `[attached: ${name}, ${extracted.length.toLocaleString('en-US')} characters of extracted text, not included here]`;
+      return `[attached: ${name}, ${formatCount(extracted.length)} characters of extracted text, not included here]`;
     }
     const fence = fenceFor(extracted);
     return `[attached: ${name}, its extracted text follows]\n${fence}\n${extracted}${extracted.endsWith('\n') ? '' : '\n'}${fence}`;
