@@ -7,8 +7,11 @@
  *   `send` to the first delta (admission, the window guard, the request build and its sending) and from there to
  *   `turn-done` (the reply streaming in, checkpoints, the turn's end). A task is the time the loop was busy between
  *   two turns (`LoopWatch`); each run's whole loop delay, which adds how long the machine took to wake an idle loop,
- *   is printed beside it. The same turn at 100 messages, in the same run, is shown as the baseline: on a loaded
- *   machine it says how much of a long task is the load, not the length.
+ *   is printed beside it. The row is the median over five turns of each turn's longest task, like every other row
+ *   here, with every turn's figure printed: on two shared cores, with the fake brains' process streaming beside this
+ *   one, a task of 5 ms of work can wait 10 ms more for a core, and the median keeps one such turn from being the
+ *   figure while a turn that is slow by its own work shows in most of them. The same turns at 100 messages, in the
+ *   same run, are the baseline: they say how much of a long task is the load, not the length.
  *
  * The seeded conversation has never been summarised, so its first send compacts it (about 75,000 messages, in parts
  * that fill the summarising brain's window); the longest tasks while the parts are summarised and while the summary is
@@ -33,7 +36,7 @@ const SMOKE = isSmokeRun();
 const SMALL = SMOKE ? 10 : 100;
 const LARGE = SMOKE ? 200 : 100_000;
 const SEND_PLAN = SMOKE ? { warmups: 0, repetitions: 1, settleMs: 0 } : { warmups: 2, repetitions: 9, settleMs: 200 };
-const STREAM_RUNS = SMOKE ? 1 : 3;
+const STREAM_RUNS = SMOKE ? 1 : 5;
 /** About 3 s of streaming at the fake's 5 ms between words. */
 const STREAMED_WORDS = SMOKE ? 20 : 600;
 const SEND_TARGET_RATIO = 1.3;
@@ -102,7 +105,7 @@ describe('sending in a long conversation', () => {
     });
   });
 
-  it(`no main-process task over ${STALL_TARGET_MS} ms while a reply is sent and streams at ${sizeLabel(LARGE)} messages`, async () => {
+  it(`the longest main-process task while a reply is sent and streams at ${sizeLabel(LARGE)} messages, median over turns`, async () => {
     const reply = replyOfWords(STREAMED_WORDS);
     const runs = new Map<string, TurnStalls[]>([
       [small, []],
@@ -119,20 +122,21 @@ describe('sending in a long conversation', () => {
       }
     }
     const report = (phase: string, phaseOf: (stalls: TurnStalls) => LoopPhase): void => {
-      const longest = (conversationId: string): number => Math.max(...runs.get(conversationId)!.map((stalls) => phaseOf(stalls).longestTaskMs));
+      const longestTasks = (conversationId: string): number[] => runs.get(conversationId)!.map((stalls) => phaseOf(stalls).longestTaskMs);
       const perRun = (conversationId: string): string =>
         runs
           .get(conversationId)!
           .map((stalls) => phaseText(phaseOf(stalls)))
           .join(', ');
-      console.log(`  ${phase}: longest task per run at ${sizeLabel(LARGE)}: ${perRun(large)}; at ${sizeLabel(SMALL)}: ${perRun(small)}`);
+      console.log(`  ${phase}: longest task per turn at ${sizeLabel(LARGE)}: ${perRun(large)}; at ${sizeLabel(SMALL)}: ${perRun(small)}`);
+      const value = median(longestTasks(large));
       reportScenario({
         name: `longest-main-process-task-${phase}-${sizeLabel(LARGE)}`,
-        value: longest(large),
-        baseline: longest(small),
+        value,
+        baseline: median(longestTasks(small)),
         unit: 'ms',
         target: `<= ${STALL_TARGET_MS} ms`,
-        met: longest(large) <= STALL_TARGET_MS,
+        met: value <= STALL_TARGET_MS,
       });
     };
     report('send-to-first-delta', (stalls) => stalls.toFirstDelta);

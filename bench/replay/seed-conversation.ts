@@ -246,10 +246,23 @@ function reasoningFor(brain: BrainId, model: string, content: RandomContent): Re
   return { brain, model, text: thought, opaque: { blocks } };
 }
 
+/**
+ * The newest `messages` rows drawn from a random sequence of their own: two conversations of different lengths given
+ * the same ending show the same newest page, so timing them compares their lengths, not their last words.
+ */
+export interface SeededEnding {
+  readonly messages: number;
+  readonly randomSeed: number;
+}
+
 /** Inserts one conversation of `messageCount` messages and returns how long it took. */
-export function seedConversation(db: AppDatabase, messageCount: number, randomSeed: number): SeededConversation {
+export function seedConversation(db: AppDatabase, messageCount: number, randomSeed: number, ending?: SeededEnding): SeededConversation {
   const sqlite = db.$client;
-  const content = new RandomContent(seededRandom(randomSeed));
+  // The ending starts on a user message, so its turns line up whatever comes before it.
+  const endingFrom = ending === undefined ? messageCount : Math.max(0, messageCount - ending.messages - ((messageCount - ending.messages) % 2));
+  let content = new RandomContent(seededRandom(randomSeed));
+  /** The first reply drawn from the current random sequence: brains and tool calls take turns from there. */
+  let firstReply = 0;
   const conversationId = newId();
   const started = performance.now();
   const insertConversation = sqlite.prepare(
@@ -276,6 +289,10 @@ export function seedConversation(db: AppDatabase, messageCount: number, randomSe
     // would be one more alternative of the first message.
     let parentId: string | null = null;
     for (let seq = 0; seq < messageCount; seq += 1) {
+      if (ending !== undefined && seq === endingFrom) {
+        content = new RandomContent(seededRandom(ending.randomSeed));
+        firstReply = seq / 2;
+      }
       const at = new Date(startMs + seq * 7_000).toISOString();
       const id = newId();
       if (seq % 2 === 0) {
@@ -285,7 +302,7 @@ export function seedConversation(db: AppDatabase, messageCount: number, randomSe
         parentId = id;
         continue;
       }
-      const reply = (seq - 1) / 2;
+      const reply = (seq - 1) / 2 - firstReply;
       const brain = ANSWERING_BRAINS[reply % ANSWERING_BRAINS.length]!;
       const model = BRAINS[brain].defaultModel;
       const body = content.chance(0.55) ? content.prose(content.between(60, 400)) : content.prose(content.between(1000, 2000));
