@@ -19,12 +19,13 @@ export default defineConfig({
     minify: false,
     sourcemap: true,
     rollupOptions: {
-      // The workers are entries of their own: a worker thread starts from a file (export-worker-runner.ts,
-      // request-body-encoder.ts).
+      // The workers are entries of their own: a worker thread or helper process starts from a file
+      // (export-worker-runner.ts, request-body-encoder.ts, keychain-key-store.ts).
       input: {
         anybrain: resolve(import.meta.dirname, 'src-main/cli/main.ts'),
         'export-worker': resolve(import.meta.dirname, 'src-main/core/transcripts/export-worker.ts'),
         'request-body-worker': resolve(import.meta.dirname, 'src-main/core/engine/request-body-worker.ts'),
+        'keychain-helper': resolve(import.meta.dirname, 'src-main/core/secrets/keychain-helper.ts'),
       },
       external,
       output: { format: 'es', entryFileNames: '[name].js' },

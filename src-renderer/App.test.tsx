@@ -20,7 +20,7 @@ import {
 } from './state/test-fixtures';
 import type { Connection } from './transport/connection';
 
-const settings: SettingsView = { defaultBrain: 'kimi', theme: 'dark', brains: [], canStoreKeys: false, keyStorage: { place: null, refusal: 'this host keeps no keys of its own', refusalDetail: null }, dataDir: '/data', context: contextSettingsFixture() };
+const settings: SettingsView = { defaultBrain: 'kimi', theme: 'dark', brains: [], canStoreKeys: false, keyStorage: { place: null, answering: true, refusal: 'this host keeps no keys of its own', refusalDetail: null }, dataDir: '/data', context: contextSettingsFixture() };
 
 function fakeConnection(commands: Partial<Api>) {
   const eventListeners = new Set<(event: ApiEvent) => void>();

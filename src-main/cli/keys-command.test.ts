@@ -122,6 +122,39 @@ describe('anybrain keys', () => {
     expect(everyFileText(dataDir)).not.toContain(KEY);
   }, 60_000);
 
+  it('with a locked keyring whose unlock prompt nobody answers, says so within its time limit and chats with the environment\'s key', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'anybrain-keys-'));
+    folders.push(dataDir);
+    const env = environment(dataDir);
+    const anybrain = (kind: 'unlocked' | 'locked', ...args: string[]) => keyring.wrap([process.execPath, cli, ...args], kind);
+    expect((await run(anybrain('unlocked', 'keys', 'set', 'kimi'), env, `${KEY}\n`)).status).toBe(0);
+
+    const listed = await run(anybrain('locked', 'keys', 'list'), env);
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).toContain('kimi    no key in use (the keychain is not answering; or set MOONSHOT_API_KEY)\n');
+    expect(listed.stderr).toContain(
+      'The system keychain is not answering (no answer within 5 s): keys stored there are not in use until it answers; using the keys from the environment.\n',
+    );
+
+    const before = fake.requests().length;
+    const chat = await run(anybrain('locked', 'chat', '--brain', 'kimi', 'hello while the keyring is locked'), { ...env, MOONSHOT_API_KEY: 'sk-from-environment' });
+    expect(chat.status).toBe(0);
+    expect(chat.stdout.length).toBeGreaterThan(0);
+    expect(chat.stderr).toContain('Anybrain: The system keychain is not answering; using the keys from the environment.\n');
+    expect(fake.requests().slice(before).map((request) => request.keySha256)).toEqual([sha256Hex('sk-from-environment')]);
+  }, 120_000);
+
+  it('with a Secret Service that takes every call and never replies, says the keychain is not answering', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'anybrain-keys-'));
+    folders.push(dataDir);
+    const listed = await run(keyring.wrap([process.execPath, cli, 'keys', 'list'], 'silent'), environment(dataDir));
+    expect(listed.status).toBe(0);
+    expect(listed.stderr).toContain('The system keychain is not answering (no answer within 5 s): ');
+    const stored = await run(keyring.wrap([process.execPath, cli, 'keys', 'set', 'glm'], 'silent'), environment(dataDir), 'sk-glm\n');
+    expect(stored.status).toBe(1);
+    expect(stored.stderr).toContain('Keys cannot be stored here: the system keychain is not answering');
+  }, 60_000);
+
   it('refuses an empty key and one with spaces inside, storing nothing', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'anybrain-keys-'));
     folders.push(dataDir);

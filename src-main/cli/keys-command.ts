@@ -17,7 +17,10 @@ export function keySourceText(brain: BrainSettingsView, settings: SettingsView):
     case 'environment':
       return `from ${variable ?? 'the environment'}`;
     case 'none':
-      return variable === null ? 'no key' : `no key (store one with: anybrain keys set ${brain.brain}, or set ${variable})`;
+      if (variable === null) return 'no key';
+      // A key may be stored there; it cannot be read now.
+      if (!settings.keyStorage.answering) return `no key in use (the keychain is not answering; or set ${variable})`;
+      return `no key (store one with: anybrain keys set ${brain.brain}, or set ${variable})`;
     case 'not-needed':
       return 'needs no key';
     default: {
@@ -31,7 +34,8 @@ export async function keysListCommand(core: Core, output: Output): Promise<numbe
   const settings = await call(core, 'getSettings', {});
   const width = Math.max(...settings.brains.map((brain) => brain.brain.length));
   for (const brain of settings.brains) output.stdout(`${brain.brain.padEnd(width)}  ${keySourceText(brain, settings)}\n`);
-  if (settings.keyStorage.refusal !== null) output.stderr(`Keys cannot be stored here: ${settings.keyStorage.refusal}.\n`);
+  const { answering, refusal } = settings.keyStorage;
+  if (refusal !== null) output.stderr(answering ? `Keys cannot be stored here: ${refusal}.\n` : `${refusal[0]!.toUpperCase()}${refusal.slice(1)}.\n`);
   return 0;
 }
 

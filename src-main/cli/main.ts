@@ -12,6 +12,7 @@ import { BRAIN_IDS, BRAINS, REASONING_LEVELS, type BrainId } from '../../src-sha
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../src-shared/search';
 import { openCore } from '../core/app';
 import type { Core } from '../core/core-types';
+import { NotAnswering } from '../core/outside/not-answering';
 import { createKeychainKeyStore } from '../core/secrets/keychain-key-store';
 import { DatabaseFromFutureError } from '../core/store/open';
 import { startWebHost } from '../web/server';
@@ -53,8 +54,12 @@ function parseLimit(value: string): number {
 }
 
 /** The command line and the browser mode keep keys in the system keychain (Electron keeps its own). */
-function openCoreWithKeychain(dataDir: string): Core {
-  return openCore({ dataDir, keyStore: createKeychainKeyStore(dataDir) });
+function openCoreWithKeychain(dataDir: string, readKeysNow = false): Core {
+  const notAnswering = new NotAnswering();
+  const keyStore = createKeychainKeyStore(dataDir, { notAnswering });
+  // A long-running host asks the keychain at once, so the window's first commands find the answer (or its absence).
+  if (readKeysNow) void keyStore.refresh();
+  return openCore({ dataDir, keyStore, notAnswering });
 }
 
 async function withCore(dataFlag: string | undefined, work: (core: Core) => Promise<number>): Promise<never> {
@@ -134,7 +139,7 @@ program
   .description('run the browser mode on 127.0.0.1 and print its address')
   .option('--port <n>', 'port (0 picks a free one)', parsePort, 0)
   .action(async (options: { port: number }) => {
-    const core = openCoreWithKeychain(resolveDataDir(dataFlag()));
+    const core = openCoreWithKeychain(resolveDataDir(dataFlag()), true);
     const staticDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'renderer');
     const host = await startWebHost({ core, port: options.port, staticDir });
     output.stdout(`Anybrain is running at ${host.launchUrl}\n`);

@@ -7,10 +7,12 @@ import type { ApiEvent, CommandHandlers } from '../../src-shared/api';
 import { connectionFor } from './brain-connection';
 import { attachmentCommands } from './commands/attachments';
 import { conversationCommands } from './commands/conversations';
+import { usesKeys } from './commands/commands-using-keys';
 import { dispatchCommand } from './commands/dispatch';
 import { joinHandlers, type CommandDependencies } from './commands/handlers';
 import { memoryCommands } from './commands/memories';
 import { messageCommands } from './commands/messages';
+import { outsideCommands } from './commands/outside';
 import { contextCommands } from './commands/context';
 import { ContextWindows } from './context/windows';
 import { OllamaWindowCache } from './providers/ollama-show';
@@ -23,6 +25,7 @@ import type { Core, CoreOptions } from './core-types';
 import { createRequestBodyEncoder } from './engine/request-body-encoder';
 import { TurnEngine, type TurnEngineDependencies } from './engine/turn-engine';
 import { McpServerStore } from './mcp-server-store';
+import { NotAnswering } from './outside/not-answering';
 import { streamProvider } from './providers';
 import { createFileSecretStore } from './secrets/secret-store';
 import { nowIso } from './store/clock';
@@ -76,6 +79,8 @@ export function openCore(
       }
     }
   };
+  const notAnswering = options.notAnswering ?? new NotAnswering();
+  const stopReportingNotAnswering = notAnswering.subscribe((list) => emit({ type: 'not-answering', list }));
   const secretStore = options.secretStore ?? createFileSecretStore(options.dataDir);
   const mcpServers = new McpServerStore(db, secretStore);
   try {
@@ -132,6 +137,7 @@ export function openCore(
     env,
     keyStore,
     recoveredInterrupted,
+    notAnswering,
   };
   const handlers: CommandHandlers = joinHandlers(
     conversationCommands(dependencies),
@@ -143,6 +149,7 @@ export function openCore(
     toolCommands(dependencies),
     transcriptCommands(dependencies),
     searchCommands(dependencies),
+    outsideCommands(dependencies),
   );
 
   let disposed = false;
@@ -153,7 +160,7 @@ export function openCore(
     dataDir: options.dataDir,
     async dispatch(name, rawInput) {
       if (disposed) return { ok: false, error: { code: 'shutting-down', message: 'Anybrain is closing.' } };
-      await keyStore?.refresh?.();
+      if (usesKeys(name)) await keyStore?.refresh?.();
       return dispatchCommand(handlers, name, rawInput);
     },
     onEvent(listener) {
@@ -168,6 +175,8 @@ export function openCore(
       await exports.dispose();
       await toolbox.dispose();
       await searchBackfill?.stop();
+      keyStore?.dispose?.();
+      stopReportingNotAnswering();
       listeners.clear();
       closeDatabase(db);
       ownerLock.release();

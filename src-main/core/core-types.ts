@@ -3,6 +3,7 @@
  */
 import type { ApiEvent, CommandResult } from '../../src-shared/api';
 import type { BrainId } from '../../src-shared/brains';
+import type { NotAnswering } from './outside/not-answering';
 import type { SecretStore } from './secrets/secret-store';
 
 /**
@@ -18,10 +19,17 @@ export interface KeyStore {
   readonly refusalDetail?: string | null;
   /** Where a stored key lives, as the window names it ("the system keychain"). */
   readonly place: string;
+  /** False while the store has not answered within its time limit; `refusal` then says so. Absent: always answers. */
+  readonly answering?: boolean;
   get(brain: BrainId): string | null;
   set(brain: BrainId, key: string | null): void | Promise<void>;
-  /** Reads again keys another process may have changed; the dispatcher awaits it before each command. Never throws. */
+  /**
+   * Reads again keys another process may have changed; the dispatcher awaits it before each command that uses keys,
+   * so it must come back quickly even when the store hangs. Never throws.
+   */
   refresh?(): Promise<void>;
+  /** Lets go of what the store holds (a helper process). */
+  dispose?(): void;
 }
 
 export interface CoreOptions {
@@ -38,6 +46,8 @@ export interface CoreOptions {
   readonly secretStore?: SecretStore;
   /** Path to a better-sqlite3 binary built for this runtime's ABI (the Electron shell passes its own build). */
   readonly nativeBinding?: string;
+  /** Where outside calls that hang are reported; the host passes the one its key store reports to. */
+  readonly notAnswering?: NotAnswering;
 }
 
 export interface Core {

@@ -9,7 +9,7 @@ import { contextSettingsFixture, fakeApi, modelWindowFixture } from '../state/te
 import { ContextSettings } from './ContextSettings';
 
 function settingsWith(context: Partial<ContextSettingsView> = {}): SettingsView {
-  return { defaultBrain: 'kimi', theme: 'system', canStoreKeys: true, keyStorage: { place: 'the system keychain', refusal: null, refusalDetail: null }, dataDir: '/data', brains: [], context: contextSettingsFixture(context) };
+  return { defaultBrain: 'kimi', theme: 'system', canStoreKeys: true, keyStorage: { place: 'the system keychain', answering: true, refusal: null, refusalDetail: null }, dataDir: '/data', brains: [], context: contextSettingsFixture(context) };
 }
 
 async function settle(): Promise<void> {

@@ -29,7 +29,7 @@ function settingsFixture(overrides: Partial<SettingsView> = {}): SettingsView {
     defaultBrain: 'kimi',
     theme: 'system',
     canStoreKeys: true,
-    keyStorage: { place: 'the system keychain', refusal: null, refusalDetail: null },
+    keyStorage: { place: 'the system keychain', answering: true, refusal: null, refusalDetail: null },
     dataDir: '/home/someone/.local/share/anybrain',
     context: contextSettingsFixture(),
     brains: [
@@ -90,7 +90,7 @@ describe('SettingsDialog', () => {
 
   it('says why keys cannot be stored, and names the environment variable', () => {
     const refusal = "no system keychain answered. To store keys, start GNOME Keyring or KWallet in your desktop session; until then, set each brain's key in the environment";
-    const keyStorage = { place: 'the system keychain', refusal, refusalDetail: 'DBus error: no session bus' };
+    const keyStorage = { place: 'the system keychain', answering: true, refusal, refusalDetail: 'DBus error: no session bus' };
     useAppStore.setState(applySettings(settingsFixture({ canStoreKeys: false, keyStorage })));
     const view = render(<SettingsDialog />);
     expect([...view.getByTestId('key-storage-refusal').querySelectorAll('p')].map((line) => line.textContent)).toEqual([

@@ -3,6 +3,7 @@ import { startsLikeZip } from '../../src-shared/zip-signature';
 import { writeConversationHash } from '../routing/hash-route';
 import { api, errorText } from './api-client';
 import { loadApprovals } from './approval-actions';
+import { loadNotAnswering } from './outside-actions';
 import {
   appendConversationPage,
   conversationListCursor,
@@ -174,7 +175,7 @@ export async function showLatestMessages(): Promise<void> {
 /** Fetches again what pushed events keep current, after some of them may have been lost. */
 export async function resync(): Promise<void> {
   const conversationId = getState().openConversationId;
-  const listing = Promise.all([loadConversations(), loadApprovals()]);
+  const listing = Promise.all([loadConversations(), loadApprovals(), loadNotAnswering()]);
   if (conversationId === null) {
     await listing;
     return;

@@ -11,6 +11,7 @@ import {
 import { removeConversation, upsertConversation } from './conversations-slice';
 import { advanceExportAll } from './export-slice';
 import { advanceImport } from './import-slice';
+import { applyNotAnswering } from './outside-slice';
 import { applyReceipt, applyStartedTurn, dropStreamedReasoning, mergeInvocations, mergeMessages, openConversationState } from './messages-slice';
 import { bufferDelta, flushPendingDeltas } from './delta-buffer';
 import { dropConversationHits } from './search-slice';
@@ -146,6 +147,10 @@ export function handleApiEvent(event: ApiEvent): EventOutcome {
     }
     case 'export-progress': {
       setState((state) => advanceExportAll(state, event.exportId, event.done, event.total));
+      return NOTHING_MORE;
+    }
+    case 'not-answering': {
+      setState((state) => applyNotAnswering(state, event.list));
       return NOTHING_MORE;
     }
     default: {

@@ -13,6 +13,7 @@ import { loadSettings } from './settings-actions';
 import { installApi } from './api-client';
 import { loadApprovals } from './approval-actions';
 import { handleApiEvent } from './events';
+import { loadNotAnswering } from './outside-actions';
 import { useAppStore } from './store';
 import { refreshSkillSuggestions } from './tool-actions';
 import { installMessageQueue } from './turn-actions';
@@ -53,6 +54,7 @@ export function startApp(connection: Connection): () => void {
   void loadSettings();
   void loadConversations('');
   void loadApprovals();
+  void loadNotAnswering();
   refreshSkillSuggestions();
   followHash();
   window.addEventListener('hashchange', followHash);

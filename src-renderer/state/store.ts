@@ -7,6 +7,7 @@ import { initialConversationsSlice, type ConversationsSlice } from './conversati
 import { initialExportSlice, type ExportSlice } from './export-slice';
 import { initialMemoriesSlice, type MemoriesSlice } from './memories-slice';
 import { initialMessagesSlice, type MessagesSlice } from './messages-slice';
+import { initialOutsideSlice, type OutsideSlice } from './outside-slice';
 import { initialSearchSlice, type SearchSlice } from './search-slice';
 import { initialSettingsSlice, type SettingsSlice } from './settings-slice';
 import { initialToolsSlice, type ToolsSlice } from './tools-slice';
@@ -25,7 +26,8 @@ export type AppState = ConversationsSlice &
   ImportSlice &
   SearchSlice &
   ExportSlice &
-  AttachmentsSlice;
+  AttachmentsSlice &
+  OutsideSlice;
 
 export function initialAppState(): AppState {
   return {
@@ -42,6 +44,7 @@ export function initialAppState(): AppState {
     ...initialSearchSlice,
     ...initialExportSlice,
     ...initialAttachmentsSlice,
+    ...initialOutsideSlice,
   };
 }
 

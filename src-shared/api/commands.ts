@@ -27,6 +27,7 @@ import {
   type ImportSummaryView,
   type McpServerView,
   type MemoryView,
+  type NotAnsweringView,
   type MessagePage,
   type RepairResult,
   type RepairUndoResult,
@@ -316,6 +317,7 @@ export const commandSchemas = {
   setCompactionBrain: z.object({ brain: brainId.nullable() }).strict(),
   /** The data's health: integrity, unfinished replies, chrome and escaped quotes. Reads only. */
   getDataHealth: z.object({}).strict(),
+  listNotAnswering: z.object({}).strict(),
   /** Fixes stored texts in one transaction when `apply` is true, logging each change so `undoRepair` restores it. */
   repairTexts: z.object({ kind: z.enum(REPAIR_KINDS), apply: z.boolean().default(false) }).strict(),
   /** Restores exactly the texts the last applied repair changed, except those edited since. */
@@ -395,6 +397,7 @@ export interface CommandOutputs {
   setContextLines: SettingsView;
   setCompactionBrain: SettingsView;
   getDataHealth: DataHealthView;
+  listNotAnswering: NotAnsweringView[];
   repairTexts: RepairResult;
   undoRepair: RepairUndoResult;
   repairLivePaths: LivePathRepairResult;

@@ -1,7 +1,7 @@
 /** (contract) The events the main process pushes to every subscriber. */
 import type { BrainId } from '../brains';
 import type { TurnReceipt } from '../receipt';
-import type { ApprovalView, ContextStatusView, ConversationView, InvocationView, MessageView } from './views';
+import type { ApprovalView, ContextStatusView, ConversationView, InvocationView, MessageView, NotAnsweringView } from './views';
 
 /** Events pushed from the main process. */
 export type ApiEvent =
@@ -110,6 +110,11 @@ export type ApiEvent =
       readonly exportId: string;
       readonly done: number;
       readonly total: number;
+    }
+  | {
+      /** What outside Anybrain is not answering, whole, sent when something stops answering or answers again. */
+      readonly type: 'not-answering';
+      readonly list: readonly NotAnsweringView[];
     }
   | { readonly type: 'conversation-updated'; readonly conversation: ConversationView }
   | { readonly type: 'conversation-deleted'; readonly conversationId: string };

@@ -92,6 +92,11 @@ export interface MessageView {
 export interface KeyStorageView {
   /** Where a stored key lives, e.g. "the system keychain"; null when this host has no store at all. */
   readonly place: string | null;
+  /**
+   * False while the store has not answered within its time limit (a keychain waiting on an unlock prompt nobody
+   * answers): `refusal` then says so, and keys come from the environment until it answers.
+   */
+  readonly answering: boolean;
   /** Why no key can be stored here, with what to do instead; null when keys can be stored. */
   readonly refusal: string | null;
   /** The store's own words on why (a keychain library's error), or null. */
@@ -426,6 +431,23 @@ export function isExportFormat(value: string): value is ExportFormat {
 }
 
 /** The counts `anybrain doctor` prints: the database's own checks and the stored texts' health. */
+/** Things outside Anybrain it waits on, each of which may hang instead of failing. */
+export const OUTSIDE_KINDS = ['keychain', 'disk', 'mcp-server', 'provider'] as const;
+export type OutsideKind = (typeof OUTSIDE_KINDS)[number];
+
+/** Something outside Anybrain that has not answered within its time limit: "The system keychain is not answering…". */
+export interface NotAnsweringView {
+  /** One per thing: `keychain`, `disk`, `mcp:<server id>`, `provider:<brain>`. */
+  readonly key: string;
+  readonly kind: OutsideKind;
+  /** The thing in words: "the system keychain", "the MCP server “Files”". */
+  readonly subject: string;
+  /** What happened and what Anybrain does meanwhile, as a person reads it. */
+  readonly message: string;
+  /** When it stopped answering (ISO-8601). */
+  readonly since: string;
+}
+
 export interface DataHealthView {
   /** SQLite's `integrity_check`: `ok`, or the first problem it names. */
   readonly integrity: string;

@@ -6,6 +6,7 @@ import type { ApiEvent, CommandHandlers } from '../../../src-shared/api';
 import type { KeyStore } from '../core-types';
 import type { TurnEngine } from '../engine/turn-engine';
 import type { McpServerStore } from '../mcp-server-store';
+import type { NotAnswering } from '../outside/not-answering';
 import type { AppDatabase } from '../store/open';
 import type { AppToolbox } from '../toolbox';
 import type { ExportJobs } from '../transcripts/export-jobs';
@@ -26,6 +27,8 @@ export interface CommandDependencies {
   readonly keyStore: KeyStore | undefined;
   /** Replies found still streaming when this process opened the data folder, now marked interrupted. */
   readonly recoveredInterrupted: number;
+  /** What outside Anybrain is not answering right now. */
+  readonly notAnswering: NotAnswering;
 }
 
 /** Some of the Api's commands, each handled with the input its schema parsed. */

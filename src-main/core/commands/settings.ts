@@ -19,6 +19,7 @@ export function settingsView({ db, dataDir, env, keyStore, engine }: SettingsDep
     canStoreKeys: keyStore?.canStore ?? false,
     keyStorage: {
       place: keyStore?.place ?? null,
+      answering: keyStore?.answering ?? true,
       refusal: keyStore === undefined ? 'this host keeps no keys of its own' : keyStore.canStore ? null : keyStore.refusal,
       refusalDetail: keyStore === undefined || keyStore.canStore ? null : (keyStore.refusalDetail ?? null),
     },

@@ -4,61 +4,54 @@
  * database, never a file of the data folder. Where no keychain answers, nothing is stored and each brain reads its key
  * from the environment, and the view says why.
  *
- * Keychain calls can wait on the user (a locked keyring asks for its password), so they run off the main thread and
- * are never awaited by a read: `get` answers from what the last `refresh` read, and the dispatcher refreshes before a
- * command at most every couple of seconds, which picks up a key another process (`anybrain keys set`) stored meanwhile.
+ * A keychain may hang instead of failing: a locked keyring whose unlock prompt nobody can see (an SSH session, a
+ * prompt ignored), a Secret Service daemon that stopped. So every call runs in a helper process of its own
+ * (keychain-helper.ts, through outside/process-lane.ts), never on a thread of this process, and has a time limit:
+ * - a read not answered within `KEYCHAIN_ANSWER_LIMIT_MS` is reported once ("not answering"), and every command goes
+ *   on with the keys read before and the environment's. The read itself may still answer (a person typing the
+ *   keyring's password), and its keys are then taken; after `KEYCHAIN_GIVE_UP_MS` the helper is killed, and a later
+ *   command asks again. No second read starts while one waits.
+ * - a write not answered within the limit kills the helper, so it cannot land after the person was told it failed.
+ * `get` never waits: it answers from the last read, which the dispatcher refreshes before a command that uses keys
+ * at most every couple of seconds, waiting for it only briefly (see `refresh`).
  */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { BRAIN_IDS, BRAINS, type BrainId } from '../../../src-shared/brains';
 import type { KeyStore } from '../core-types';
+import type { NotAnswering } from '../outside/not-answering';
+import { LaneEndedError, ProcessLane } from '../outside/process-lane';
+import type { KeychainRequest } from './keychain-requests';
 
-/** The keychain operations the store needs; the real one is `@napi-rs/keyring`, loaded only when first used. */
+/** The keychain operations the store needs; the real one is the helper process. */
 export interface KeychainBackend {
-  get(service: string, account: string): Promise<string | null>;
+  /** Every account's secret (null when none), in one call. */
+  read(service: string, accounts: readonly string[]): Promise<Readonly<Record<string, string | null>>>;
   set(service: string, account: string, secret: string): Promise<void>;
   /** True when there was a credential to delete. */
   remove(service: string, account: string): Promise<boolean>;
+  /** Gives up on every call still waiting (each rejects with `LaneEndedError`); the next call starts afresh. */
+  reset(): void;
+  dispose(): void;
 }
 
 /** How long a read of the keychain stands before the next command reads it again. */
 export const KEYCHAIN_REFRESH_INTERVAL_MS = 2_000;
-/** A keychain that has not answered by then (a prompt nobody answers) counts as unavailable for this read. */
-export const KEYCHAIN_TIMEOUT_MS = 10_000;
+/** A keychain call not answered by then counts as not answering: reported, and the command goes on without it. */
+export const KEYCHAIN_ANSWER_LIMIT_MS = 5_000;
+/** A read still unanswered by then is given up (its helper killed); the next command's read starts afresh. */
+export const KEYCHAIN_GIVE_UP_MS = 60_000;
+/** How long a command waits for a new read of a keychain that has answered before: a healthy one answers in ms. */
+export const KEYCHAIN_FRESH_WAIT_MS = 300;
 
-export const KEYCHAIN_PLACE = "the system keychain";
+export const KEYCHAIN_PLACE = 'the system keychain';
+const NOT_ANSWERING_KEY = 'keychain';
 
 /** One keychain entry per brain and data folder, so two data folders keep their keys apart. */
 export function keychainService(dataDir: string): string {
   return `Anybrain keys (${resolve(dataDir)})`;
-}
-
-async function napiKeychainBackend(): Promise<KeychainBackend> {
-  const { AsyncEntry } = await import('@napi-rs/keyring');
-  // On Linux the library falls back to the kernel keyring when no Secret Service answers; that keyring forgets
-  // everything at logout, so a key stored there would silently vanish. Only a Secret Service counts.
-  const options = process.platform === 'linux' ? { linux: { store: 'secret-service' as const } } : undefined;
-  const entry = (service: string, account: string) => new AsyncEntry(service, account, options);
-  return {
-    get: (service, account) => entry(service, account).getPassword().then((password) => password ?? null),
-    set: (service, account, secret) => entry(service, account).setPassword(secret),
-    remove: (service, account) => entry(service, account).deleteCredential(),
-  };
-}
-
-function withTimeout<T>(work: Promise<T>, timeoutMs: number): Promise<T> {
-  return new Promise<T>((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the keychain did not answer within ${timeoutMs / 1000} s`)), timeoutMs);
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolvePromise(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-    );
-  });
 }
 
 /** What a person can do when no keychain answers, on this platform. */
@@ -72,34 +65,102 @@ export function keychainRefusal(platform: NodeJS.Platform = process.platform): s
   return `no system keychain answered. To store keys, ${remedy}; until then, set each brain's key in the environment`;
 }
 
+/** Why keys are not in use while the keychain has not answered within its limit. */
+export function keychainNotAnswering(limitMs: number): string {
+  return `the system keychain is not answering (no answer within ${limitMs / 1000} s): keys stored there are not in use until it answers; using the keys from the environment`;
+}
+
 /** The keychain library's own first line, without its stack: for the curious, beside the refusal. */
 export function keychainErrorDetail(error: unknown): string {
   return error instanceof Error ? error.message.split('\n')[0]!.trim() : String(error);
 }
 
+/**
+ * A keychain library's own time limit lapsing: D-Bus gives up on a Secret Service that took the call and never replied
+ * ("Did not receive a reply", org.freedesktop.DBus.Error.NoReply). That keychain is not answering, not refusing.
+ */
+function isNoReply(error: unknown): boolean {
+  return error instanceof Error && /did not receive a reply|DBus\.Error\.NoReply|DBus\.Error\.Timeout/i.test(error.message);
+}
+
+const HELPER_FILE = 'keychain-helper.js';
+
+/**
+ * The helper's command: the built entry beside the main bundle (or one folder above a shared chunk), as the command
+ * line's build emits it; from the sources (tests), the TypeScript entry through tsx. Null when neither is there.
+ */
+export function keychainHelperCommand(moduleUrl: string = import.meta.url): readonly string[] | null {
+  const built = [new URL(`./${HELPER_FILE}`, moduleUrl), new URL(`../${HELPER_FILE}`, moduleUrl)].find((candidate) => existsSync(candidate));
+  if (built !== undefined) return [process.execPath, fileURLToPath(built)];
+  const source = new URL('./keychain-helper.ts', moduleUrl);
+  if (!moduleUrl.endsWith('.ts') || !existsSync(source)) return null;
+  return [process.execPath, '--import', 'tsx', fileURLToPath(source)];
+}
+
+/** The keychain through its helper process. */
+export function helperKeychainBackend(command: readonly string[] | null = keychainHelperCommand()): KeychainBackend {
+  const lane = new ProcessLane<KeychainRequest>(KEYCHAIN_PLACE, () => {
+    if (command === null) throw new Error('its helper is not built (run `npm run build`)');
+    const [file, ...args] = command;
+    return spawn(file!, args, { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+  });
+  return {
+    read: (service, accounts) => lane.call({ op: 'read', service, accounts }),
+    set: (service, account, secret) => lane.call({ op: 'set', service, account, secret }),
+    remove: (service, account) => lane.call({ op: 'remove', service, account }),
+    reset: () => lane.reset(),
+    dispose: () => lane.dispose(),
+  };
+}
+
 export interface KeychainKeyStoreOptions {
   readonly backend?: KeychainBackend;
+  /** Where "not answering" is reported, for the log and the window. */
+  readonly notAnswering?: NotAnswering;
   readonly now?: () => number;
-  readonly timeoutMs?: number;
+  readonly answerLimitMs?: number;
+  readonly giveUpMs?: number;
+  readonly freshWaitMs?: number;
   readonly platform?: NodeJS.Platform;
 }
 
 export interface KeychainKeyStore extends KeyStore {
-  /** Reads every brain's key again unless the last read is recent; `force` reads regardless. Never throws. */
+  /**
+   * Reads every brain's key again unless the last read is recent (`force` reads regardless), and waits for the
+   * answer: at most the answer limit for the first read (or a forced one), at most `KEYCHAIN_FRESH_WAIT_MS` for a
+   * later one. A read that outlives the wait goes on in the background. Never throws.
+   */
   refresh(force?: boolean): Promise<void>;
+  dispose(): void;
 }
 
 const BRAINS_WITH_KEYS = BRAIN_IDS.filter((brain) => BRAINS[brain].keyVariable !== null);
 
+type Raced<T> = { readonly kind: 'answered'; readonly value: T } | { readonly kind: 'late' };
+
+/** The call's outcome if it comes within `limitMs`; a failure within the limit rejects. */
+function within<T>(call: Promise<T>, limitMs: number): Promise<Raced<T>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<Raced<T>>((resolvePromise) => {
+    timer = setTimeout(() => resolvePromise({ kind: 'late' }), Math.max(0, limitMs));
+  });
+  return Promise.race([call.then((value): Raced<T> => ({ kind: 'answered', value })), late]).finally(() => clearTimeout(timer));
+}
+
 export function createKeychainKeyStore(dataDir: string, options: KeychainKeyStoreOptions = {}): KeychainKeyStore {
   const service = keychainService(dataDir);
   const now = options.now ?? Date.now;
-  const timeoutMs = options.timeoutMs ?? KEYCHAIN_TIMEOUT_MS;
+  const answerLimitMs = options.answerLimitMs ?? KEYCHAIN_ANSWER_LIMIT_MS;
+  const giveUpMs = options.giveUpMs ?? KEYCHAIN_GIVE_UP_MS;
+  const freshWaitMs = options.freshWaitMs ?? KEYCHAIN_FRESH_WAIT_MS;
   const platform = options.platform ?? process.platform;
-  let backend: Promise<KeychainBackend> | null = options.backend ? Promise.resolve(options.backend) : null;
+  let backend: KeychainBackend | null = options.backend ?? null;
+  const keychain = (): KeychainBackend => (backend ??= helperKeychainBackend());
   const keys = new Map<BrainId, string>();
   let refusal: string | null = 'the keychain has not been read yet';
   let refusalDetail: string | null = null;
+  let answering = true;
+
   const refuse = (error: unknown): void => {
     refusal = keychainRefusal(platform);
     refusalDetail = keychainErrorDetail(error);
@@ -108,24 +169,75 @@ export function createKeychainKeyStore(dataDir: string, options: KeychainKeyStor
     refusal = null;
     refusalDetail = null;
   };
-  let readAt: number | null = null;
-  let reading: Promise<void> | null = null;
+  const stoppedAnswering = (): void => {
+    answering = false;
+    refusal = keychainNotAnswering(answerLimitMs);
+    refusalDetail = null;
+    options.notAnswering?.report(NOT_ANSWERING_KEY, 'keychain', KEYCHAIN_PLACE, 'The system keychain is not answering; using the keys from the environment.');
+  };
+  const answeredAgain = (): void => {
+    answering = true;
+    options.notAnswering?.answered(NOT_ANSWERING_KEY);
+  };
 
-  const loadBackend = (): Promise<KeychainBackend> => (backend ??= napiKeychainBackend());
+  let readAt: number | null = null;
+  let reading: { readonly startedAt: number; readonly done: Promise<void> } | null = null;
 
   const readAll = async (): Promise<void> => {
+    const call = keychain().read(service, BRAINS_WITH_KEYS);
+    const giveUp = setTimeout(() => keychain().reset(), giveUpMs);
     try {
-      const keychain = await loadBackend();
-      const found = await withTimeout(Promise.all(BRAINS_WITH_KEYS.map(async (brain) => [brain, await keychain.get(service, brain)] as const)), timeoutMs);
+      const outcome = await within(call, answerLimitMs);
+      const values = outcome.kind === 'answered' ? outcome.value : (stoppedAnswering(), await call);
       keys.clear();
-      for (const [brain, key] of found) if (key !== null && key !== '') keys.set(brain, key);
+      for (const brain of BRAINS_WITH_KEYS) {
+        const key = values[brain];
+        if (typeof key === 'string' && key !== '') keys.set(brain, key);
+      }
       accept();
+      answeredAgain();
     } catch (error) {
       // Keys read before stay in use: a keychain that stopped answering has not lost them.
-      refuse(error);
+      if (isNoReply(error)) stoppedAnswering();
+      // Given up on (the give-up timer, or a write that needed the helper): still not answering.
+      else if (!(error instanceof LaneEndedError && !answering)) {
+        refuse(error);
+        answeredAgain();
+      }
     } finally {
+      clearTimeout(giveUp);
       readAt = now();
     }
+  };
+
+  const waitFor = async (read: { readonly startedAt: number; readonly done: Promise<void> }, waitMs: number): Promise<void> => {
+    const outcome = await within(read.done, read.startedAt + waitMs - now());
+    if (outcome.kind === 'late' && waitMs >= answerLimitMs && answering) stoppedAnswering();
+  };
+
+  /** Runs a write with the answer limit; at the limit the helper is killed, so the write cannot land later. */
+  const write = async <T>(call: () => Promise<T>, failure: (why: string) => string): Promise<T> => {
+    // A read still waiting past its limit holds the helper: give up on it, so the write gets a helper of its own.
+    if (!answering) keychain().reset();
+    const pending = call();
+    let outcome: Raced<T>;
+    try {
+      outcome = await within(pending, answerLimitMs);
+    } catch (error) {
+      if (!isNoReply(error)) {
+        refuse(error);
+        throw new Error(failure(`${refusal}. The keychain said: ${refusalDetail}`));
+      }
+      outcome = { kind: 'late' };
+    }
+    if (outcome.kind === 'late') {
+      keychain().reset();
+      stoppedAnswering();
+      throw new Error(failure('the system keychain is not answering, so nothing was changed there'));
+    }
+    answeredAgain();
+    accept();
+    return outcome.value;
   };
 
   return {
@@ -138,39 +250,45 @@ export function createKeychainKeyStore(dataDir: string, options: KeychainKeyStor
     get refusalDetail() {
       return refusalDetail;
     },
+    get answering() {
+      return answering;
+    },
     place: KEYCHAIN_PLACE,
 
     get: (brain) => keys.get(brain) ?? null,
 
     async set(brain, key) {
-      const keychain = await loadBackend();
+      const { label, keyVariable } = BRAINS[brain];
       if (key === null) {
-        try {
-          await withTimeout(keychain.remove(service, brain), timeoutMs);
-        } catch (error) {
-          throw new Error(`Anybrain could not remove the ${BRAINS[brain].label} key: ${keychainRefusal(platform)} (${keychainErrorDetail(error)}).`);
-        }
+        await write(
+          () => keychain().remove(service, brain),
+          (why) => `Anybrain could not remove the ${label} key: ${why}.`,
+        );
         keys.delete(brain);
         return;
       }
-      try {
-        await withTimeout(keychain.set(service, brain, key), timeoutMs);
-      } catch (error) {
-        refuse(error);
-        const variable = BRAINS[brain].keyVariable;
-        throw new Error(`Anybrain could not store the ${BRAINS[brain].label} key: ${refusal}${variable === null ? '' : ` (${variable})`}. The keychain said: ${refusalDetail}`);
-      }
+      await write(
+        () => keychain().set(service, brain, key),
+        (why) => `Anybrain could not store the ${label} key: ${why}${keyVariable === null ? '' : `. Until then, set ${keyVariable} in the environment`}.`,
+      );
       keys.set(brain, key);
-      accept();
     },
 
     refresh(force = false) {
-      if (reading !== null) return reading;
-      if (!force && readAt !== null && now() - readAt < KEYCHAIN_REFRESH_INTERVAL_MS) return Promise.resolve();
-      reading = readAll().finally(() => {
-        reading = null;
-      });
-      return reading;
+      const stale = readAt === null || now() - readAt >= KEYCHAIN_REFRESH_INTERVAL_MS;
+      if (reading === null && (force || stale)) {
+        const read = { startedAt: now(), done: readAll() };
+        reading = read;
+        void read.done.finally(() => {
+          if (reading === read) reading = null;
+        });
+      }
+      if (reading === null) return Promise.resolve();
+      return waitFor(reading, force || readAt === null ? answerLimitMs : freshWaitMs);
+    },
+
+    dispose() {
+      backend?.dispose();
     },
   };
 }
