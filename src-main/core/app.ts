@@ -25,10 +25,12 @@ import type { Core, CoreOptions } from './core-types';
 import { createRequestBodyEncoder } from './engine/request-body-encoder';
 import { TurnEngine, type TurnEngineDependencies } from './engine/turn-engine';
 import { McpServerStore } from './mcp-server-store';
+import { DiskConfirmation } from './outside/disk-confirmation';
 import { NotAnswering } from './outside/not-answering';
 import { streamProvider } from './providers';
 import { createFileSecretStore } from './secrets/secret-store';
 import { nowIso } from './store/clock';
+import { requestLogSync, totalChanges } from './store/log-sync';
 import { markStreamingAsInterrupted } from './store/messages';
 import { closeDatabase, openDatabase, type AppDatabase } from './store/open';
 import { holdOwnerLock, isStreamOwnerAlive } from './store/owner-lock';
@@ -80,6 +82,7 @@ export function openCore(
     }
   };
   const notAnswering = options.notAnswering ?? new NotAnswering();
+  const disk = new DiskConfirmation(notAnswering);
   const stopReportingNotAnswering = notAnswering.subscribe((list) => emit({ type: 'not-answering', list }));
   const secretStore = options.secretStore ?? createFileSecretStore(options.dataDir);
   const mcpServers = new McpServerStore(db, secretStore);
@@ -89,7 +92,7 @@ export function openCore(
     // Opening must not fail over this: the values stay where they were, and the move is tried again on the next open.
     console.warn(`Anybrain: MCP environment values could not be moved out of the database yet: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const toolbox = new AppToolbox(db, options.dataDir, emit, mcpServers);
+  const toolbox = new AppToolbox(db, options.dataDir, emit, mcpServers, notAnswering);
   // Ollama runs each model at the num_ctx its Modelfile sets: asked once per model and base URL, kept five minutes.
   const ollamaWindows = new OllamaWindowCache();
   const windows = new ContextWindows(db, async (brain, model) => (await ollamaWindows.get(connectionFor(db, brain, env, keyStore).baseUrl, model)).contextWindow);
@@ -104,6 +107,8 @@ export function openCore(
     toolbox,
     streamOwner: ownerLock.owner,
     dataDir: options.dataDir,
+    disk,
+    notAnswering,
     ...(requestBodies === null ? {} : { requestBodies }),
   });
   const mcpReady = toolbox.syncMcpServers();
@@ -161,7 +166,11 @@ export function openCore(
     async dispatch(name, rawInput) {
       if (disposed) return { ok: false, error: { code: 'shutting-down', message: 'Anybrain is closing.' } };
       if (usesKeys(name)) await keyStore?.refresh?.();
-      return dispatchCommand(handlers, name, rawInput);
+      const changesBefore = totalChanges(db);
+      const result = await dispatchCommand(handlers, name, rawInput);
+      // What a command changed is on the disk before its answer says so (commits leave the sync to the thread pool).
+      if (!disposed && totalChanges(db) !== changesBefore) await disk.confirm(requestLogSync(db), `saving ${name}`);
+      return result;
     },
     onEvent(listener) {
       listeners.add(listener);

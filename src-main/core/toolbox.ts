@@ -13,6 +13,7 @@ import type { ToolDefinition } from './tools/catalogue';
 import { currentTimeTool } from './tools/current-time';
 import { createFileTools } from './tools/files';
 import type { McpServerStore } from './mcp-server-store';
+import { NotAnswering } from './outside/not-answering';
 import { McpManager, type McpServerConfig } from './tools/mcp';
 import { createMemoryTools } from './tools/memory-tools';
 import { createRunSkillTool, loadSkills, type Skill, type SkillProblem } from './tools/skills';
@@ -21,8 +22,7 @@ export const SKILLS_FOLDER = 'skills';
 
 export class AppToolbox implements TurnToolbox {
   readonly approvals: ApprovalGate;
-  // A server still starting after this long is left out of the turn instead of holding it up.
-  readonly mcp = new McpManager({ listTimeoutMs: 15_000 });
+  readonly mcp: McpManager;
   private readonly builtIns: ToolDefinition[];
 
   constructor(
@@ -30,7 +30,22 @@ export class AppToolbox implements TurnToolbox {
     private readonly dataDir: string,
     emit: (event: ApiEvent) => void,
     readonly mcpServers: McpServerStore,
+    notAnswering: NotAnswering = new NotAnswering(),
   ) {
+    // A server that has not listed its tools within the manager's wait is left out of the turn instead of holding it
+    // up, and said to be not answering until it does.
+    this.mcp = new McpManager({
+      onSilence: ({ id, label }, silent, waitedMs) => {
+        if (!silent) notAnswering.answered(`mcp:${id}`);
+        else
+          notAnswering.report(
+            `mcp:${id}`,
+            'mcp-server',
+            `the MCP server “${label}”`,
+            `The MCP server “${label}” has not listed its tools in ${waitedMs / 1000} s; replies go on without its tools until it answers.`,
+          );
+      },
+    });
     this.approvals = new ApprovalGate(
       (approval) => emit({ type: 'approval-requested', approval }),
       (approval, outcome) => emit({ type: 'approval-resolved', approvalId: approval.approvalId, conversationId: approval.conversationId, outcome }),

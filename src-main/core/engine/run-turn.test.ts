@@ -1,3 +1,5 @@
+import { DiskConfirmation } from '../outside/disk-confirmation';
+import { NotAnswering } from '../outside/not-answering';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +20,7 @@ import { currentTimeTool } from '../tools/current-time';
 import { scriptedEngine } from './testing';
 import { FOREIGN_REASONING_PLACEHOLDER } from '../replay/wires/chat-completions';
 
-function setup(options: { apiKey?: string | null; baseUrl?: string; toolbox?: TurnToolbox; db?: AppDatabase } = {}) {
+function setup(options: { apiKey?: string | null; baseUrl?: string; toolbox?: TurnToolbox; db?: AppDatabase; disk?: DiskConfirmation } = {}) {
   return scriptedEngine(options);
 }
 
@@ -111,7 +113,7 @@ describe('TurnEngine', () => {
       scripted.push('end');
       await vi.waitFor(() => expect(listAllMessages(db, 'c1')[1]).toMatchObject({ status: 'complete', text: 'partial' }));
       expect(events.map((event) => event.type)).not.toContain('turn-done');
-      expect(db.$client.pragma('synchronous', { simple: true })).toBe(2);
+      expect(db.$client.pragma('synchronous', { simple: true })).toBe(1);
       // The checkpoint's sync ends, then the one queued behind it for the reply's end.
       await syncs.finishNext();
       expect(events.map((event) => event.type)).not.toContain('turn-done');
@@ -141,6 +143,33 @@ describe('TurnEngine', () => {
       expect(warn).toHaveBeenCalledWith('Anybrain: the disk did not confirm saving a reply: EIO: i/o error, fsync');
     } finally {
       warn.mockRestore();
+      db.$client.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('ends a reply the disk does not confirm within its limit as done, and reports the disk until its sync comes back', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'anybrain-run-turn-'));
+    const db = openDatabase(join(folder, 'anybrain.db'));
+    const lines: string[] = [];
+    const notAnswering = new NotAnswering((line) => lines.push(line));
+    try {
+      const syncs = heldFileSyncs();
+      useFileSyncFor(db, syncs.syncFile);
+      const { events, scripted, engine } = setup({ db, disk: new DiskConfirmation(notAnswering, 30) });
+      const started = engine.send('c1', 'hi');
+      scripted.push({ type: 'text-delta', text: 'kept' }, 'end');
+      // The disk never confirms the sync: the window still hears the reply ended.
+      await expect(started.done).resolves.toMatchObject({ status: 'complete', text: 'kept' });
+      expect(events.map((event) => event.type)).toContain('turn-done');
+      expect(syncs.running()).toBe(1);
+      expect(notAnswering.list().map((entry) => [entry.key, entry.message])).toEqual([
+        ['disk', "The disk has not confirmed Anybrain's writes for 0.03 s: what you see is saved, but a power cut now could still lose it."],
+      ]);
+      while (syncs.running() > 0) await syncs.finishNext();
+      await vi.waitFor(() => expect(notAnswering.list()).toEqual([]));
+      expect(lines.at(-1)).toBe('Anybrain: the disk answers again.');
+    } finally {
       db.$client.close();
       rmSync(folder, { recursive: true, force: true });
     }

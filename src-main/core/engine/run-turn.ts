@@ -13,6 +13,7 @@ import { listInvocationsByMessage, type InvocationRow } from '../store/invocatio
 import { estimateLiveTokens, estimateRowTokens } from '../context/row-estimate';
 import type { ContextWindows } from '../context/windows';
 import { newestUserSeqBefore } from '../store/live-path';
+import type { DiskConfirmation } from '../outside/disk-confirmation';
 import { commitSyncingInBackground } from '../store/log-sync';
 import { checkpointMessageText, toMessageViews, type MessageRow, type StoredReasoning } from '../store/messages';
 import type { AppDatabase } from '../store/open';
@@ -49,6 +50,8 @@ export interface TurnRunDependencies extends WindowGuardDependencies {
   readonly readAttachmentFile?: AttachmentFileReader;
   /** Builds long histories' bodies off the main thread; without it, every body is built on this thread. */
   readonly requestBodies?: RequestBodyEncoder;
+  /** Waits, with a time limit, for the disk to confirm the reply's end before the window hears of it. */
+  readonly disk: DiskConfirmation;
 }
 
 /**
@@ -269,8 +272,8 @@ async function writeReply(
 }
 
 /**
- * Stores the reply's end and tells the window, once it is on the disk: the receipt, then done or failed, then the
- * conversation's new time.
+ * Stores the reply's end and tells the window, once it is on the disk (or the disk has not confirmed it within its
+ * time limit): the receipt, then done or failed, then the conversation's new time.
  */
 async function finish(
   deps: TurnRunDependencies,
@@ -309,12 +312,7 @@ async function finish(
   const { result: finished, durable } = commitSyncingInBackground(db, () => finishReply(db, outcome));
   // With its place among its alternatives: the window's pager on a regenerated reply reads it from this event.
   const message = toMessageViews(db, [finished.row])[0]!;
-  try {
-    await durable;
-  } catch (refusal) {
-    // SQLite has the reply and shows it; only a power cut before the disk recovers could still lose it.
-    console.warn(`Anybrain: the disk did not confirm saving a reply: ${refusal instanceof Error ? refusal.message : String(refusal)}`);
-  }
+  await deps.disk.confirm(durable, 'saving a reply');
   emit({ type: 'turn-receipt', conversationId, turnId, messageId, receipt: buildReceipt(invocations) });
   emit(status === 'failed' ? { type: 'turn-failed', conversationId, turnId, message } : { type: 'turn-done', conversationId, turnId, message });
   if (finished.conversation) emit({ type: 'conversation-updated', conversation: finished.conversation });

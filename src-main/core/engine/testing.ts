@@ -1,4 +1,5 @@
 /** Test support for the engine: a provider stream the test feeds part by part, and an engine over it. */
+import type { DiskConfirmation } from '../outside/disk-confirmation';
 import type { ApiEvent } from '../../../src-shared/api';
 import type { BrainId } from '../../../src-shared/brains';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
@@ -57,6 +58,8 @@ export interface ScriptedEngineOptions {
   readonly requestBodies?: RequestBodyEncoder;
   /** A migrated store to run on; a fresh in-memory one when absent. */
   readonly db?: AppDatabase;
+  /** Where a reply's end waits for the disk. */
+  readonly disk?: DiskConfirmation;
 }
 
 /** An engine on a fresh in-memory store (or `options.db`) with conversation `c1`, its provider the scripted stream, its events kept. */
@@ -75,6 +78,7 @@ export function scriptedEngine(options: ScriptedEngineOptions = {}) {
     now: options.now ?? (() => new Date('2026-11-30T11:00:00.000Z')),
     ...(options.toolbox ? { toolbox: options.toolbox } : {}),
     ...(options.requestBodies ? { requestBodies: options.requestBodies } : {}),
+    ...(options.disk ? { disk: options.disk } : {}),
   });
   return { db, events, scripted, engine };
 }

@@ -86,4 +86,17 @@ export interface ProviderCall {
   readonly label?: string;
   /** How long the stream may send nothing before it is given up; `STREAM_IDLE_TIMEOUT_MS[wire]` when absent. */
   readonly idleTimeoutMs?: number;
+  /** Told when the provider has not answered the request (no response yet) for a while, and when it then does. */
+  readonly silence?: ProviderSilence;
+}
+
+/**
+ * A request the provider has taken and not answered: a server loading a model, a proxy holding the connection, a
+ * server that accepted the connection and says nothing. The wait itself goes on (up to the request's own limit, and
+ * Stop ends it at once); this only lets the window say what it is waiting on.
+ */
+export interface ProviderSilence {
+  readonly afterMs: number;
+  silent(): void;
+  answered(): void;
 }

@@ -52,6 +52,29 @@ describe('watchedFetch', () => {
     expect(streamWatchFor({ wire: 'anthropic-messages', baseUrl: 'https://api.anthropic.com', label: 'Claude', idleTimeoutMs: 200 })).toEqual({ idleTimeoutMs: 200, label: 'Claude' });
   });
 
+  it('says when the provider has held the request without answering, and when it then answers; a prompt answer says nothing', async () => {
+    const told: string[] = [];
+    const silence = { afterMs: 40, silent: () => told.push('silent'), answered: () => told.push('answered') };
+    let answerAfterMs = 120;
+    vi.stubGlobal('fetch', async () => {
+      await new Promise((resolve) => setTimeout(resolve, answerAfterMs));
+      return new Response('data: {}\n\n', { headers: { 'content-type': 'text/event-stream' } });
+    });
+    await readAll((await watchedFetch({ ...WATCH, silence })('http://provider.invalid/v1/messages', { method: 'POST' })).body);
+    expect(told).toEqual(['silent', 'answered']);
+    answerAfterMs = 0;
+    await watchedFetch({ ...WATCH, silence })('http://provider.invalid/v1/messages', { method: 'POST' });
+    expect(told).toEqual(['silent', 'answered']);
+    // A request given up (Stop) while silent is an end of the wait too.
+    vi.stubGlobal('fetch', (_input: unknown, init?: RequestInit) => new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new Error('aborted')))));
+    const stop = new AbortController();
+    const waiting = watchedFetch({ ...WATCH, silence })('http://provider.invalid/v1/messages', { method: 'POST', signal: stop.signal });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    stop.abort();
+    await expect(waiting).rejects.toThrow('aborted');
+    expect(told).toEqual(['silent', 'answered', 'silent', 'answered']);
+  });
+
   it('fails a body that goes quiet with provider-stalled and aborts the request underneath', async () => {
     const { signals } = stubFetch({ contentType: 'text/event-stream', chunks: ['data: {}\n\n'], ends: false });
     const response = await watchedFetch(WATCH)('http://provider.invalid/v1/messages', { method: 'POST' });

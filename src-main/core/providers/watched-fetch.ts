@@ -10,7 +10,7 @@ import type { WireId } from '../../../src-shared/brains';
 import { isRecord, stringField } from './json-fields';
 import { ProviderFailure, formatSeconds, hostOf } from './provider-errors';
 import { truncate } from './stream-mapping';
-import type { ProviderCall, ProviderError } from './stream-parts';
+import type { ProviderCall, ProviderError, ProviderSilence } from './stream-parts';
 
 /**
  * How long a streaming body may send nothing before the request is given up, per wire. Each wire sends something well
@@ -33,10 +33,31 @@ export interface StreamWatch {
   readonly idleTimeoutMs: number;
   /** Who the failure messages name: the brain's label, else the provider's host. */
   readonly label: string;
+  readonly silence?: ProviderSilence;
 }
 
-export function streamWatchFor(call: Pick<ProviderCall, 'wire' | 'baseUrl' | 'label' | 'idleTimeoutMs'>): StreamWatch {
-  return { idleTimeoutMs: call.idleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS[call.wire], label: call.label ?? hostOf(call.baseUrl) };
+export function streamWatchFor(call: Pick<ProviderCall, 'wire' | 'baseUrl' | 'label' | 'idleTimeoutMs' | 'silence'>): StreamWatch {
+  return {
+    idleTimeoutMs: call.idleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS[call.wire],
+    label: call.label ?? hostOf(call.baseUrl),
+    ...(call.silence === undefined ? {} : { silence: call.silence }),
+  };
+}
+
+/** Runs `request`, telling `silence` when no response has come after its delay, and when one (or a failure) then does. */
+async function heardWithin<T>(request: Promise<T>, silence: ProviderSilence | undefined): Promise<T> {
+  if (silence === undefined) return request;
+  let told = false;
+  const timer = setTimeout(() => {
+    told = true;
+    silence.silent();
+  }, silence.afterMs);
+  try {
+    return await request;
+  } finally {
+    clearTimeout(timer);
+    if (told) silence.answered();
+  }
 }
 
 export function stalledError(watch: StreamWatch): ProviderError {
@@ -92,7 +113,7 @@ export function watchedFetch(watch: StreamWatch): typeof fetch {
     else callerSignal?.addEventListener('abort', forwardAbort, { once: true });
     let response: Response;
     try {
-      response = await fetch(input, { ...init, signal: controller.signal });
+      response = await heardWithin(fetch(input, { ...init, signal: controller.signal }), watch.silence);
     } catch (thrown) {
       release();
       throw thrown;

@@ -24,10 +24,9 @@ function databaseOnDisk(): { db: AppDatabase; path: string } {
 }
 
 const SAFETY_LEVEL_NORMAL = 1;
-const SAFETY_LEVEL_FULL = 2;
 
 describe('commitSyncingInBackground', () => {
-  it('commits with the safety level that does not sync, restores FULL, then syncs the log of that database', async () => {
+  it('commits at the safety level that does not sync on this thread, then syncs the log of that database', async () => {
     const { db, path } = databaseOnDisk();
     const syncs = heldFileSyncs();
     useFileSyncFor(db, syncs.syncFile);
@@ -40,7 +39,7 @@ describe('commitSyncingInBackground', () => {
     });
     expect(commit.result).toBe('written');
     expect(levelInside).toBe(SAFETY_LEVEL_NORMAL);
-    expect(db.$client.pragma('synchronous', { simple: true })).toBe(SAFETY_LEVEL_FULL);
+    expect(db.$client.pragma('synchronous', { simple: true })).toBe(SAFETY_LEVEL_NORMAL);
     expect(syncs.paths).toEqual([`${path}-wal`]);
     let durable = false;
     void commit.durable.then(() => (durable = true));
@@ -51,7 +50,7 @@ describe('commitSyncingInBackground', () => {
     expect(db.$client.prepare('SELECT text FROM notes').pluck().all()).toEqual(['kept']);
   });
 
-  it('rolls back a failed transaction, restores FULL and syncs nothing', () => {
+  it('rolls back a failed transaction and syncs nothing', () => {
     const { db } = databaseOnDisk();
     const syncs = heldFileSyncs();
     useFileSyncFor(db, syncs.syncFile);
@@ -63,7 +62,6 @@ describe('commitSyncingInBackground', () => {
       }),
     ).toThrow('the disk is full');
     expect(db.$client.prepare('SELECT count(*) FROM notes').pluck().get()).toBe(0);
-    expect(db.$client.pragma('synchronous', { simple: true })).toBe(SAFETY_LEVEL_FULL);
     expect(syncs.paths).toEqual([]);
   });
 
@@ -73,9 +71,7 @@ describe('commitSyncingInBackground', () => {
     useFileSyncFor(db, syncs.syncFile);
     db.$client.exec('CREATE TABLE notes (text TEXT)');
     const outer = db.$client.transaction(() => {
-      const inner = commitSyncingInBackground(db, () => db.$client.prepare('INSERT INTO notes VALUES (?)').run('joined').changes);
-      expect(db.$client.pragma('synchronous', { simple: true })).toBe(SAFETY_LEVEL_FULL);
-      return inner;
+      return commitSyncingInBackground(db, () => db.$client.prepare('INSERT INTO notes VALUES (?)').run('joined').changes);
     })();
     expect(outer.result).toBe(1);
     await expect(outer.durable).resolves.toBeUndefined();

@@ -1,18 +1,18 @@
 /**
- * Commits that leave their wait for the disk to libuv's thread pool.
+ * Commits never wait for the disk on the thread that makes them; the write-ahead log is synced on libuv's thread pool.
  *
- * The store runs WAL with `synchronous = FULL`: a commit fsyncs the write-ahead log before it returns, on the main
- * thread. That costs 2-5 ms on a quiet SSD and 10-20 ms on a busy or slow disk, and a streaming reply commits every
- * 250 ms, so the window's messages would wait on the disk while the reply streams in.
- *
- * With `synchronous = NORMAL`, a WAL commit writes the log and returns; the database stays consistent through a power
- * cut, but the newest commits may be lost. An fsync of the log file afterwards, from a descriptor of our own (POSIX
- * fsync flushes the file, whichever descriptor wrote it), makes them as durable as a FULL commit would have: the
- * reply's text is on the disk once `durable` resolves, and the main thread never waited for it.
+ * The store runs WAL with `synchronous = NORMAL` (store/open.ts): a commit writes the log and returns, and the
+ * database stays consistent through a power cut, though the newest commits may be lost. With FULL, every commit
+ * fsyncs on the main thread: 2-5 ms on a quiet SSD, 10-20 ms on a busy or slow disk, and forever on a disk that has
+ * stopped answering (a network folder, a dying drive), which would freeze the window, Stop and every reply. An fsync
+ * of the log file afterwards, from a descriptor of our own (POSIX fsync flushes the file, whichever descriptor wrote
+ * it), makes the commits before it as durable as FULL would have: callers that tell the person something is saved
+ * wait for that sync, with a time limit (outside/disk-confirmation.ts).
  */
 import { open } from 'node:fs/promises';
 import type Database from 'better-sqlite3';
 import type { AppDatabase } from './open';
+import { statementCacheFor } from './statements';
 
 export interface BackgroundSyncedCommit<T> {
   readonly result: T;
@@ -102,21 +102,24 @@ export function useFileSyncFor(db: AppDatabase, syncFile: FileSync): void {
   logSyncs.set(db.$client, new WriteAheadLogSync(writeAheadLogPath(db.$client), syncFile));
 }
 
+/** A sync of the connection's log that starts after this call: every commit made before it is on the disk once it resolves. */
+export function requestLogSync(db: AppDatabase): Promise<void> {
+  return logSyncFor(db.$client).request();
+}
+
+/** The rows this connection has inserted, changed or deleted since it opened: a command that changed it moves it. */
+export function totalChanges(db: AppDatabase): number {
+  return totalChangesStatement(db).pluck().get() as number;
+}
+const totalChangesStatement = statementCacheFor('SELECT total_changes()');
+
 /**
- * Runs `work` in one transaction whose commit does not wait for the disk; `durable` says when it is there. Inside a
- * transaction already open, `work` joins it and the outer commit decides (SQLite refuses to change the safety level
- * inside a transaction).
+ * Runs `work` in one transaction; `durable` says when its commit is on the disk. Inside a transaction already open,
+ * `work` joins it and the outer commit decides.
  */
 export function commitSyncingInBackground<T>(db: AppDatabase, work: () => T): BackgroundSyncedCommit<T> {
   const client = db.$client;
   if (client.inTransaction) return { result: client.transaction(work)(), durable: Promise.resolve() };
-  const safetyLevel = client.pragma('synchronous', { simple: true }) as number;
-  client.pragma('synchronous = NORMAL');
-  let result: T;
-  try {
-    result = client.transaction(work)();
-  } finally {
-    client.pragma(`synchronous = ${safetyLevel}`);
-  }
+  const result = client.transaction(work)();
   return { result, durable: logSyncFor(client).request() };
 }

@@ -57,12 +57,15 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): A
   const sqlite = new Database(path, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
     sqlite.pragma('journal_mode = WAL');
-    // FULL: a reply checkpointed before a power cut is still there afterwards.
-    sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
     // The command line and the app may share one data folder.
     sqlite.pragma('busy_timeout = 5000');
+    // An upgrade is on the disk before the app goes on: it runs once, before any window waits on it.
+    sqlite.pragma('synchronous = FULL');
     migrate(sqlite, path, options.migrations ?? MIGRATIONS);
+    // Then NORMAL: a commit never waits for the disk on this thread; whoever says "saved" waits for a sync of the log
+    // on the thread pool (log-sync.ts), which makes it as durable as FULL would have.
+    sqlite.pragma('synchronous = NORMAL');
   } catch (error) {
     sqlite.close();
     throw error;

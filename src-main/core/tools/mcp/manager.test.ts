@@ -24,7 +24,7 @@ afterAll(() => {
 });
 
 function newManager(toolTimeoutMs = 30_000): McpManager {
-  const manager = new McpManager({ hostOptions: { toolTimeoutMs, restartBackoffMs: 20, closeGraceMs: 300, killGraceMs: 1_000 } });
+  const manager = new McpManager({ listTimeoutMs: 60_000, hostOptions: { toolTimeoutMs, restartBackoffMs: 20, closeGraceMs: 300, killGraceMs: 1_000 } });
   managers.push(manager);
   return manager;
 }
@@ -184,5 +184,32 @@ describe('McpManager with @modelcontextprotocol/server-filesystem', () => {
     expect(read).toEqual({ output: 'remember the milk\n', isError: false });
     const outside = await named(definitions, 'files__read_text_file').execute({ path: '/etc/hostname' }, context());
     expect(outside.isError).toBe(true);
+  });
+});
+
+describe('McpManager with a server that never lists its tools', () => {
+  it('waits for it once, then goes on without it, says so once, and no longer once it is disabled', async () => {
+    const told: string[] = [];
+    const manager = new McpManager({
+      listTimeoutMs: 300,
+      hostOptions: { toolTimeoutMs: 60_000, closeGraceMs: 300, killGraceMs: 1_000 },
+      onSilence: ({ id, label }, silent, waitedMs) => told.push(`${id} (${label}): ${silent ? `silent after ${waitedMs} ms` : 'answers'}`),
+    });
+    managers.push(manager);
+    const well = fakeServer([], { id: 'well', label: 'Well' });
+    // Started and listed first, so its answer never races the short wait below.
+    await manager.setConfigs([well]);
+    await manager.toolDefinitions();
+    await manager.setConfigs([fakeServer(['--silent-list']), well]);
+    // The well server's tools come; the silent one's do not, and it is said to be silent once.
+    expect((await manager.toolDefinitions()).map((definition) => definition.name)).toContain('well__echo');
+    expect(told).toEqual(['fake (Fake): silent after 300 ms']);
+    // A later turn does not wait for it again: only the well server is asked, and answers.
+    const later = await Promise.race([manager.toolDefinitions(), new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 250))]);
+    expect(later === 'waited' ? later : later.map((definition) => definition.name).filter((name) => name.startsWith('fake__'))).toEqual([]);
+    expect(told).toHaveLength(1);
+    // Disabled, it no longer counts as silent.
+    await manager.setConfigs([{ ...fakeServer(['--silent-list']), enabled: false }, well]);
+    expect(told).toEqual(['fake (Fake): silent after 300 ms', 'fake (Fake): answers']);
   });
 });

@@ -2,10 +2,12 @@
  * All configured MCP servers: one host per enabled server, their tools as catalogue definitions, their statuses.
  * The manager owns its hosts; its owner disposes of the manager.
  */
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDefinition, ToolResult } from '../catalogue';
 import { parseServerConfigs, type McpServerConfig } from './config';
 import { McpServerHost, type AsyncDisposable, type McpHostOptions, type McpServerState } from './host';
 import { namespaceTools } from './tool-names';
+import { settlesWithin, unlessAborted } from './waiting';
 
 /** One server as the manager sees it: its config's name and switch, and how its process is doing. */
 export interface McpServerReport {
@@ -21,11 +23,16 @@ export interface McpServerReport {
 
 export interface McpManagerOptions {
   readonly hostOptions?: Partial<McpHostOptions>;
-  /** How long listing one server's tools may take before `toolDefinitions()` goes on without them. */
+  /** How long a turn waits for a server to list its tools before going on without them. */
   readonly listTimeoutMs?: number;
+  /**
+   * Told when a server has not listed its tools within `listTimeoutMs` (`silent: true`), and when it answers or fails
+   * afterwards (`silent: false`).
+   */
+  readonly onSilence?: (server: { readonly id: string; readonly label: string }, silent: boolean, waitedMs: number) => void;
 }
 
-const DEFAULT_LIST_TIMEOUT_MS = 30_000;
+export const DEFAULT_LIST_TIMEOUT_MS = 10_000;
 
 /** Same program, arguments and environment: a running process for one serves the other. */
 function sameServer(left: McpServerConfig, right: McpServerConfig): boolean {
@@ -38,6 +45,11 @@ export class McpManager implements AsyncDisposable {
   private configs: McpServerConfig[] = [];
   private readonly hosts = new Map<string, McpServerHost>();
   private readonly toolCounts = new Map<McpServerHost, number>();
+  /**
+   * Servers whose listing outlived a turn's wait and has not answered since: later turns do not wait for them again,
+   * and take their tools once the listing (which goes on, up to the host's own time limit) answers.
+   */
+  private readonly silent = new Set<McpServerHost>();
   /** Hosts being disposed, so `dispose()` waits for them too. */
   private readonly stopping = new Set<Promise<void>>();
   private disposed = false;
@@ -107,6 +119,7 @@ export class McpManager implements AsyncDisposable {
   }
 
   private stop(host: McpServerHost): Promise<void> {
+    this.hearFrom(host);
     const stopped = host.dispose().finally(() => {
       this.stopping.delete(stopped);
       this.toolCounts.delete(host);
@@ -115,15 +128,40 @@ export class McpManager implements AsyncDisposable {
     return stopped;
   }
 
+  /** The server answered, or failed in a way `statuses()` reports: it no longer counts as silent. */
+  private hearFrom(host: McpServerHost): void {
+    if (!this.silent.delete(host)) return;
+    this.options.onSilence?.(host.config, false, 0);
+  }
+
   private async definitionsOf(host: McpServerHost, signal: AbortSignal | undefined): Promise<ToolDefinition[]> {
-    const timeout = AbortSignal.timeout(this.options.listTimeoutMs ?? DEFAULT_LIST_TIMEOUT_MS);
+    const waitMs = this.options.listTimeoutMs ?? DEFAULT_LIST_TIMEOUT_MS;
+    // One listing per process, shared by every turn that asks while it runs (the host keeps it).
+    const listing = host.listTools();
     let tools;
     try {
-      tools = await host.listTools(signal ? AbortSignal.any([signal, timeout]) : timeout);
+      const answered = await settlesWithin(unlessAborted(listing, signal), this.silent.has(host) ? 0 : waitMs);
+      if (!answered) {
+        if (!this.silent.has(host)) {
+          this.silent.add(host);
+          this.options.onSilence?.(host.config, true, waitMs);
+        }
+        listing.then(
+          () => this.hearFrom(host),
+          (error: unknown) => {
+            // A listing that timed out is the server still not answering; a crash or a refusal is an answer.
+            if (!(error instanceof McpError && error.code === ErrorCode.RequestTimeout)) this.hearFrom(host);
+          },
+        );
+        return [];
+      }
+      if (signal?.aborted) return [];
+      tools = await listing;
     } catch {
       // The host keeps the failure for statuses(); the other servers' tools still count.
       return [];
     }
+    this.hearFrom(host);
     this.toolCounts.set(host, tools.length);
     const { id: serverId, label } = host.config;
     const byName = new Map(tools.map((tool) => [tool.name, tool]));

@@ -10,6 +10,7 @@
  *   --tool-name NAME  offer one more tool under NAME (answers like echo)
  *   --start-delay MS  wait this long before answering anything
  *   --env-out FILE    write the environment this process sees, as JSON, to FILE at start
+ *   --silent-list     start, then take every tools/list and never answer it (a server stuck on a request)
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -55,7 +56,7 @@ if (extraToolName) tools.push({ name: extraToolName, description: '', inputSchem
 const text = (value) => ({ content: [{ type: 'text', text: String(value) }] });
 
 const server = new Server({ name: 'fake-server', version: '1.0.0' }, { capabilities: { tools: {} } });
-server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+server.setRequestHandler(ListToolsRequestSchema, argv.includes('--silent-list') ? () => new Promise(() => {}) : async () => ({ tools }));
 server.setRequestHandler(CallToolRequestSchema, async (request) => {
   const input = request.params.arguments ?? {};
   switch (request.params.name) {
