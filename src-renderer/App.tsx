@@ -3,6 +3,7 @@ import { EmptyState } from './components/EmptyState';
 import { ImageViewer } from './components/ImageViewer';
 import { MemoriesDialog } from './components/MemoriesDialog';
 import { NoticeBanner } from './components/NoticeBanner';
+import { NotAnsweringStrip } from './components/NotAnsweringStrip';
 import { RequestDialog } from './components/RequestDialog';
 import { SettingsDialog } from './components/SettingsDialog';
 import { ShortcutsSheet } from './components/ShortcutsSheet';
@@ -42,6 +43,7 @@ export function App() {
         {overlayOpen ? <div className="sidebar-scrim" data-testid="sidebar-scrim" aria-hidden="true" onClick={closeSidebarOverlay} /> : null}
         <main className="main" inert={overlayOpen}>
           <NoticeBanner />
+          <NotAnsweringStrip />
           {openConversationId === null ? (
             <EmptyState />
           ) : (

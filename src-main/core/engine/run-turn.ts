@@ -14,6 +14,8 @@ import { estimateLiveTokens, estimateRowTokens } from '../context/row-estimate';
 import type { ContextWindows } from '../context/windows';
 import { newestUserSeqBefore } from '../store/live-path';
 import type { DiskConfirmation } from '../outside/disk-confirmation';
+import type { NotAnswering } from '../outside/not-answering';
+import { providerSilence } from './provider-silence';
 import { commitSyncingInBackground } from '../store/log-sync';
 import { checkpointMessageText, toMessageViews, type MessageRow, type StoredReasoning } from '../store/messages';
 import type { AppDatabase } from '../store/open';
@@ -52,6 +54,8 @@ export interface TurnRunDependencies extends WindowGuardDependencies {
   readonly requestBodies?: RequestBodyEncoder;
   /** Waits, with a time limit, for the disk to confirm the reply's end before the window hears of it. */
   readonly disk: DiskConfirmation;
+  /** Where a provider holding the request without answering is reported. */
+  readonly notAnswering: NotAnswering;
 }
 
 /**
@@ -242,7 +246,8 @@ async function writeReply(
       const { body, encodedBody } = await buildRequestBody(db, request, deps.requestBodies, deps.readAttachmentFile);
       await nextEventLoopTurn();
       if (signal.aborted) break;
-      for await (const part of deps.stream(providerCall(target.brain, target.model, turn.connection, body, signal, encodedBody))) {
+      const call = providerCall(target.brain, target.model, turn.connection, body, signal, encodedBody);
+      for await (const part of deps.stream({ ...call, silence: providerSilence(deps.notAnswering, target.brain, call.baseUrl) })) {
         if (signal.aborted) break;
         draft = applyStreamPart(draft, part);
         progress.show(draft, part);

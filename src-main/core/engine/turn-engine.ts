@@ -20,8 +20,7 @@ import type { RequestBodyEncoder } from './request-body-encoder';
 import { resolveTarget, type ResolvedTarget, type TargetOverrides } from './resolve-target';
 import { DiskConfirmation } from '../outside/disk-confirmation';
 import { NotAnswering } from '../outside/not-answering';
-import { hostOf } from '../providers/provider-errors';
-import type { ProviderSilence } from '../providers/stream-parts';
+import { providerSilence } from './provider-silence';
 import { providerCall, runTurn, type TurnRunDependencies } from './run-turn';
 import { buildTurnRequest, type AttachmentFileReader } from './turn-request';
 import { clockOnlyToolbox, type TurnToolbox } from './turn-toolbox';
@@ -49,24 +48,6 @@ export interface TurnEngineDependencies {
   readonly disk?: DiskConfirmation;
   /** Where a provider that has not answered a request is reported; the log only by default. */
   readonly notAnswering?: NotAnswering;
-}
-
-/** How long a provider may hold a request without answering before the window says so. */
-export const PROVIDER_SILENCE_MS = 10_000;
-
-/** Reports `brain`'s server while it holds a request without answering. */
-function providerSilence(notAnswering: NotAnswering, brain: BrainId, baseUrl: string): ProviderSilence {
-  const { label } = BRAINS[brain];
-  const host = hostOf(baseUrl);
-  const key = `provider:${brain}`;
-  // A local server loads the model before its first word, which can take a while for a large one.
-  const loading = brain === 'ollama' ? '; it may still be loading the model' : '';
-  return {
-    afterMs: PROVIDER_SILENCE_MS,
-    silent: () =>
-      notAnswering.report(key, 'provider', `${label} (${host})`, `${label} (${host}) has taken the request but not answered in ${PROVIDER_SILENCE_MS / 1000} s${loading}. Stop ends the wait.`),
-    answered: () => notAnswering.answered(key),
-  };
 }
 
 /** Reads attached files from the data folder; a file gone missing replays as a labelled line, never fails a turn. */
@@ -117,6 +98,7 @@ export class TurnEngine {
       toolbox: this.toolbox,
       now: deps.now ?? (() => new Date()),
       disk: deps.disk ?? new DiskConfirmation(notAnswering),
+      notAnswering,
       ...(deps.checkpointIntervalMs === undefined ? {} : { checkpointIntervalMs: deps.checkpointIntervalMs }),
       ...(deps.deltaIntervalMs === undefined ? {} : { deltaIntervalMs: deps.deltaIntervalMs }),
       ...(deps.dataDir === undefined ? {} : { readAttachmentFile: attachmentFileReader(deps.dataDir) }),
