@@ -17,9 +17,12 @@ import type { Browser, Page } from '@playwright/test';
 import type { OwnHost } from '../../e2e/support/own-host';
 import { seedConversation } from '../replay/seed-conversation';
 import { median } from '../replay/timing';
+import { within } from '../support/bounded-wait';
 import { isSmokeRun, reportScenario } from '../support/scenario-line';
 import {
+  closeChromium,
   collectedHeapMb,
+  describeWindowAndHost,
   launchChromium,
   newestMessageId,
   openApp,
@@ -39,6 +42,12 @@ const OPEN_REPETITIONS = smoke ? 1 : 11;
 const PAGE_ROWS = 50;
 /** Pages timed around each depth. */
 const PAGES_TIMED = smoke ? 1 : 9;
+/** Older pages loaded per evaluation in the page (one evaluation for the whole conversation would hold one protocol call open for minutes). */
+const PAGES_PER_RUN = smoke ? 20 : 100;
+/** An open, from the click to the newest message drawn; the page gives up on its own after 60 s. */
+const OPEN_BOUND_MS = 90_000;
+/** A run of older pages: a minute, and 5 s a page (one takes well under a second). */
+const PAGE_RUN_BOUND_MS = 60_000 + 5_000 * PAGES_PER_RUN;
 
 interface Seeded {
   readonly long: { readonly id: string; readonly newestId: string };
@@ -68,13 +77,22 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await closeChromium(browser);
   await host?.stop();
   if (dataDir !== '') removeDataFolder(dataDir);
 });
 
 /** Clicks a conversation in the sidebar; the time until its newest message is drawn inside the message list. */
 function timeOpen(page: Page, conversationId: string, newestId: string): Promise<number> {
+  // The time is the page's own; the bound arms one timer in this process and reads the page only once it lapses.
+  return within(timeOpenInPage(page, conversationId, newestId), {
+    what: `the newest message of ${conversationId} never showed after a click on its sidebar entry`,
+    withinMs: OPEN_BOUND_MS,
+    observe: () => describeWindowAndHost(page, host),
+  });
+}
+
+function timeOpenInPage(page: Page, conversationId: string, newestId: string): Promise<number> {
   return page.evaluate(
     async ({ conversationId, newestId }) => {
       const button = document.querySelector<HTMLElement>(`[data-conversation-id="${conversationId}"] .conversation-open`);
@@ -103,11 +121,17 @@ function timeOpen(page: Page, conversationId: string, newestId: string): Promise
  */
 async function pageToStart(page: Page, maxPages: number): Promise<number[]> {
   const durations: number[] = [];
-  // In runs of 100 pages: one evaluation for the whole conversation would hold one protocol call open for minutes.
   for (let run = 0; durations.length < maxPages; run += 1) {
-    const timed = await pageUp(page, 100);
+    const timed = await within(pageUp(page, PAGES_PER_RUN), {
+      what: `a run of ${PAGES_PER_RUN} older pages never ended (after ${durations.length} pages in earlier runs)`,
+      withinMs: PAGE_RUN_BOUND_MS,
+      observe: async () => {
+        const loaded = await page.evaluate(() => (window as unknown as { benchPagesInRun?: number }).benchPagesInRun ?? 0);
+        return `${loaded} pages of this run had loaded; ${await describeWindowAndHost(page, host)}`;
+      },
+    });
     durations.push(...timed);
-    if (timed.length < 100) break;
+    if (timed.length < PAGES_PER_RUN) break;
   }
   return durations;
 }
@@ -120,6 +144,8 @@ function pageUp(page: Page, maxPages: number): Promise<number[]> {
     if (list === null || frameElement === null || frameElement === undefined) throw new Error('No message list.');
     const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
     const durations: number[] = [];
+    const progress = window as unknown as { benchPagesInRun?: number };
+    progress.benchPagesInRun = 0;
     for (let pageIndex = 0; pageIndex < maxPages; pageIndex += 1) {
       let shown = false;
       let done = false;
@@ -141,6 +167,8 @@ function pageUp(page: Page, maxPages: number): Promise<number[]> {
       if (!done) return durations;
       await frame();
       durations.push(performance.now() - started);
+      // After the page's time is taken: what a lapsed bound reports.
+      progress.benchPagesInRun = durations.length;
     }
     return durations;
   }, maxPages);

@@ -11,8 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from '@playwright/test';
 import type { OwnHost } from '../../e2e/support/own-host';
 import { median } from '../replay/timing';
+import { within } from '../support/bounded-wait';
 import { isSmokeRun, reportScenario } from '../support/scenario-line';
-import { launchChromium, removeDataFolder, requireBuild, seedConversationList, seedDataFolder, startHostOn } from './browser-host';
+import { closeChromium, describeWindowAndHost, gotoLaunchUrl, launchChromium, removeDataFolder, requireBuild, seedConversationList, seedDataFolder, startHostOn } from './browser-host';
 
 const smoke = isSmokeRun();
 const MANY = smoke ? 300 : 10_000;
@@ -34,7 +35,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await closeChromium(browser);
   for (const host of hosts.values()) await host.stop();
   for (const folder of folders) removeDataFolder(folder);
 });
@@ -57,8 +58,13 @@ async function firstRender(host: OwnHost): Promise<FirstRender> {
       });
       observer.observe(document, { childList: true, subtree: true });
     });
-    await page.goto(host.launchUrl);
-    const firstItemMs = await page.waitForFunction(() => (window as unknown as { firstConversationAt?: number }).firstConversationAt, undefined, { timeout: 60_000 });
+    await gotoLaunchUrl(page, host);
+    // The time is the page's own (set by the observer above); the bound only arms a timer here and reads the page
+    // once it lapses.
+    const firstItemMs = await within(
+      page.waitForFunction(() => (window as unknown as { firstConversationAt?: number }).firstConversationAt, undefined, { timeout: 0 }),
+      { what: 'the sidebar never drew its first conversation', withinMs: 60_000, observe: () => describeWindowAndHost(page, host) },
+    );
     return {
       firstItemMs: (await firstItemMs.jsonValue()) ?? Number.NaN,
       entriesInDom: await page.getByTestId('conversation-item').count(),

@@ -14,15 +14,17 @@
  *
  * This file reports; it never fails on time.
  */
-import { chromium, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRAIN_IDS, BRAINS } from '../../src-shared/brains';
 import { longReply, type LongKind } from '../../e2e/fake-brains/script';
 import { startFakeBrains, type FakeBrains } from '../../e2e/fake-brains/server';
-import { CHROMIUM_ARGS, findChromium } from '../../e2e/support/chromium';
 import { startOwnHost, type OwnHost } from '../../e2e/support/own-host';
 import { median } from '../replay/timing';
+import { within } from '../support/bounded-wait';
 import { isSmokeRun, reportScenario } from '../support/scenario-line';
+import { formatDeltaArrivals } from '../support/window-state';
+import { BROWSER_BOUNDS, closeChromium, describeWindowAndHost, gotoLaunchUrl, launchChromium } from './browser-host';
 
 const SMOKE = isSmokeRun();
 /** The issue's sizes: a 32 KB fence, and prose, a list and a table of the same length. */
@@ -31,6 +33,10 @@ const REPETITIONS = SMOKE ? 1 : 3;
 /** Frames are compared between the first and the last this many characters of the reply. */
 const WINDOW_CHARS = 2_048;
 const KINDS: readonly LongKind[] = ['prose', 'list', 'table', 'code'];
+/** A reply's whole stream, from Enter to `complete` (a 4 KB smoke reply took 1.0 to 1.3 s on this machine). */
+const REPLY_BOUND_MS = 240_000;
+/** A step of the window between replies: a click answered, a panel shown or hidden. */
+const STEP_BOUND_MS = 60_000;
 
 interface FrameSample {
   /** The CPU time of the frame's task and of every task since the previous frame that changed the reply. */
@@ -154,23 +160,37 @@ let host: OwnHost;
 let browser: Browser;
 let page: Page;
 
+/** The page's probe: how many `message-delta` events it read, and how long ago the last one came. */
+async function describeDeltaArrivals(): Promise<string> {
+  const { count, msSinceLast } = await page.evaluate(() => {
+    const arrivals = (window as unknown as { streamingProbe: PageProbe }).streamingProbe.deltaArrivals;
+    const last = arrivals.at(-1);
+    return { count: arrivals.length, msSinceLast: last === undefined ? null : performance.now() - last };
+  });
+  return formatDeltaArrivals(count, msSinceLast);
+}
+
+/** `wait` (a Playwright wait with its own timeout turned off), bounded by `withinMs`, failing with what the window and the host showed. */
+function step<T>(wait: Promise<T>, what: string, withinMs = STEP_BOUND_MS): Promise<T> {
+  return within(wait, { what, withinMs, observe: () => describeWindowAndHost(page, host, describeDeltaArrivals) });
+}
+
 beforeAll(async () => {
-  const executablePath = findChromium();
-  if (executablePath === undefined) throw new Error('No Chromium found for the browser benchmarks.');
   fakeBrains = await startFakeBrains();
   const baseUrlEnv = Object.fromEntries(BRAIN_IDS.map((brain) => [BRAINS[brain].baseUrlVariable, fakeBrains.baseUrlFor(brain)]));
   host = await startOwnHost({ env: baseUrlEnv });
-  browser = await chromium.launch({ executablePath, args: [...CHROMIUM_ARGS, '--js-flags=--expose-gc'] });
+  browser = await launchChromium(['--js-flags=--expose-gc']);
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.addInitScript(installProbe);
-  await page.goto(host.launchUrl);
-  await page.getByTestId('new-conversation').first().waitFor();
+  await gotoLaunchUrl(page, host);
+  await step(page.getByTestId('new-conversation').first().waitFor({ timeout: 0 }), 'the window never showed its New conversation button', BROWSER_BOUNDS.window);
   // Playwright compiles its polling script in the page on the first wait for a function (25 ms), here, not in a reply.
-  await page.waitForFunction(() => true, undefined, { polling: 250 });
-}, 120_000);
+  await step(page.waitForFunction(() => true, undefined, { polling: 250, timeout: 0 }), 'the page never ran a first wait for a function');
+  // Room for every bound above to lapse with its reason before the hook's own timeout would, without one.
+}, 420_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await closeChromium(browser);
   await host?.stop();
   await fakeBrains?.close();
 });
@@ -182,11 +202,17 @@ async function streamReply(kind: LongKind): Promise<StreamMeasurement> {
   // that world makes for a long reply's elements are freed after a full collection, in a task of their own of 20 to
   // 45 ms, landing in whichever reply streams next.
   await page.evaluate(() => document.querySelector<HTMLElement>('[data-testid="new-conversation"]')?.click());
-  await page.getByTestId('composer-input').waitFor();
+  // The new conversation is open once the previous reply is gone: until then the composer, the keys and the wait for a
+  // complete reply below would all reach the previous conversation (its reply is complete already).
+  await step(
+    page.waitForFunction(() => document.querySelector('[data-testid="message"]') === null, undefined, { polling: 100, timeout: 0 }),
+    `the new conversation for the ${kind} reply never opened`,
+  );
+  await step(page.getByTestId('composer-input').waitFor({ timeout: 0 }), `the composer never showed for the ${kind} reply`);
   await page.getByTestId('brain-picker').click();
   await page.getByTestId('brain-switch-claude').click();
   await page.keyboard.press('Escape');
-  await page.getByTestId('brain-picker-panel').waitFor({ state: 'hidden' });
+  await step(page.getByTestId('brain-picker-panel').waitFor({ state: 'hidden', timeout: 0 }), 'the brain picker never closed');
   // Typed before the trace starts: the locator's query runs Playwright's own script, which is not the window's work.
   await page.getByTestId('composer-input').fill(`Stream a long ${kind} [long:${kind}:${REPLY_BYTES}]`);
   await page.evaluate(() => (window as unknown as { streamingProbe: PageProbe }).streamingProbe.reset());
@@ -194,19 +220,32 @@ async function streamReply(kind: LongKind): Promise<StreamMeasurement> {
   // collected in this one, whose first full collection then frees them in a task of its own (20 to 35 ms). A plain
   // collection: the DevTools one also drops compiled code, and the reply's first frames would compile it again.
   // The collection's follow-up task is given time to run before the trace starts.
-  await page.evaluate(async () => {
-    (window as unknown as { gc: () => void }).gc();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  await step(
+    page.evaluate(async () => {
+      (window as unknown as { gc: () => void }).gc();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }),
+    'the page never finished a garbage collection',
+  );
+  await within(browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'] }), {
+    what: 'Chromium never started tracing',
+    withinMs: BROWSER_BOUNDS.devtools,
   });
-  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'] });
   // The composer still has the focus: the key goes to it without a query.
   await page.keyboard.press('Enter');
-  // A locator would also check every frame, in the frames measured here.
-  await page.waitForFunction(() => document.querySelector('[data-testid="message"][data-role="assistant"][data-status="complete"]') !== null, undefined, {
-    polling: 250,
-    timeout: 240_000,
-  });
-  const costs = rendererCosts(await browser.stopTracing());
+  // A locator would also check every frame, in the frames measured here. The bound arms one timer in this process and
+  // reads the page only once it lapses.
+  await step(
+    page.waitForFunction(() => document.querySelector('[data-testid="message"][data-role="assistant"][data-status="complete"]') !== null, undefined, {
+      polling: 250,
+      timeout: 0,
+    }),
+    `the ${kind} reply never reached status complete`,
+    REPLY_BOUND_MS,
+  );
+  const costs = rendererCosts(
+    await within(browser.stopTracing(), { what: `Chromium never handed over the trace of the ${kind} reply`, withinMs: BROWSER_BOUNDS.devtools }),
+  );
   const expected = longReply({ kind, bytes: REPLY_BYTES });
   const shownReplies = await page.evaluate(() =>
     Array.from(document.querySelectorAll('[data-testid="message"][data-role="assistant"] [data-testid="message-text"]'), (text) => text.textContent ?? ''),

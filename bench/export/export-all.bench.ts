@@ -20,12 +20,17 @@ import { inProcessArchiveRunner, type ArchiveRunner } from '../../src-main/core/
 import { ExportJobs } from '../../src-main/core/transcripts/export-jobs';
 import { seedManyConversations } from '../../src-main/core/transcripts/export-testing';
 import { exportWorkerEntry, runExportWorker } from '../../src-main/core/transcripts/export-worker-runner';
+import { within } from '../support/bounded-wait';
 import { LoopWatch, type LoopPhase } from '../support/loop-watch';
 import { isSmokeRun } from '../support/scenario-line';
 
 const SMOKE = isSmokeRun();
 const CONVERSATIONS = SMOKE ? 10 : 1_000;
 const TURNS = SMOKE ? 2 : 10;
+/** One archive of 1,000 conversations, on the worker or the main thread, on a loaded two-core machine. */
+const EXPORT_BOUND_MS = 240_000;
+/** The jobs' worker stopped and its files removed. */
+const DISPOSE_BOUND_MS = 30_000;
 
 const builtFolder = cliBuildFolder('bench-export');
 const dataFolder = mkdtempSync(join(tmpdir(), 'anybrain-bench-export-'));
@@ -63,7 +68,12 @@ async function measure(runArchive: ArchiveRunner, format: ExportFormat): Promise
   const jobs = new ExportJobs({ runArchive, emit: () => (progressEvents += 1) });
   const watch = new LoopWatch();
   const started = performance.now();
-  const result = await jobs.exportAll(`bench-${format}`, { format });
+  // One timer; the progress count it reports is counted anyway.
+  const result = await within(jobs.exportAll(`bench-${format}`, { format }), {
+    what: `the ${format} export of ${CONVERSATIONS} conversations never finished`,
+    withinMs: EXPORT_BOUND_MS,
+    observe: () => `${progressEvents} progress events had come`,
+  });
   if (result.outcome !== 'done') throw new Error('the export was cancelled');
   let bytes = 0;
   for (let offset: number | null = 0; offset !== null; ) {
@@ -76,7 +86,7 @@ async function measure(runArchive: ArchiveRunner, format: ExportFormat): Promise
   const wallMs = performance.now() - started;
   const mainThread = watch.endPhase();
   watch.dispose();
-  await jobs.dispose();
+  await within(jobs.dispose(), { what: `the ${format} export's jobs never finished stopping`, withinMs: DISPOSE_BOUND_MS });
   return { wallMs, mainThread, progressEvents, bytes };
 }
 

@@ -18,9 +18,10 @@ import type { ConversationView } from '../../src-shared/api';
 import { BRAINS, type BrainId } from '../../src-shared/brains';
 import { openCore, type OpenedCore } from '../../src-main/core/app';
 import { measureInterleaved, median } from '../replay/timing';
+import { within } from '../support/bounded-wait';
 import { isSmokeRun, reportScenario } from '../support/scenario-line';
 import { FAKE_KEY, startFakeBrainsProcess, type FakeBrainsProcess } from './fake-brains-process';
-import { replyDirective, replyOfWords, sendTurn } from './turns';
+import { replyDirective, replyOfWords, sendTurn, TURN_BOUND_MS } from './turns';
 
 const SMOKE = isSmokeRun();
 /** About 2 s of streaming at the fake's 5 ms between words. */
@@ -96,7 +97,11 @@ describe('main-process CPU per provider delta', () => {
         conversationIds.push((created.value as ConversationView).id);
       }
       const cases = new Map<string, () => Promise<Consumed>>([
-        [rawName, () => consume(client, prompt)],
+        // Bounded as the app's side is (sendTurn): one timer each, armed in the run.
+        [
+          rawName,
+          () => within(consume(client, prompt), { what: `the raw openai SDK stream from the fake brains (${fake.baseUrlFor(brain)}) never ended`, withinMs: TURN_BOUND_MS }),
+        ],
         [
           appName,
           async () => {

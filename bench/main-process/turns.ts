@@ -4,10 +4,26 @@
  */
 import type { ApiEvent, MessageView } from '../../src-shared/api';
 import type { OpenedCore } from '../../src-main/core/app';
+import { within } from '../support/bounded-wait';
 import { LoopWatch, type LoopPhase } from '../support/loop-watch';
+import { formatStoredReply, type StoredReply } from '../support/window-state';
 
 /** Seeding 100,000 messages (and indexing them for search) on a loaded two-core machine. */
 export const SEED_TIMEOUT_MS = 600_000;
+
+/**
+ * One turn, from `send` to `turn-done` or `turn-failed`, the bound the streaming benchmark gives a reply. The longest
+ * turn here, the first send at 100,000 messages, compacts about 99,000 messages in 34 summary requests before it.
+ */
+export const TURN_BOUND_MS = 240_000;
+
+/** The conversation's newest reply as the store holds it; for a lapsed wait's message (read only then). */
+function storedReply(core: OpenedCore, conversationId: string): string {
+  const reply = core.db.$client
+    .prepare("SELECT status, length(text) AS length FROM messages WHERE conversation_id = ? AND role = 'assistant' ORDER BY seq DESC LIMIT 1")
+    .get(conversationId) as StoredReply | undefined;
+  return formatStoredReply(reply ?? null);
+}
 
 /** A size in a scenario name: `100`, `10k`, `100k`. */
 export function sizeLabel(messages: number): string {
@@ -36,11 +52,25 @@ export async function sendTurn(core: OpenedCore, conversationId: string, text: s
     else if (event.type === 'message-delta') deltaEvents += 1;
     else if (event.type === 'turn-done' || event.type === 'turn-failed') settle(event);
   });
+  let answered = false;
   try {
     const sentAt = performance.now();
-    const result = await core.dispatch('send', { conversationId, text });
-    if (!result.ok) throw new Error(`send failed: ${result.error.code}: ${result.error.message}`);
-    const end = await ended;
+    // One timer for the whole turn; what the turn had reached is read only if it lapses.
+    const end = await within(
+      (async () => {
+        const result = await core.dispatch('send', { conversationId, text });
+        answered = true;
+        if (!result.ok) throw new Error(`send failed: ${result.error.code}: ${result.error.message}`);
+        return ended;
+      })(),
+      {
+        what: `the turn in ${conversationId} never ended with turn-done or turn-failed`,
+        withinMs: TURN_BOUND_MS,
+        observe: () =>
+          `send ${answered ? 'was answered' : 'was never answered'}; turn-started ${turnStartedAt === null ? 'never came' : 'came'}; ` +
+          `${deltaEvents} message-delta events; ${storedReply(core, conversationId)}`,
+      },
+    );
     const doneMs = performance.now() - sentAt;
     if (end.type !== 'turn-done') throw new Error(`The turn failed: ${JSON.stringify(end)}`);
     if (turnStartedAt === null) throw new Error('The turn ended without a turn-started event');

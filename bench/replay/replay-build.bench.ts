@@ -38,6 +38,7 @@ import {
 import { buildCliInto, cliBuildFolder } from '../../src-main/cli/testing';
 import { SEEDED_TOOLS, seedConversation, type SeededConversation } from './seed-conversation';
 import { measureInterleaved, median, type MeasurePlan, type Samples } from './timing';
+import { lapsedMessage, tailLines, WaitLapsedError } from '../support/bounded-wait';
 import { isSmokeRun } from '../support/scenario-line';
 
 const SMOKE = isSmokeRun();
@@ -283,16 +284,23 @@ function engineWith(db: AppDatabase, windows: ContextWindows): TurnEngine {
 
 const builtCliFolder = cliBuildFolder('bench-cli');
 
+/** One `anybrain request` process, from spawn to exit; it is killed after that. */
+const REQUEST_BOUND_MS = 120_000;
+
 /** One `anybrain request --brain kimi` process over the benchmark's store: its wall-clock time and what it printed. */
 function runRequest(dataDir: string, conversationId: string): { wallMs: number; stdout: string } {
   const started = performance.now();
   const result = spawnSync(
     process.execPath,
     [join(builtCliFolder, 'anybrain.js'), '--data', dataDir, 'request', '--conversation', conversationId, '--brain', 'kimi'],
-    { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 120_000 },
+    { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: REQUEST_BOUND_MS },
   );
   const wallMs = performance.now() - started;
-  if (result.status !== 0) throw new Error(`anybrain request failed (${result.status}):\n${result.stderr}`);
+  if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'ETIMEDOUT') {
+    const stderr = tailLines(result.stderr ?? '', 5) || '(nothing)';
+    throw new WaitLapsedError(lapsedMessage('`anybrain request --brain kimi` never exited', REQUEST_BOUND_MS, `killed with ${result.signal}; its stderr ended with: ${stderr}`));
+  }
+  if (result.status !== 0) throw new Error(`anybrain request failed (${result.status ?? result.signal ?? result.error?.message}):\n${result.stderr}`);
   return { wallMs, stdout: result.stdout };
 }
 

@@ -12,13 +12,16 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrationsBefore } from '../../src-main/core/store/migrations';
 import { openDatabase } from '../../src-main/core/store/open';
-import { searchMessages } from '../../src-main/core/store/search';
+import { searchIndexingProgress, searchMessages } from '../../src-main/core/store/search';
 import { startSearchBackfill } from '../../src-main/core/store/search-backfill';
+import { lapsedMessage, WaitLapsedError } from '../support/bounded-wait';
 import { isSmokeRun } from '../support/scenario-line';
 
 /** The smoke run (`ANYBRAIN_BENCH_SMOKE=1`) upgrades 1,000 messages. */
 const MESSAGES = isSmokeRun() ? 1_000 : 100_000;
 const NOW = '2026-12-01T10:00:00.000Z';
+/** The worker indexing 100,000 rows (15.5 s in bench/RESULTS.md), on a loaded two-core machine; inside the test's 300 s. */
+const BACKFILL_BOUND_MS = 180_000;
 const WORDS = (
   'the a of to and in that is for it with as was on be at by this had not are but from or have an they which one you ' +
   'were her all she there would their we him been has when who will more no if out so said what up its about into ' +
@@ -81,6 +84,18 @@ describe(`search backfill of ${MESSAGES.toLocaleString('en')} messages`, () => {
     });
     let seq = 1000;
     while (!done) {
+      // Checked between two timed writes, never inside one.
+      if (performance.now() - backfillStarted > BACKFILL_BOUND_MS) {
+        const progress = searchIndexingProgress(db);
+        await backfill.stop();
+        throw new WaitLapsedError(
+          lapsedMessage(
+            'the search backfill worker never finished',
+            BACKFILL_BOUND_MS,
+            `${writeWaits.length} window writes were made meanwhile; the index marker said ${progress === null ? 'done' : `${progress.percent}%`} (stopped the worker)`,
+          ),
+        );
+      }
       const started = performance.now();
       insertDuring.run(`w${seq}`, seq, `tw${seq}`, NOW, NOW);
       writeWaits.push(performance.now() - started);
