@@ -54,12 +54,13 @@ function parseLimit(value: string): number {
 }
 
 /** The command line and the browser mode keep keys in the system keychain (Electron keeps its own). */
-function openCoreWithKeychain(dataDir: string, readKeysNow = false): Core {
+function openCoreWithKeychain(dataDir: string, longRunning = false): Core {
   const notAnswering = new NotAnswering();
   const keyStore = createKeychainKeyStore(dataDir, { notAnswering });
-  // A long-running host asks the keychain at once, so the window's first commands find the answer (or its absence).
-  if (readKeysNow) void keyStore.refresh();
-  return openCore({ dataDir, keyStore, notAnswering });
+  // A long-running host asks the keychain at once, so the window's first commands find the answer (or its absence),
+  // and watches its main loop and thread pool.
+  if (longRunning) void keyStore.refresh();
+  return openCore({ dataDir, keyStore, notAnswering, watchdog: longRunning });
 }
 
 async function withCore(dataFlag: string | undefined, work: (core: Core) => Promise<number>): Promise<never> {

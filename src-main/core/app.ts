@@ -27,6 +27,7 @@ import { TurnEngine, type TurnEngineDependencies } from './engine/turn-engine';
 import { McpServerStore } from './mcp-server-store';
 import { DiskConfirmation } from './outside/disk-confirmation';
 import { NotAnswering } from './outside/not-answering';
+import { startWatchdog } from './outside/watchdog';
 import { streamProvider } from './providers';
 import { createFileSecretStore } from './secrets/secret-store';
 import { nowIso } from './store/clock';
@@ -83,6 +84,7 @@ export function openCore(
   };
   const notAnswering = options.notAnswering ?? new NotAnswering();
   const disk = new DiskConfirmation(notAnswering);
+  const watchdog = options.watchdog === true ? startWatchdog() : null;
   const stopReportingNotAnswering = notAnswering.subscribe((list) => emit({ type: 'not-answering', list }));
   const secretStore = options.secretStore ?? createFileSecretStore(options.dataDir);
   const mcpServers = new McpServerStore(db, secretStore);
@@ -165,6 +167,7 @@ export function openCore(
     dataDir: options.dataDir,
     async dispatch(name, rawInput) {
       if (disposed) return { ok: false, error: { code: 'shutting-down', message: 'Anybrain is closing.' } };
+      watchdog?.noteCommand(name);
       if (usesKeys(name)) await keyStore?.refresh?.();
       const changesBefore = totalChanges(db);
       const result = await dispatchCommand(handlers, name, rawInput);
@@ -186,6 +189,7 @@ export function openCore(
       await searchBackfill?.stop();
       keyStore?.dispose?.();
       stopReportingNotAnswering();
+      await watchdog?.dispose();
       listeners.clear();
       closeDatabase(db);
       ownerLock.release();

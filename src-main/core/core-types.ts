@@ -48,6 +48,8 @@ export interface CoreOptions {
   readonly nativeBinding?: string;
   /** Where outside calls that hang are reported; the host passes the one its key store reports to. */
   readonly notAnswering?: NotAnswering;
+  /** A long-running host (the web host, the desktop app) watches its main loop and thread pool (outside/watchdog.ts). */
+  readonly watchdog?: boolean;
 }
 
 export interface Core {

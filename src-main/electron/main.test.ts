@@ -125,6 +125,7 @@ describe('startup', () => {
       keyStore: { canStore: true },
       secretStore: { sealing: 'safe-storage' },
       nativeBinding: '/native/better_sqlite3.node',
+      watchdog: true,
     });
     expect(shell.state.windows).toHaveLength(1);
   });

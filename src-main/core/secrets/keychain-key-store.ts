@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { BRAIN_IDS, BRAINS, type BrainId } from '../../../src-shared/brains';
 import type { KeyStore } from '../core-types';
 import type { NotAnswering } from '../outside/not-answering';
+import { pendingCalls } from '../outside/pending-calls';
 import { LaneEndedError, ProcessLane } from '../outside/process-lane';
 import type { KeychainRequest } from './keychain-requests';
 
@@ -105,9 +106,9 @@ export function helperKeychainBackend(command: readonly string[] | null = keycha
     return spawn(file!, args, { stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
   });
   return {
-    read: (service, accounts) => lane.call({ op: 'read', service, accounts }),
-    set: (service, account, secret) => lane.call({ op: 'set', service, account, secret }),
-    remove: (service, account) => lane.call({ op: 'remove', service, account }),
+    read: (service, accounts) => pendingCalls.track('the system keychain: a read', lane.call({ op: 'read', service, accounts })),
+    set: (service, account, secret) => pendingCalls.track('the system keychain: storing a key', lane.call({ op: 'set', service, account, secret })),
+    remove: (service, account) => pendingCalls.track('the system keychain: removing a key', lane.call({ op: 'remove', service, account })),
     reset: () => lane.reset(),
     dispose: () => lane.dispose(),
   };

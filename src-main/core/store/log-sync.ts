@@ -13,6 +13,7 @@ import { open } from 'node:fs/promises';
 import type Database from 'better-sqlite3';
 import type { AppDatabase } from './open';
 import { statementCacheFor } from './statements';
+import { pendingCalls } from '../outside/pending-calls';
 
 export interface BackgroundSyncedCommit<T> {
   readonly result: T;
@@ -70,7 +71,7 @@ export class WriteAheadLogSync {
   }
 
   private start(logPath: string): Promise<void> {
-    const running = this.syncFile(logPath).finally(() => {
+    const running = pendingCalls.track('syncing the write-ahead log', this.syncFile(logPath)).finally(() => {
       if (this.running === running) this.running = null;
     });
     this.running = running;

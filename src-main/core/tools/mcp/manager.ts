@@ -7,6 +7,7 @@ import type { ToolDefinition, ToolResult } from '../catalogue';
 import { parseServerConfigs, type McpServerConfig } from './config';
 import { McpServerHost, type AsyncDisposable, type McpHostOptions, type McpServerState } from './host';
 import { namespaceTools } from './tool-names';
+import { pendingCalls } from '../../outside/pending-calls';
 import { settlesWithin, unlessAborted } from './waiting';
 
 /** One server as the manager sees it: its config's name and switch, and how its process is doing. */
@@ -50,6 +51,8 @@ export class McpManager implements AsyncDisposable {
    * and take their tools once the listing (which goes on, up to the host's own time limit) answers.
    */
   private readonly silent = new Set<McpServerHost>();
+  /** Servers whose listing is counted as an outside call under way. */
+  private readonly listing = new Set<McpServerHost>();
   /** Hosts being disposed, so `dispose()` waits for them too. */
   private readonly stopping = new Set<Promise<void>>();
   private disposed = false;
@@ -138,6 +141,13 @@ export class McpManager implements AsyncDisposable {
     const waitMs = this.options.listTimeoutMs ?? DEFAULT_LIST_TIMEOUT_MS;
     // One listing per process, shared by every turn that asks while it runs (the host keeps it).
     const listing = host.listTools();
+    if (!this.listing.has(host)) {
+      this.listing.add(host);
+      void pendingCalls
+        .track(`the MCP server “${host.config.label}”: listing its tools`, listing)
+        .catch(() => undefined)
+        .finally(() => this.listing.delete(host));
+    }
     let tools;
     try {
       const answered = await settlesWithin(unlessAborted(listing, signal), this.silent.has(host) ? 0 : waitMs);
