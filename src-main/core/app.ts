@@ -31,7 +31,8 @@ import { startWatchdog } from './outside/watchdog';
 import { streamProvider } from './providers';
 import { createFileSecretStore } from './secrets/secret-store';
 import { nowIso } from './store/clock';
-import { requestLogSync, totalChanges } from './store/log-sync';
+import { takeOverCheckpoints } from './store/checkpointer';
+import { afterEachLogSync, requestLogSync, totalChanges } from './store/log-sync';
 import { markStreamingAsInterrupted } from './store/messages';
 import { closeDatabase, openDatabase, type AppDatabase } from './store/open';
 import { holdOwnerLock, isStreamOwnerAlive } from './store/owner-lock';
@@ -64,6 +65,8 @@ export function openCore(
   const databasePath = join(options.dataDir, DATABASE_FILE);
   const db = openDatabase(databasePath, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   tightenDatabaseFiles(databasePath);
+  const checkpoints = takeOverCheckpoints(db, { databasePath, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+  afterEachLogSync(db, () => checkpoints.afterLogSync());
   const env = options.env ?? process.env;
   const keyStore = options.keyStore;
   const lockOptions = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
@@ -191,6 +194,7 @@ export function openCore(
       stopReportingNotAnswering();
       await watchdog?.dispose();
       listeners.clear();
+      await checkpoints.dispose();
       closeDatabase(db);
       ownerLock.release();
     },

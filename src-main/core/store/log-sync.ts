@@ -48,6 +48,8 @@ export async function syncFileToDisk(path: string): Promise<void> {
 export class WriteAheadLogSync {
   private running: Promise<void> | null = null;
   private queued: Promise<void> | null = null;
+  /** Runs after each sync, refused or not (a checkpoint that is due, see checkpointer.ts). */
+  afterSync: (() => void) | null = null;
 
   constructor(
     private readonly logPath: string | null,
@@ -73,6 +75,7 @@ export class WriteAheadLogSync {
   private start(logPath: string): Promise<void> {
     const running = pendingCalls.track('syncing the write-ahead log', this.syncFile(logPath)).finally(() => {
       if (this.running === running) this.running = null;
+      this.afterSync?.();
     });
     this.running = running;
     return running;
@@ -96,6 +99,11 @@ function logSyncFor(client: Database.Database): WriteAheadLogSync {
     logSyncs.set(client, logSync);
   }
   return logSync;
+}
+
+/** Runs `hook` after each sync of the connection's log. */
+export function afterEachLogSync(db: AppDatabase, hook: () => void): void {
+  logSyncFor(db.$client).afterSync = hook;
 }
 
 /** For tests: the connection's log syncs go through `syncFile`. */

@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { takeOverCheckpoints, type Checkpointer, type CheckpointResult } from './checkpointer';
+import { openDatabase, type AppDatabase } from './open';
+
+const folders: string[] = [];
+const opened: { db: AppDatabase; checkpoints: Checkpointer }[] = [];
+afterEach(async () => {
+  for (const { db, checkpoints } of opened.splice(0)) {
+    await checkpoints.dispose();
+    db.$client.close();
+  }
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+function setUp(afterBytes: number) {
+  const folder = mkdtempSync(join(tmpdir(), 'anybrain-checkpoints-'));
+  folders.push(folder);
+  const databasePath = join(folder, 'anybrain.db');
+  const db = openDatabase(databasePath);
+  const results: CheckpointResult[] = [];
+  const checkpoints = takeOverCheckpoints(db, { databasePath, afterBytes, onCheckpoint: (result) => results.push(result) });
+  opened.push({ db, checkpoints });
+  db.$client.exec('CREATE TABLE filler (text TEXT)');
+  const fill = (rows: number) => {
+    const insert = db.$client.prepare('INSERT INTO filler VALUES (?)');
+    db.$client.transaction(() => {
+      for (let row = 0; row < rows; row += 1) insert.run('x'.repeat(1_000));
+    })();
+  };
+  return { db, checkpoints, results, fill, logSize: () => statSync(`${databasePath}-wal`).size };
+}
+
+describe('checkpoints off the main thread', () => {
+  it('leaves the main connection never checkpointing: its log grows past SQLite\u2019s own threshold', () => {
+    const { db, fill, logSize } = setUp(Number.MAX_SAFE_INTEGER);
+    expect(db.$client.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    for (let commit = 0; commit < 10; commit += 1) fill(1_000);
+    // Ten commits of about a megabyte: SQLite would have checkpointed and started the log over after the fourth.
+    expect(logSize()).toBeGreaterThan(8 * 1024 * 1024);
+  });
+
+  it('checkpoints on its worker once the log has grown past the threshold, one at a time, and not below it', async () => {
+    const { fill, checkpoints, results } = setUp(1024 * 1024);
+    fill(100);
+    checkpoints.afterLogSync();
+    await checkpoints.settled();
+    expect(results).toEqual([]);
+    fill(2_000);
+    checkpoints.afterLogSync();
+    checkpoints.afterLogSync();
+    await checkpoints.settled();
+    expect(results).toHaveLength(1);
+    expect(results[0]!.busy).toBe(0);
+    expect(results[0]!.checkpointed).toBe(results[0]!.log);
+    expect(results[0]!.log).toBeGreaterThan(256);
+  });
+});
