@@ -6,12 +6,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import type { CommandName, CommandOutput } from '../src-shared/api';
+import { expect, test } from '@playwright/test';
 import { BRAINS } from '../src-shared/brains';
-import { bearerHeaderValue, tokenFromLaunchFragment } from '../src-shared/web-launch';
 import { sha256Hex } from './fake-brains/server';
-import { fakeBrainRequests, newConversation, OWN_CONNECTION, pickBrain, sendMessage } from './support/app';
+import { fakeBrainRequests, hostCommand, newConversation, pickBrain, sendMessage } from './support/app';
 import { readE2eEnvironment } from './support/environment';
 import { startOwnHost, type OwnHost } from './support/own-host';
 import { createTestKeyring, type TestKeyring } from './support/test-keyring';
@@ -40,15 +38,6 @@ async function startKeychainHost(): Promise<OwnHost> {
   const host = await startOwnHost({ env: { [BRAINS.kimi.baseUrlVariable]: kimiBaseUrl }, wrap: keyring.wrap, dataDir });
   hosts.push(host);
   return host;
-}
-
-async function hostCommand<Name extends CommandName>(page: Page, host: OwnHost, name: Name, input: unknown): Promise<CommandOutput<Name>> {
-  const token = tokenFromLaunchFragment(new URL(host.launchUrl).hash);
-  if (token === null) throw new Error('no launch token');
-  const response = await page.request.post(`${host.origin}/api/command/${name}`, { headers: { ...OWN_CONNECTION, Authorization: bearerHeaderValue(token) }, data: input });
-  const result = (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
-  if (!result.ok) throw new Error(`${name} failed: ${result.error?.message}`);
-  return result.value as CommandOutput<Name>;
 }
 
 function everyFileText(folder: string): string {
@@ -85,13 +74,13 @@ test('a key stored from Settings lives in the keychain, a turn sends it, and no 
   expect(sent.map((request) => request.keySha256)).toEqual([sha256Hex(KEY)]);
 
   const exports = await Promise.all(
-    (['json', 'md', 'html'] as const).map((format) => hostCommand(page, host, 'exportConversation', { id: conversationId, format, includeTools: true })),
+    (['json', 'md', 'html'] as const).map((format) => hostCommand(page.request, host, 'exportConversation', { id: conversationId, format, includeTools: true })),
   );
   for (const exported of exports) {
     expect(exported.content).toContain('Hello through the keychain');
     expect(exported.content).not.toContain(KEY);
   }
-  const settings = await hostCommand(page, host, 'getSettings', {});
+  const settings = await hostCommand(page.request, host, 'getSettings', {});
   expect(JSON.stringify(settings)).not.toContain(KEY);
   expect(everyFileText(host.dataDir)).not.toContain(KEY);
 
@@ -100,7 +89,7 @@ test('a key stored from Settings lives in the keychain, a turn sends it, and no 
   hosts.splice(hosts.indexOf(host), 1);
   const again = await startKeychainHost();
   await page.goto(again.launchUrl);
-  const kimi = (await hostCommand(page, again, 'getSettings', {})).brains.find((brain) => brain.brain === 'kimi');
+  const kimi = (await hostCommand(page.request, again, 'getSettings', {})).brains.find((brain) => brain.brain === 'kimi');
   expect(kimi?.keySource).toBe('stored');
   expect(everyFileText(dataDir)).not.toContain(KEY);
 });

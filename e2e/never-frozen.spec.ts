@@ -9,10 +9,8 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import type { CommandName, CommandOutput } from '../src-shared/api';
 import { BRAINS } from '../src-shared/brains';
-import { bearerHeaderValue, tokenFromLaunchFragment } from '../src-shared/web-launch';
-import { newConversation, OWN_CONNECTION, pickBrain, sendMessage } from './support/app';
+import { hostCommand, newConversation, pickBrain, sendMessage } from './support/app';
 import { readE2eEnvironment } from './support/environment';
 import { startOwnHost, type OwnHost, type OwnHostOptions } from './support/own-host';
 import { createStalledDisk } from './support/stalled-disk';
@@ -36,15 +34,6 @@ async function startHost(options: OwnHostOptions = {}): Promise<OwnHost> {
   });
   cleanups.push(() => host.stop());
   return host;
-}
-
-async function hostCommand<Name extends CommandName>(page: Page, host: OwnHost, name: Name, input: unknown): Promise<CommandOutput<Name>> {
-  const token = tokenFromLaunchFragment(new URL(host.launchUrl).hash);
-  if (token === null) throw new Error('no launch token');
-  const response = await page.request.post(`${host.origin}/api/command/${name}`, { headers: { ...OWN_CONNECTION, Authorization: bearerHeaderValue(token) }, data: input });
-  const result = (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
-  if (!result.ok) throw new Error(`${name} failed: ${result.error?.message}`);
-  return result.value as CommandOutput<Name>;
 }
 
 const lastReply = (page: Page) => page.locator('[data-testid="message"][data-role="assistant"]').last();
@@ -104,13 +93,13 @@ test.describe('with a keychain that never answers', () => {
     // A key stored in a desktop session: reading it later, with the keyring locked, asks for the unlock prompt.
     const desktop = await startHost({ dataDir, wrap: (command) => keyring.wrap(command) });
     await page.goto(desktop.launchUrl);
-    await hostCommand(page, desktop, 'setKey', { brain: 'glm', key: 'sk-glm-in-the-keychain' });
+    await hostCommand(page.request, desktop, 'setKey', { brain: 'glm', key: 'sk-glm-in-the-keychain' });
     await desktop.stop();
 
     const host = await startHost({ dataDir, wrap: (command) => keyring.wrap(command, 'locked') });
     await page.goto(host.launchUrl);
     await expectAnsweringDespite(browser, page, host, KEYCHAIN_NOT_ANSWERING);
-    const settings = await hostCommand(page, host, 'getSettings', {});
+    const settings = await hostCommand(page.request, host, 'getSettings', {});
     expect([settings.keyStorage.answering, settings.brains.find((brain) => brain.brain === 'kimi')?.keySource]).toEqual([false, 'environment']);
   });
 
@@ -146,8 +135,8 @@ test('with an MCP server that never lists its tools', async ({ browser, page }) 
   const host = await startHost();
   await page.goto(host.launchUrl);
   const fakeServer = resolve(import.meta.dirname, '..', 'src-main', 'core', 'tools', 'mcp', 'testing', 'fake-server.mjs');
-  const [server] = await hostCommand(page, host, 'saveMcpServer', { label: 'Stuck', command: process.execPath, args: [fakeServer, '--silent-list'], env: {} });
-  await hostCommand(page, host, 'setMcpServerEnabled', { id: server!.id, enabled: true });
+  const [server] = await hostCommand(page.request, host, 'saveMcpServer', { label: 'Stuck', command: process.execPath, args: [fakeServer, '--silent-list'], env: {} });
+  await hostCommand(page.request, host, 'setMcpServerEnabled', { id: server!.id, enabled: true });
   await expectAnsweringDespite(browser, page, host, 'The MCP server “Stuck” has not listed its tools in 10 s; replies go on without its tools until it answers.');
 });
 

@@ -51,6 +51,21 @@ export async function command<Name extends CommandName>(
   return result.value as CommandOutput<Name>;
 }
 
+/** Calls a host of a test's own (support/own-host.ts), with the token of its launch address. */
+export async function hostCommand<Name extends CommandName>(
+  request: APIRequestContext,
+  host: { readonly launchUrl: string; readonly origin: string },
+  name: Name,
+  input: unknown,
+): Promise<CommandOutput<Name>> {
+  const token = tokenFromLaunchFragment(new URL(host.launchUrl).hash);
+  if (token === null) throw new Error('no launch token');
+  const response = await request.post(`${host.origin}/api/command/${name}`, { headers: { ...OWN_CONNECTION, Authorization: bearerHeaderValue(token) }, data: input });
+  const result = (await response.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
+  if (!result.ok) throw new Error(`${name} failed: ${result.error?.message}`);
+  return result.value as CommandOutput<Name>;
+}
+
 export async function fakeBrainRequests(request: APIRequestContext): Promise<RecordedRequest[]> {
   const response = await request.get(`${readE2eEnvironment().fakeBrainsUrl}/_fake/requests`, { headers: OWN_CONNECTION });
   return (await response.json()) as RecordedRequest[];

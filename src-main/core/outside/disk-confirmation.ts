@@ -6,6 +6,7 @@
  * itself stopping, and the disk is reported as not answering until that sync comes back.
  */
 import { NotAnswering } from './not-answering';
+import { answeredWithin } from './time-limit';
 
 /** How long a reply's end or a command's answer waits for the disk before going on without its confirmation. */
 export const DISK_CONFIRM_WAIT_MS = 2_000;
@@ -37,13 +38,7 @@ export class DiskConfirmation {
       this.waiting -= 1;
       if (this.waiting === 0) this.notAnswering.answered(NOT_ANSWERING_KEY);
     });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), this.waitMs);
-    });
-    const outcome = await Promise.race([settled, late]);
-    clearTimeout(timer);
-    if (outcome === 'late') {
+    if ((await answeredWithin(settled, this.waitMs)).kind === 'late') {
       this.notAnswering.report(
         NOT_ANSWERING_KEY,
         'disk',

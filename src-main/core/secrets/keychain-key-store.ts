@@ -24,6 +24,7 @@ import type { KeyStore } from '../core-types';
 import type { NotAnswering } from '../outside/not-answering';
 import { pendingCalls } from '../outside/pending-calls';
 import { LaneEndedError, ProcessLane } from '../outside/process-lane';
+import { answeredWithin, type WithinLimit } from '../outside/time-limit';
 import type { KeychainRequest } from './keychain-requests';
 
 /** The keychain operations the store needs; the real one is the helper process. */
@@ -137,17 +138,6 @@ export interface KeychainKeyStore extends KeyStore {
 
 const BRAINS_WITH_KEYS = BRAIN_IDS.filter((brain) => BRAINS[brain].keyVariable !== null);
 
-type Raced<T> = { readonly kind: 'answered'; readonly value: T } | { readonly kind: 'late' };
-
-/** The call's outcome if it comes within `limitMs`; a failure within the limit rejects. */
-function within<T>(call: Promise<T>, limitMs: number): Promise<Raced<T>> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<Raced<T>>((resolvePromise) => {
-    timer = setTimeout(() => resolvePromise({ kind: 'late' }), Math.max(0, limitMs));
-  });
-  return Promise.race([call.then((value): Raced<T> => ({ kind: 'answered', value })), late]).finally(() => clearTimeout(timer));
-}
-
 export function createKeychainKeyStore(dataDir: string, options: KeychainKeyStoreOptions = {}): KeychainKeyStore {
   const service = keychainService(dataDir);
   const now = options.now ?? Date.now;
@@ -188,7 +178,7 @@ export function createKeychainKeyStore(dataDir: string, options: KeychainKeyStor
     const call = keychain().read(service, BRAINS_WITH_KEYS);
     const giveUp = setTimeout(() => keychain().reset(), giveUpMs);
     try {
-      const outcome = await within(call, answerLimitMs);
+      const outcome = await answeredWithin(call, answerLimitMs);
       const values = outcome.kind === 'answered' ? outcome.value : (stoppedAnswering(), await call);
       keys.clear();
       for (const brain of BRAINS_WITH_KEYS) {
@@ -212,7 +202,7 @@ export function createKeychainKeyStore(dataDir: string, options: KeychainKeyStor
   };
 
   const waitFor = async (read: { readonly startedAt: number; readonly done: Promise<void> }, waitMs: number): Promise<void> => {
-    const outcome = await within(read.done, read.startedAt + waitMs - now());
+    const outcome = await answeredWithin(read.done, read.startedAt + waitMs - now());
     if (outcome.kind === 'late' && waitMs >= answerLimitMs && answering) stoppedAnswering();
   };
 
@@ -221,9 +211,9 @@ export function createKeychainKeyStore(dataDir: string, options: KeychainKeyStor
     // A read still waiting past its limit holds the helper: give up on it, so the write gets a helper of its own.
     if (!answering) keychain().reset();
     const pending = call();
-    let outcome: Raced<T>;
+    let outcome: WithinLimit<T>;
     try {
-      outcome = await within(pending, answerLimitMs);
+      outcome = await answeredWithin(pending, answerLimitMs);
     } catch (error) {
       if (!isNoReply(error)) {
         refuse(error);
