@@ -144,7 +144,7 @@ export const anthropicMessagesWire: FakeWire = {
   },
 
   requestedModel: (body) => (typeof body.model === 'string' ? body.model : ''),
-  statusError: (status) => errorReply(status),
+  statusError: (status, message) => errorReply(status, message),
   tooLarge: (_brain, sizes) => errorReply(400, anthropicTooLargeMessage(sizes ?? TYPICAL_SIZES)),
   responseHeaders: (sequence) => ({ 'request-id': `req_fake${String(sequence).padStart(4, '0')}` }),
   streamContentType: 'text/event-stream; charset=utf-8',

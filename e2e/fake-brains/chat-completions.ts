@@ -178,7 +178,7 @@ export const chatCompletionsWire: FakeWire = {
   },
 
   requestedModel: (body) => (typeof body.model === 'string' ? body.model : ''),
-  statusError: (status) => errorReply(status),
+  statusError: (status, message) => errorReply(status, message === undefined ? undefined : { ...(ERRORS_BY_STATUS[status] ?? { type: 'invalid_request_error' }), message }),
   tooLarge: (_brain, sizes) => errorReply(400, moonshotTooLarge(sizes ?? TYPICAL_SIZES)),
   responseHeaders: (sequence) => ({ 'x-request-id': `req_fake${String(sequence).padStart(4, '0')}` }),
   streamContentType: 'text/event-stream; charset=utf-8',

@@ -93,7 +93,8 @@ export interface FakeWire {
   declaredToolNames(body: Record<string, unknown>): string[];
   reasoningSupport(body: Record<string, unknown>, route: RouteMatch): ReasoningSupport;
   requestedModel(body: Record<string, unknown>, route: RouteMatch): string;
-  statusError(status: number): ErrorReply;
+  /** The wire's error for an HTTP status, with `message` in place of its usual words when given. */
+  statusError(status: number, message?: string): ErrorReply;
   /**
    * The provider's own refusal of a request larger than the window, naming `sizes` (the wire's typical figures when
    * null). `brain` picks the wording where brains on one wire differ (grok is xAI, codex is OpenAI).

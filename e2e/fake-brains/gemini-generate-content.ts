@@ -152,7 +152,7 @@ export const geminiGenerateContentWire: FakeWire = {
 
   reasoningSupport: () => ({ shown: true, beforeToolCalls: false }),
   requestedModel: (_body, route) => route.pathModel ?? '',
-  statusError: (status) => errorReply(status),
+  statusError: (status, message) => errorReply(status, message),
   tooLarge(_brain, sizes) {
     const { limitTokens, requestTokens } = sizes ?? TYPICAL_SIZES;
     return errorReply(400, `The input token count (${requestTokens}) exceeds the maximum number of tokens allowed (${limitTokens}).`);

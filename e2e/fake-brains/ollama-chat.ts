@@ -165,7 +165,7 @@ export const ollamaChatWire: FakeWire = {
   reasoningSupport: (body) => ({ shown: body.think === true || typeof body.think === 'string', beforeToolCalls: false }),
 
   requestedModel: (body) => (typeof body.model === 'string' ? body.model : ''),
-  statusError: (status) => errorReply(status, status === 404 ? 'model not found, try pulling it first' : `error ${status}`),
+  statusError: (status, message) => errorReply(status, message ?? (status === 404 ? 'model not found, try pulling it first' : `error ${status}`)),
   tooLarge(_brain, sizes) {
     const { limitTokens, requestTokens } = sizes ?? TYPICAL_SIZES;
     return errorReply(400, llamaServerTooLarge(limitTokens, requestTokens));

@@ -251,9 +251,9 @@ export const openAiResponsesWire: FakeWire = {
   },
 
   requestedModel: (body) => (typeof body.model === 'string' ? body.model : ''),
-  statusError(status) {
-    const [message, type, code] = STATUS_ERRORS[status] ?? [`Error ${status}`, status >= 500 ? 'server_error' : 'invalid_request_error', null];
-    return errorReply(status, message, type, null, code);
+  statusError(status, message) {
+    const [usualMessage, type, code] = STATUS_ERRORS[status] ?? [`Error ${status}`, status >= 500 ? 'server_error' : 'invalid_request_error', null];
+    return errorReply(status, message ?? usualMessage, type, null, code);
   },
   tooLarge(brain, sizes) {
     if (brain === 'grok') return { status: 400, body: xaiErrorBody(`This model's maximum prompt length is ${(sizes ?? XAI_TYPICAL_SIZES).limitTokens} but the request contains ${(sizes ?? XAI_TYPICAL_SIZES).requestTokens} tokens.`) };

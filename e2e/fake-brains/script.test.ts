@@ -4,7 +4,7 @@ import { DEFAULT_DELAY_MS, DEFAULT_REFUSAL_WORDS, LONG_DELAY_MS, LONG_PIECE_LENG
 
 describe('parseDirectives', () => {
   it('reads every directive anywhere in the text', () => {
-    expect(parseDirectives('a [slow] b [empty] [markdown] [error-midstream] [drop] [stall] [json-instead] [retry-after:20] [too-large] [window:5000] [model: m-1 ] [status:503] [reply:x\\ny]')).toEqual({
+    expect(parseDirectives('a [slow] b [empty] [markdown] [error-midstream] [drop] [stall] [json-instead] [echo-key] [retry-after:20] [too-large] [window:5000] [model: m-1 ] [status:503] [reply:x\\ny]')).toEqual({
       slow: true,
       empty: true,
       markdown: true,
@@ -12,6 +12,7 @@ describe('parseDirectives', () => {
       drop: true,
       stall: true,
       jsonInstead: true,
+      echoKey: true,
       retryAfterSeconds: 20,
       tooLarge: true,
       window: 5000,
@@ -58,6 +59,7 @@ describe('parseDirectives', () => {
       drop: false,
       stall: false,
       jsonInstead: false,
+      echoKey: false,
       retryAfterSeconds: null,
       tooLarge: false,
       window: null,

@@ -69,6 +69,8 @@ export interface Directives {
   readonly stall: boolean;
   /** `[json-instead]`: answer HTTP 200 with the whole reply as JSON although a stream was asked for. */
   readonly jsonInstead: boolean;
+  /** `[echo-key]`: refuse with HTTP 401 and an error body that repeats the key the request carried, unmasked. */
+  readonly echoKey: boolean;
   /** `[retry-after:N]`: the `retry-after` seconds a `[status:…]` answer carries. */
   readonly retryAfterSeconds: number | null;
   readonly tooLarge: boolean;
@@ -138,6 +140,7 @@ export interface ReplyPlan {
     /** `sizes` null: `[too-large]`, with the wire's typical figures; set: `[window:N]` with the request above N. */
     | { readonly kind: 'too-large'; readonly sizes: RefusalSizes | null }
     | { readonly kind: 'json-instead' }
+    | { readonly kind: 'echo-key' }
     | null;
   /** Reasoning shown before the reply; empty when there is none. */
   readonly reasoning: string;
@@ -172,6 +175,9 @@ export interface PlanInput {
   readonly requestTokens?: number;
 }
 
+/** The key-shaped string an `[echo-key]` error body carries beside the request's own key: Anthropic's format, no real key. */
+export const KEY_SHAPED_CANARY = 'sk-ant-api03-CanaryCanary0123456789abcdefCanary-AA';
+
 /** In a compaction request's user text, asks for the summary to stream slowly, so a test can stop or kill it midway. */
 export const SLOW_SUMMARY_DIRECTIVE = '[slow-summary]';
 
@@ -195,6 +201,7 @@ export function parseDirectives(userText: string): Directives {
     drop: flag('drop'),
     stall: flag('stall'),
     jsonInstead: flag('json-instead'),
+    echoKey: flag('echo-key'),
     retryAfterSeconds: retryAfter?.[1] === undefined ? null : Number(retryAfter[1]),
     tooLarge: flag('too-large'),
     window: window?.[1] === undefined ? null : Number(window[1]),
@@ -353,7 +360,9 @@ export function planReply(input: PlanInput): ReplyPlan {
           ? { kind: 'too-large' as const, sizes: { limitTokens: directives.window, requestTokens } }
           : directives.jsonInstead
             ? { kind: 'json-instead' as const }
-            : null;
+            : directives.echoKey
+              ? { kind: 'echo-key' as const }
+              : null;
   const wantsCalls = directives.refuse === null && toolAnswers.length === 0 && (directives.tools.length > 0 || directives.unreadableTool !== null);
   const refusal = wantsCalls ? callRefusal(directives, input.label, input.declaredTools ?? []) : null;
   const toolCalls = wantsCalls && refusal === null ? directives.tools.map(scriptedCall) : [];

@@ -14,7 +14,7 @@ import { geminiGenerateContentWire } from './gemini-generate-content';
 import { ollamaChatWire } from './ollama-chat';
 import { DEFAULT_OPENAI_SPEC_PATH, openAiSpecValidator } from './openai-spec';
 import { openAiResponsesWire } from './openai-responses';
-import { conversationTail, planReply } from './script';
+import { conversationTail, KEY_SHAPED_CANARY, planReply } from './script';
 
 export interface RecordedRequest {
   readonly brain: BrainId;
@@ -227,6 +227,10 @@ export async function startFakeBrains(options: FakeBrainsOptions = {}): Promise<
       case 'too-large':
         sendJson(response, wire.tooLarge(brain, plan.failure.sizes), extraHeaders);
         return;
+      case 'echo-key':
+        // What a careless proxy or self-hosted server answers: the key it was sent, and a key-shaped string beside it.
+        sendJson(response, wire.statusError(401, `Incorrect API key provided: ${presentedKey(headers, url) ?? 'none'}. Keys on this project: ${KEY_SHAPED_CANARY}.`), extraHeaders);
+        return;
       case 'json-instead':
         // What a proxy that does not stream would pass on: the whole reply as one JSON body, with HTTP 200.
         sendJson(response, { status: 200, body: wire.wholeReply(context) }, extraHeaders);
@@ -388,9 +392,14 @@ export function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-function keyFingerprint(headers: RequestHeaders, url: URL): string | null {
+/** The key a request carried, wherever its wire puts it. */
+function presentedKey(headers: RequestHeaders, url: URL): string | null {
   const bearer = /^Bearer\s+(\S+)$/.exec(headers.authorization ?? '')?.[1];
-  const key = bearer ?? headers['x-api-key'] ?? headers['x-goog-api-key'] ?? headers['api-key'] ?? url.searchParams.get('key');
+  return bearer ?? headers['x-api-key'] ?? headers['x-goog-api-key'] ?? headers['api-key'] ?? url.searchParams.get('key') ?? null;
+}
+
+function keyFingerprint(headers: RequestHeaders, url: URL): string | null {
+  const key = presentedKey(headers, url);
   return key ? sha256Hex(key) : null;
 }
 

@@ -2,6 +2,7 @@
  * The one entry every transport reaches (IPC, HTTP, the command line): validate with the command's zod schema, run its
  * handler, and answer with an envelope that never throws.
  */
+import { redactKeys } from '../secrets/redact';
 import { ApiError, commandSchemas, isCommandName, type CommandHandlers, type CommandResult } from '../../../src-shared/api';
 import { ConversationNotFoundError, TurnNotFoundError } from '../transcripts/export';
 
@@ -15,7 +16,7 @@ function describeUnexpected(error: unknown): { code: string; message: string } {
     return { code: 'storage-unavailable', message: 'Anybrain cannot write to its data folder. Check that the folder exists and is writable.' };
   }
   if (error instanceof ConversationNotFoundError || error instanceof TurnNotFoundError) return { code: 'not-found', message: error.message };
-  return { code: 'internal', message: `Something went wrong: ${error instanceof Error ? error.message : String(error)}` };
+  return { code: 'internal', message: `Something went wrong: ${redactKeys(error instanceof Error ? error.message : String(error))}` };
 }
 
 export async function dispatchCommand(handlers: CommandHandlers, name: string, rawInput: unknown): Promise<CommandResult<unknown>> {

@@ -2,6 +2,7 @@
  * Settings: the default brain, the theme, and each brain's base URL and key. Keys are write-only: a view says where a
  * key comes from, never what it is.
  */
+import { redactKeys } from '../secrets/redact';
 import { ApiError, type SettingsView } from '../../../src-shared/api';
 import { AVAILABLE_BRAINS, BRAIN_IDS, BRAINS, FALLBACK_BRAIN } from '../../../src-shared/brains';
 import { confirmKeyOrigin, connectionFor, forgetKeyOrigin } from '../brain-connection';
@@ -90,7 +91,10 @@ export function settingsCommands(dependencies: SettingsDependencies) {
         return { ok: false, message: `No ${info.label} key yet: add one, or set ${info.keyVariable}. Nothing was sent.` };
       }
       const answer = await listModels({ wire: info.wire, baseUrl: connection.baseUrl, apiKey: connection.apiKey });
-      if (!answer.ok) return { ok: false, message: answer.answered ? `${info.label} answered ${answer.message}` : answer.message };
+      if (!answer.ok) {
+        const said = redactKeys(answer.message, [connection.apiKey]);
+        return { ok: false, message: answer.answered ? `${info.label} answered ${said}` : said };
+      }
       const count = answer.models.length;
       return { ok: true, message: `${info.label} answered: ${count} ${count === 1 ? 'model' : 'models'} available.`, models: answer.models };
     },

@@ -2,6 +2,7 @@
  * An admitted turn from its first request to its stored end: stream, fold the parts into the reply draft, checkpoint,
  * run tool rounds, then finish. The only place that joins the replay, the providers and the tools.
  */
+import { redactKeys } from '../secrets/redact';
 import type { ApiEvent, MessageView } from '../../../src-shared/api';
 import { BRAINS, type BrainId } from '../../../src-shared/brains';
 import { buildReceipt } from '../../../src-shared/receipt';
@@ -291,7 +292,10 @@ async function finish(
   const { draft } = written;
   const { conversationId, turnId, target } = turn;
   const messageId = turn.assistantRow.id;
-  const { status, error } = finalStatus(draft, abortReason, BRAINS[target.brain].label);
+  const final = finalStatus(draft, abortReason, BRAINS[target.brain].label);
+  const { status } = final;
+  // A provider may echo the key it was sent in its error body: stored, shown, logged and exported without it.
+  const error = final.error === null ? null : { ...final.error, message: redactKeys(final.error.message, [turn.connection.apiKey]) };
   const now = nowIso();
   // The quote-escape guard: a reply is stored with a lone \" outside code turned back into the quote it stands for.
   const guarded = normalizeQuoteEscapes(draft.text);

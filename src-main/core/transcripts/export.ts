@@ -3,6 +3,7 @@
  * verbatim so an import can replay them to the brain that made them. Markdown and HTML are projections of the same
  * transcript, computed here at export time (export-markdown.ts, export-html.ts).
  */
+import { redactKeys } from '../secrets/redact';
 import type { AttachmentView, ExportBranches, ExportFormat, ExportOptions, ExportResult, TurnError } from '../../../src-shared/api';
 import {
   TRANSCRIPT_FORMAT,
@@ -37,7 +38,8 @@ export class ConversationNotFoundError extends Error {
 function transcriptErrorOf(error: TurnError): TranscriptError {
   return {
     code: error.code,
-    message: error.message,
+    // Replies stored before keys were redacted on the way in: no key-shaped text leaves in an export.
+    message: redactKeys(error.message),
     retryable: error.retryable,
     ...(error.status === undefined ? {} : { status: error.status }),
     ...(error.retryAfterSeconds === undefined ? {} : { retry_after_seconds: error.retryAfterSeconds }),
