@@ -30,16 +30,16 @@ import {
 import { resolveDataDir } from './data-dir';
 import { keysListCommand, keysRemoveCommand, keysSetCommand } from './keys-command';
 import { searchCommand } from './search-command';
+import { terminalOutput } from './terminal-text';
 
 /** One reasoning option for `chat` and `request`, so both read it alike. */
 function reasoningOption(): Option {
   return new Option('--reasoning <level>', "reasoning level (default: the conversation's pick, else the model's own)").choices([...REASONING_LEVELS]);
 }
 
-const output: Output = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-};
+const output: Output = terminalOutput(process.stdout, process.stderr);
+// Search makes its own lines safe for a terminal (`terminalText`) and marks its hits in bold, which must reach it.
+const searchOutput: Output = { stdout: (text) => void process.stdout.write(text), stderr: output.stderr };
 
 function parsePort(value: string): number {
   const port = Number(value);
@@ -250,7 +250,7 @@ program
   .option('--json', 'print a JSON array of {conversation_id, conversation_title, message_id, role, brain, snippet, matches, created_at}')
   .option('--limit <n>', 'how many hits (1 to 200)', parseLimit, DEFAULT_SEARCH_LIMIT)
   .action((terms: string, options: { json?: boolean; limit: number }) =>
-    withCore(dataFlag(), (core) => searchCommand(core, output, { query: terms, ...options, color: process.stdout.isTTY === true })),
+    withCore(dataFlag(), (core) => searchCommand(core, searchOutput, { query: terms, ...options, color: process.stdout.isTTY === true })),
   );
 
 program
