@@ -9,7 +9,7 @@ import type { ProviderCall, StreamPart } from '../core/providers/stream-parts';
 import { sentBody } from '../core/providers/testing/sent-body';
 import { listInvocationsByMessage } from '../core/store/invocations';
 import { everythingServer } from '../core/tools/mcp/testing/servers';
-import { chatCommand, compactCommand, doctorCommand, exportCommand, importCommand, repairCommand, requestCommand, writeFileAtomically, type Output } from './commands';
+import { chatCommand, compactCommand, doctorCommand, exportCommand, importCommand, repairCommand, requestCommand, type Output } from './commands';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -74,20 +74,6 @@ describe('anybrain chat and tools that ask first', () => {
       ['echo', 'ok', 'Echo: from the terminal'],
     ]);
   }, 60_000);
-});
-
-describe('writeFileAtomically', () => {
-  it('replaces the whole file and leaves no temporary file behind', () => {
-    const folder = mkdtempSync(join(tmpdir(), 'anybrain-cli-write-'));
-    cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
-    const target = join(folder, 'chat.json');
-    writeFileAtomically(target, 'first');
-    writeFileAtomically(target, 'second, longer');
-    expect(readFileSync(target, 'utf8')).toBe('second, longer');
-    expect(readdirSync(folder)).toEqual(['chat.json']);
-    expect(() => writeFileAtomically(join(folder, 'missing', 'chat.json'), 'x')).toThrow(/ENOENT/);
-    expect(readdirSync(folder)).toEqual(['chat.json']);
-  });
 });
 
 /** A brain that answers a compaction request with a summary naming how many user lines it read, and anything else with "ok". */

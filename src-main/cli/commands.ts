@@ -2,8 +2,9 @@
  * The `anybrain` commands as plain functions over an opened core, so tests call them without a process. Each goes
  * through the Api's validated `dispatch`, as the windows do: nothing here reads the database or the engine.
  */
+import { writeFilesAtomically } from './write-files';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { unzipSync } from 'fflate';
 import {
@@ -265,13 +266,11 @@ export async function exportCommand(core: Core, output: Output, options: ExportC
   const unsafe = files.find((file) => !isAttachmentPath(file.path));
   if (unsafe !== undefined) throw new ApiError('internal', `The export named a file ${JSON.stringify(unsafe.path)} outside its folder; nothing was written.`);
   if (options.out) {
-    // The attachments first, into the folder the Markdown's links name beside it: a written .md finds its files.
-    for (const file of files) {
-      const path = join(dirname(options.out), file.path);
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileAtomically(path, Buffer.from(file.dataBase64, 'base64'));
-    }
-    writeFileAtomically(options.out, exported.content);
+    // The Markdown last, beside the folder its links name: a written .md finds its files.
+    writeFilesAtomically([
+      ...files.map((file) => ({ path: join(dirname(options.out!), file.path), content: Buffer.from(file.dataBase64, 'base64') })),
+      { path: options.out, content: exported.content },
+    ]);
     const folder = files[0]?.path.split('/')[0];
     output.stderr(`Wrote ${options.out}${folder === undefined ? '' : ` and ${files.length} attachment${files.length === 1 ? '' : 's'} in ${join(dirname(options.out), folder)}`}\n`);
   } else {
@@ -329,14 +328,9 @@ async function exportAllCommand(
   const names = Object.keys(files);
   const unsafe = names.find((name) => !isPlainFileName(name) && !isAttachmentPath(name));
   if (unsafe !== undefined) throw new ApiError('internal', `The export named a file ${JSON.stringify(unsafe)} outside its folder; nothing was written.`);
-  mkdirSync(options.folder, { recursive: true });
   // The index last: a folder with an index holds every file it names.
-  for (const name of [...names.filter((name) => name !== EXPORT_INDEX_FILE), EXPORT_INDEX_FILE]) {
-    const content = files[name];
-    if (content === undefined) continue;
-    if (isAttachmentPath(name)) mkdirSync(join(options.folder, dirname(name)), { recursive: true });
-    writeFileAtomically(join(options.folder, name), content);
-  }
+  const ordered = [...names.filter((name) => name !== EXPORT_INDEX_FILE), EXPORT_INDEX_FILE];
+  writeFilesAtomically(ordered.flatMap((name) => (files[name] === undefined ? [] : [{ path: join(options.folder, name), content: files[name] }])));
   output.stderr(`Wrote ${result.conversations} conversations (${result.messages} messages) and ${EXPORT_INDEX_FILE} to ${options.folder}\n`);
   return 0;
 }
@@ -350,21 +344,6 @@ export async function readWholeExport(core: Core, exportId: string): Promise<Uin
     offset = chunk.nextOffset;
   }
   return new Uint8Array(Buffer.concat(pieces));
-}
-
-/**
- * Writes beside the target and renames over it: a process killed mid-write (or a full disk) leaves either the
- * previous file or the whole new one, never half a transcript in its place.
- */
-export function writeFileAtomically(path: string, content: string | Uint8Array): void {
-  const temporaryPath = `${path}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temporaryPath, content);
-    renameSync(temporaryPath, path);
-  } catch (error) {
-    rmSync(temporaryPath, { force: true });
-    throw error;
-  }
 }
 
 export async function doctorCommand(core: Core, output: Output): Promise<number> {

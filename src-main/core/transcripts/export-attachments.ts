@@ -9,7 +9,11 @@ import type { ExportFile } from '../../../src-shared/api';
 import { IMAGE_MEDIA_TYPES } from '../../../src-shared/attachments';
 import { imageLabel } from '../../../src-shared/tool-images';
 import type { TranscriptAttachment, TranscriptV1 } from '../../../src-shared/transcript';
-import { isPlainFileName } from './export-file-names';
+import { BIDI_CONTROLS, isPlainFileName, MAX_NAME_BYTES, WINDOWS_DEVICE_NAMES, withinNameBytes } from './export-file-names';
+
+/** Room left in a name for the counter that tells two attachments of one name apart (`photo-12.png`). */
+const COUNTER_BYTES = 8;
+const ATTACHMENTS_FOLDER_SUFFIX = '.attachments';
 
 /** "image/png, 12,345 bytes". */
 export function attachmentFacts(attachment: TranscriptAttachment): string {
@@ -27,21 +31,20 @@ export function isShownImage(attachment: TranscriptAttachment): boolean {
 /** `notes.md` → `notes.attachments`: the folder beside an exported file. */
 export function attachmentsFolderOf(exportFileName: string): string {
   const dot = exportFileName.lastIndexOf('.');
-  return `${dot > 0 ? exportFileName.slice(0, dot) : exportFileName}.attachments`;
+  const stem = dot > 0 ? exportFileName.slice(0, dot) : exportFileName;
+  return `${withinNameBytes(stem, MAX_NAME_BYTES - ATTACHMENTS_FOLDER_SUFFIX.length)}${ATTACHMENTS_FOLDER_SUFFIX}`;
 }
 
 /**
- * Windows opens a device instead of a file for these stems, whatever the extension:
- * https://learn.microsoft.com/windows/win32/fileio/naming-a-file
+ * The attached name as one plain file name: separators, controls and what Windows refuses (`<>:"/\|?*`) become `_`,
+ * marks that reorder text are dropped, and the name is cut to leave room for a counter within 255 bytes.
  */
-const WINDOWS_DEVICE_NAMES = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])$/i;
-
-/** The attached name as one plain file name: separators, controls and what Windows refuses (`<>:"/\|?*`) become `_`. */
 export function plainAttachmentName(name: string): string {
-  const plain = name
+  const cleaned = name
     .normalize('NFC')
-    .replace(/[\p{Cc}<>:"/\\|?*]/gu, '_')
-    .replace(/^[.\s]+|[.\s]+$/g, '');
+    .replace(new RegExp(BIDI_CONTROLS.source, 'gu'), '')
+    .replace(/[\p{Cc}<>:"/\\|?*]/gu, '_');
+  const plain = withinNameBytes(cleaned, MAX_NAME_BYTES - COUNTER_BYTES).replace(/^[.\s]+|[.\s]+$/g, '');
   if (plain === '') return 'attachment';
   const dot = plain.lastIndexOf('.');
   const stem = dot > 0 ? plain.slice(0, dot) : plain;

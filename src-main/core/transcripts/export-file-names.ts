@@ -24,7 +24,13 @@ const FALLBACK_SLUG = 'conversation';
  * Windows opens a device instead of a file for these stems, whatever the extension ("CON.md" is the console):
  * https://learn.microsoft.com/windows/win32/fileio/naming-a-file
  */
-const WINDOWS_DEVICE_NAMES = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])$/i;
+export const WINDOWS_DEVICE_NAMES = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])$/i;
+
+/**
+ * The invisible marks that reorder text on screen: a right-to-left override makes `invoice\u202Efdp.exe` read as
+ * `invoiceexe.pdf` in a file manager.
+ */
+export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 const utf8 = new TextEncoder();
@@ -44,6 +50,25 @@ export function titleSlug(title: string): string {
   }
   slug = slug.replace(/-+$/, '');
   return slug === '' ? FALLBACK_SLUG : slug;
+}
+
+/** ext4, APFS and NTFS hold at most 255 bytes (NTFS: UTF-16 units, fewer than UTF-8 bytes) in one name. */
+export const MAX_NAME_BYTES = 255;
+/** An extension is kept whole when it is this short; a longer "extension" is part of the name. */
+const MAX_EXTENSION_BYTES = 16;
+
+/** `name` cut at a character boundary to at most `maxBytes` of UTF-8, its extension kept. */
+export function withinNameBytes(name: string, maxBytes: number = MAX_NAME_BYTES): string {
+  if (utf8.encode(name).length <= maxBytes) return name;
+  const dot = name.lastIndexOf('.');
+  const extension = dot > 0 && utf8.encode(name.slice(dot)).length <= MAX_EXTENSION_BYTES ? name.slice(dot) : '';
+  const budget = maxBytes - utf8.encode(extension).length;
+  let stem = '';
+  for (const { segment } of graphemes.segment(name.slice(0, name.length - extension.length))) {
+    if (utf8.encode(stem + segment).length > budget) break;
+    stem += segment;
+  }
+  return `${stem}${extension}`;
 }
 
 /** Windows opens a device, not a file, for `CON.md` and its kin. */
@@ -89,5 +114,5 @@ export function exportFileNames(conversations: readonly NamedConversation[], for
 /** Whether `name` could be one of ours: one plain name inside the folder. Checked again before anything is written. */
 export function isPlainFileName(name: string): boolean {
   const hasControl = [...name].some((char) => char.charCodeAt(0) < 0x20);
-  return name !== '' && !hasControl && !/[/\\:]/.test(name) && !name.startsWith('.') && name.length <= 255;
+  return name !== '' && !hasControl && !BIDI_CONTROLS.test(name) && !/[/\\:]/.test(name) && !name.startsWith('.') && utf8.encode(name).length <= MAX_NAME_BYTES;
 }
