@@ -146,6 +146,24 @@ export const attachments = sqliteTable(
   (table) => [index('attachments_message').on(table.messageId), index('attachments_sha256').on(table.sha256)],
 );
 
+/**
+ * One turn per conversation across processes: the process answering in a conversation holds its lease, taken in the
+ * transaction that admits the turn and released in the one that finishes it. A holder renews `expires_at` while the
+ * reply runs, so a killed process's lease lapses on its own; its owner lock (store/owner-lock.ts) frees it sooner.
+ */
+export const turnLeases = sqliteTable('turn_leases', {
+  conversationId: text('conversation_id')
+    .primaryKey()
+    .references(() => conversations.id, { onDelete: 'cascade' }),
+  turnId: text('turn_id').notNull(),
+  /** `pid@host`, as in `messages.stream_owner`. */
+  owner: text('owner').notNull(),
+  /** Minted when the holder opened the data folder: a later process with the same pid is not the holder. */
+  token: text('token').notNull(),
+  /** Milliseconds since the epoch after which another process may take the conversation. */
+  expiresAt: integer('expires_at').notNull(),
+});
+
 export const memories = sqliteTable('memories', {
   id: text('id').primaryKey(),
   text: text('text').notNull(),

@@ -114,6 +114,8 @@ export function openCore(
     dataDir: options.dataDir,
     disk,
     notAnswering,
+    // Another engine of this process holds this process's own lock: it runs, though the lock cannot tell.
+    isLeaseOwnerAlive: (owner) => owner === ownerLock.owner || isStreamOwnerAlive(options.dataDir, owner, lockOptions),
     ...(requestBodies === null ? {} : { requestBodies }),
   });
   const mcpReady = toolbox.syncMcpServers();

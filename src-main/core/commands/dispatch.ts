@@ -4,17 +4,13 @@
  */
 import { redactKeys } from '../secrets/redact';
 import { ApiError, commandSchemas, isCommandName, type CommandHandlers, type CommandResult } from '../../../src-shared/api';
+import { storeRefusalOf, storeRefusalMessage } from '../store/write-failure';
 import { ConversationNotFoundError, TurnNotFoundError } from '../transcripts/export';
 
 /** A message for errors that are not the user's doing, without leaking internals or keys. */
 function describeUnexpected(error: unknown): { code: string; message: string } {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'SQLITE_FULL') {
-    return { code: 'disk-full', message: 'The disk is full, so Anybrain could not save. Free some space and try again; nothing already saved was lost.' };
-  }
-  if (code === 'SQLITE_READONLY' || code === 'SQLITE_CANTOPEN') {
-    return { code: 'storage-unavailable', message: 'Anybrain cannot write to its data folder. Check that the folder exists and is writable.' };
-  }
+  const refusal = storeRefusalOf(error);
+  if (refusal !== null) return { code: refusal, message: storeRefusalMessage(refusal) };
   if (error instanceof ConversationNotFoundError || error instanceof TurnNotFoundError) return { code: 'not-found', message: error.message };
   return { code: 'internal', message: `Something went wrong: ${redactKeys(error instanceof Error ? error.message : String(error))}` };
 }

@@ -10,7 +10,7 @@ import { INLINE_LIMITS } from '../replay/wires/shared';
 import { newId, nowIso } from '../store/clock';
 import type { AppDatabase } from '../store/open';
 import { pendingAttachments, type AttachmentRow } from '../store/attachments';
-import { admitTurn, type AdmittedTurn, type TurnAttachments, type TurnContextEntry } from '../store/turns';
+import { admitTurn, type AdmittedTurn, type TurnAdmission, type TurnAttachments, type TurnContextEntry } from '../store/turns';
 import { parseSkillCommand, skillContext } from '../tools/skills';
 import { resolveTarget, type ResolvedTarget, type TargetOverrides } from './resolve-target';
 import type { TurnToolbox } from './turn-toolbox';
@@ -30,6 +30,8 @@ export interface AdmissionDependencies {
   readonly toolbox: TurnToolbox;
   readonly connectionFor: (brain: BrainId) => BrainConnection;
   readonly streamOwner: string | null;
+  /** Who takes the conversation's lease, and whether another holder still runs (store/turn-leases.ts). */
+  readonly lease: TurnAdmission['lease'];
 }
 
 /** An admitted turn: what it runs with and the rows its start stored. */
@@ -141,6 +143,7 @@ export function admit(deps: AdmissionDependencies, conversationId: string, userT
     streamOwner: deps.streamOwner,
     context: userText === null ? [] : turnContext(deps.toolbox, userText),
     now: nowIso(),
+    lease: deps.lease,
   });
   return { ...admitted, conversationId, turnId, target, connection };
 }

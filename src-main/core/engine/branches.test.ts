@@ -70,7 +70,7 @@ describe('a sibling reply', () => {
 const NOW = '2026-11-30T11:00:00.000Z';
 
 function turnOf(turnId: string) {
-  return { conversationId: 'c1', turnId, brain: 'kimi' as const, model: 'kimi-k2.6', reasoningLevel: 'high' as const, streamOwner: null, context: [], now: NOW };
+  return { conversationId: 'c1', turnId, brain: 'kimi' as const, model: 'kimi-k2.6', reasoningLevel: 'high' as const, streamOwner: null, context: [], now: NOW, lease: { holder: { owner: '1@host', token: 'token-1' }, isOwnerAlive: () => true } };
 }
 
 function finishComplete(db: AppDatabase, id: string): void {

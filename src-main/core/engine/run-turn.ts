@@ -18,7 +18,10 @@ import type { DiskConfirmation } from '../outside/disk-confirmation';
 import type { NotAnswering } from '../outside/not-answering';
 import { providerSilence } from './provider-silence';
 import { commitSyncingInBackground } from '../store/log-sync';
-import { checkpointMessageText, toMessageViews, type MessageRow, type StoredReasoning } from '../store/messages';
+import { checkpointMessageText, getMessage, toMessageViews, type MessageRow, type StoredReasoning } from '../store/messages';
+import { guardedWrite } from '../store/guarded-write';
+import { renewTurnLease, TURN_LEASE_RENEW_MS, type LeaseHolder } from '../store/turn-leases';
+import { replyStoreRefusalMessage, type StoreRefusal } from '../store/write-failure';
 import type { AppDatabase } from '../store/open';
 import { finishReply, type ReplyOutcome } from '../store/turns';
 import { normalizeQuoteEscapes } from '../transcripts/quote-escapes';
@@ -57,6 +60,8 @@ export interface TurnRunDependencies extends WindowGuardDependencies {
   readonly disk: DiskConfirmation;
   /** Where a provider holding the request without answering is reported. */
   readonly notAnswering: NotAnswering;
+  /** This engine's hold on the conversations it answers in (store/turn-leases.ts), renewed while a reply runs. */
+  readonly leaseHolder: LeaseHolder;
 }
 
 /**
@@ -113,11 +118,19 @@ class ReplyProgress {
   private reasoningStartedAt: number | null = null;
   private reasoningShown = 0;
   private reasoningEndedAt: number | null = null;
+  private leaseRenewedAt: number;
+  /** Why the store stopped taking this reply's writes; the reply then ends with what was stored before. */
+  refusal: StoreRefusal | 'unexpected' | null = null;
 
-  constructor(deps: TurnRunDependencies, turn: TurnContext) {
+  constructor(
+    private readonly deps: TurnRunDependencies,
+    private readonly turn: TurnContext,
+    private readonly onRefused: () => void,
+  ) {
     const { conversationId, turnId } = turn;
     const messageId = turn.assistantRow.id;
     this.now = deps.now;
+    this.leaseRenewedAt = deps.now().getTime();
     this.coalescer = new DeltaCoalescer((textDelta) => {
       this.shown += textDelta;
       deps.emit({ type: 'message-delta', conversationId, turnId, messageId, textDelta });
@@ -126,14 +139,36 @@ class ReplyProgress {
       (textDelta) => deps.emit({ type: 'reasoning-delta', conversationId, turnId, messageId, textDelta }),
       deps.deltaIntervalMs,
     );
-    this.timer = setInterval(() => {
-      if (this.shown === this.checkpointed) return;
-      const text = this.shown;
-      const { durable } = commitSyncingInBackground(deps.db, () => checkpointMessageText(deps.db, messageId, text, nowIso()));
-      // The reply's end syncs the log again, covering this checkpoint, and reports a disk that refuses.
-      durable.catch(() => undefined);
-      this.checkpointed = text;
-    }, deps.checkpointIntervalMs ?? 250);
+    this.timer = setInterval(() => this.checkpoint(), deps.checkpointIntervalMs ?? 250);
+  }
+
+  /** A tick of the timer: the text shown so far stored, and the conversation's lease renewed when due. */
+  private checkpoint(): void {
+    if (this.refusal !== null) return;
+    const { db } = this.deps;
+    const { conversationId, assistantRow } = this.turn;
+    const nowMs = this.now().getTime();
+    if (nowMs - this.leaseRenewedAt >= TURN_LEASE_RENEW_MS) {
+      const renewed = guardedWrite('renewing a turn lease', () => renewTurnLease(db, conversationId, this.deps.leaseHolder, nowMs));
+      if (renewed.kind === 'refused') return this.refused(renewed.refusal);
+      this.leaseRenewedAt = nowMs;
+    }
+    if (this.shown === this.checkpointed) return;
+    const text = this.shown;
+    const written = guardedWrite('checkpointing a reply', () =>
+      commitSyncingInBackground(db, () => checkpointMessageText(db, assistantRow.id, text, nowIso())),
+    );
+    if (written.kind === 'refused') return this.refused(written.refusal);
+    // The reply's end syncs the log again, covering this checkpoint, and reports a disk that refuses.
+    written.value.durable.catch(() => undefined);
+    this.checkpointed = text;
+  }
+
+  private refused(refusal: StoreRefusal | 'unexpected'): void {
+    // Another process's writer outlasted the busy wait: the next tick tries again, with all the text shown by then.
+    if (refusal === 'storage-busy') return;
+    this.refusal = refusal;
+    this.onRefused();
   }
 
   show(draft: ReplyDraft, part: StreamPart): void {
@@ -317,8 +352,11 @@ async function finish(
     },
     counts: { [QUOTE_ESCAPE_COUNTER]: guarded.normalized },
     refused: draft.contextTooLarge ? { tokens: refusedTokens, model: target.model } : null,
+    leaseHolder: deps.leaseHolder,
   };
-  const { result: finished, durable } = commitSyncingInBackground(db, () => finishReply(db, outcome));
+  const committed = guardedWrite('saving the end of a reply', () => commitSyncingInBackground(db, () => finishReply(db, outcome)));
+  if (committed.kind === 'refused') return endUnsaved(deps, turn, committed.refusal, invocations);
+  const { result: finished, durable } = committed.value;
   // With its place among its alternatives: the window's pager on a regenerated reply reads it from this event.
   const message = toMessageViews(db, [finished.row])[0]!;
   await deps.disk.confirm(durable, 'saving a reply');
@@ -328,14 +366,37 @@ async function finish(
   return message;
 }
 
+/**
+ * A reply whose end the store refused: its row keeps the text of its last checkpoint (marked interrupted when a process
+ * next opens the data folder, or finished by a retry), and the window is told why, with that text.
+ */
+function endUnsaved(deps: TurnRunDependencies, turn: TurnContext, refusal: StoreRefusal | 'unexpected', invocations: readonly InvocationRow[]): MessageView {
+  const { conversationId, turnId } = turn;
+  const messageId = turn.assistantRow.id;
+  const stored = guardedWrite('reading a reply', () => getMessage(deps.db, messageId));
+  const row = stored.kind === 'written' && stored.value !== null ? stored.value : turn.assistantRow;
+  const view = toMessageViews(deps.db, [row])[0]!;
+  const message: MessageView = { ...view, status: 'failed', error: { code: refusal, message: replyStoreRefusalMessage(refusal), retryable: true } };
+  deps.emit({ type: 'turn-receipt', conversationId, turnId, messageId, receipt: buildReceipt(invocations) });
+  deps.emit({ type: 'turn-failed', conversationId, turnId, message });
+  return message;
+}
+
 /** Runs an admitted turn to its stored end; the signal's reason says whether the user stopped it or the app closed. */
 export async function runTurn(deps: TurnRunDependencies, turn: TurnContext, signal: AbortSignal, compactionControl?: CompactionControl): Promise<MessageView> {
-  const progress = new ReplyProgress(deps, turn);
+  // A store that refuses the reply's checkpoints (a full disk) ends the reply as a Stop would, with its own sentence.
+  const storeRefused = new AbortController();
+  const progress = new ReplyProgress(deps, turn, () => storeRefused.abort());
   let written: WrittenReply;
   try {
-    written = await writeReply(deps, turn, signal, progress, compactionControl);
+    written = await writeReply(deps, turn, AbortSignal.any([signal, storeRefused.signal]), progress, compactionControl);
   } finally {
     progress.close();
+  }
+  const refusal = progress.refusal;
+  if (refusal !== null) {
+    const error = { code: refusal, message: replyStoreRefusalMessage(refusal), retryable: true };
+    return finish(deps, turn, { ...written, draft: failDraft(written.draft, error) }, progress.reasoningDurationMs(), null);
   }
   return finish(deps, turn, written, progress.reasoningDurationMs(), signal.aborted ? (signal.reason as AbortReason) : null);
 }

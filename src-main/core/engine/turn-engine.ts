@@ -14,6 +14,9 @@ import { toInvocationView } from '../store/invocations';
 import { branchPoint } from '../store/branches';
 import { toMessageViews } from '../store/messages';
 import type { AppDatabase } from '../store/open';
+import { newId } from '../store/clock';
+import { THIS_PROCESS_OWNER } from '../store/owner-lock';
+import type { LeaseHolder } from '../store/turn-leases';
 import { admit, checkedConnection, type BrainConnection, type TurnPlacement } from './admit';
 import type { AbortReason } from './reply-draft';
 import type { RequestBodyEncoder } from './request-body-encoder';
@@ -48,6 +51,11 @@ export interface TurnEngineDependencies {
   readonly disk?: DiskConfirmation;
   /** Where a provider that has not answered a request is reported; the log only by default. */
   readonly notAnswering?: NotAnswering;
+  /**
+   * Whether the process holding a conversation's lease still runs (its owner lock); without it a lease holds until it
+   * lapses (store/turn-leases.ts `TURN_LEASE_MS`).
+   */
+  readonly isLeaseOwnerAlive?: (owner: string) => boolean;
 }
 
 /** Reads attached files from the data folder; a file gone missing replays as a labelled line, never fails a turn. */
@@ -80,9 +88,12 @@ export class TurnEngine {
   private readonly running = new Map<string, RunningTurn>();
   private readonly toolbox: TurnToolbox;
   private readonly runDependencies: TurnRunDependencies;
+  private readonly leaseHolder: LeaseHolder;
   readonly windows: ContextWindows;
 
   constructor(private readonly deps: TurnEngineDependencies) {
+    // A token of this engine's own: a later process with the same pid (or another engine in this one) is not the holder.
+    this.leaseHolder = { owner: deps.streamOwner ?? THIS_PROCESS_OWNER, token: newId() };
     this.toolbox = deps.toolbox ?? clockOnlyToolbox();
     const notAnswering = deps.notAnswering ?? new NotAnswering();
     this.windows = deps.windows ?? new ContextWindows(deps.db);
@@ -99,6 +110,7 @@ export class TurnEngine {
       now: deps.now ?? (() => new Date()),
       disk: deps.disk ?? new DiskConfirmation(notAnswering),
       notAnswering,
+      leaseHolder: this.leaseHolder,
       ...(deps.checkpointIntervalMs === undefined ? {} : { checkpointIntervalMs: deps.checkpointIntervalMs }),
       ...(deps.deltaIntervalMs === undefined ? {} : { deltaIntervalMs: deps.deltaIntervalMs }),
       ...(deps.dataDir === undefined ? {} : { readAttachmentFile: attachmentFileReader(deps.dataDir) }),
@@ -256,7 +268,13 @@ export class TurnEngine {
   private start(conversationId: string, userText: string | null, placement: TurnPlacement = {}): StartedTurn {
     const { db, emit } = this.deps;
     this.refuseWhileBusy(conversationId, 'send again');
-    const admission = { db, toolbox: this.toolbox, connectionFor: this.deps.connectionFor, streamOwner: this.deps.streamOwner ?? null };
+    const admission = {
+      db,
+      toolbox: this.toolbox,
+      connectionFor: this.deps.connectionFor,
+      streamOwner: this.deps.streamOwner ?? null,
+      lease: { holder: this.leaseHolder, isOwnerAlive: this.deps.isLeaseOwnerAlive ?? (() => true) },
+    };
     const turn = admit(admission, conversationId, userText, placement);
     const { turnId, userRow, assistantRow } = turn;
     const [userMessage, assistantMessage] = toMessageViews(db, userRow ? [userRow, assistantRow] : [assistantRow]);

@@ -27,7 +27,7 @@ describe('migration 0008_attachments', () => {
     folders.push(folder);
     const path = join(folder, 'anybrain.db');
     const older = openDatabase(path, { migrations: migrationsBefore('0008_attachments') });
-    expect(schemaVersion(older)).toBe(SCHEMA_VERSION - 1);
+    expect(schemaVersion(older)).toBe(migrationsBefore('0008_attachments').length);
     const sql = older.$client;
     sql.prepare("INSERT INTO conversations (id, title, brain, created_at, updated_at, current_leaf_id) VALUES ('c1', 'Photos', 'gemini', 't0', 't1', 'm2')").run();
     sql.prepare("INSERT INTO messages (id, conversation_id, seq, turn_id, role, text, token_estimate, created_at, updated_at, parent_id) VALUES ('m1', 'c1', 0, 't1', 'user', 'Look at this', 7, 't0', 't0', NULL)").run();

@@ -9,7 +9,7 @@ import { ApiError } from '../../../src-shared/api';
 import { attachments } from '../../../db/schema';
 import { newId } from './clock';
 import type { AppDatabase } from './open';
-import { statementCacheFor } from './statements';
+import { committedRow, statementCacheFor } from './statements';
 
 export type AttachmentRow = typeof attachments.$inferSelect;
 export type NewAttachment = typeof attachments.$inferInsert;
@@ -107,7 +107,7 @@ const deletePending = statementCacheFor('DELETE FROM attachments WHERE id = ? AN
 
 /** Deletes a pending attachment and answers its sha256; null when there is no pending attachment of that id. */
 export function deletePendingAttachment(db: AppDatabase, id: string): string | null {
-  return (deletePending(db).get(id) as { sha256: string } | undefined)?.sha256 ?? null;
+  return (committedRow(db, () => deletePending(db).get(id)) as { sha256: string } | undefined)?.sha256 ?? null;
 }
 
 const selectShasOfConversation = statementCacheFor(

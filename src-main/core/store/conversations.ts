@@ -3,6 +3,7 @@ import type { ConversationView } from '../../../src-shared/api';
 import { isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
 import { conversations } from '../../../db/schema';
 import type { AppDatabase } from './open';
+import { committedRow } from './statements';
 
 export const DEFAULT_TITLE = 'New conversation';
 
@@ -34,18 +35,20 @@ export interface NewConversation {
 }
 
 export function insertConversation(db: AppDatabase, conversation: NewConversation): ConversationView {
-  const row = db
-    .insert(conversations)
-    .values({
-      id: conversation.id,
-      title: conversation.title,
-      brain: conversation.brain,
-      model: conversation.model,
-      createdAt: conversation.now,
-      updatedAt: conversation.updatedAt ?? conversation.now,
-    })
-    .returning()
-    .get();
+  const row = committedRow(db, () =>
+    db
+      .insert(conversations)
+      .values({
+        id: conversation.id,
+        title: conversation.title,
+        brain: conversation.brain,
+        model: conversation.model,
+        createdAt: conversation.now,
+        updatedAt: conversation.updatedAt ?? conversation.now,
+      })
+      .returning()
+      .get(),
+  );
   return toConversationView(row);
 }
 
@@ -104,7 +107,7 @@ export function updateConversation(
   id: string,
   changes: Partial<Pick<ConversationRow, 'title' | 'brain' | 'model' | 'reasoningLevel' | 'updatedAt'>>,
 ): ConversationView | null {
-  const row = db.update(conversations).set(changes).where(eq(conversations.id, id)).returning().get();
+  const row = committedRow(db, () => db.update(conversations).set(changes).where(eq(conversations.id, id)).returning().get());
   return row ? toConversationView(row) : null;
 }
 

@@ -3,12 +3,13 @@ import { toolInvocations } from '../../../db/schema';
 import { imageFacts } from '../../../src-shared/tool-images';
 import { handMappedQuery, parseJsonColumn } from './messages';
 import type { AppDatabase } from './open';
+import { committedRow } from './statements';
 
 export type InvocationRow = typeof toolInvocations.$inferSelect;
 export type NewInvocation = typeof toolInvocations.$inferInsert;
 
 export function insertInvocation(db: AppDatabase, invocation: NewInvocation): InvocationRow {
-  return db.insert(toolInvocations).values(invocation).returning().get();
+  return committedRow(db, () => db.insert(toolInvocations).values(invocation).returning().get());
 }
 
 /** The ids come as one JSON array parameter, so one prepared statement serves every batch size. */

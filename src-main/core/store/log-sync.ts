@@ -11,7 +11,7 @@
  */
 import { open } from 'node:fs/promises';
 import type Database from 'better-sqlite3';
-import type { AppDatabase } from './open';
+import { inTransaction, type AppDatabase } from './open';
 import { statementCacheFor } from './statements';
 import { pendingCalls } from '../outside/pending-calls';
 
@@ -128,7 +128,7 @@ const totalChangesStatement = statementCacheFor('SELECT total_changes()');
  */
 export function commitSyncingInBackground<T>(db: AppDatabase, work: () => T): BackgroundSyncedCommit<T> {
   const client = db.$client;
-  if (client.inTransaction) return { result: client.transaction(work)(), durable: Promise.resolve() };
-  const result = client.transaction(work)();
-  return { result, durable: logSyncFor(client).request() };
+  const joined = client.inTransaction;
+  const result = inTransaction(db, work);
+  return { result, durable: joined ? Promise.resolve() : logSyncFor(client).request() };
 }

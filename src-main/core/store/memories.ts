@@ -7,6 +7,7 @@ import { desc, eq, sql } from 'drizzle-orm';
 import { memories } from '../../../db/schema';
 import type { MemoryView } from '../../../src-shared/api';
 import type { AppDatabase } from './open';
+import { committedRow } from './statements';
 
 export type MemoryRow = typeof memories.$inferSelect;
 
@@ -29,16 +30,14 @@ export interface MemoryMatch {
 }
 
 export function insertMemory(db: AppDatabase, memory: NewMemory): MemoryRow {
-  return db
-    .insert(memories)
-    .values({ id: memory.id, text: memory.text, createdAt: memory.now, updatedAt: memory.now })
-    .returning()
-    .get();
+  return committedRow(db, () =>
+    db.insert(memories).values({ id: memory.id, text: memory.text, createdAt: memory.now, updatedAt: memory.now }).returning().get(),
+  );
 }
 
 /** The updated row, or null when no memory has this id. The update trigger re-indexes the new text. */
 export function updateMemory(db: AppDatabase, id: string, text: string, now: string): MemoryRow | null {
-  return db.update(memories).set({ text, updatedAt: now }).where(eq(memories.id, id)).returning().get() ?? null;
+  return committedRow(db, () => db.update(memories).set({ text, updatedAt: now }).where(eq(memories.id, id)).returning().get()) ?? null;
 }
 
 export function deleteMemory(db: AppDatabase, id: string): boolean {

@@ -50,6 +50,7 @@ describe('openDatabase', () => {
       'search_backfill',
       'settings',
       'tool_invocations',
+      'turn_leases',
     ]);
     db.$client.close();
   });

@@ -153,9 +153,14 @@ export function schemaVersion(db: AppDatabase): number {
   return db.$client.pragma('user_version', { simple: true }) as number;
 }
 
-/** Runs `work` in one SQLite transaction (better-sqlite3 is synchronous, so the repositories' calls join it). */
+/**
+ * Runs `work` in one SQLite transaction (better-sqlite3 is synchronous, so the repositories' calls join it). It takes
+ * the write lock first (BEGIN IMMEDIATE): a transaction that reads before it writes cannot wait for another process's
+ * writer (SQLite answers SQLITE_BUSY at once rather than risk a deadlock), where a BEGIN IMMEDIATE waits out the busy
+ * timeout. Inside a transaction already open, `work` joins it.
+ */
 export function inTransaction<T>(db: AppDatabase, work: () => T): T {
-  return db.$client.transaction(work)();
+  return db.$client.transaction(work).immediate();
 }
 
 export function closeDatabase(db: AppDatabase): void {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { AppDatabase } from './open';
+import { inTransaction, type AppDatabase } from './open';
 
 /** One prepared statement per database connection, prepared on first use. */
 export function statementCacheFor(sqlText: string): (db: AppDatabase) => Database.Statement<unknown[], unknown> {
@@ -12,4 +12,14 @@ export function statementCacheFor(sqlText: string): (db: AppDatabase) => Databas
     }
     return statement;
   };
+}
+
+/**
+ * Runs a write that hands back its own row (`RETURNING`) so that the row comes back only once it is committed.
+ * better-sqlite3's `get()` reads the first row and then resets the statement; outside a transaction that reset is the
+ * commit, and an error there (SQLITE_FULL when the disk cannot take the log) is dropped, so the row would come back
+ * though nothing was stored. In a transaction the commit is a step of its own and throws.
+ */
+export function committedRow<Row>(db: AppDatabase, write: () => Row): Row {
+  return inTransaction(db, write);
 }

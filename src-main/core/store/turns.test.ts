@@ -15,6 +15,8 @@ function setup() {
   return db;
 }
 
+const LEASE_HOLDER = { owner: '42@host', token: 'token-1' };
+
 const admission = (overrides: Partial<TurnAdmission> = {}): TurnAdmission => ({
   conversationId: 'c1',
   turnId: 't1',
@@ -28,6 +30,7 @@ const admission = (overrides: Partial<TurnAdmission> = {}): TurnAdmission => ({
     { kind: 'memory', tool: 'memory', input: { memoryId: 'm1' }, output: 'The user lives in Seoul.' },
   ],
   now: NOW,
+  lease: { holder: LEASE_HOLDER, isOwnerAlive: () => true },
   ...overrides,
 });
 
@@ -70,6 +73,7 @@ describe('finishReply', () => {
     const { assistantRow } = admitTurn(db, admission());
     const reasoning = { brain: 'kimi', model: 'kimi-k2.6', text: 'Clock first.', opaque: { blocks: [] } } as const;
     const finished = finishReply(db, {
+      leaseHolder: LEASE_HOLDER,
       conversationId: 'c1',
       messageId: assistantRow.id,
       brain: 'kimi',
@@ -90,6 +94,7 @@ describe('finishReply', () => {
     const db = setup();
     const { assistantRow } = admitTurn(db, admission());
     finishReply(db, {
+      leaseHolder: LEASE_HOLDER,
       conversationId: 'c1',
       messageId: assistantRow.id,
       brain: 'kimi',
@@ -104,6 +109,7 @@ describe('finishReply', () => {
     const db = setup();
     const first = admitTurn(db, admission());
     finishReply(db, {
+      leaseHolder: LEASE_HOLDER,
       conversationId: 'c1', messageId: first.assistantRow.id, brain: 'kimi',
       message: { text: '', status: 'failed', error: null, modelResponded: null, reasoning: null, usage: null, tokenEstimate: 4, now: LATER },
       counts: {}, refused: { tokens: 9_000, model: 'kimi-k2.6' },
@@ -111,6 +117,7 @@ describe('finishReply', () => {
     expect(readBrainState(db, 'c1', 'kimi')).toMatchObject({ full: true });
     const second = admitTurn(db, admission({ turnId: 't2', userText: null, now: LATER }));
     finishReply(db, {
+      leaseHolder: LEASE_HOLDER,
       conversationId: 'c1', messageId: second.assistantRow.id, brain: 'kimi',
       message: { text: 'Fits now.', status: 'complete', error: null, modelResponded: null, reasoning: null, usage: null, tokenEstimate: 7, now: LATER },
       counts: {}, refused: null,

@@ -14,6 +14,7 @@ import { insertInvocation, type InvocationRow } from './invocations';
 import { finishMessage, hasUserMessage, insertMessage, nextSeq, type FinishedMessage, type MessageRow } from './messages';
 import { inTransaction, type AppDatabase } from './open';
 import { incrementCounter, saveBrainState } from './settings';
+import { releaseTurnLease, takeTurnLease, type LeaseHolder, type TurnLeaseRequest } from './turn-leases';
 
 const TITLE_LENGTH = 60;
 
@@ -106,6 +107,8 @@ export interface TurnAdmission {
   /** Stored as invocations of the reply, in this order; ignored on a retry, which brings no new message. */
   readonly context: readonly TurnContextEntry[];
   readonly now: string;
+  /** Who takes the conversation's lease (store/turn-leases.ts), and whether another holder still runs. */
+  readonly lease: Pick<TurnLeaseRequest, 'holder' | 'isOwnerAlive'>;
 }
 
 export interface AdmittedTurn {
@@ -127,6 +130,8 @@ function attachedRows(db: AppDatabase, attachments: TurnAttachments | undefined)
 export function admitTurn(db: AppDatabase, admission: TurnAdmission): AdmittedTurn {
   const { conversationId, turnId, userText, now } = admission;
   return inTransaction(db, () => {
+    // First, in the same transaction as the rows: a second process cannot admit a turn between the look and the take.
+    takeTurnLease(db, { conversationId, turnId, nowMs: Date.parse(now), ...admission.lease });
     let seq = nextSeq(db, conversationId);
     let userRow: MessageRow | null = null;
     let firstAttachmentName: string | null = null;
@@ -191,6 +196,8 @@ export interface ReplyOutcome {
    * The next turn on this brain compacts first, and builds below that limit.
    */
   readonly refused: { readonly tokens: number; readonly model: string } | null;
+  /** The holder of the conversation's lease, let go in the same transaction. */
+  readonly leaseHolder: LeaseHolder;
 }
 
 export interface FinishedReply {
@@ -217,6 +224,7 @@ export function finishReply(db: AppDatabase, outcome: ReplyOutcome): FinishedRep
       });
     }
     const conversation = updateConversation(db, conversationId, { updatedAt: message.now });
+    releaseTurnLease(db, conversationId, outcome.leaseHolder);
     return { row, conversation };
   });
 }

@@ -1,0 +1,112 @@
+/**
+ * The store refusing writes: another process holding the data folder's write lock past the busy wait, a disk that
+ * cannot take more pages (`PRAGMA max_page_count` at the current size), and a second process asking for a turn in a
+ * conversation another one answers in. Each command answers an error a person can act on, never ok without its row,
+ * and a reply the store refuses ends with what was stored before, without a throw reaching the event loop.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ApiEvent, ConversationView } from '../../../src-shared/api';
+import { DATABASE_FILE, openCore, type OpenedCore } from '../app';
+import type { ProviderCall, StreamPart } from '../providers/stream-parts';
+import { ANSWERING_ELSEWHERE_MESSAGE } from '../store/turn-leases';
+import { replyStoreRefusalMessage, storeRefusalMessage } from '../store/write-failure';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const pause = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+/** Steps a reply waits at, released by the test. */
+let release: () => void = () => undefined;
+let beforeLongText: Promise<void> = Promise.resolve();
+
+async function* pausingBrain(call: ProviderCall): AsyncIterable<StreamPart> {
+  void call;
+  yield { type: 'text-delta', text: 'Stored first. ' };
+  await beforeLongText;
+  // Far more than the pages left: the checkpoint that stores it needs new ones.
+  yield { type: 'text-delta', text: 'x'.repeat(400_000) };
+  await pause(1_000);
+  yield { type: 'finish', reason: 'stop', rawReason: 'stop' };
+}
+
+function open(dataDir = mkdtempSync(join(tmpdir(), 'anybrain-store-faults-'))): OpenedCore & { dataDir: string } {
+  const core = openCore({ dataDir, env: { ANTHROPIC_API_KEY: 'k' }, stream: pausingBrain, exportArchives: 'in-process' });
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }), () => core.dispose());
+  return Object.assign(core, { dataDir });
+}
+
+async function conversation(core: OpenedCore): Promise<ConversationView> {
+  const created = await core.dispatch('createConversation', { title: 'Faults', brain: 'claude' });
+  if (!created.ok) throw new Error(created.error.message);
+  return created.value as ConversationView;
+}
+
+describe('another process holding the write lock', () => {
+  it('answers each write command that it could not save, and stores nothing', async () => {
+    const core = open();
+    const { id } = await conversation(core);
+    // The busy wait shortened from 5 s, so the test does not wait it out for every command.
+    core.db.$client.pragma('busy_timeout = 50');
+    const other = new Database(join(core.dataDir, DATABASE_FILE));
+    other.exec('BEGIN IMMEDIATE');
+    const busy = { ok: false, error: { code: 'storage-busy', message: storeRefusalMessage('storage-busy') } };
+    expect(await core.dispatch('createConversation', { title: 'Second' })).toEqual(busy);
+    expect(await core.dispatch('renameConversation', { id, title: 'Renamed' })).toEqual(busy);
+    expect(await core.dispatch('addMemory', { text: 'likes tea' })).toEqual(busy);
+    expect(await core.dispatch('send', { conversationId: id, text: 'Hello' })).toEqual(busy);
+    other.exec('ROLLBACK');
+    other.close();
+    expect(core.db.$client.prepare('SELECT title FROM conversations').pluck().all()).toEqual(['Faults']);
+    expect(core.db.$client.prepare('SELECT count(*) FROM memories').pluck().get()).toBe(0);
+    expect(core.db.$client.prepare('SELECT count(*) FROM messages').pluck().get()).toBe(0);
+  });
+});
+
+describe('a full disk while a reply streams', () => {
+  it('ends the reply with the disk-full sentence and keeps the text stored before', async () => {
+    const core = open();
+    const { id } = await conversation(core);
+    beforeLongText = new Promise((resolve) => (release = resolve));
+    const events: ApiEvent[] = [];
+    core.onEvent((event) => events.push(event));
+    const sent = await core.dispatch('send', { conversationId: id, text: 'Write a lot' });
+    expect(sent.ok).toBe(true);
+    // The first words are checkpointed (every 250 ms) before the disk fills.
+    await expect.poll(() => core.db.$client.prepare("SELECT text FROM messages WHERE role = 'assistant'").pluck().get(), { timeout: 5_000 }).toBe('Stored first. ');
+    core.db.$client.pragma(`max_page_count = ${core.db.$client.pragma('page_count', { simple: true }) as number}`);
+    release();
+    await core.engine.settled(id);
+    const failed = events.find((event) => event.type === 'turn-failed');
+    expect(failed?.type === 'turn-failed' ? [failed.message.text, failed.message.error] : null).toEqual([
+      'Stored first. ',
+      { code: 'disk-full', message: replyStoreRefusalMessage('disk-full'), retryable: true },
+    ]);
+    expect(core.db.$client.prepare("SELECT text FROM messages WHERE role = 'assistant'").pluck().get()).toBe('Stored first. ');
+  });
+});
+
+describe('two processes on one data folder', () => {
+  it('refuses a turn in a conversation another process answers in, and lets it go when that reply ends', async () => {
+    const first = open();
+    const second = open(first.dataDir);
+    const { id } = await conversation(first);
+    beforeLongText = new Promise((resolve) => (release = resolve));
+    expect((await first.dispatch('send', { conversationId: id, text: 'Take your time' })).ok).toBe(true);
+    expect(await second.dispatch('send', { conversationId: id, text: 'Me too' })).toEqual({
+      ok: false,
+      error: { code: 'answering-elsewhere', message: ANSWERING_ELSEWHERE_MESSAGE },
+    });
+    release();
+    await first.engine.settled(id);
+    expect((await second.dispatch('send', { conversationId: id, text: 'Now me' })).ok).toBe(true);
+    await second.engine.settled(id);
+    expect(first.db.$client.prepare('SELECT count(*) FROM turn_leases').pluck().get()).toBe(0);
+  });
+});
