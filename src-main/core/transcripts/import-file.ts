@@ -11,6 +11,7 @@ import { isClaudeExport } from './foreign/claude';
 import { ForeignImportError, type ForeignConverter } from './foreign/types';
 import type { AppDatabase } from '../store/open';
 import { TranscriptImportError, validateTranscript, writeTranscripts } from './import';
+import { refuseAmplifiedImport } from './import-size';
 
 export type ImportSource = 'anybrain' | 'chatgpt' | 'claude';
 
@@ -48,11 +49,17 @@ function parseJson(text: string, what: string): unknown {
   }
 }
 
+/** A file's parsed JSON, and how many bytes of JSON it was (inflated, for a zip). */
+interface ReadDocument {
+  readonly document: unknown;
+  readonly jsonBytes: number;
+}
+
 /**
  * The conversations of ChatGPT's export zip, from the shallowest folder holding them: one conversations.json, or its
  * shards in order joined into one array. The zip's other files are never inflated.
  */
-function conversationsFromZip(bytes: Uint8Array): unknown {
+function conversationsFromZip(bytes: Uint8Array): ReadDocument {
   let entries: Record<string, Uint8Array>;
   try {
     entries = unzipSync(bytes, { filter: (file) => isConversationsEntry(file.name) });
@@ -65,30 +72,36 @@ function conversationsFromZip(bytes: Uint8Array): unknown {
   if (folder === undefined) throw new TranscriptImportError('The zip holds no conversations.json, so it is not a ChatGPT data export. Nothing was imported.');
   const inFolder = names.filter((name) => folderOf(name) === folder).sort();
   const documents = inFolder.map((name) => parseJson(new TextDecoder().decode(entries[name]), `${name} in the zip`));
-  if (documents.length === 1) return documents[0];
-  return documents.flatMap((document, index) => {
+  const jsonBytes = inFolder.reduce((sum, name) => sum + entries[name]!.length, 0);
+  if (documents.length === 1) return { document: documents[0], jsonBytes };
+  const joined = documents.flatMap((document, index) => {
     if (!Array.isArray(document)) throw new TranscriptImportError(`${inFolder[index]} in the zip is not a list of conversations. Nothing was imported.`);
     return document as unknown[];
   });
+  return { document: joined, jsonBytes };
+}
+
+function readDocument(file: Uint8Array | string): ReadDocument {
+  if (typeof file !== 'string' && startsLikeZip(file)) return conversationsFromZip(file);
+  const text = typeof file === 'string' ? file : new TextDecoder().decode(file);
+  return { document: parseJson(text, 'The file'), jsonBytes: typeof file === 'string' ? Buffer.byteLength(file) : file.length };
 }
 
 /** Reads a file (its bytes, or its text) and converts what it holds; throws `TranscriptImportError` when it cannot. */
 export function readImportFile(file: Uint8Array | string, converters: ForeignConverters): ImportFile {
-  const document =
-    typeof file !== 'string' && startsLikeZip(file)
-      ? conversationsFromZip(file)
-      : parseJson(typeof file === 'string' ? file : new TextDecoder().decode(file), 'The file');
+  const { document, jsonBytes } = readDocument(file);
   if (!Array.isArray(document)) return { source: 'anybrain', transcripts: [document], skipped: [] };
-  if (looksLikeChatGptExport(document)) return convertForeign('chatgpt', converters.chatgpt, document);
-  if (isClaudeExport(document)) return convertForeign('claude', converters.claude, document);
+  if (looksLikeChatGptExport(document)) return convertForeign('chatgpt', converters.chatgpt, document, jsonBytes);
+  if (isClaudeExport(document)) return convertForeign('claude', converters.claude, document, jsonBytes);
   throw new TranscriptImportError(
     'The file is neither an Anybrain transcript nor a ChatGPT or Claude data export (conversations.json). Nothing was imported.',
   );
 }
 
-function convertForeign(source: ImportSource, converter: ForeignConverter, document: unknown): ImportFile {
+function convertForeign(source: ImportSource, converter: ForeignConverter, document: unknown, jsonBytes: number): ImportFile {
   try {
     const { transcripts, skipped } = converter(document);
+    refuseAmplifiedImport(transcripts, jsonBytes);
     return { source, transcripts, skipped };
   } catch (error) {
     if (error instanceof ForeignImportError) throw new TranscriptImportError(error.message);

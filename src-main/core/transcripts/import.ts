@@ -31,6 +31,7 @@ import { inTransaction, type AppDatabase } from '../store/open';
 import { isBrainId, REASONING_LEVELS, type ReasoningLevel } from '../../../src-shared/brains';
 import { attachmentFacts } from './export-attachments';
 import { formatIssuePath } from './issue-path';
+import { nestedDeeperThan, TOO_DEEP_PROBLEM } from './json-depth';
 import { isTreeIssue, transcriptTree, type TranscriptTree } from './transcript-tree';
 
 export { formatIssuePath };
@@ -70,6 +71,7 @@ export function validateTranscript(raw: unknown): TranscriptV1 {
   }
   const parsed = transcriptSchema.safeParse(raw);
   if (!parsed.success) throw new TranscriptImportError(describeFirstIssue(parsed.error));
+  checkNesting(parsed.data);
   checkSummaries(parsed.data);
   treeOf(parsed.data);
   checkAttachments(parsed.data);
@@ -150,6 +152,20 @@ function treeOf(transcript: TranscriptV1): TranscriptTree {
   return tree;
 }
 
+/** The values kept as JSON (a call's input, opaque facts) no deeper than every later reading of them can walk. */
+function checkNesting(transcript: TranscriptV1): void {
+  transcript.messages.forEach((message, index) => {
+    const where = `messages[${index}]`;
+    const values: Array<readonly [string, unknown]> = [[`${where}.reasoning.opaque`, message.reasoning?.opaque]];
+    (message.tool_invocations ?? []).forEach((invocation, position) => {
+      values.push([`${where}.tool_invocations[${position}].input`, invocation.input], [`${where}.tool_invocations[${position}].opaque`, invocation.opaque]);
+    });
+    for (const [path, value] of values) {
+      if (nestedDeeperThan(value)) throw new TranscriptImportError(`The file is not a valid Anybrain transcript: ${path}: ${TOO_DEEP_PROBLEM}. Nothing was imported.`);
+    }
+  });
+}
+
 /** A summary covers messages before it: its `covers_through_id` names one of them. */
 function checkSummaries(transcript: TranscriptV1): void {
   const seen = new Set<string>();
@@ -216,17 +232,17 @@ export function writeTranscripts(db: AppDatabase, transcripts: readonly Transcri
   const now = nowIso();
   const attachments = checkedAttachmentsOf(transcripts);
   if (attachments.size > 0 && dataDir === undefined) throw new Error('Importing attachments needs the data folder to keep their files in.');
-  const added: string[] = [];
+  const added = new Set<string>();
   for (const { bytes } of attachments.values()) {
     const sha256 = sha256Of(bytes);
-    if (added.includes(sha256) || existsSync(attachmentFilePath(dataDir!, sha256))) continue;
+    if (added.has(sha256) || existsSync(attachmentFilePath(dataDir!, sha256))) continue;
     writeAttachmentFile(dataDir!, bytes);
-    added.push(sha256);
+    added.add(sha256);
   }
   try {
     return inTransaction(db, () => transcripts.map((transcript) => writeTranscript(db, transcript, now, attachments)));
   } catch (error) {
-    if (added.length > 0) removeAttachmentFiles(dataDir!, unusedAttachmentFiles(db, added));
+    if (added.size > 0) removeAttachmentFiles(dataDir!, unusedAttachmentFiles(db, [...added]));
     throw error;
   }
 }

@@ -6,6 +6,7 @@
  * database.
  */
 import type { TranscriptMessage, TranscriptV1 } from '../../../src-shared/transcript';
+import { IdPlaces } from './unique-ids';
 
 export interface TranscriptTree {
   /** By position in the file: the position of the message each follows, null for a first message and every summary. */
@@ -20,13 +21,18 @@ export interface TreeIssue {
   readonly problem: string;
 }
 
-/** The tree of a transcript, or the first place its `parent_id` or `current_leaf_id` names what it may not. */
+/**
+ * The tree of a transcript, or the first place its `parent_id` or `current_leaf_id` names what it may not, or the
+ * first message whose id an earlier one has (a link by that id could mean either).
+ */
 export function transcriptTree(transcript: TranscriptV1): TranscriptTree | TreeIssue {
   const parents: (number | null)[] = [];
-  // An id repeated in a file names its newest use before the message that refers to it.
   const positionOf = new Map<string, number>();
+  const idPlaces = new IdPlaces();
   let previous: number | null = null;
   for (const [position, message] of transcript.messages.entries()) {
+    const repeated = idPlaces.claim(message.id, `messages[${position}].id`);
+    if (repeated !== null) return { path: `messages[${position}].id`, problem: repeated };
     const named = message.parent_id;
     if (message.kind === 'summary') {
       if (named !== undefined && named !== null) return { path: `messages[${position}].parent_id`, problem: 'a summary follows no message' };
@@ -82,14 +88,10 @@ export function walkBranches(transcript: TranscriptV1, tree: TranscriptTree): Br
   const messages = transcript.messages;
   const children = new Map<number | null, number[]>();
   const summariesAfter = new Map<number | null, number[]>();
+  const hostOf = summaryHosts(transcript);
   for (const [position, message] of messages.entries()) {
-    if (message.kind === 'summary') {
-      const host = summaryHost(transcript, position);
-      summariesAfter.set(host, [...(summariesAfter.get(host) ?? []), position]);
-    } else {
-      const parent = tree.parents[position] ?? null;
-      children.set(parent, [...(children.get(parent) ?? []), position]);
-    }
+    if (message.kind === 'summary') appendTo(summariesAfter, hostOf.get(position) ?? null, position);
+    else appendTo(children, tree.parents[position] ?? null, position);
   }
   const onLeafPath = new Set<number>();
   for (let position = tree.leaf; position !== null; position = tree.parents[position] ?? null) onLeafPath.add(position);
@@ -114,29 +116,46 @@ export function walkBranches(transcript: TranscriptV1, tree: TranscriptTree): Br
       for (const summary of summariesAfter.get(next.parent) ?? []) emit(summary);
       const following = children.get(next.parent) ?? [];
       const after = next.parent === null ? null : numbers.get(next.parent)!;
-      const pushed: Work[] = following.length === 1
-        ? [{ kind: 'message', position: following[0]! }]
-        : following.flatMap((position, index): Work[] => [
-            { kind: 'step', step: { type: 'alternative-start', index: index + 1, count: following.length, after, current: onLeafPath.has(position) } },
-            { kind: 'message', position },
-            { kind: 'step', step: { type: 'alternative-end' } },
-          ]);
-      for (const item of pushed.reverse()) work.push(item);
+      if (following.length === 1) {
+        work.push({ kind: 'message', position: following[0]! });
+        continue;
+      }
+      // Pushed last first, so the first alternative is taken first.
+      for (let index = following.length - 1; index >= 0; index -= 1) {
+        const position = following[index]!;
+        work.push(
+          { kind: 'step', step: { type: 'alternative-end' } },
+          { kind: 'message', position },
+          { kind: 'step', step: { type: 'alternative-start', index: index + 1, count: following.length, after, current: onLeafPath.has(position) } },
+        );
+      }
     }
   }
   return steps;
 }
 
-/** The message a summary is shown after (null: before everything), as `walkBranches` says. */
-function summaryHost(transcript: TranscriptV1, summary: number): number | null {
-  const messages = transcript.messages;
-  const throughId = messages[summary]!.covers_through_id;
+function appendTo(lists: Map<number | null, number[]>, key: number | null, position: number): void {
+  const list = lists.get(key);
+  if (list === undefined) lists.set(key, [position]);
+  else list.push(position);
+}
+
+/**
+ * The message each summary is shown after (absent: before everything), as `walkBranches` says: the message it covers
+ * through, else the newest message before it. One pass, with the newest position of each id so far.
+ */
+function summaryHosts(transcript: TranscriptV1): Map<number, number | null> {
+  const hosts = new Map<number, number | null>();
+  const newestWithId = new Map<string, number>();
   let newest: number | null = null;
-  for (let position = summary - 1; position >= 0; position -= 1) {
-    const message = messages[position]!;
-    if (message.kind === 'summary') continue;
-    if (throughId === undefined || throughId === null || message.id === throughId) return position;
-    newest ??= position;
+  for (const [position, message] of transcript.messages.entries()) {
+    if (message.kind !== 'summary') {
+      newestWithId.set(message.id, position);
+      newest = position;
+      continue;
+    }
+    const throughId = message.covers_through_id;
+    hosts.set(position, (throughId === undefined || throughId === null ? undefined : newestWithId.get(throughId)) ?? newest);
   }
-  return newest;
+  return hosts;
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { transcriptSchema } from '../../../../src-shared/transcript';
+import { chatGptSiblings, timeGrowth } from '../testing/hostile-imports';
 import { chatGptExportToTranscripts, looksLikeChatGptExport } from './chatgpt';
 import { ForeignImportError } from './types';
 
@@ -110,7 +111,7 @@ describe('chatGptExportToTranscripts', () => {
     expect(leafOf('c3d4-context')).toBeUndefined();
   });
 
-  it('keeps regenerated replies and an edited follow-up as alternatives, each reply a turn of its own, and a reply forked part-way whole in each', () => {
+  it('keeps regenerated replies and an edited follow-up as alternatives, each reply a turn of its own, and a reply forked part-way once, each alternative going on from it', () => {
     const mapping = {
       u: node('u', null, { author: { role: 'user' }, content: text('Name a colour.') }),
       a1: node('a1', 'u', { author: { role: 'assistant' }, content: text('Teal.') }),
@@ -129,9 +130,11 @@ describe('chatGptExportToTranscripts', () => {
       ['a2', 'turn-1', 'u', 'Amber.', []],
       ['f1', 'turn-2', 'a2', 'Why?', []],
       ['f2', 'turn-3', 'a2', 'Another?', []],
-      ['o1', 'turn-3', 'f2', '', ['red']],
-      ['o2', 'turn-4', 'f2', '', ['blue']],
-      ['a1', 'turn-5', 'u', 'Teal.', []],
+      // The call made before the fork is stored once; each alternative answer is a call of its own after it.
+      ['c', 'turn-3', 'f2', '', [null]],
+      ['o1', 'turn-4', 'c', '', ['red']],
+      ['o2', 'turn-5', 'c', '', ['blue']],
+      ['a1', 'turn-6', 'u', 'Teal.', []],
     ]);
     expect(transcript?.conversation.current_leaf_id).toBe('o2');
     expect(transcriptSchema.safeParse(transcript).success).toBe(true);
@@ -226,5 +229,39 @@ describe('chatGptExportToTranscripts', () => {
     expect(looksLikeChatGptExport(sample())).toBe(true);
     expect(looksLikeChatGptExport([{ uuid: 'c', chat_messages: [] }])).toBe(false);
     expect(looksLikeChatGptExport({ mapping: {} })).toBe(false);
+  });
+
+  it('converts a question with 50,000 regenerated replies in time linear in them, each a reply in the order its parent lists', () => {
+    const [transcript] = chatGptExportToTranscripts(chatGptSiblings(50_000)).transcripts;
+    expect(transcript?.messages).toHaveLength(50_001);
+    expect(transcript?.messages.slice(0, 3).map((message) => [message.id, message.parent_id, message.text])).toEqual([
+      ['q', null, 'Name a number.'],
+      ['reply-0', 'q', '0.'],
+      ['reply-1', 'q', '1.'],
+    ]);
+    expect(transcript?.conversation.current_leaf_id).toBe('reply-49999');
+    // Four times the replies: about four times the work when linear, sixteen when each reply rescans its siblings.
+    expect(timeGrowth(chatGptSiblings(10_000), chatGptSiblings(40_000), chatGptExportToTranscripts)).toBeLessThan(10);
+  });
+
+  it('refuses a file whose message id appears twice in a conversation, or whose conversation id appears twice, naming both places', () => {
+    const repeatedMessage = conversation(
+      {
+        a: node('a', null, { author: { role: 'user' }, content: text('Hi.') }),
+        b: { ...node('b', 'a', { author: { role: 'assistant' }, content: text('Hello.') }), message: { id: 'a', author: { role: 'assistant' }, content: text('Hello.') } },
+      },
+      'b',
+    );
+    expect(() => chatGptExportToTranscripts([repeatedMessage])).toThrow(
+      new ForeignImportError(
+        'The file is not a readable ChatGPT export: conversations[0].mapping["b"].message.id: the id "a" appears twice (also at conversations[0].mapping["a"].message.id). Nothing was imported.',
+      ),
+    );
+    const one = { ...conversation({ a: node('a', null, { author: { role: 'user' }, content: text('Hi.') }) }, 'a'), conversation_id: 'same' };
+    expect(() => chatGptExportToTranscripts([one, { ...one }])).toThrow(
+      new ForeignImportError(
+        'The file is not a readable ChatGPT export: conversations[1].conversation_id: the id "same" appears twice (also at conversations[0].conversation_id). Nothing was imported.',
+      ),
+    );
   });
 });

@@ -23,7 +23,8 @@
 import { z } from 'zod';
 import type { BrainId } from '../../../../src-shared/brains';
 import { TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION, type TranscriptInvocation, type TranscriptMessage, type TranscriptV1 } from '../../../../src-shared/transcript';
-import { formatIssuePath } from '../issue-path';
+import { formatIssuePath, recordKeyPath } from '../issue-path';
+import { IdPlaces } from '../unique-ids';
 import { ForeignImportError, type ForeignImport } from './types';
 
 const chatGptContentSchema = z.object({ content_type: z.string() }).passthrough();
@@ -85,8 +86,9 @@ export function chatGptExportToTranscripts(document: unknown): ForeignImport {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = `conversations${formatIssuePath(issue?.path ?? [])}`;
-    throw new ForeignImportError(`The file is not a readable ChatGPT export: ${where}: ${issue?.message ?? 'unreadable'}. Nothing was imported.`);
+    throw unreadableExport(where, issue?.message ?? 'unreadable');
   }
+  checkUniqueIds(parsed.data);
   const transcripts: TranscriptV1[] = [];
   const skipped: { title: string; reason: string }[] = [];
   parsed.data.forEach((conversation, index) => {
@@ -96,6 +98,33 @@ export function chatGptExportToTranscripts(document: unknown): ForeignImport {
     else transcripts.push(converted);
   });
   return { transcripts, skipped };
+}
+
+function unreadableExport(where: string, problem: string): ForeignImportError {
+  return new ForeignImportError(`The file is not a readable ChatGPT export: ${where}: ${problem}. Nothing was imported.`);
+}
+
+/**
+ * Each conversation's id once in the file, and each message's id once in its conversation: messages follow one another
+ * by id, so a repeated one would hang a branch under the wrong message.
+ */
+function checkUniqueIds(conversations: readonly ChatGptConversation[]): void {
+  const conversationIds = new IdPlaces();
+  conversations.forEach((conversation, index) => {
+    const idField = conversation.conversation_id !== undefined ? 'conversation_id' : 'id';
+    const conversationId = conversation.conversation_id ?? conversation.id;
+    const conversationPath = `conversations[${index}].${idField}`;
+    const repeatedConversation = conversationId === undefined ? null : conversationIds.claim(conversationId, conversationPath);
+    if (repeatedConversation !== null) throw unreadableExport(conversationPath, repeatedConversation);
+    const messageIds = new IdPlaces();
+    for (const [nodeId, node] of Object.entries(conversation.mapping)) {
+      const messageId = node.message?.id;
+      if (messageId === undefined) continue;
+      const messagePath = `conversations[${index}].mapping${recordKeyPath(nodeId)}.message.id`;
+      const repeatedMessage = messageIds.claim(messageId, messagePath);
+      if (repeatedMessage !== null) throw unreadableExport(messagePath, repeatedMessage);
+    }
+  });
 }
 
 /** Why the branch the user last saw cannot be followed up from `current_node` to its root; null when it can. */
@@ -170,6 +199,11 @@ function referenceNote(kind: 'image' | 'file', name: string): string {
 function visibleText(message: ChatGptMessage): string {
   const content: ChatGptContent = message.content;
   const attachments = attachmentsOf(message);
+  // The first attachment of each id, as a search from the start would find it, looked up once per part.
+  const attachmentById = new Map<string, Attachment>();
+  for (const attachment of attachments) {
+    if (attachment.id !== undefined && !attachmentById.has(attachment.id)) attachmentById.set(attachment.id, attachment);
+  }
   const noted = new Set<string>();
   const pieces: string[] = [];
   const parts = Array.isArray(content.parts) ? (content.parts as unknown[]) : [];
@@ -183,7 +217,7 @@ function visibleText(message: ChatGptMessage): string {
     const pointer = stringField(record, 'asset_pointer');
     if (record.content_type === 'image_asset_pointer' && pointer !== undefined) {
       const fileId = assetFileId(pointer);
-      const attachment = attachments.find((candidate) => candidate.id === fileId);
+      const attachment = attachmentById.get(fileId);
       noted.add(fileId);
       pieces.push(referenceNote('image', attachment?.name ?? fileId));
       continue;
@@ -235,6 +269,8 @@ interface ReplyDraft {
   texts: string[];
   reasoning: string[];
   invocations: TranscriptInvocation[];
+  /** The positions in `invocations` of the calls still waiting for their answer, newest last. */
+  readonly waiting: number[];
   model: string | null;
   stopped: boolean;
 }
@@ -268,12 +304,19 @@ function childrenByParent(conversation: ChatGptConversation): Map<string | null,
   const byParent = new Map<string | null, string[]>();
   for (const [nodeId, node] of Object.entries(conversation.mapping)) {
     const parent = node.parent !== null && node.parent !== undefined && node.parent in conversation.mapping ? node.parent : null;
-    byParent.set(parent, [...(byParent.get(parent) ?? []), nodeId]);
+    const siblings = byParent.get(parent);
+    if (siblings === undefined) byParent.set(parent, [nodeId]);
+    else siblings.push(nodeId);
   }
   for (const [parent, children] of byParent) {
-    if (parent === null) continue;
+    if (parent === null || children.length < 2) continue;
+    // Each child's place in its parent's list, its first if listed twice; a node it does not list comes after.
     const listed = conversation.mapping[parent]!.children ?? [];
-    const place = (nodeId: string) => (listed.includes(nodeId) ? listed.indexOf(nodeId) : listed.length);
+    const placeOf = new Map<string, number>();
+    listed.forEach((nodeId, place) => {
+      if (!placeOf.has(nodeId)) placeOf.set(nodeId, place);
+    });
+    const place = (nodeId: string) => placeOf.get(nodeId) ?? listed.length;
     children.sort((left, right) => place(left) - place(right));
   }
   return byParent;
@@ -341,7 +384,9 @@ function convertConversation(conversation: ChatGptConversation, title: string): 
       messageOfNode.set(nodeId, state.parentId);
       return;
     }
-    state.draft ??= { id: messageId, createdAt: isoFromSeconds(message.create_time), nodeIds: [], texts: [], reasoning: [], invocations: [], model: null, stopped: false };
+    state.draft ??= {
+      id: messageId, createdAt: isoFromSeconds(message.create_time), nodeIds: [], texts: [], reasoning: [], invocations: [], waiting: [], model: null, stopped: false,
+    };
     state.draft.nodeIds.push(nodeId);
     addToReply(state.draft, message);
   };
@@ -363,13 +408,13 @@ function convertConversation(conversation: ChatGptConversation, title: string): 
       else pending.push({ nodeId: children[0]!, state });
       continue;
     }
-    // A reply regenerated part-way (every alternative goes on with it) is whole in each alternative, named by the
-    // alternative's first node; where a question follows, the reply so far is one message every alternative follows.
-    const continued = state.draft !== null && children.every((child) => conversation.mapping[child]?.message?.author.role !== 'user');
-    if (!continued) closeReply(state);
-    for (const child of [...children].reverse()) {
-      const draft = continued ? copyDraft(state.draft!, conversation.mapping[child]?.message?.id ?? child) : null;
-      pending.push({ nodeId: child, state: { ...state, draft } });
+    // The reply so far is one message every alternative follows, a question or the rest of a reply regenerated
+    // part-way: what the branches share is stored once, never once per branch (an export whose alternatives all go
+    // on from one long draft would otherwise store it as many times as it has branches). An answer in one
+    // alternative to a call made before the fork is a call of its own there.
+    closeReply(state);
+    for (let index = children.length - 1; index >= 0; index -= 1) {
+      pending.push({ nodeId: children[index]!, state: { parentId: state.parentId, turnId: state.turnId, draft: null } });
     }
   }
 
@@ -391,10 +436,6 @@ function convertConversation(conversation: ChatGptConversation, title: string): 
   };
 }
 
-function copyDraft(draft: ReplyDraft, id: string): ReplyDraft {
-  return { ...draft, id, nodeIds: [...draft.nodeIds], texts: [...draft.texts], reasoning: [...draft.reasoning], invocations: [...draft.invocations] };
-}
-
 /** One assistant or tool node into the reply it belongs to: its words, reasoning, or a call or a call's answer. */
 function addToReply(reply: ReplyDraft, message: ChatGptMessage): void {
   const slug = message.metadata?.model_slug;
@@ -404,13 +445,12 @@ function addToReply(reply: ReplyDraft, message: ChatGptMessage): void {
   const contentType = message.content.content_type;
   if (message.author.role === 'tool') {
     // A tool's answer goes to the newest call still waiting for one; an answer without a call is a call of its own.
-    const waiting = reply.invocations.findLast((invocation) => invocation.output === null);
+    const waiting = reply.waiting.pop();
     const output = stringField(message.content, 'text') ?? stringField(message.content, 'result') ?? textParts(message.content);
     const images = imageNotes(message);
     if (images !== '') reply.texts.push(images);
     if (waiting !== undefined) {
-      const index = reply.invocations.indexOf(waiting);
-      reply.invocations[index] = { ...waiting, output, status: toolStatus(message) };
+      reply.invocations[waiting] = { ...reply.invocations[waiting]!, output, status: toolStatus(message) };
     } else {
       reply.invocations.push(invocation(reply, message.author.name ?? 'tool', {}, output, toolStatus(message)));
     }
@@ -424,6 +464,7 @@ function addToReply(reply: ReplyDraft, message: ChatGptMessage): void {
   if (recipient !== TO_EVERYONE) {
     const code = stringField(message.content, 'text');
     const input = code !== undefined ? { code } : { text: textParts(message.content) };
+    reply.waiting.push(reply.invocations.length);
     reply.invocations.push(invocation(reply, recipient, input, null, 'ok'));
     return;
   }

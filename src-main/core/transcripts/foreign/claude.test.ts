@@ -8,6 +8,7 @@ import { listInvocationsByMessage } from '../../store/invocations';
 import { listAllMessages } from '../../store/messages';
 import { openTestDatabase } from '../../store/test-database';
 import { importTranscript } from '../import';
+import { nestedValue, timeGrowth } from '../testing/hostile-imports';
 import { ATTACHED_TEXT_LIMIT, claudeExportToTranscripts, isClaudeExport } from './claude';
 import { ForeignImportError } from './types';
 
@@ -282,6 +283,51 @@ describe('claudeExportToTranscripts', () => {
   it('writes times as the app does, and leaves out a time that is no time', () => {
     const document = exportOf([human('h1', 'Hi', { created_at: '2026-06-01T19:00:00.123456+09:00' }), human('h2', 'Again', { created_at: 'yesterday' })]);
     expect(claudeExportToTranscripts(document).transcripts[0]?.messages.map((message) => message.created_at)).toEqual(['2026-06-01T10:00:00.123Z', undefined]);
+  });
+
+  it('refuses a file whose message uuid appears twice in a conversation, or whose conversation uuid appears twice, naming both places', () => {
+    const repeated = exportOf([human('h1', 'First'), assistant('a1', [{ type: 'text', text: 'One.' }]), human('h1', 'Second')]);
+    expect(() => claudeExportToTranscripts(repeated)).toThrow(
+      new ForeignImportError(
+        'The file is not a readable Claude export: conversations[0].chat_messages[2].uuid: the id "h1" appears twice (also at conversations[0].chat_messages[0].uuid). Nothing was imported.',
+      ),
+    );
+    const [entry] = exportOf([human('h1', 'Hi')]);
+    expect(() => claudeExportToTranscripts([entry, structuredClone(entry)])).toThrow(
+      new ForeignImportError(
+        'The file is not a readable Claude export: conversations[1].uuid: the id "conv-1" appears twice (also at conversations[0].uuid). Nothing was imported.',
+      ),
+    );
+  });
+
+  it('refuses a tool input nested 2,000 levels deep naming where it is, instead of overflowing the stack', () => {
+    const deep = exportOf([human('h1', 'Go.'), assistant('a1', [{ type: 'tool_use', id: 'call-1', name: 'search', input: nestedValue(2_000) }, { type: 'text', text: 'Done.' }])]);
+    expect(() => claudeExportToTranscripts(deep)).toThrow(
+      new ForeignImportError('The file is not a readable Claude export: conversations[0].chat_messages[1].content[0].input: nested more than 100 levels deep. Nothing was imported.'),
+    );
+    // A hundred levels is still a tool input.
+    const deepest = exportOf([human('h1', 'Go.'), assistant('a1', [{ type: 'tool_use', id: 'call-1', name: 'search', input: nestedValue(100) }])]);
+    expect(claudeExportToTranscripts(deepest).transcripts[0]?.messages[1]?.tool_invocations?.[0]?.input).toEqual(nestedValue(100));
+  });
+
+  it('pairs the results of a reply with thousands of calls in time linear in them, each with its own call', () => {
+    const reply = (calls: number) =>
+      exportOf([
+        human('h1', 'Look everything up.'),
+        assistant('a1', [
+          ...Array.from({ length: calls }, (_, index) => ({ type: 'tool_use', id: `call-${index}`, name: 'search', input: { index } })),
+          ...Array.from({ length: calls }, (_, index) => ({ type: 'tool_result', tool_use_id: `call-${calls - 1 - index}`, content: `result ${calls - 1 - index}` })),
+          { type: 'text', text: 'Found them all.' },
+        ]),
+      ]);
+    const calls = claudeExportToTranscripts(reply(3)).transcripts[0]?.messages[1]?.tool_invocations;
+    expect(calls?.map((call) => [call.provider_call_id, call.input, call.output])).toEqual([
+      ['call-0', { index: 0 }, 'result 0'],
+      ['call-1', { index: 1 }, 'result 1'],
+      ['call-2', { index: 2 }, 'result 2'],
+    ]);
+    // Four times the calls: about four times the work when linear, sixteen when each result rescans the calls.
+    expect(timeGrowth(reply(10_000), reply(40_000), claudeExportToTranscripts)).toBeLessThan(10);
   });
 });
 

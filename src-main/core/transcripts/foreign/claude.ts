@@ -17,7 +17,9 @@ import {
   type TranscriptV1,
 } from '../../../../src-shared/transcript';
 import { titleFromMessage } from '../../store/turns';
-import { formatIssuePath } from '../import';
+import { formatIssuePath } from '../issue-path';
+import { MAX_JSON_DEPTH, nestedDeeperThan, TOO_DEEP_PROBLEM } from '../json-depth';
+import { IdPlaces } from '../unique-ids';
 import { ForeignImportError, type ForeignImport } from './types';
 import { formatCount } from '../../../../src-shared/format-count';
 
@@ -102,10 +104,13 @@ export function claudeExportToTranscripts(document: unknown): ForeignImport {
   assertClaudeExport(document);
   const transcripts: TranscriptV1[] = [];
   const skipped: { title: string; reason: string }[] = [];
+  const conversationIds = new IdPlaces();
   document.forEach((entry, index) => {
     const where = `conversations[${index}]`;
     try {
-      const transcript = conversationToTranscript(parseAt(conversationSchema, entry, where), where);
+      const conversation = parseAt(conversationSchema, entry, where);
+      refuseIfRepeated(conversationIds, conversation.uuid, `${where}.uuid`);
+      const transcript = conversationToTranscript(conversation, where);
       if (transcript === null) skipped.push({ title: entryTitle(entry), reason: `${where}: no messages` });
       else transcripts.push(transcript);
     } catch (error) {
@@ -114,6 +119,20 @@ export function claudeExportToTranscripts(document: unknown): ForeignImport {
     }
   });
   return { transcripts, skipped };
+}
+
+/**
+ * A fault that leaves no conversation of the file to trust (an id used twice, a value too deep to read safely): the
+ * whole file is refused, where an entry that merely cannot be read is left out.
+ */
+function refusal(where: string, problem: string): ForeignImportError {
+  return new ForeignImportError(`The file is not a readable Claude export: ${where}: ${problem}. Nothing was imported.`);
+}
+
+/** Messages follow one another by uuid: one used twice would drop a message from the branch, so the file is refused. */
+function refuseIfRepeated(places: IdPlaces, id: string, path: string): void {
+  const problem = places.claim(id, path);
+  if (problem !== null) throw refusal(path, problem);
 }
 
 const conversationClaim = z.object({ chat_messages: z.array(z.unknown()) });
@@ -137,6 +156,8 @@ function entryTitle(entry: unknown): string {
 
 function conversationToTranscript(conversation: ClaudeConversation, where: string): TranscriptV1 | null {
   const model = conversation.model ?? null;
+  const messageIds = new IdPlaces();
+  conversation.chat_messages.forEach((message, index) => refuseIfRepeated(messageIds, message.uuid, `${where}.chat_messages[${index}].uuid`));
   const messages: TranscriptMessage[] = [];
   let turnId: string | null = null;
   for (const index of branchLastSeen(conversation)) {
@@ -187,9 +208,12 @@ function branchLastSeen(conversation: ClaudeConversation): readonly number[] {
 
 /** The message's known content items, each checked; items of other kinds are the export's own context and left out. */
 function contentItems(message: ClaudeMessage, path: string): ClaudeContentItem[] {
-  return (message.content ?? []).flatMap((item, index) =>
-    KNOWN_ITEM_TYPES.has(item.type) ? [parseAt(knownItemSchema, item, `${path}.content[${index}]`)] : [],
-  );
+  return (message.content ?? []).flatMap((item, index) => {
+    if (!KNOWN_ITEM_TYPES.has(item.type)) return [];
+    const known = parseAt(knownItemSchema, item, `${path}.content[${index}]`);
+    if (known.type === 'tool_use' && nestedDeeperThan(known.input, MAX_JSON_DEPTH)) throw refusal(`${path}.content[${index}].input`, TOO_DEEP_PROBLEM);
+    return [known];
+  });
 }
 
 /**
@@ -213,18 +237,25 @@ function createdAt(message: ClaudeMessage): { created_at?: string } {
  */
 function wordsOf(message: ClaudeMessage, items: readonly ClaudeContentItem[]): string {
   if (!items.some((item) => item.type === 'text')) return message.text ?? '';
-  let words = '';
+  // Pieces joined once at the end, and only the words' last two characters kept to look at: a message of many items
+  // never copies the words so far once per item.
+  const pieces: string[] = [];
+  let ending = '';
   let paragraphBreak = false;
+  const append = (piece: string): void => {
+    pieces.push(piece);
+    ending = piece.length >= 2 ? piece.slice(-2) : (ending + piece).slice(-2);
+  };
   for (const item of items) {
     if (item.type !== 'text') {
-      paragraphBreak = words !== '';
+      paragraphBreak = ending !== '';
       continue;
     }
-    if (paragraphBreak) words += words.endsWith('\n\n') ? '' : words.endsWith('\n') ? '\n' : '\n\n';
-    words += item.text;
+    if (paragraphBreak) append(ending === '\n\n' ? '' : ending.endsWith('\n') ? '\n' : '\n\n');
+    append(item.text);
     paragraphBreak = false;
   }
-  return words;
+  return pieces.join('');
 }
 
 function userText(message: ClaudeMessage, items: readonly ClaudeContentItem[]): string {
@@ -233,7 +264,8 @@ function userText(message: ClaudeMessage, items: readonly ClaudeContentItem[]): 
 
 /** A backtick fence longer than any run of backticks in `text`, so the text cannot close it. */
 function fenceFor(text: string): string {
-  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (match) => match[0].length));
+  let longest = 0;
+  for (const match of text.matchAll(/`+/g)) longest = Math.max(longest, match[0].length);
   return '`'.repeat(Math.max(3, longest + 1));
 }
 
@@ -290,20 +322,46 @@ function callInput(input: unknown): unknown {
   return typeof input === 'object' && input !== null && !Array.isArray(input) ? input : { input };
 }
 
+/** Calls in the order they were made, each key's earliest still unanswered at `next` (the ones before it are answered). */
+type WaitingCalls = Map<string, { readonly calls: CallDraft[]; next: number }>;
+
+/** One reply's calls, and those still waiting for a result by call id and by tool name, so pairing never rescans. */
+interface ReplyCalls {
+  readonly all: CallDraft[];
+  readonly byId: WaitingCalls;
+  readonly byTool: WaitingCalls;
+}
+
+function addWaiting(waiting: WaitingCalls, key: string, call: CallDraft): void {
+  const queue = waiting.get(key);
+  if (queue === undefined) waiting.set(key, { calls: [call], next: 0 });
+  else queue.calls.push(call);
+}
+
+function earliestWaiting(waiting: WaitingCalls, key: string | null | undefined): CallDraft | undefined {
+  const queue = key === null || key === undefined ? undefined : waiting.get(key);
+  if (queue === undefined) return undefined;
+  while (queue.next < queue.calls.length && queue.calls[queue.next]!.answered) queue.next += 1;
+  return queue.calls[queue.next];
+}
+
+function addCall(calls: ReplyCalls, call: CallDraft): void {
+  calls.all.push(call);
+  if (call.providerCallId !== null) addWaiting(calls.byId, call.providerCallId, call);
+  addWaiting(calls.byTool, call.tool, call);
+}
+
 /**
  * Pairs each result with its call by `tool_use_id`, or (where the export gives no ids) with the earliest unanswered
  * call of the same name. A call the export holds no result for did not finish; a result without its call is kept
  * with an empty input.
  */
-function answerCall(calls: CallDraft[], result: ClaudeToolResult): void {
+function answerCall(calls: ReplyCalls, result: ClaudeToolResult): void {
   const callId = result.tool_use_id ?? null;
-  const call =
-    callId !== null
-      ? calls.find((candidate) => !candidate.answered && candidate.providerCallId === callId)
-      : calls.find((candidate) => !candidate.answered && candidate.tool === result.name);
+  const call = callId !== null ? earliestWaiting(calls.byId, callId) : earliestWaiting(calls.byTool, result.name);
   const status = result.is_error === true ? 'error' : 'ok';
   if (call === undefined) {
-    calls.push({ providerCallId: callId, tool: result.name?.trim() ? result.name : 'unknown', input: {}, output: toolOutput(result), status, answered: true });
+    calls.all.push({ providerCallId: callId, tool: result.name?.trim() ? result.name : 'unknown', input: {}, output: toolOutput(result), status, answered: true });
     return;
   }
   call.output = toolOutput(result);
@@ -313,7 +371,7 @@ function answerCall(calls: CallDraft[], result: ClaudeToolResult): void {
 
 function assistantMessage(message: ClaudeMessage, items: readonly ClaudeContentItem[], turnId: string, model: string | null): TranscriptMessage {
   const thoughts: string[] = [];
-  const calls: CallDraft[] = [];
+  const calls: ReplyCalls = { all: [], byId: new Map(), byTool: new Map() };
   for (const item of items) {
     switch (item.type) {
       case 'text':
@@ -322,7 +380,7 @@ function assistantMessage(message: ClaudeMessage, items: readonly ClaudeContentI
         thoughts.push(item.thinking);
         break;
       case 'tool_use':
-        calls.push({ providerCallId: item.id ?? null, tool: item.name, input: callInput(item.input), output: null, status: 'cancelled', answered: false });
+        addCall(calls, { providerCallId: item.id ?? null, tool: item.name, input: callInput(item.input), output: null, status: 'cancelled', answered: false });
         break;
       case 'tool_result':
         answerCall(calls, item);
@@ -335,7 +393,7 @@ function assistantMessage(message: ClaudeMessage, items: readonly ClaudeContentI
   }
   const text = wordsOf(message, items);
   // DESIGN rule 4: an empty reply is a failure, never a finished turn.
-  const empty = text.trim() === '' && calls.length === 0;
+  const empty = text.trim() === '' && calls.all.length === 0;
   return {
     id: message.uuid,
     turn_id: turnId,
@@ -350,7 +408,7 @@ function assistantMessage(message: ClaudeMessage, items: readonly ClaudeContentI
     reasoning_level: null,
     // The export keeps the thinking's words but no signature, so it is read, never replayed as Claude's own thinking.
     ...(thoughts.length > 0 ? { reasoning: { brain: 'claude', model: model ?? '', text: thoughts.join('\n\n'), opaque: null } } : {}),
-    tool_invocations: calls.map((call, position) => ({
+    tool_invocations: calls.all.map((call, position) => ({
       id: `${message.uuid}:call:${position}`,
       kind: 'tool',
       server: null,
