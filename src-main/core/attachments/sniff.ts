@@ -41,6 +41,12 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 const PNG_END = Buffer.from([0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
 /** The largest side any wire resizes from; a header claiming more is damaged, not a photograph. */
 const MAX_IMAGE_SIDE = 100_000;
+/**
+ * The most pixels an image may declare, in megapixels. Showing an image decodes all of them: a 20,000 × 20,000 PNG of
+ * 1.2 MB froze the window for 19 s and took Chromium 4.5 GB, while a 50-megapixel photograph (8,660 × 5,770, more than
+ * any phone camera's default) decodes in about 200 MB. Every wire scales images far below this anyway.
+ */
+export const MAX_IMAGE_MEGAPIXELS = 50;
 
 function startsWith(bytes: Buffer, prefix: Buffer | string, at = 0): boolean {
   const expected = typeof prefix === 'string' ? Buffer.from(prefix, 'latin1') : prefix;
@@ -195,6 +201,15 @@ export function sniffAttachment(name: string, bytes: Buffer): SniffResult {
   if (image !== null) {
     if (image.size === null) {
       return refuse('attachment-corrupt', `${name} looks like ${image.mediaType.slice('image/'.length).toUpperCase()} but its header or size cannot be read: the file is damaged or cut off. Save it again and attach the new copy.`);
+    }
+    const { width, height } = image.size;
+    if (width * height > MAX_IMAGE_MEGAPIXELS * 1_000_000) {
+      const megapixels = Math.round((width * height) / 1_000_000);
+      return refuse(
+        'attachment-too-large',
+        `${name} is ${width.toLocaleString('en-US')} × ${height.toLocaleString('en-US')} pixels (${megapixels.toLocaleString('en-US')} megapixels); ` +
+          `Anybrain takes images up to ${MAX_IMAGE_MEGAPIXELS} megapixels. Scale it down and attach it again.`,
+      );
     }
     return { ok: true, attachment: { kind: 'image', mediaType: image.mediaType, width: image.size.width, height: image.size.height, pages: null } };
   }
