@@ -11,6 +11,7 @@ import {
   type AttachmentKind,
   type ImageMediaType,
 } from '../../../src-shared/attachments';
+import { formatCount } from '../../../src-shared/format-count';
 
 export interface SniffedAttachment {
   readonly kind: AttachmentKind;
@@ -207,7 +208,7 @@ export function sniffAttachment(name: string, bytes: Buffer): SniffResult {
       const megapixels = Math.round((width * height) / 1_000_000);
       return refuse(
         'attachment-too-large',
-        `${name} is ${width.toLocaleString('en-US')} × ${height.toLocaleString('en-US')} pixels (${megapixels.toLocaleString('en-US')} megapixels); ` +
+        `${name} is ${formatCount(width)} × ${formatCount(height)} pixels (${formatCount(megapixels)} megapixels); ` +
           `Anybrain takes images up to ${MAX_IMAGE_MEGAPIXELS} megapixels. Scale it down and attach it again.`,
       );
     }
