@@ -5,7 +5,9 @@
  */
 import {
   ATTACHMENT_SIZE_LIMITS,
+  exceedsImageMegapixels,
   kindClaimedByName,
+  MAX_IMAGE_MEGAPIXELS,
   PDF_MEDIA_TYPE,
   textMediaTypeFor,
   type AttachmentKind,
@@ -42,12 +44,6 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 const PNG_END = Buffer.from([0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
 /** The largest side any wire resizes from; a header claiming more is damaged, not a photograph. */
 const MAX_IMAGE_SIDE = 100_000;
-/**
- * The most pixels an image may declare, in megapixels. Showing an image decodes all of them: a 20,000 × 20,000 PNG of
- * 1.2 MB froze the window for 19 s and took Chromium 4.5 GB, while a 50-megapixel photograph (8,660 × 5,770, more than
- * any phone camera's default) decodes in about 200 MB. Every wire scales images far below this anyway.
- */
-export const MAX_IMAGE_MEGAPIXELS = 50;
 
 function startsWith(bytes: Buffer, prefix: Buffer | string, at = 0): boolean {
   const expected = typeof prefix === 'string' ? Buffer.from(prefix, 'latin1') : prefix;
@@ -181,7 +177,7 @@ const ACCEPTED = 'Anybrain takes PNG, JPEG, WebP and GIF images, PDFs, and plain
 
 /** Why an image of `width` × `height` is refused, or null when it is within `MAX_IMAGE_MEGAPIXELS`. */
 function megapixelRefusal(name: string, width: number, height: number): string | null {
-  if (width * height <= MAX_IMAGE_MEGAPIXELS * 1_000_000) return null;
+  if (!exceedsImageMegapixels(width, height)) return null;
   const megapixels = Math.round((width * height) / 1_000_000);
   return (
     `${name} is ${formatCount(width)} × ${formatCount(height)} pixels (${formatCount(megapixels)} megapixels); ` +
