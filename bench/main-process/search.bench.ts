@@ -12,7 +12,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_MARK_END, SEARCH_MARK_START } from '../../src-shared/search';
 import { closeDatabase, openDatabase, type AppDatabase } from '../../src-main/core/store/open';
-import { ftsMatchExpression, searchMessages, searchTerms, SNIPPET_ELLIPSIS } from '../../src-main/core/store/search';
+import { insertConversation } from '../../src-main/core/store/conversations';
+import { insertMessage } from '../../src-main/core/store/messages';
+import { ftsMatchExpression, ftsString, searchMessages, searchTerms } from '../../src-main/core/store/search';
+import { SNIPPET_ELLIPSIS } from '../../src-main/core/store/search-snippet';
 import { seedConversation } from '../replay/seed-conversation';
 import { measureInterleaved, median } from '../replay/timing';
 import { isSmokeRun, reportScenario } from '../support/scenario-line';
@@ -23,6 +26,9 @@ const MESSAGES = SMOKE ? 300 : 100_000;
 const PLAN = SMOKE ? { warmups: 0, repetitions: 1, settleMs: 0 } : { warmups: 3, repetitions: 15, settleMs: 50 };
 const TOP = 50;
 const TARGET_RATIO = 2;
+/** A snippet cut from 64 Ki characters against a MATCH that reads none: a few milliseconds over it is the cost. */
+const DEGENERATE_TARGET_RATIO = 10;
+const SEEDED_AT = '2026-12-01T10:00:00.000Z';
 
 interface Query {
   readonly label: string;
@@ -88,6 +94,50 @@ describe(`search, top ${TOP} over ${MESSAGES.toLocaleString('en')} messages`, ()
         target: `<= ${TARGET_RATIO}x`,
         met: value <= baseline * TARGET_RATIO,
       });
+    });
+  }
+});
+
+/** One reply of a phrase repeated to 240 KB: every word is a hit, which FTS5's `snippet()` pays for squared. */
+const DEGENERATE_BYTES = SMOKE ? 24 * 1024 : 240 * 1024;
+const DEGENERATE: ReadonlyArray<{ readonly label: string; readonly phrase: string; readonly query: string; readonly raw: string }> = [
+  { label: 'words', phrase: 'the loop goes round ', query: 'loop', raw: 'SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank LIMIT 50' },
+  { label: 'hangul', phrase: '서울에서 친구를 만났어요 ', query: '친구를', raw: 'SELECT rowid FROM messages_cjk_fts WHERE messages_cjk_fts MATCH ? ORDER BY rank LIMIT 50' },
+];
+
+describe(`search over one repetitive reply of ${DEGENERATE_BYTES / 1024} KB`, () => {
+  for (const { label, phrase, query, raw } of DEGENERATE) {
+    it(`${label}: "${query}" against the raw FTS5 MATCH without snippets`, async () => {
+      const folder = mkdtempSync(join(tmpdir(), 'anybrain-bench-search-degenerate-'));
+      const db = openDatabase(join(folder, 'anybrain.db'));
+      try {
+        insertConversation(db, { id: 'c1', title: 'Repetition', brain: 'kimi', model: null, now: SEEDED_AT });
+        const text = phrase.repeat(Math.ceil(DEGENERATE_BYTES / Buffer.byteLength(phrase)));
+        insertMessage(db, { id: 'm1', conversationId: 'c1', seq: 1, turnId: 't1', role: 'assistant', text, status: 'complete', brain: 'kimi', createdAt: SEEDED_AT });
+        const appName = 'searchMessages';
+        const rawName = 'raw FTS5 MATCH';
+        const cases = new Map<string, () => number>([
+          [appName, () => searchMessages(db, query, { limit: TOP }).hits.length],
+          [rawName, () => db.$client.prepare(raw).all(ftsString(query)).length],
+        ]);
+        const { samples, failures } = await measureInterleaved(cases, PLAN, (name, hits) => {
+          expect(hits, `${name} did not find the reply`).toBe(1);
+        });
+        expect([...failures].map(([name, error]) => `${name}: ${error.message}`)).toEqual([]);
+        const value = median(samples.get(appName)!.wallMs);
+        const baseline = median(samples.get(rawName)!.wallMs);
+        reportScenario({
+          name: `search-degenerate-${label}-${DEGENERATE_BYTES / 1024}kb-vs-raw-match`,
+          value,
+          baseline,
+          unit: 'ms',
+          target: `<= ${DEGENERATE_TARGET_RATIO}x`,
+          met: value <= baseline * DEGENERATE_TARGET_RATIO,
+        });
+      } finally {
+        closeDatabase(db);
+        rmSync(folder, { recursive: true, force: true });
+      }
     });
   }
 });

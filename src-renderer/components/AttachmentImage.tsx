@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { AttachmentView } from '../../src-shared/api';
+import { exceedsImageMegapixels } from '../../src-shared/attachments';
 import { attachmentUrl } from '../state/attachment-actions';
 
 type Loaded =
@@ -9,11 +10,15 @@ type Loaded =
 
 /**
  * An attached image, read through the Api into an object URL. Only PNG, JPEG, WebP and GIF are ever stored as images,
- * and an `<img>` never runs what it shows: no attachment is put into the page as markup.
+ * and an `<img>` never runs what it shows: no attachment is put into the page as markup. An image stored before the
+ * megapixel limit that declares more is never read nor decoded (decoding one froze the window for 19 s); the rest
+ * decode off the main thread (`decoding="async"`).
  */
 export function AttachmentImage({ attachment, className }: { readonly attachment: AttachmentView; readonly className: string }) {
   const [result, setResult] = useState<Loaded>({ state: 'loading' });
+  const tooLarge = attachment.width !== null && attachment.height !== null && exceedsImageMegapixels(attachment.width, attachment.height);
   useEffect(() => {
+    if (tooLarge) return;
     let current = true;
     attachmentUrl(attachment).then(
       (url) => {
@@ -26,10 +31,17 @@ export function AttachmentImage({ attachment, className }: { readonly attachment
     return () => {
       current = false;
     };
-  }, [attachment]);
+  }, [attachment, tooLarge]);
   // A row re-rendered with a fresh copy of the same attachment keeps showing it while the cached URL is looked up.
   const loaded: Loaded = result.state !== 'loading' && result.attachmentId !== attachment.id ? { state: 'loading' } : result;
   const size = attachment.width !== null && attachment.height !== null ? { width: attachment.width, height: attachment.height } : {};
+  if (tooLarge) {
+    return (
+      <span className={`${className} attachment-image-placeholder failed`} role="img" aria-label={`${attachment.name} (too large to show)`}>
+        {attachment.name}
+      </span>
+    );
+  }
   switch (loaded.state) {
     case 'loading':
       return <span className={`${className} attachment-image-placeholder`} role="img" aria-label={attachment.name} aria-busy="true" />;
@@ -40,7 +52,7 @@ export function AttachmentImage({ attachment, className }: { readonly attachment
         </span>
       );
     case 'shown':
-      return <img className={className} src={loaded.url} alt={attachment.name} {...size} data-testid="attachment-image" />;
+      return <img className={className} src={loaded.url} alt={attachment.name} {...size} decoding="async" data-testid="attachment-image" />;
     default: {
       const _unknown: never = loaded;
       return null;

@@ -76,6 +76,18 @@ describe('a message with attachments', () => {
     expect(view.getByTestId('message-text').textContent).toBe('Look');
   });
 
+  it('decodes images off the main thread, and never reads nor decodes one stored declaring more than 50 megapixels', async () => {
+    const readAttachment = vi.fn<Api['readAttachment']>().mockResolvedValue({ mediaType: 'image/png', dataBase64: 'aGVsbG8=' });
+    installApi(fakeApi({ readAttachment }));
+    const bomb: AttachmentView = { ...PHOTO, id: 'att-3', name: 'bomb.png', sha256: 'c'.repeat(64), width: 20_000, height: 20_000 };
+    load(messageFixture({ text: 'Look', attachments: [PHOTO, bomb] }));
+    const view = render(<MessageRow messageId="m1" />);
+    await settle();
+    expect(view.getByRole('img', { name: 'photo.png' }).getAttribute('decoding')).toBe('async');
+    expect(view.getByRole('img', { name: 'bomb.png (too large to show)' }).tagName).toBe('SPAN');
+    expect(readAttachment.mock.calls).toEqual([[{ id: 'att-1' }]]);
+  });
+
   it('enlarges an image in a dialog named after it, which Escape closes', async () => {
     installApi(fakeApi({ readAttachment: async () => ({ mediaType: 'image/png', dataBase64: 'aGVsbG8=' }) }));
     load(messageFixture({ text: '', attachments: [PHOTO] }));

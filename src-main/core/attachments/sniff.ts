@@ -5,12 +5,15 @@
  */
 import {
   ATTACHMENT_SIZE_LIMITS,
+  exceedsImageMegapixels,
   kindClaimedByName,
+  MAX_IMAGE_MEGAPIXELS,
   PDF_MEDIA_TYPE,
   textMediaTypeFor,
   type AttachmentKind,
   type ImageMediaType,
 } from '../../../src-shared/attachments';
+import { formatCount } from '../../../src-shared/format-count';
 
 export interface SniffedAttachment {
   readonly kind: AttachmentKind;
@@ -172,6 +175,22 @@ function refuse(code: AttachmentRefusalCode, message: string): SniffResult {
 
 const ACCEPTED = 'Anybrain takes PNG, JPEG, WebP and GIF images, PDFs, and plain text and code files.';
 
+/** Why an image of `width` × `height` is refused, or null when it is within `MAX_IMAGE_MEGAPIXELS`. */
+function megapixelRefusal(name: string, width: number, height: number): string | null {
+  if (!exceedsImageMegapixels(width, height)) return null;
+  const megapixels = Math.round((width * height) / 1_000_000);
+  return (
+    `${name} is ${formatCount(width)} × ${formatCount(height)} pixels (${formatCount(megapixels)} megapixels); ` +
+    `Anybrain takes images up to ${MAX_IMAGE_MEGAPIXELS} megapixels. Scale it down and attach it again.`
+  );
+}
+
+/** Why an image that arrived some other way (a tool's result) is not kept, read from its header; null when it is kept. */
+export function declaredImageRefusal(name: string, bytes: Buffer): string | null {
+  const size = imageHeader(bytes)?.size ?? null;
+  return size === null ? null : megapixelRefusal(name, size.width, size.height);
+}
+
 /** The kind, media type and (for an image) size the bytes hold, or why the file cannot be attached. */
 export function sniffAttachment(name: string, bytes: Buffer): SniffResult {
   if (bytes.length === 0) return refuse('attachment-empty', `${name} is empty (0 bytes), so there is nothing to attach. Choose the file again, or another one.`);
@@ -196,6 +215,8 @@ export function sniffAttachment(name: string, bytes: Buffer): SniffResult {
     if (image.size === null) {
       return refuse('attachment-corrupt', `${name} looks like ${image.mediaType.slice('image/'.length).toUpperCase()} but its header or size cannot be read: the file is damaged or cut off. Save it again and attach the new copy.`);
     }
+    const tooLarge = megapixelRefusal(name, image.size.width, image.size.height);
+    if (tooLarge !== null) return refuse('attachment-too-large', tooLarge);
     return { ok: true, attachment: { kind: 'image', mediaType: image.mediaType, width: image.size.width, height: image.size.height, pages: null } };
   }
   if (found === 'pdf') return { ok: true, attachment: { kind: 'pdf', mediaType: PDF_MEDIA_TYPE, width: null, height: null, pages: pdfPageCount(bytes) } };

@@ -37,6 +37,23 @@ export function pngFile(width: number, height: number, colour?: PixelColour): Bu
   ]);
 }
 
+/**
+ * A PNG whose header declares `width` × `height` with one tiny IDAT: a few dozen bytes on disk that a sniffer reads
+ * as that size, as a decompression bomb would declare it (it need not decode).
+ */
+export function declaredPngFile(width: number, height: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(Buffer.alloc(64))),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
 /** A JPEG's frame header and markers around a token scan: enough for a sniffer, which reads no pixels. */
 export function jpegFile(width: number, height: number): Buffer {
   const frame = Buffer.from([0xff, 0xc0, 0x00, 0x0b, 0x08, 0, 0, 0, 0, 0x01, 0x01, 0x11, 0x00]);

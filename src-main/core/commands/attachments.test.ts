@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, type CommandInput, type CommandName, type CommandOutput } from '../../../src-shared/api';
 import { ATTACHMENT_SIZE_LIMITS } from '../../../src-shared/attachments';
 import { openCore, type OpenedCore } from '../app';
-import { pdfFile, pngFile } from '../attachments/test-files';
+import { declaredPngFile, pdfFile, pngFile } from '../attachments/test-files';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -83,6 +83,16 @@ describe('addAttachment', () => {
     const refused = await refusal(core, 'addAttachment', { name, dataBase64: base64(bytes) });
     expect(refused.code).toBe(code);
     expect(refused.message).toContain(name);
+    expect(attachmentRows(core)).toEqual([]);
+    expect(storedFiles(core.dataDir)).toEqual([]);
+  });
+
+  it('refuses a PNG that declares 20,000 × 20,000 pixels, with the limit and what to do, storing nothing', async () => {
+    const core = open();
+    expect(await refusal(core, 'addAttachment', { name: 'photo.png', dataBase64: base64(declaredPngFile(20_000, 20_000)) })).toEqual({
+      code: 'attachment-too-large',
+      message: 'photo.png is 20,000 × 20,000 pixels (400 megapixels); Anybrain takes images up to 50 megapixels. Scale it down and attach it again.',
+    });
     expect(attachmentRows(core)).toEqual([]);
     expect(storedFiles(core.dataDir)).toEqual([]);
   });

@@ -7,6 +7,7 @@ import type { MessageRole, SearchHitView, SearchResultsView } from '../../../src
 import type { BrainId } from '../../../src-shared/brains';
 import { DEFAULT_SEARCH_LIMIT, SEARCH_MARK_END, SEARCH_MARK_START } from '../../../src-shared/search';
 import { containsPattern } from './conversations';
+import { markTerms, SNIPPET_ELLIPSIS, SNIPPET_SCAN_CHARS, snippetAround } from './search-snippet';
 import type { AppDatabase } from './open';
 
 /**
@@ -26,10 +27,12 @@ const MAX_TERMS = 16;
 const MAX_TERM_LENGTH = 100;
 /** Tokens around a hit in a snippet FTS5 builds (its limit is 64). */
 const SNIPPET_TOKENS = 16;
-/** Characters shown before and after the first hit in a snippet built here (the trigram path). */
-const SNIPPET_CONTEXT_BEFORE = 40;
-const SNIPPET_CONTEXT_AFTER = 100;
-export const SNIPPET_ELLIPSIS = '…';
+/**
+ * The longest text FTS5's `snippet()` cuts; a longer one's snippet is cut by `snippetAround` from its first
+ * characters. `snippet()` scores every hit against every other, so its work grows with the square of the hits: 4 KB of
+ * one repeated word costs about 2 ms, 64 KB a second, and one 240 KB reply held a search for 17 s.
+ */
+export const FTS_SNIPPET_MAX_CHARS = 4096;
 
 /**
  * The words of a query: split on white space; a term with no letter or digit (`-`, `*`, `(`) is dropped, since every
@@ -64,34 +67,59 @@ interface MessageHitRow {
   readonly role: MessageRole;
   readonly brain: BrainId | null;
   readonly createdAt: string;
-  readonly snippet: string;
   /** SQLite's boolean: 1 for a message on a branch the conversation does not show. */
   readonly offBranch: number;
+}
+
+interface MessageHit extends MessageHitRow {
+  readonly snippet: string;
+}
+
+/** A hit whose snippet is cut here: the first characters of its text, and whether the text goes on. */
+interface HitWithHead extends MessageHitRow {
+  readonly head: string;
+  readonly truncated: number;
 }
 
 const HIT_COLUMNS = `m.conversation_id AS conversationId, c.title AS conversationTitle, m.id AS messageId, m.role AS role,
   m.brain AS brain, m.created_at AS createdAt, (m.on_live_path = 0 AND m.kind != 'summary') AS offBranch`;
 
-/** Words indexed by unicode61: ranked by bm25, snippets cut by FTS5 with the private-use marks. */
-function wordHits(db: AppDatabase, terms: readonly string[], limit: number): MessageHitRow[] {
-  return db.$client
-    .prepare<[string, string, string, number], MessageHitRow>(
-      `SELECT ${HIT_COLUMNS}, hits.snippet AS snippet
-       FROM (SELECT rowid, rank, snippet(messages_fts, 0, ?, ?, '${SNIPPET_ELLIPSIS}', ${SNIPPET_TOKENS}) AS snippet
+/** The first characters of a text (`text` in the query) that a snippet cut here reads, and whether it goes on. */
+const HEAD_COLUMNS = (text: string): string =>
+  `substr(${text}, 1, ${SNIPPET_SCAN_CHARS}) AS head, (length(${text}) > ${SNIPPET_SCAN_CHARS}) AS truncated`;
+
+/**
+ * Words indexed by unicode61: ranked by bm25, snippets cut by FTS5 with the private-use marks; a text longer than
+ * `FTS_SNIPPET_MAX_CHARS` gets its snippet cut here around its first hit instead.
+ */
+function wordHits(db: AppDatabase, terms: readonly string[], limit: number): MessageHit[] {
+  const rows = db.$client
+    .prepare<[string, string, string, number], MessageHitRow & { readonly snippet: string | null; readonly head: string | null; readonly truncated: number | null }>(
+      `SELECT ${HIT_COLUMNS}, hits.snippet AS snippet,
+         CASE WHEN hits.snippet IS NULL THEN substr(m.text, 1, ${SNIPPET_SCAN_CHARS}) END AS head,
+         CASE WHEN hits.snippet IS NULL THEN length(m.text) > ${SNIPPET_SCAN_CHARS} END AS truncated
+       FROM (SELECT rowid, rank,
+               CASE WHEN length(text) <= ${FTS_SNIPPET_MAX_CHARS}
+                 THEN snippet(messages_fts, 0, ?, ?, '${SNIPPET_ELLIPSIS}', ${SNIPPET_TOKENS}) END AS snippet
              FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rank LIMIT ?) AS hits
        JOIN messages m ON m.rowid = hits.rowid
        JOIN conversations c ON c.id = m.conversation_id
        ORDER BY hits.rank`,
     )
     .all(SEARCH_MARK_START, SEARCH_MARK_END, ftsMatchExpression(terms), limit);
+  return rows.map(({ snippet, head, truncated, ...row }) => ({
+    ...row,
+    snippet: snippet ?? snippetAround({ text: head ?? '', truncated: truncated === 1 }, terms, 'word-start'),
+  }));
 }
 
 /**
  * A query with Chinese, Japanese or Korean in it: the trigram index finds each term anywhere inside a run. Terms of
  * three characters or more go into one MATCH (ranked by bm25); shorter ones are LIKE filters, which FTS5 answers over
- * the trigram table alone. The snippet is cut here, around the first hit, with the same marks.
+ * the trigram table alone. The snippet is cut here, around the first hit, with the same marks, from the text's first
+ * `SNIPPET_SCAN_CHARS` characters (only those leave SQLite).
  */
-function cjkHits(db: AppDatabase, terms: readonly string[], limit: number): MessageHitRow[] {
+function cjkHits(db: AppDatabase, terms: readonly string[], limit: number): MessageHit[] {
   const matched = terms.filter((term) => Array.from(term).length >= TRIGRAM_LENGTH);
   const liked = terms.filter((term) => Array.from(term).length < TRIGRAM_LENGTH);
   const conditions = [
@@ -100,66 +128,16 @@ function cjkHits(db: AppDatabase, terms: readonly string[], limit: number): Mess
   ];
   const order = matched.length > 0 ? 'rank' : 'rowid DESC';
   const rows = db.$client
-    .prepare<unknown[], MessageHitRow & { readonly text: string }>(
-      `SELECT ${HIT_COLUMNS}, hits.text AS text, '' AS snippet
-       FROM (SELECT rowid, ${matched.length > 0 ? 'rank' : 'NULL AS rank'}, text FROM messages_cjk_fts
+    .prepare<unknown[], HitWithHead>(
+      `SELECT ${HIT_COLUMNS}, hits.head AS head, hits.truncated AS truncated
+       FROM (SELECT rowid, ${matched.length > 0 ? 'rank' : 'NULL AS rank'}, ${HEAD_COLUMNS('text')} FROM messages_cjk_fts
              WHERE ${conditions.join(' AND ')} ORDER BY ${order} LIMIT ?) AS hits
        JOIN messages m ON m.rowid = hits.rowid
        JOIN conversations c ON c.id = m.conversation_id
        ORDER BY ${matched.length > 0 ? 'hits.rank' : 'hits.rowid DESC'}`,
     )
     .all(...(matched.length > 0 ? [matched.map(ftsString).join(' ')] : []), ...liked.map(containsPattern), limit);
-  return rows.map(({ text, ...row }) => ({ ...row, snippet: snippetAround(text, terms) }));
-}
-
-/** The ranges (in code points) where any term occurs, case-insensitively, merged and in order. */
-function termRanges(characters: readonly string[], terms: readonly string[]): Array<[number, number]> {
-  const lowered = characters.map((character) => character.toLowerCase());
-  const ranges: Array<[number, number]> = [];
-  for (const term of terms) {
-    const needle = Array.from(term.toLowerCase());
-    for (let start = 0; start + needle.length <= lowered.length; start += 1) {
-      if (needle.every((character, offset) => lowered[start + offset] === character)) ranges.push([start, start + needle.length]);
-    }
-  }
-  ranges.sort((left, right) => left[0] - right[0]);
-  const merged: Array<[number, number]> = [];
-  for (const range of ranges) {
-    const last = merged[merged.length - 1];
-    if (last !== undefined && range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
-    else merged.push([range[0], range[1]]);
-  }
-  return merged;
-}
-
-/** `characters[from, to)` with every occurrence of a term between the marks. */
-function marked(characters: readonly string[], ranges: ReadonlyArray<readonly [number, number]>, from: number, to: number): string {
-  let text = '';
-  let position = from;
-  for (const [start, end] of ranges) {
-    if (end <= from || start >= to) continue;
-    const clippedStart = Math.max(start, from);
-    const clippedEnd = Math.min(end, to);
-    text += characters.slice(position, clippedStart).join('') + SEARCH_MARK_START + characters.slice(clippedStart, clippedEnd).join('') + SEARCH_MARK_END;
-    position = clippedEnd;
-  }
-  return text + characters.slice(position, to).join('');
-}
-
-/** A whole short text (a title) with its hits marked. */
-export function markTerms(text: string, terms: readonly string[]): string {
-  const characters = Array.from(text);
-  return marked(characters, termRanges(characters, terms), 0, characters.length);
-}
-
-/** Some context around the first hit, its hits marked, white space runs shown as one space. */
-export function snippetAround(text: string, terms: readonly string[]): string {
-  const characters = Array.from(text.replace(/\s+/gu, ' '));
-  const ranges = termRanges(characters, terms);
-  const first = ranges[0]?.[0] ?? 0;
-  const from = Math.max(0, first - SNIPPET_CONTEXT_BEFORE);
-  const to = Math.min(characters.length, first + SNIPPET_CONTEXT_AFTER);
-  return (from > 0 ? SNIPPET_ELLIPSIS : '') + marked(characters, ranges, from, to) + (to < characters.length ? SNIPPET_ELLIPSIS : '');
+  return rows.map(({ head, truncated, ...row }) => ({ ...row, snippet: snippetAround({ text: head, truncated: truncated === 1 }, terms) }));
 }
 
 /** Conversations whose title holds every term (SQLite's LIKE: case-insensitive for ASCII), newest first. */

@@ -5,6 +5,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TranscriptV1 } from '../../../src-shared/transcript';
 import { attachmentFilePath, sha256Of } from '../attachments/attachment-files';
+import { declaredPngFile } from '../attachments/test-files';
 import { attachmentTokenCeiling } from '../context/attachment-tokens';
 import { estimateRowTokens } from '../context/row-estimate';
 import { attachmentRowsOfMessages, attachmentsOfMessages } from '../store/attachments';
@@ -135,6 +136,11 @@ describe('importing attachments', () => {
     const cut = PNG.subarray(0, 12);
     expect(refusal({ ...photo, size: cut.length, sha256: sha256Of(cut), data_base64: cut.toString('base64') })).toMatch(
       /^The file is not a valid Anybrain transcript: messages\[0\]\.attachments\[0\]: photo\.png looks like PNG but its header or size cannot be read.+ Nothing was imported\.$/,
+    );
+    const bomb = declaredPngFile(20_000, 20_000);
+    expect(refusal({ ...photo, size: bomb.length, sha256: sha256Of(bomb), data_base64: bomb.toString('base64') })).toBe(
+      'The file is not a valid Anybrain transcript: messages[0].attachments[0]: photo.png is 20,000 × 20,000 pixels (400 megapixels); ' +
+        'Anybrain takes images up to 50 megapixels. Scale it down and attach it again. Nothing was imported.',
     );
     expect(refusal({ ...photo, size: 0, sha256: sha256Of(Buffer.alloc(0)), data_base64: '' })).toMatch(/: photo\.png is empty \(0 bytes\)/);
   });

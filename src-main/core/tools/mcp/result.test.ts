@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { base64ByteLength } from '../../../../src-shared/tool-images';
+import { declaredPngFile } from '../../attachments/test-files';
 import { EMPTY_OUTPUT, toToolResult } from './result';
 
 describe('toToolResult', () => {
@@ -34,6 +35,14 @@ describe('toToolResult', () => {
       output: '',
       isError: false,
       images: [{ mimeType: 'image/gif', data: gif }],
+    });
+  });
+
+  it('keeps no image that declares more than 50 megapixels: the brain reads why instead', () => {
+    const bomb = declaredPngFile(20_000, 20_000).toString('base64');
+    expect(toToolResult({ content: [{ type: 'text', text: 'Rendered.' }, { type: 'image', mimeType: 'image/png', data: bomb }] })).toEqual({
+      output: "Rendered.\nThe tool's image is 20,000 × 20,000 pixels (400 megapixels); Anybrain takes images up to 50 megapixels. Scale it down and attach it again.",
+      isError: false,
     });
   });
 

@@ -4,6 +4,7 @@
  */
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import { base64ByteLength, type ToolImage } from '../../../../src-shared/tool-images';
+import { declaredImageRefusal } from '../../attachments/sniff';
 import type { ToolResult } from '../catalogue';
 
 /** What the brain reads when a tool succeeds without saying anything. */
@@ -41,8 +42,16 @@ export interface McpCallResult {
 
 export function toToolResult(result: McpCallResult): ToolResult {
   const content = result.content ?? [];
-  const images: ToolImage[] = content.flatMap((block) => (block.type === 'image' ? [{ mimeType: block.mimeType, data: block.data }] : []));
-  const parts = content.filter((block) => block.type !== 'image').map(describeContent).filter((part) => part !== '');
+  // An image that declares more pixels than the window decodes safely is never kept: the brain reads why instead.
+  const refusals = new Map(content.flatMap((block) => {
+    const refusal = block.type === 'image' ? declaredImageRefusal('The tool\'s image', Buffer.from(block.data, 'base64')) : null;
+    return refusal === null ? [] : [[block, refusal] as const];
+  }));
+  const images: ToolImage[] = content.flatMap((block) => (block.type === 'image' && !refusals.has(block) ? [{ mimeType: block.mimeType, data: block.data }] : []));
+  const parts = content
+    .filter((block) => block.type !== 'image' || refusals.has(block))
+    .map((block) => refusals.get(block) ?? describeContent(block))
+    .filter((part) => part !== '');
   if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent));
   if (parts.length === 0 && result.toolResult !== undefined) {
     parts.push(typeof result.toolResult === 'string' ? result.toolResult : JSON.stringify(result.toolResult));
