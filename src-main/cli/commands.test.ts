@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { strToU8, zipSync } from 'fflate';
 import { tmpdir } from 'node:os';
@@ -408,6 +408,23 @@ describe('anybrain chat --regenerate', () => {
     await expect(chatCommand(core, capture(), { conversation, brain: 'kimi', regenerate: true })).rejects.toThrow(
       'There is no message to answer again in this conversation.',
     );
+  });
+});
+
+describe('anybrain doctor', () => {
+  it('reports the files a killed import or attach left, which this start removed', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'anybrain-cli-'));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    mkdirSync(join(dataDir, 'attachments'), { recursive: true });
+    // What a SIGKILL between writing an attachment's bytes and storing its row leaves, and a write cut short.
+    writeFileSync(join(dataDir, 'attachments', 'a'.repeat(64)), Buffer.alloc(1_500_000));
+    writeFileSync(join(dataDir, 'attachments', `${'b'.repeat(64)}.999999.1.tmp`), Buffer.alloc(500_000));
+    const core = openCore({ dataDir, env: {} });
+    cleanups.push(() => core.dispose());
+    const output = capture();
+    expect(await doctorCommand(core, output)).toBe(0);
+    expect(output.out).toContain('\nleftover files removed at this start: 2 (2.0 MB)\nleftover files kept while another Anybrain uses this folder: 0\n');
+    expect(readdirSync(join(dataDir, 'attachments'))).toEqual([]);
   });
 });
 

@@ -346,6 +346,11 @@ export async function readWholeExport(core: Core, exportId: string): Promise<Uin
   return new Uint8Array(Buffer.concat(pieces));
 }
 
+/** "3 (12.4 MB)": files a killed import or attach left behind. */
+function leftoverText(count: { readonly files: number; readonly bytes: number }): string {
+  return count.files === 0 ? '0' : `${count.files} (${(count.bytes / 1_000_000).toFixed(1)} MB)`;
+}
+
 export async function doctorCommand(core: Core, output: Output): Promise<number> {
   const health = await call(core, 'getDataHealth', {});
   const lines = [
@@ -353,6 +358,8 @@ export async function doctorCommand(core: Core, output: Output): Promise<number>
     `integrity: ${health.integrity}`,
     `foreign key problems: ${health.foreignKeyProblems}`,
     `interrupted replies: ${health.interruptedReplies}${health.interruptedAtThisStart ? ` (${health.interruptedAtThisStart} found at this start)` : ''}`,
+    `leftover files removed at this start: ${leftoverText(health.leftoversRemovedAtThisStart)}`,
+    `leftover files kept while another Anybrain uses this folder: ${leftoverText(health.leftoversKept)}`,
     `failed replies: ${health.failedReplies}`,
     `stopped replies: ${health.stoppedReplies}`,
     `chrome-bearing replies: ${health.chromeRows}`,

@@ -74,7 +74,7 @@ export function openCore(
   const ownerLock = holdOwnerLock(options.dataDir, undefined, lockOptions);
   const searchBackfill = startPendingSearchBackfill(db, databasePath, options.nativeBinding);
   const recoveredInterrupted = markStreamingAsInterrupted(db, nowIso(), (owner) => isStreamOwnerAlive(options.dataDir, owner, lockOptions));
-  sweepAttachments(db, options.dataDir, new Date());
+  const leftovers = sweepAttachments(db, options.dataDir, new Date(), lockOptions);
   const listeners = new Set<(event: ApiEvent) => void>();
   const emit = (event: ApiEvent): void => {
     for (const listener of listeners) {
@@ -149,6 +149,7 @@ export function openCore(
     env,
     keyStore,
     recoveredInterrupted,
+    leftovers,
     notAnswering,
   };
   const handlers: CommandHandlers = joinHandlers(

@@ -457,6 +457,10 @@ export interface DataHealthView {
   readonly stoppedReplies: number;
   /** Replies found still streaming when this process opened the data folder, now marked interrupted. */
   readonly interruptedAtThisStart: number;
+  /** Files a killed import or attach left (attachments no row names, unfinished writes), removed at this start. */
+  readonly leftoversRemovedAtThisStart: { readonly files: number; readonly bytes: number };
+  /** Such files kept because another Anybrain has the data folder open and may still store their rows. */
+  readonly leftoversKept: { readonly files: number; readonly bytes: number };
   readonly chromeRows: number;
   readonly quoteEscapeRows: number;
   /** Escaped quotes normalised so far, by turns and by repairs. */

@@ -2,6 +2,7 @@
  * What every file of commands shares: the dependencies a handler may be given, and the join that turns the areas'
  * handlers into the one table `dispatch` runs.
  */
+import type { LeftoverSweep } from '../attachments/sweep';
 import type { ApiEvent, CommandHandlers } from '../../../src-shared/api';
 import type { KeyStore } from '../core-types';
 import type { TurnEngine } from '../engine/turn-engine';
@@ -27,6 +28,8 @@ export interface CommandDependencies {
   readonly keyStore: KeyStore | undefined;
   /** Replies found still streaming when this process opened the data folder, now marked interrupted. */
   readonly recoveredInterrupted: number;
+  /** What the start-up sweep found of files a killed import or attach left behind. */
+  readonly leftovers: LeftoverSweep;
   /** What outside Anybrain is not answering right now. */
   readonly notAnswering: NotAnswering;
 }

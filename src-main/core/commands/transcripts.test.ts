@@ -50,6 +50,8 @@ describe('the data health and repair commands', () => {
       failedReplies: 0,
       stoppedReplies: 0,
       interruptedAtThisStart: 0,
+      leftoversRemovedAtThisStart: { files: 0, bytes: 0 },
+      leftoversKept: { files: 0, bytes: 0 },
       chromeRows: 0,
       quoteEscapeRows: 1,
       quoteEscapeNormalizations: 0,

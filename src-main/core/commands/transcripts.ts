@@ -18,7 +18,7 @@ import type { CommandDependencies, HandlerGroup } from './handlers';
 /** The other apps' exports `importConversations` reads, one converter each. */
 export const FOREIGN_CONVERTERS: ForeignConverters = { chatgpt: chatGptExportToTranscripts, claude: claudeExportToTranscripts };
 
-export function transcriptCommands({ db, dataDir, emit, exports, recoveredInterrupted }: Pick<CommandDependencies, 'db' | 'dataDir' | 'emit' | 'exports' | 'recoveredInterrupted'>) {
+export function transcriptCommands({ db, dataDir, emit, exports, recoveredInterrupted, leftovers }: Pick<CommandDependencies, 'db' | 'dataDir' | 'emit' | 'exports' | 'recoveredInterrupted' | 'leftovers'>) {
   return {
     exportConversation: ({ id, format, ...options }) => exportConversation(db, id, format, options, dataDir),
     exportAllConversations: ({ exportId, format, ...options }) => exports.exportAll(exportId, { format, ...options }),
@@ -65,6 +65,8 @@ export function transcriptCommands({ db, dataDir, emit, exports, recoveredInterr
         failedReplies: statuses.failed,
         stoppedReplies: statuses.stopped,
         interruptedAtThisStart: recoveredInterrupted,
+        leftoversRemovedAtThisStart: leftovers.removed,
+        leftoversKept: leftovers.kept,
         chromeRows: health.chromeRows,
         quoteEscapeRows: health.quoteEscapeRows,
         quoteEscapeNormalizations: readCounters(db)[QUOTE_ESCAPE_COUNTER] ?? 0,

@@ -127,6 +127,17 @@ export function probeOwnerLock(dataDir: string, owner: string, options: HoldOwne
   return probeLockFile(ownerLockPath(dataDir, owner), options);
 }
 
+/**
+ * Whether a process other than this one has the data folder open now (the app beside an `anybrain chat`, a web host):
+ * such a process may be between writing a file and storing the row that names it.
+ */
+export function anotherOwnerAlive(dataDir: string, options: HoldOwnerLockOptions = {}): boolean {
+  const folder = join(dataDir, LOCKS_FOLDER);
+  if (!existsSync(folder)) return false;
+  const ours = ownerLockPath(dataDir, THIS_PROCESS_OWNER);
+  return readdirSync(folder).some((name) => name.endsWith('.db') && join(folder, name) !== ours && probeLockFile(join(folder, name), options) === 'alive');
+}
+
 /** Removes the lock files of owners that died holding no streaming row, which no later start would probe. */
 function sweepDeadOwnerLocks(dataDir: string, options: HoldOwnerLockOptions): void {
   const folder = join(dataDir, LOCKS_FOLDER);
