@@ -16,8 +16,8 @@ import {
   type TranscriptMessage,
   type TranscriptV1,
 } from '../../../../src-shared/transcript';
-import { titleFromMessage } from '../../store/turns';
-import { formatIssuePath } from '../import';
+import { titleFromMessage } from '../../store/titles';
+import { formatIssuePath } from '../issue-path';
 import { ForeignImportError, type ForeignImport } from './types';
 import { formatCount } from '../../../../src-shared/format-count';
 
