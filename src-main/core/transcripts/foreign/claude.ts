@@ -16,7 +16,7 @@ import {
   type TranscriptMessage,
   type TranscriptV1,
 } from '../../../../src-shared/transcript';
-import { titleFromMessage } from '../../store/turns';
+import { titleFromMessage } from '../../store/titles';
 import { formatIssuePath } from '../issue-path';
 import { MAX_JSON_DEPTH, nestedDeeperThan, TOO_DEEP_PROBLEM } from '../json-depth';
 import { IdPlaces } from '../unique-ids';
