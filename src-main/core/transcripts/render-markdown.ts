@@ -19,13 +19,12 @@ import { hasDefinitions, splitBlocks } from '../../../src-shared/markdown/split-
 import { withinTableBudget } from '../../../src-shared/markdown/table-budget';
 import { imageAsText, SAFE_LINK_REL, SAFE_LINK_TARGET, SANITIZE_SCHEMA } from '../../../src-shared/markdown/untrusted-rules';
 
-// HTML allows no control characters in a document but its whitespace (tab, line feed, form feed, carriage return);
-// a NUL in a title or a tool's output is shown as U+FFFD, as a browser's parser would.
-// eslint-disable-next-line no-control-regex
-const HTML_FORBIDDEN_CONTROLS = /[\u0000-\u0008\u000b\u000e-\u001f\u007f-\u009f]/g;
+// A browser's parser drops a NUL from the text it shows, so a NUL in a title or a tool's output would vanish from the
+// page without a trace: it is shown as U+FFFD instead. Other control characters stay, as the window shows them.
+const NUL = '\u0000';
 
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`).replace(HTML_FORBIDDEN_CONTROLS, '\uFFFD');
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`).replaceAll(NUL, '\uFFFD');
 }
 
 /** Turns off emphasis, strong and strikethrough (micromark's `attention` and GFM's `strikethrough` constructs). */
