@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeFileAtomically, writeFilesAtomically } from './write-files';
+import { writeFilesAtomically } from './write-files';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -19,8 +19,8 @@ describe('writeFilesAtomically', () => {
   it('replaces the whole file and leaves no temporary file behind', () => {
     const folder = temporaryFolder();
     const target = join(folder, 'chat.json');
-    writeFileAtomically(target, 'first');
-    writeFileAtomically(target, 'second, longer');
+    writeFilesAtomically([{ path: target, content: 'first' }]);
+    writeFilesAtomically([{ path: target, content: 'second, longer' }]);
     expect(readFileSync(target, 'utf8')).toBe('second, longer');
     expect(readdirSync(folder)).toEqual(['chat.json']);
   });
@@ -29,7 +29,7 @@ describe('writeFilesAtomically', () => {
     const folder = temporaryFolder();
     const name = `${'é'.repeat(125)}a.png`;
     expect(Buffer.byteLength(name)).toBe(255);
-    writeFileAtomically(join(folder, name), 'bytes');
+    writeFilesAtomically([{ path: join(folder, name), content: 'bytes' }]);
     expect(readdirSync(folder).map((written) => Buffer.byteLength(written))).toEqual([255]);
   });
 

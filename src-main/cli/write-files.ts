@@ -65,7 +65,3 @@ function removeQuietly(path: string): void {
   }
 }
 
-/** One file, whole or not at all: a process killed mid-write leaves the previous file. */
-export function writeFileAtomically(path: string, content: string | Uint8Array): void {
-  writeFilesAtomically([{ path, content }]);
-}

@@ -73,9 +73,9 @@ export function sweepAttachments(db: AppDatabase, dataDir: string, now: Date, lo
   const temporary = [...attachments, ...filesIn(dataDir, now)].filter((file) => TEMPORARY_NAME.test(file.name));
   const unnamed = new Set(unusedAttachmentFiles(db, attachments.filter((file) => SHA256_NAME.test(file.name)).map((file) => file.name)));
   const orphans = attachments.filter((file) => unnamed.has(file.name));
-  const removable = [...temporary.filter((file) => file.old || writerGone(file)), ...orphans.filter((file) => file.old || !othersAlive)];
-  const kept = [...temporary, ...orphans].filter((file) => !removable.includes(file));
+  const removable = new Set([...temporary.filter((file) => file.old || writerGone(file)), ...orphans.filter((file) => file.old || !othersAlive)]);
+  const kept = [...temporary, ...orphans].filter((file) => !removable.has(file));
   for (const file of removable) rmSync(file.path, { force: true });
-  return { removed: counted(removable), kept: counted(kept) };
+  return { removed: counted([...removable]), kept: counted(kept) };
 }
 
