@@ -3,37 +3,38 @@
  * the log reach 1,000 pages, on the thread that commits: it syncs the log, copies it into the database and syncs that,
  * so every few megabytes of writes one commit waited for the disk twice on the main thread, and waited forever on a
  * disk that stopped answering. Here the main connection never checkpoints (`wal_autocheckpoint = 0`); after each sync
- * of the log, a log past `CHECKPOINT_AFTER_BYTES` is checkpointed by a worker thread with a connection of its own
- * (PASSIVE: it never waits for readers or writers, and what it cannot copy now it copies next time).
+ * of the log, a log holding `CHECKPOINT_AFTER_PAGES` pages not yet copied is checkpointed by a worker thread with a
+ * connection of its own (PASSIVE: it never waits for readers or writers, and what it cannot copy now it copies next
+ * time).
  *
  * Closing the main connection still checkpoints, as the last connection does: the app is leaving anyway.
  */
-import { statSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { endianness } from 'node:os';
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import type { AppDatabase } from './open';
+import { startJobWorker } from '../workers/job-worker';
 
-/** SQLite's own threshold: 1,000 pages of 4 KiB. */
-export const CHECKPOINT_AFTER_BYTES = 4 * 1024 * 1024;
+/** SQLite's own threshold (`wal_autocheckpoint`'s default): 1,000 pages. */
+export const CHECKPOINT_AFTER_PAGES = 1_000;
 
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
+/**
+ * Once a checkpoint has copied the whole log, the next commit starts the log over from its beginning, but SQLite keeps
+ * the file at its largest size unless told a limit: past it, the file is cut back to what it holds.
+ */
+export const KEPT_LOG_BYTES = 1024 * 1024;
+
+const WORKER_PROGRAM = `
 const Database = require(workerData.betterSqlite3Path);
 const sqlite = new Database(workerData.databasePath, workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {});
 sqlite.pragma('busy_timeout = 5000');
-parentPort.on('message', (message) => {
-  if (message === 'close') {
-    sqlite.close();
-    parentPort.close();
-    return;
-  }
-  try {
-    const [result] = sqlite.pragma('wal_checkpoint(PASSIVE)');
-    parentPort.postMessage({ type: 'checkpointed', result });
-  } catch (error) {
-    parentPort.postMessage({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
-  }
-});
+sqlite.pragma('journal_size_limit = ${KEPT_LOG_BYTES}');
+function answerJob() {
+  return sqlite.pragma('wal_checkpoint(PASSIVE)')[0];
+}
+function closeWorker() {
+  sqlite.close();
+}
 `;
 
 export interface CheckpointResult {
@@ -43,10 +44,8 @@ export interface CheckpointResult {
   readonly checkpointed: number;
 }
 
-type WorkerAnswer = { readonly type: 'checkpointed'; readonly result: CheckpointResult } | { readonly type: 'failed'; readonly message: string };
-
 export interface Checkpointer {
-  /** Checkpoints when the log has grown past the threshold (one checkpoint at a time). */
+  /** Checkpoints when the log holds enough pages not yet copied (one checkpoint at a time). */
   afterLogSync(): void;
   /** Settles once a checkpoint under way has ended; the next one is asked for by the caller. */
   readonly settled: () => Promise<void>;
@@ -56,79 +55,70 @@ export interface Checkpointer {
 export interface CheckpointerOptions {
   readonly databasePath: string;
   readonly nativeBinding?: string;
-  readonly afterBytes?: number;
+  readonly afterPages?: number;
   readonly onCheckpoint?: (result: CheckpointResult) => void;
+}
+
+/**
+ * How many pages the log holds that no checkpoint has copied yet: SQLite's own count, from the header of the
+ * wal-index (the `-shm` file every connection maps): `mxFrame` at byte 16 of the header, `nBackfill` at byte 96, in
+ * the machine's byte order (https://www.sqlite.org/walformat.html). 0 when there is no wal-index.
+ */
+export function pagesNotCheckpointed(databasePath: string): number {
+  const header = Buffer.alloc(100);
+  let descriptor: number;
+  try {
+    descriptor = openSync(`${databasePath}-shm`, 'r');
+  } catch {
+    return 0;
+  }
+  try {
+    if (readSync(descriptor, header, 0, header.length, 0) < header.length) return 0;
+  } finally {
+    closeSync(descriptor);
+  }
+  const littleEndian = endianness() === 'LE';
+  const framesInLog = littleEndian ? header.readUInt32LE(16) : header.readUInt32BE(16);
+  const framesCopied = littleEndian ? header.readUInt32LE(96) : header.readUInt32BE(96);
+  return Math.max(0, framesInLog - framesCopied);
 }
 
 /** Takes the connection's checkpoints off its thread: from now on `afterLogSync` decides when one runs. */
 export function takeOverCheckpoints(db: AppDatabase, options: CheckpointerOptions): Checkpointer {
   db.$client.pragma('wal_autocheckpoint = 0');
-  const afterBytes = options.afterBytes ?? CHECKPOINT_AFTER_BYTES;
-  const logPath = `${options.databasePath}-wal`;
-  let worker: Worker | null = null;
+  // The connection that starts the log over is the one that writes next: this one.
+  db.$client.pragma(`journal_size_limit = ${KEPT_LOG_BYTES}`);
+  const afterPages = options.afterPages ?? CHECKPOINT_AFTER_PAGES;
+  const worker = startJobWorker<'checkpoint', CheckpointResult>({
+    name: 'the checkpoint worker',
+    source: WORKER_PROGRAM,
+    workerData: {
+      databasePath: options.databasePath,
+      nativeBinding: options.nativeBinding ?? null,
+      betterSqlite3Path: createRequire(import.meta.url).resolve('better-sqlite3'),
+    },
+  });
   let running: Promise<void> | null = null;
   let disposed = false;
 
-  const started = (): Worker => {
-    if (worker !== null) return worker;
-    const made = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: {
-        databasePath: options.databasePath,
-        nativeBinding: options.nativeBinding ?? null,
-        betterSqlite3Path: createRequire(import.meta.url).resolve('better-sqlite3'),
-      },
-    });
-    made.unref();
-    made.on('error', (error) => console.warn(`Anybrain: the checkpoint worker stopped: ${error.message}`));
-    made.on('exit', () => {
-      if (worker === made) worker = null;
-    });
-    worker = made;
-    return made;
-  };
-
-  const logSize = (): number => {
-    try {
-      return statSync(logPath).size;
-    } catch {
-      return 0;
-    }
-  };
-
   return {
     afterLogSync() {
-      if (disposed || running !== null || logSize() < afterBytes) return;
-      const checkpointing = started();
-      running = new Promise<void>((resolve) => {
-        const answered = (answer: WorkerAnswer): void => {
-          checkpointing.off('message', answered);
-          checkpointing.off('exit', ended);
-          if (answer.type === 'checkpointed') options.onCheckpoint?.(answer.result);
-          else console.warn(`Anybrain: a checkpoint of the write-ahead log failed: ${answer.message}`);
-          resolve();
-        };
-        const ended = (): void => {
-          checkpointing.off('message', answered);
-          resolve();
-        };
-        checkpointing.on('message', answered);
-        checkpointing.once('exit', ended);
-        checkpointing.postMessage('checkpoint');
-      }).finally(() => {
-        running = null;
-      });
+      if (disposed || running !== null || pagesNotCheckpointed(options.databasePath) < afterPages) return;
+      running = worker
+        .run('checkpoint')
+        .then(
+          (result) => options.onCheckpoint?.(result),
+          (error: unknown) => console.warn(`Anybrain: a checkpoint of the write-ahead log failed: ${error instanceof Error ? error.message : String(error)}`),
+        )
+        .finally(() => {
+          running = null;
+        });
     },
     settled: () => running ?? Promise.resolve(),
     async dispose() {
       disposed = true;
+      await worker.close();
       await running;
-      const closing = worker;
-      worker = null;
-      if (closing === null) return;
-      const exited = new Promise<void>((resolve) => closing.once('exit', () => resolve()));
-      closing.postMessage('close');
-      await exited;
     },
   };
 }
