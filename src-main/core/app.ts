@@ -30,6 +30,7 @@ import { NotAnswering } from './outside/not-answering';
 import { startWatchdog } from './outside/watchdog';
 import { streamProvider } from './providers';
 import { createFileSecretStore } from './secrets/secret-store';
+import { busyRetryPauses, stopWaitingForTheWriteLock } from './store/busy-retry';
 import { nowIso } from './store/clock';
 import { takeOverCheckpoints } from './store/checkpointer';
 import { afterEachLogSync, requestLogSync, totalChanges } from './store/log-sync';
@@ -97,6 +98,8 @@ export function openCore(
     // Opening must not fail over this: the values stay where they were, and the move is tried again on the next open.
     console.warn(`Anybrain: MCP environment values could not be moved out of the database yet: ${error instanceof Error ? error.message : String(error)}`);
   }
+  // Opened and swept: from here on the main thread never waits for another process's writer.
+  stopWaitingForTheWriteLock(db);
   const toolbox = new AppToolbox(db, options.dataDir, emit, mcpServers, notAnswering);
   // Ollama runs each model at the num_ctx its Modelfile sets: asked once per model and base URL, kept five minutes.
   const ollamaWindows = new OllamaWindowCache();
@@ -114,6 +117,7 @@ export function openCore(
     dataDir: options.dataDir,
     disk,
     notAnswering,
+    ...(options.busyBudgetMs === undefined ? {} : { busyBudgetMs: options.busyBudgetMs }),
     // Another engine of this process holds this process's own lock: it runs, though the lock cannot tell.
     isLeaseOwnerAlive: (owner) => owner === ownerLock.owner || isStreamOwnerAlive(options.dataDir, owner, lockOptions),
     ...(requestBodies === null ? {} : { requestBodies }),
@@ -176,7 +180,12 @@ export function openCore(
       watchdog?.noteCommand(name);
       if (usesKeys(name)) await keyStore?.refresh?.();
       const changesBefore = totalChanges(db);
-      const result = await dispatchCommand(handlers, name, rawInput);
+      let result = await dispatchCommand(handlers, name, rawInput);
+      // Refused because another process held the write lock, with nothing written: tried again on a timer, the loop free.
+      const pauses = busyRetryPauses(options.busyBudgetMs);
+      while (!result.ok && result.error.code === 'storage-busy' && !disposed && totalChanges(db) === changesBefore && (await pauses.next()).done !== true) {
+        result = await dispatchCommand(handlers, name, rawInput);
+      }
       // What a command changed is on the disk before its answer says so (commits leave the sync to the thread pool).
       if (!disposed && totalChanges(db) !== changesBefore) await disk.confirm(requestLogSync(db), `saving ${name}`);
       return result;

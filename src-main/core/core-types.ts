@@ -50,6 +50,8 @@ export interface CoreOptions {
   readonly notAnswering?: NotAnswering;
   /** A long-running host (the web host, the desktop app) watches its main loop and thread pool (outside/watchdog.ts). */
   readonly watchdog?: boolean;
+  /** How long a write that finds the data folder busy is tried again before the "busy" refusal (store/busy-retry.ts). */
+  readonly busyBudgetMs?: number;
 }
 
 export interface Core {

@@ -89,8 +89,6 @@ describe.each([
     fault: 'another process holding the write lock',
     refusal: 'storage-busy',
     apply: (core: OpenedCore, dataDir: string) => {
-      // The busy wait shortened from 5 s, so the test does not wait it out for every command.
-      core.db.$client.pragma('busy_timeout = 50');
       const holder = new Database(join(dataDir, DATABASE_FILE));
       holder.exec('BEGIN IMMEDIATE');
       return () => {
@@ -124,7 +122,8 @@ describe.each([
 ])('every write command under $fault', ({ refusal, apply }) => {
   it('answers ok only with its change on the disk, or the refusal with nothing changed', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'anybrain-every-write-'));
-    const core = openCore({ dataDir, env: { ANTHROPIC_API_KEY: 'k', MOONSHOT_API_KEY: 'k' }, stream: briefBrain, exportArchives: 'in-process' });
+    // Tried again for 100 ms instead of 5 s, so the test does not wait it out for every command.
+    const core = openCore({ dataDir, env: { ANTHROPIC_API_KEY: 'k', MOONSHOT_API_KEY: 'k' }, stream: briefBrain, exportArchives: 'in-process', busyBudgetMs: 100 });
     const reader = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }), () => core.dispose(), () => void reader.close());
     const seeded = await seed(core);

@@ -7,11 +7,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiEvent, ConversationView } from '../../../src-shared/api';
 import { DATABASE_FILE, openCore, type OpenedCore } from '../app';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
+import { holdWriteLock } from '../store/testing/held-write-lock';
 import { ANSWERING_ELSEWHERE_MESSAGE } from '../store/turn-leases';
 import { replyStoreRefusalMessage, storeRefusalMessage } from '../store/write-failure';
 
@@ -36,8 +38,11 @@ async function* pausingBrain(call: ProviderCall): AsyncIterable<StreamPart> {
   yield { type: 'finish', reason: 'stop', rawReason: 'stop' };
 }
 
-function open(dataDir = mkdtempSync(join(tmpdir(), 'anybrain-store-faults-'))): OpenedCore & { dataDir: string } {
-  const core = openCore({ dataDir, env: { ANTHROPIC_API_KEY: 'k' }, stream: pausingBrain, exportArchives: 'in-process' });
+function open(
+  dataDir = mkdtempSync(join(tmpdir(), 'anybrain-store-faults-')),
+  options: { stream?: (call: ProviderCall) => AsyncIterable<StreamPart>; busyBudgetMs?: number } = {},
+): OpenedCore & { dataDir: string } {
+  const core = openCore({ dataDir, env: { ANTHROPIC_API_KEY: 'k' }, stream: pausingBrain, exportArchives: 'in-process', ...options });
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }), () => core.dispose());
   return Object.assign(core, { dataDir });
 }
@@ -50,10 +55,9 @@ async function conversation(core: OpenedCore): Promise<ConversationView> {
 
 describe('another process holding the write lock', () => {
   it('answers each write command that it could not save, and stores nothing', async () => {
-    const core = open();
+    // Tried again for 100 ms instead of 5 s, so the test does not wait it out for every command.
+    const core = open(undefined, { busyBudgetMs: 100 });
     const { id } = await conversation(core);
-    // The busy wait shortened from 5 s, so the test does not wait it out for every command.
-    core.db.$client.pragma('busy_timeout = 50');
     const other = new Database(join(core.dataDir, DATABASE_FILE));
     other.exec('BEGIN IMMEDIATE');
     const busy = { ok: false, error: { code: 'storage-busy', message: storeRefusalMessage('storage-busy') } };
@@ -66,6 +70,68 @@ describe('another process holding the write lock', () => {
     expect(core.db.$client.prepare('SELECT title FROM conversations').pluck().all()).toEqual(['Faults']);
     expect(core.db.$client.prepare('SELECT count(*) FROM memories').pluck().get()).toBe(0);
     expect(core.db.$client.prepare('SELECT count(*) FROM messages').pluck().get()).toBe(0);
+  });
+});
+
+/** A reply of 40 words, one every 50 ms: two seconds of streaming. */
+async function* steadyBrain(call: ProviderCall): AsyncIterable<StreamPart> {
+  void call;
+  for (let word = 0; word < 40; word += 1) {
+    yield { type: 'text-delta', text: `word${word} ` };
+    await pause(50);
+  }
+  yield { type: 'finish', reason: 'stop', rawReason: 'stop' };
+}
+
+describe('another process holding the write lock while a reply streams', () => {
+  it('never stalls the main loop, answers the window meanwhile, and completes the reply and the commands once the lock is let go', async () => {
+    const core = open(undefined, { stream: steadyBrain });
+    const { id } = await conversation(core);
+    const events: ApiEvent[] = [];
+    core.onEvent((event) => events.push(event));
+    const stalls = monitorEventLoopDelay({ resolution: 10 });
+    stalls.enable();
+    expect((await core.dispatch('send', { conversationId: id, text: 'Count for me' })).ok).toBe(true);
+    await pause(300);
+    // Taken mid-reply and kept past its end, shorter than the 5 s a write is tried for: the checkpoints, a command and
+    // the reply's end all find the folder busy.
+    const other = holdWriteLock(join(core.dataDir, DATABASE_FILE), 3_500);
+    await other.held;
+    const listed = await core.dispatch('listConversations', {});
+    expect(listed.ok).toBe(true);
+    const renamed = await core.dispatch('renameConversation', { id, title: 'Counting' });
+    await core.engine.settled(id);
+    await other.released;
+    stalls.disable();
+    const longestStallMs = stalls.max / 1e6;
+    console.log(`longest main-loop stall while another connection held the write lock: ${longestStallMs.toFixed(1)} ms`);
+    expect(renamed.ok).toBe(true);
+    const ends = events.filter((event) => event.type === 'turn-done' || event.type === 'turn-failed');
+    const words = Array.from({ length: 40 }, (_, word) => `word${word} `).join('');
+    expect(ends.map((event) => (event.type === 'turn-done' ? [event.type, event.message.status, event.message.text] : [event.type, event.message.error]))).toEqual([
+      ['turn-done', 'complete', words],
+    ]);
+    expect(core.db.$client.prepare("SELECT status, text FROM messages WHERE role = 'assistant'").get()).toEqual({ status: 'complete', text: words });
+    expect(core.db.$client.prepare('SELECT title FROM conversations').pluck().get()).toBe('Counting');
+    // A loose freeze bound: waiting for the lock on this thread stalled it for the whole 5 s busy wait.
+    expect(longestStallMs).toBeLessThan(1_000);
+  });
+
+  it('ends the reply with the busy sentence when the other writer outlasts the budget, keeping what was stored', async () => {
+    const core = open(undefined, { stream: steadyBrain, busyBudgetMs: 200 });
+    const { id } = await conversation(core);
+    const events: ApiEvent[] = [];
+    core.onEvent((event) => events.push(event));
+    expect((await core.dispatch('send', { conversationId: id, text: 'Count for me' })).ok).toBe(true);
+    await pause(500);
+    const other = holdWriteLock(join(core.dataDir, DATABASE_FILE), 3_000);
+    await other.held;
+    await core.engine.settled(id);
+    const failed = events.find((event) => event.type === 'turn-failed');
+    expect(failed?.type === 'turn-failed' ? failed.message.error : null).toEqual({ code: 'storage-busy', message: replyStoreRefusalMessage('storage-busy'), retryable: true });
+    await other.released;
+    const stored = core.db.$client.prepare("SELECT text FROM messages WHERE role = 'assistant'").pluck().get() as string;
+    expect(stored.startsWith('word0 word1 ')).toBe(true);
   });
 });
 

@@ -19,7 +19,7 @@ import type { NotAnswering } from '../outside/not-answering';
 import { providerSilence } from './provider-silence';
 import { commitSyncingInBackground } from '../store/log-sync';
 import { checkpointMessageText, getMessage, toMessageViews, type MessageRow, type StoredReasoning } from '../store/messages';
-import { guardedWrite } from '../store/guarded-write';
+import { guardedWrite, guardedWriteWhenNotBusy } from '../store/guarded-write';
 import { renewTurnLease, TURN_LEASE_RENEW_MS, type LeaseHolder } from '../store/turn-leases';
 import { replyStoreRefusalMessage, type StoreRefusal } from '../store/write-failure';
 import type { AppDatabase } from '../store/open';
@@ -62,6 +62,8 @@ export interface TurnRunDependencies extends WindowGuardDependencies {
   readonly notAnswering: NotAnswering;
   /** This engine's hold on the conversations it answers in (store/turn-leases.ts), renewed while a reply runs. */
   readonly leaseHolder: LeaseHolder;
+  /** How long a write that finds the data folder busy is tried again (store/busy-retry.ts). */
+  readonly busyBudgetMs?: number;
 }
 
 /**
@@ -165,7 +167,7 @@ class ReplyProgress {
   }
 
   private refused(refusal: StoreRefusal | 'unexpected'): void {
-    // Another process's writer outlasted the busy wait: the next tick tries again, with all the text shown by then.
+    // Another process holds the write lock: the next tick tries again, with all the text shown by then.
     if (refusal === 'storage-busy') return;
     this.refusal = refusal;
     this.onRefused();
@@ -297,7 +299,7 @@ async function writeReply(
         break;
       }
       const firstSeq = turn.contextInvocations.length + calls.length;
-      const toolRound = { db, emit, toolbox, now: deps.now, conversationId, turnId, messageId: assistantRow.id, tools, firstSeq, signal };
+      const toolRound = { db, emit, toolbox, now: deps.now, conversationId, turnId, messageId: assistantRow.id, tools, firstSeq, signal, busyBudgetMs: deps.busyBudgetMs };
       const ran = await runToolRound(toolRound, draft.pendingCalls);
       calls.push(...ran);
       draft = afterToolRound(draft, ran.length);
@@ -354,7 +356,8 @@ async function finish(
     refused: draft.contextTooLarge ? { tokens: refusedTokens, model: target.model } : null,
     leaseHolder: deps.leaseHolder,
   };
-  const committed = guardedWrite('saving the end of a reply', () => commitSyncingInBackground(db, () => finishReply(db, outcome)));
+  // The text stays in memory while another process holds the write lock; the row keeps its last checkpoint meanwhile.
+  const committed = await guardedWriteWhenNotBusy('saving the end of a reply', () => commitSyncingInBackground(db, () => finishReply(db, outcome)), deps.busyBudgetMs);
   if (committed.kind === 'refused') return endUnsaved(deps, turn, committed.refusal, invocations);
   const { result: finished, durable } = committed.value;
   // With its place among its alternatives: the window's pager on a regenerated reply reads it from this event.

@@ -11,6 +11,7 @@ import { findTool, type ToolDefinition, type ToolResult } from '../tools/catalog
 import { RUN_SKILL_TOOL } from '../tools/skills';
 import type { ToolCallPart } from './reply-draft';
 import type { TurnToolbox } from './turn-toolbox';
+import { writeWhenNotBusy } from '../store/busy-retry';
 
 export interface ToolRound {
   readonly db: AppDatabase;
@@ -25,6 +26,8 @@ export interface ToolRound {
   /** The invocation seq of this round's first call: after the turn's context and the calls of earlier rounds. */
   readonly firstSeq: number;
   readonly signal: AbortSignal;
+  /** How long a row's write that finds the data folder busy is tried again (store/busy-retry.ts). */
+  readonly busyBudgetMs?: number;
 }
 
 type Decision = 'allow' | 'deny' | 'cancelled' | 'policy-deny';
@@ -80,7 +83,7 @@ async function runToolCall(round: ToolRound, call: ToolCallPart, seq: number): P
   const startedAt = nowIso();
   emit({ type: 'tool-call-started', conversationId, turnId, messageId, tool: recordedTool, server, input: call.input });
   const { result, status } = await outcomeOf(round, tool, call);
-  const row = insertInvocation(round.db, {
+  const invocation = {
     id: newId(),
     turnId,
     messageId,
@@ -96,7 +99,8 @@ async function runToolCall(round: ToolRound, call: ToolCallPart, seq: number): P
     opaque: call.opaque ?? null,
     startedAt,
     endedAt: nowIso(),
-  });
+  } as const;
+  const row = await writeWhenNotBusy(() => insertInvocation(round.db, invocation), round.busyBudgetMs);
   emit({ type: 'tool-call-finished', conversationId, invocation: toInvocationView(row) });
   return row;
 }

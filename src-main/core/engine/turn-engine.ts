@@ -56,6 +56,8 @@ export interface TurnEngineDependencies {
    * lapses (store/turn-leases.ts `TURN_LEASE_MS`).
    */
   readonly isLeaseOwnerAlive?: (owner: string) => boolean;
+  /** How long a reply's writes that find the data folder busy are tried again (store/busy-retry.ts). */
+  readonly busyBudgetMs?: number;
 }
 
 /** Reads attached files from the data folder; a file gone missing replays as a labelled line, never fails a turn. */
@@ -115,6 +117,7 @@ export class TurnEngine {
       ...(deps.deltaIntervalMs === undefined ? {} : { deltaIntervalMs: deps.deltaIntervalMs }),
       ...(deps.dataDir === undefined ? {} : { readAttachmentFile: attachmentFileReader(deps.dataDir) }),
       ...(deps.requestBodies === undefined ? {} : { requestBodies: deps.requestBodies }),
+      ...(deps.busyBudgetMs === undefined ? {} : { busyBudgetMs: deps.busyBudgetMs }),
     };
   }
 

@@ -4,6 +4,7 @@
  * every such write runs through `guardedWrite` and its caller decides what a refusal means: try again on the next
  * tick (another process's writer outlasted the busy wait), or end what it serves with the refusal's sentence.
  */
+import { busyRetryPauses } from './busy-retry';
 import { storeRefusalOf, type StoreRefusal } from './write-failure';
 
 export type GuardedWrite<Value> =
@@ -18,5 +19,14 @@ export function guardedWrite<Value>(what: string, write: () => Value): GuardedWr
     const refusal = storeRefusalOf(error);
     if (refusal === null) console.warn(`Anybrain: ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
     return { kind: 'refused', refusal: refusal ?? 'unexpected', error };
+  }
+}
+
+/** `guardedWrite`, tried again while the data folder is busy (store/busy-retry.ts), for at most `budgetMs`. */
+export async function guardedWriteWhenNotBusy<Value>(what: string, write: () => Value, budgetMs?: number): Promise<GuardedWrite<Value>> {
+  const pauses = busyRetryPauses(budgetMs);
+  for (;;) {
+    const written = guardedWrite(what, write);
+    if (written.kind === 'written' || written.refusal !== 'storage-busy' || (await pauses.next()).done === true) return written;
   }
 }

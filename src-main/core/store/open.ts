@@ -157,7 +157,8 @@ export function schemaVersion(db: AppDatabase): number {
  * Runs `work` in one SQLite transaction (better-sqlite3 is synchronous, so the repositories' calls join it). It takes
  * the write lock first (BEGIN IMMEDIATE): a transaction that reads before it writes cannot wait for another process's
  * writer (SQLite answers SQLITE_BUSY at once rather than risk a deadlock), where a BEGIN IMMEDIATE waits out the busy
- * timeout. Inside a transaction already open, `work` joins it.
+ * timeout, and one that finds the folder busy past it fails before anything is written, so it can be tried again
+ * (busy-retry.ts). Inside a transaction already open, `work` joins it.
  */
 export function inTransaction<T>(db: AppDatabase, work: () => T): T {
   return db.$client.transaction(work).immediate();

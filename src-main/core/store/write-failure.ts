@@ -5,7 +5,7 @@
 
 export type StoreRefusal = 'disk-full' | 'storage-busy' | 'storage-unavailable';
 
-/** How long a connection waits for another process's writer before SQLITE_BUSY (better-sqlite3's `timeout`). */
+/** How long a write is tried again while another process's writer holds the lock, before the "busy" refusal (busy-retry.ts). */
 export const BUSY_WAIT_MS = 5_000;
 
 /** The refusal a SQLite error stands for, or null for an error that is not the store refusing a write. */
