@@ -54,4 +54,34 @@ describe('writeFilesAtomically', () => {
     );
     expect(readdirSync(join(folder, 'kept'))).toEqual([]);
   });
+
+  it('puts back every file it replaced and leaves no temporary file when a rename into place fails', () => {
+    const folder = temporaryFolder();
+    writeFileSync(join(folder, 'first.md'), 'the earlier first');
+    // A folder where the second file goes: its temporary file is written beside it, and the rename is refused.
+    mkdirSync(join(folder, 'second.md'));
+    writeFileSync(join(folder, 'second.md', 'inside'), 'kept');
+    const files = [
+      { path: join(folder, 'first.md'), content: 'the new first' },
+      { path: join(folder, 'new.md'), content: 'a new file' },
+      { path: join(folder, 'second.md'), content: 'the new second' },
+      { path: join(folder, 'index.json'), content: '{}' },
+    ];
+    expect(() => writeFilesAtomically(files)).toThrow(`Could not write ${join(folder, 'second.md')}: a file or folder of that name is in the way. Nothing was written.`);
+    expect(readdirSync(folder).sort()).toEqual(['first.md', 'second.md']);
+    expect(readFileSync(join(folder, 'first.md'), 'utf8')).toBe('the earlier first');
+    expect(readdirSync(join(folder, 'second.md'))).toEqual(['inside']);
+  });
+
+  it('replaces files it wrote before, keeping no earlier copy beside them', () => {
+    const folder = temporaryFolder();
+    const files = (version: string) => [
+      { path: join(folder, 'a.md'), content: `a ${version}` },
+      { path: join(folder, 'b.md'), content: `b ${version}` },
+    ];
+    writeFilesAtomically(files('one'));
+    writeFilesAtomically(files('two'));
+    expect(readdirSync(folder).sort()).toEqual(['a.md', 'b.md']);
+    expect([readFileSync(join(folder, 'a.md'), 'utf8'), readFileSync(join(folder, 'b.md'), 'utf8')]).toEqual(['a two', 'b two']);
+  });
 });
