@@ -21,7 +21,7 @@ import { commitSyncingInBackground } from '../store/log-sync';
 import { checkpointMessageText, getMessage, toMessageViews, type MessageRow, type StoredReasoning } from '../store/messages';
 import { guardedWrite, guardedWriteWhenNotBusy } from '../store/guarded-write';
 import { renewTurnLease, TURN_LEASE_RENEW_MS, type LeaseHolder } from '../store/turn-leases';
-import { replyStoreRefusalMessage, type StoreRefusal } from '../store/write-failure';
+import { replyStoreRefusalMessage, type ReplyWriteRefusal } from '../store/write-failure';
 import type { AppDatabase } from '../store/open';
 import { finishReply, type ReplyOutcome } from '../store/turns';
 import { normalizeQuoteEscapes } from '../transcripts/quote-escapes';
@@ -122,7 +122,7 @@ class ReplyProgress {
   private reasoningEndedAt: number | null = null;
   private leaseRenewedAt: number;
   /** Why the store stopped taking this reply's writes; the reply then ends with what was stored before. */
-  refusal: StoreRefusal | 'unexpected' | null = null;
+  refusal: ReplyWriteRefusal | null = null;
 
   constructor(
     private readonly deps: TurnRunDependencies,
@@ -153,6 +153,8 @@ class ReplyProgress {
     if (nowMs - this.leaseRenewedAt >= TURN_LEASE_RENEW_MS) {
       const renewed = guardedWrite('renewing a turn lease', () => renewTurnLease(db, conversationId, this.deps.leaseHolder, nowMs));
       if (renewed.kind === 'refused') return this.refused(renewed.refusal);
+      // Lapsed and taken by another process: two replies must not be written in one conversation at once.
+      if (!renewed.value) return this.refused('answering-elsewhere');
       this.leaseRenewedAt = nowMs;
     }
     if (this.shown === this.checkpointed) return;
@@ -166,7 +168,7 @@ class ReplyProgress {
     this.checkpointed = text;
   }
 
-  private refused(refusal: StoreRefusal | 'unexpected'): void {
+  private refused(refusal: ReplyWriteRefusal): void {
     // Another process holds the write lock: the next tick tries again, with all the text shown by then.
     if (refusal === 'storage-busy') return;
     this.refusal = refusal;
@@ -373,7 +375,7 @@ async function finish(
  * A reply whose end the store refused: its row keeps the text of its last checkpoint (marked interrupted when a process
  * next opens the data folder, or finished by a retry), and the window is told why, with that text.
  */
-function endUnsaved(deps: TurnRunDependencies, turn: TurnContext, refusal: StoreRefusal | 'unexpected', invocations: readonly InvocationRow[]): MessageView {
+function endUnsaved(deps: TurnRunDependencies, turn: TurnContext, refusal: ReplyWriteRefusal, invocations: readonly InvocationRow[]): MessageView {
   const { conversationId, turnId } = turn;
   const messageId = turn.assistantRow.id;
   const stored = guardedWrite('reading a reply', () => getMessage(deps.db, messageId));

@@ -57,9 +57,12 @@ export function takeTurnLease(db: AppDatabase, request: TurnLeaseRequest): void 
   upsertLease(db).run(conversationId, turnId, holder.owner, holder.token, nowMs + TURN_LEASE_MS);
 }
 
-/** Moves the lease's end on while its reply runs. */
-export function renewTurnLease(db: AppDatabase, conversationId: string, holder: LeaseHolder, nowMs: number): void {
-  renewLease(db).run(nowMs + TURN_LEASE_MS, conversationId, holder.token);
+/**
+ * Moves the lease's end on while its reply runs; false when the holder no longer holds it (it lapsed and another
+ * process took the conversation), and then nothing is changed.
+ */
+export function renewTurnLease(db: AppDatabase, conversationId: string, holder: LeaseHolder, nowMs: number): boolean {
+  return renewLease(db).run(nowMs + TURN_LEASE_MS, conversationId, holder.token).changes === 1;
 }
 
 /** Lets the conversation go, in the transaction that stores the reply's end; a lease another holder took stays. */

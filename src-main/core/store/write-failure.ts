@@ -37,8 +37,14 @@ export function storeRefusalMessage(refusal: StoreRefusal): string {
   }
 }
 
+/**
+ * Why a reply stopped being written before its end: the store refused a write, or another process took the
+ * conversation over (its lease lapsed, say while this computer slept, and another window answered in it).
+ */
+export type ReplyWriteRefusal = StoreRefusal | 'unexpected' | 'answering-elsewhere';
+
 /** The end of a reply the store refused to keep writing: what was stored before stays, and the person is told why. */
-export function replyStoreRefusalMessage(refusal: StoreRefusal | 'unexpected'): string {
+export function replyStoreRefusalMessage(refusal: ReplyWriteRefusal): string {
   switch (refusal) {
     case 'disk-full':
       return 'The disk is full, so Anybrain stopped this reply and kept what was already saved. Free some space, then retry.';
@@ -51,6 +57,8 @@ export function replyStoreRefusalMessage(refusal: StoreRefusal | 'unexpected'): 
       return 'Anybrain cannot write to its data folder, so it stopped this reply and kept what was already saved. Check that the folder is writable, then retry.';
     case 'unexpected':
       return 'Anybrain could not save this reply, so it stopped it and kept what was already saved. Retry.';
+    case 'answering-elsewhere':
+      return 'Another window took this conversation over, so Anybrain stopped this reply and kept what was already saved. Retry once that window has answered.';
     default: {
       const unknownRefusal: never = refusal;
       throw new Error(`Unknown store refusal ${String(unknownRefusal)}`);
