@@ -358,6 +358,7 @@ export async function doctorCommand(core: Core, output: Output): Promise<number>
     `integrity: ${health.integrity}`,
     `foreign key problems: ${health.foreignKeyProblems}`,
     `interrupted replies: ${health.interruptedReplies}${health.interruptedAtThisStart ? ` (${health.interruptedAtThisStart} found at this start)` : ''}`,
+    `replies being written by a running Anybrain: ${health.streamingReplies}`,
     `leftover files removed at this start: ${leftoverText(health.leftoversRemovedAtThisStart)}`,
     `leftover files kept while another Anybrain uses this folder: ${leftoverText(health.leftoversKept)}`,
     `failed replies: ${health.failedReplies}`,

@@ -453,6 +453,11 @@ export interface DataHealthView {
   readonly integrity: string;
   readonly foreignKeyProblems: number;
   readonly interruptedReplies: number;
+  /**
+   * Replies still marked streaming: being written by a running Anybrain, or ended in the window and waiting for the
+   * store to take their end (a full disk). A process that has gone leaves none: the next start marks them interrupted.
+   */
+  readonly streamingReplies: number;
   readonly failedReplies: number;
   readonly stoppedReplies: number;
   /** Replies found still streaming when this process opened the data folder, now marked interrupted. */

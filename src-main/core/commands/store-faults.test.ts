@@ -156,6 +156,37 @@ describe('a full disk while a reply streams', () => {
     ]);
     expect(core.db.$client.prepare("SELECT text FROM messages WHERE role = 'assistant'").pluck().get()).toBe('Stored first. ');
   });
+
+  it('ends the row as the window was told once the disk has room again, while the process runs', async () => {
+    const core = open();
+    const { id } = await conversation(core);
+    beforeLongText = new Promise((resolve) => (release = resolve));
+    expect((await core.dispatch('send', { conversationId: id, text: 'Write a lot' })).ok).toBe(true);
+    const reply = () => core.db.$client.prepare("SELECT status, text, error FROM messages WHERE role = 'assistant'").get() as { status: string; text: string; error: string | null };
+    await expect.poll(() => reply().text, { timeout: 5_000 }).toBe('Stored first. ');
+    const sqlite = core.db.$client;
+    sqlite.pragma(`max_page_count = ${sqlite.pragma('page_count', { simple: true }) as number}`);
+    release();
+    await core.engine.settled(id);
+    // The end could not be written: the row says streaming while the window says failed.
+    expect(reply().status).toBe('streaming');
+    const health = async () => {
+      const answered = await core.dispatch('getDataHealth', {});
+      return answered.ok ? (answered.value as { streamingReplies: number }).streamingReplies : answered.error.message;
+    };
+    // doctor says so meanwhile.
+    expect(await health()).toBe(1);
+    sqlite.pragma('max_page_count = 1073741823');
+    await expect.poll(() => reply().status, { timeout: 5_000 }).toBe('failed');
+    expect(reply()).toEqual({
+      status: 'failed',
+      text: 'Stored first. ',
+      error: JSON.stringify({ code: 'disk-full', message: replyStoreRefusalMessage('disk-full'), retryable: true }),
+    });
+    expect(await health()).toBe(0);
+    // Its lease went with it: the conversation takes a new turn.
+    expect(sqlite.prepare('SELECT count(*) FROM turn_leases').pluck().get()).toBe(0);
+  });
 });
 
 describe('two processes on one data folder', () => {

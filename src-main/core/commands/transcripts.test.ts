@@ -47,6 +47,7 @@ describe('the data health and repair commands', () => {
       integrity: 'ok',
       foreignKeyProblems: 0,
       interruptedReplies: 0,
+      streamingReplies: 0,
       failedReplies: 0,
       stoppedReplies: 0,
       interruptedAtThisStart: 0,

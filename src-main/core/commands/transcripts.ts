@@ -62,6 +62,7 @@ export function transcriptCommands({ db, dataDir, emit, exports, recoveredInterr
         integrity,
         foreignKeyProblems,
         interruptedReplies: statuses.interrupted,
+        streamingReplies: statuses.streaming,
         failedReplies: statuses.failed,
         stoppedReplies: statuses.stopped,
         interruptedAtThisStart: recoveredInterrupted,

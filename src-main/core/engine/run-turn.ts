@@ -20,6 +20,7 @@ import { providerSilence } from './provider-silence';
 import { commitSyncingInBackground } from '../store/log-sync';
 import { checkpointMessageText, getMessage, toMessageViews, type MessageRow, type StoredReasoning } from '../store/messages';
 import { guardedWrite, guardedWriteWhenNotBusy } from '../store/guarded-write';
+import type { UnsavedReplyEnds } from './unsaved-ends';
 import { renewTurnLease, TURN_LEASE_RENEW_MS, type LeaseHolder } from '../store/turn-leases';
 import { replyStoreRefusalMessage, type ReplyWriteRefusal } from '../store/write-failure';
 import type { AppDatabase } from '../store/open';
@@ -63,7 +64,8 @@ export interface TurnRunDependencies extends WindowGuardDependencies {
   /** This engine's hold on the conversations it answers in (store/turn-leases.ts), renewed while a reply runs. */
   readonly leaseHolder: LeaseHolder;
   /** How long a write that finds the data folder busy is tried again (store/busy-retry.ts). */
-  readonly busyBudgetMs?: number;
+  readonly busyBudgetMs?: number;  /** Where a reply whose end the store refused is ended once the store takes writes again. */
+  readonly unsavedEnds?: UnsavedReplyEnds;
 }
 
 /**
@@ -381,7 +383,10 @@ function endUnsaved(deps: TurnRunDependencies, turn: TurnContext, refusal: Reply
   const stored = guardedWrite('reading a reply', () => getMessage(deps.db, messageId));
   const row = stored.kind === 'written' && stored.value !== null ? stored.value : turn.assistantRow;
   const view = toMessageViews(deps.db, [row])[0]!;
-  const message: MessageView = { ...view, status: 'failed', error: { code: refusal, message: replyStoreRefusalMessage(refusal), retryable: true } };
+  const error = { code: refusal, message: replyStoreRefusalMessage(refusal), retryable: true };
+  const message: MessageView = { ...view, status: 'failed', error };
+  // The row still says streaming: it is ended as the window was told once the store takes writes again.
+  deps.unsavedEnds?.add({ conversationId, turnId, messageId, error, leaseHolder: deps.leaseHolder });
   deps.emit({ type: 'turn-receipt', conversationId, turnId, messageId, receipt: buildReceipt(invocations) });
   deps.emit({ type: 'turn-failed', conversationId, turnId, message });
   return message;

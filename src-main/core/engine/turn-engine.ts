@@ -28,6 +28,7 @@ import { providerSilence } from './provider-silence';
 import { providerCall, runTurn, type TurnRunDependencies } from './run-turn';
 import { buildTurnRequest, type AttachmentFileReader } from './turn-request';
 import { clockOnlyToolbox, type TurnToolbox } from './turn-toolbox';
+import { UnsavedReplyEnds } from './unsaved-ends';
 import { guardWindow, measure, type CompactionControl } from './window-guard';
 
 export interface TurnEngineDependencies {
@@ -92,12 +93,14 @@ export class TurnEngine {
   private readonly toolbox: TurnToolbox;
   private readonly runDependencies: TurnRunDependencies;
   private readonly leaseHolder: LeaseHolder;
+  private readonly unsavedEnds: UnsavedReplyEnds;
   readonly windows: ContextWindows;
 
   constructor(private readonly deps: TurnEngineDependencies) {
     // A token of this engine's own: a later process with the same pid (or another engine in this one) is not the holder.
     this.leaseHolder = { owner: deps.streamOwner ?? THIS_PROCESS_OWNER, token: newId() };
     this.toolbox = deps.toolbox ?? clockOnlyToolbox();
+    this.unsavedEnds = new UnsavedReplyEnds(deps.db);
     const notAnswering = deps.notAnswering ?? new NotAnswering();
     this.windows = deps.windows ?? new ContextWindows(deps.db);
     this.runDependencies = {
@@ -119,6 +122,7 @@ export class TurnEngine {
       ...(deps.dataDir === undefined ? {} : { readAttachmentFile: attachmentFileReader(deps.dataDir) }),
       ...(deps.requestBodies === undefined ? {} : { requestBodies: deps.requestBodies }),
       ...(deps.busyBudgetMs === undefined ? {} : { busyBudgetMs: deps.busyBudgetMs }),
+      unsavedEnds: this.unsavedEnds,
     };
   }
 
@@ -269,6 +273,7 @@ export class TurnEngine {
     const turns = [...this.running.values()];
     for (const turn of turns) turn.controller.abort('shutdown' satisfies AbortReason);
     await Promise.allSettled(turns.map((turn) => turn.done));
+    this.unsavedEnds.dispose();
   }
 
   /**

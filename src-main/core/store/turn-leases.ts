@@ -42,6 +42,7 @@ const upsertLease = statementCacheFor(
 );
 const renewLease = statementCacheFor('UPDATE turn_leases SET expires_at = ? WHERE conversation_id = ? AND token = ?');
 const deleteLease = statementCacheFor('DELETE FROM turn_leases WHERE conversation_id = ? AND token = ?');
+const deleteLeaseOfTurn = statementCacheFor('DELETE FROM turn_leases WHERE conversation_id = ? AND token = ? AND turn_id = ?');
 
 /**
  * Takes the conversation's lease, inside the transaction that admits the turn (BEGIN IMMEDIATE, store/open.ts: no
@@ -68,4 +69,9 @@ export function renewTurnLease(db: AppDatabase, conversationId: string, holder: 
 /** Lets the conversation go, in the transaction that stores the reply's end; a lease another holder took stays. */
 export function releaseTurnLease(db: AppDatabase, conversationId: string, holder: LeaseHolder): void {
   deleteLease(db).run(conversationId, holder.token);
+}
+
+/** Lets the conversation go if the lease is still the one `turnId` took: a later turn of the same holder keeps its own. */
+export function releaseTurnLeaseOf(db: AppDatabase, conversationId: string, turnId: string, holder: LeaseHolder): void {
+  deleteLeaseOfTurn(db).run(conversationId, holder.token, turnId);
 }

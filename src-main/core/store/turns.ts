@@ -3,7 +3,7 @@
  * brought, the conversation's title and time) and finishing (the reply's final row, its counters, the brain's usage
  * snapshot, the conversation's time). Between them the reply row is only checkpointed.
  */
-import { ApiError, type ConversationView } from '../../../src-shared/api';
+import { ApiError, type ConversationView, type TurnError, type Usage } from '../../../src-shared/api';
 import type { BrainId, ReasoningLevel } from '../../../src-shared/brains';
 import { attachmentTokenCeiling } from '../context/attachment-tokens';
 import { estimateMessageTokens } from '../context/token-estimate';
@@ -12,10 +12,10 @@ import { newId } from './clock';
 import { DEFAULT_TITLE, getConversation, updateConversation } from './conversations';
 import { titleFromMessage } from './titles';
 import { insertInvocation, type InvocationRow } from './invocations';
-import { finishMessage, hasUserMessage, insertMessage, nextSeq, type FinishedMessage, type MessageRow } from './messages';
+import { finishMessage, getMessage, hasUserMessage, insertMessage, nextSeq, type FinishedMessage, type MessageRow, type StoredReasoning } from './messages';
 import { inTransaction, type AppDatabase } from './open';
 import { incrementCounter, saveBrainState } from './settings';
-import { releaseTurnLease, takeTurnLease, type LeaseHolder, type TurnLeaseRequest } from './turn-leases';
+import { releaseTurnLease, releaseTurnLeaseOf, takeTurnLease, type LeaseHolder, type TurnLeaseRequest } from './turn-leases';
 
 export { titleFromMessage };
 
@@ -174,5 +174,38 @@ export function finishReply(db: AppDatabase, outcome: ReplyOutcome): FinishedRep
     const conversation = updateConversation(db, conversationId, { updatedAt: message.now });
     releaseTurnLease(db, conversationId, outcome.leaseHolder);
     return { row, conversation };
+  });
+}
+
+export interface UnsavedReplyEnd {
+  readonly conversationId: string;
+  readonly turnId: string;
+  readonly messageId: string;
+  readonly error: TurnError;
+  readonly leaseHolder: LeaseHolder;
+}
+
+/**
+ * A reply whose final write the store refused, ended now that it takes writes: marked failed with why, its text what
+ * its last checkpoint stored (what the window was shown when it was told the reply failed), and its lease let go
+ * unless a later turn holds it. False when the row had already ended (or is gone).
+ */
+export function endUnsavedReply(db: AppDatabase, end: UnsavedReplyEnd, now: string): boolean {
+  return inTransaction(db, () => {
+    const row = getMessage(db, end.messageId);
+    if (row === null || row.status !== 'streaming') return false;
+    finishMessage(db, end.messageId, {
+      text: row.text,
+      tokenEstimate: row.tokenEstimate,
+      status: 'failed',
+      error: end.error,
+      modelResponded: row.modelResponded,
+      // As stored: the columns hold what an earlier checkpoint or finish wrote there.
+      reasoning: row.reasoning as StoredReasoning | null,
+      usage: row.usage as Usage | null,
+      now,
+    });
+    releaseTurnLeaseOf(db, end.conversationId, end.turnId, end.leaseHolder);
+    return true;
   });
 }
