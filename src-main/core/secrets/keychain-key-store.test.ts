@@ -190,12 +190,12 @@ describe('keys in the system keychain', () => {
     await store.refresh();
     keychain.state.hang = true;
     await expect(store.set('kimi', 'sk-kimi')).rejects.toThrow(
-      'Anybrain could not store the Kimi key: the system keychain is not answering, so nothing was changed there. ' +
+      'Anybrain could not store the Kimi key: the system keychain is not answering (if it was only slow, it may still make the change: `anybrain keys list` and Settings show what it holds). ' +
         'Until then, set MOONSHOT_API_KEY in the environment.',
     );
     expect([keychain.state.resets, keychain.waiting(), store.get('kimi'), store.answering]).toEqual([1, 0, null, false]);
     await expect(store.set('kimi', null)).rejects.toThrow(
-      'Anybrain could not remove the Kimi key: the system keychain is not answering, so nothing was changed there.',
+      'Anybrain could not remove the Kimi key: the system keychain is not answering (if it was only slow, it may still make the change: `anybrain keys list` and Settings show what it holds).',
     );
     // Answering again: a write first gives up on the read still waiting, then goes through.
     keychain.state.hang = false;
@@ -217,7 +217,7 @@ describe('keys in the system keychain', () => {
     await store.refresh(true);
     expect([store.answering, store.refusal, store.get('glm'), notAnswering.list().map((entry) => entry.key)]).toEqual([false, NOT_ANSWERING, 'sk-glm', ['keychain']]);
     await expect(store.set('kimi', 'sk-kimi')).rejects.toThrow(
-      'Anybrain could not store the Kimi key: the system keychain is not answering, so nothing was changed there. Until then, set MOONSHOT_API_KEY in the environment.',
+      'Anybrain could not store the Kimi key: the system keychain is not answering (if it was only slow, it may still make the change: `anybrain keys list` and Settings show what it holds). Until then, set MOONSHOT_API_KEY in the environment.',
     );
   });
 

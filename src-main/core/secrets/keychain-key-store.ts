@@ -11,7 +11,8 @@
  *   on with the keys read before and the environment's. The read itself may still answer (a person typing the
  *   keyring's password), and its keys are then taken; after `KEYCHAIN_GIVE_UP_MS` the helper is killed, and a later
  *   command asks again. No second read starts while one waits.
- * - a write not answered within the limit kills the helper, so it cannot land after the person was told it failed.
+ * - a write not answered within the limit kills the helper, so it sends nothing more; a keychain that was only slow
+ *   may still store what it had been sent, and the refusal says so.
  * `get` never waits: it answers from the last read, which the dispatcher refreshes before a command that uses keys
  * at most every couple of seconds, waiting for it only briefly (see `refresh`).
  */
@@ -206,7 +207,10 @@ export function createKeychainKeyStore(dataDir: string, options: KeychainKeyStor
     if (outcome.kind === 'late' && waitMs >= answerLimitMs && answering) stoppedAnswering();
   };
 
-  /** Runs a write with the answer limit; at the limit the helper is killed, so the write cannot land later. */
+  /**
+   * Runs a write with the answer limit; at the limit the helper is killed, so it sends nothing more. What it had sent
+   * may still be stored by a keychain that was only slow, and the person is told so.
+   */
   const write = async <T>(call: () => Promise<T>, failure: (why: string) => string): Promise<T> => {
     // A read still waiting past its limit holds the helper: give up on it, so the write gets a helper of its own.
     if (!answering) keychain().reset();
@@ -224,7 +228,7 @@ export function createKeychainKeyStore(dataDir: string, options: KeychainKeyStor
     if (outcome.kind === 'late') {
       keychain().reset();
       stoppedAnswering();
-      throw new Error(failure('the system keychain is not answering, so nothing was changed there'));
+      throw new Error(failure('the system keychain is not answering (if it was only slow, it may still make the change: `anybrain keys list` and Settings show what it holds)'));
     }
     answeredAgain();
     accept();

@@ -1,5 +1,5 @@
 /**
- * A conversation's title from its first message: pure text work, so the import worker can use it without a database.
+ * A conversation's title from its first message: pure text work, with no database.
  */
 import { DEFAULT_TITLE } from './conversations';
 

@@ -1,6 +1,6 @@
 /**
  * Checking an import whole before anything is written: a transcript v1 document against its schema and what the schema
- * cannot say. Pure (no database), so the import worker runs it off the main thread.
+ * cannot say. Pure (no database), so it can run off the main thread.
  */
 import type { ZodError } from 'zod';
 import { MAX_ATTACHMENTS_PER_MESSAGE } from '../../../src-shared/attachments';

@@ -1,6 +1,6 @@
 /**
  * An import run on this thread, from a file to its stored conversations: read and checked whole (import-read.ts), then
- * written. The commands run imports in a worker instead (import-jobs.ts); this path serves converters given in code.
+ * written in one transaction. The import commands and the command line's `import` run it.
  */
 import type { TranscriptV1 } from '../../../src-shared/transcript';
 import type { AppDatabase } from '../store/open';

@@ -1,7 +1,8 @@
 /**
  * What a file to import is, told by its content and never by its name: a zip (ChatGPT sends its export as one), an
  * Anybrain transcript v1, ChatGPT's `conversations.json` or Claude's. Every conversation it holds becomes a transcript
- * v1 document checked whole here, before anything is written. Pure (no database): the import worker runs it.
+ * v1 document checked whole here, before anything is written. Pure (no database), so it can run off the main thread;
+ * today the import commands run it on the main thread.
  */
 import type { TranscriptV1 } from '../../../src-shared/transcript';
 import { startsLikeZip } from '../../../src-shared/zip-signature';
