@@ -7,6 +7,7 @@ import type { BrainId } from '../../../src-shared/brains';
 import { refusalMessage, type RefusalDetails } from '../providers/provider-errors';
 import type { ProviderError, StreamPart } from '../providers/stream-parts';
 import type { ReasoningPlace, ReplayReasoning } from '../replay/types';
+import { readCallArguments, type PendingCall } from './call-arguments';
 
 export type ToolCallPart = Extract<StreamPart, { type: 'tool-call' }>;
 
@@ -20,8 +21,8 @@ export interface ReplyDraft {
   readonly reasoningBlocks: readonly unknown[];
   /** Beside each block, what followed it in the output, where the wire says (else null). */
   readonly reasoningPlaces: readonly (ReasoningPlace | null)[];
-  /** The calls the current round's stream asked for, not yet run. */
-  readonly pendingCalls: readonly ToolCallPart[];
+  /** The calls the current round's stream asked for, not yet run, their arguments read within limits. */
+  readonly pendingCalls: readonly PendingCall[];
   /** Where each finished tool round ended, oldest first: the live replay gives every round its own message. */
   readonly roundEnds: readonly RoundEnd[];
   readonly servedModel: string | null;
@@ -83,7 +84,7 @@ export function applyStreamPart(draft: ReplyDraft, part: StreamPart): ReplyDraft
     case 'reasoning-opaque':
       return { ...draft, reasoningBlocks: [...draft.reasoningBlocks, part.opaque], reasoningPlaces: [...draft.reasoningPlaces, part.place ?? null] };
     case 'tool-call':
-      return { ...draft, pendingCalls: [...draft.pendingCalls, part] };
+      return { ...draft, pendingCalls: [...draft.pendingCalls, readCallArguments(part)] };
     case 'usage':
       // Providers report usage in pieces (input at the start, output at the end): later fields win.
       return { ...draft, usage: { ...(draft.usage ?? {}), ...part.usage } };

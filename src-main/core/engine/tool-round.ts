@@ -9,7 +9,7 @@ import { insertInvocation, toInvocationView, type InvocationRow } from '../store
 import type { AppDatabase } from '../store/open';
 import { findTool, type ToolDefinition, type ToolResult } from '../tools/catalogue';
 import { RUN_SKILL_TOOL } from '../tools/skills';
-import type { ToolCallPart } from './reply-draft';
+import type { PendingCall } from './call-arguments';
 import type { TurnToolbox } from './turn-toolbox';
 import { writeWhenNotBusy } from '../store/busy-retry';
 
@@ -46,9 +46,11 @@ async function approve(round: ToolRound, tool: ToolDefinition, input: Record<str
 }
 
 /** What a call came to: refused, cancelled, or run. */
-async function outcomeOf(round: ToolRound, tool: ToolDefinition | undefined, call: ToolCallPart): Promise<{ result: ToolResult; status: InvocationStatus }> {
+async function outcomeOf(round: ToolRound, tool: ToolDefinition | undefined, call: PendingCall): Promise<{ result: ToolResult; status: InvocationStatus }> {
   const { signal } = round;
   const bare = bareToolName(call.name);
+  // Arguments past what Anybrain reads (call-arguments.ts): neither asked about nor run.
+  if (call.notRun !== undefined) return { result: { output: call.notRun, isError: true }, status: 'error' };
   if (!tool) {
     const offered = round.tools.map((entry) => entry.name).join(', ');
     return { result: { output: `No tool named "${call.name}" is offered. Use one of: ${offered}.`, isError: true }, status: 'error' };
@@ -73,7 +75,7 @@ async function outcomeOf(round: ToolRound, tool: ToolDefinition | undefined, cal
 }
 
 /** Executes one call the brain made and stores its invocation row under this turn's id. */
-async function runToolCall(round: ToolRound, call: ToolCallPart, seq: number): Promise<InvocationRow> {
+async function runToolCall(round: ToolRound, call: PendingCall, seq: number): Promise<InvocationRow> {
   const { conversationId, turnId, messageId, emit } = round;
   const tool = findTool(round.tools, call.name);
   const isSkillRun = tool?.name === RUN_SKILL_TOOL;
@@ -106,7 +108,7 @@ async function runToolCall(round: ToolRound, call: ToolCallPart, seq: number): P
 }
 
 /** Runs the round's calls one after another, in the order the brain asked; returns their rows. */
-export async function runToolRound(round: ToolRound, calls: readonly ToolCallPart[]): Promise<InvocationRow[]> {
+export async function runToolRound(round: ToolRound, calls: readonly PendingCall[]): Promise<InvocationRow[]> {
   const rows: InvocationRow[] = [];
   for (const call of calls) rows.push(await runToolCall(round, call, round.firstSeq + rows.length));
   return rows;
