@@ -6,6 +6,7 @@ import type { ZodError } from 'zod';
 import { MAX_ATTACHMENTS_PER_MESSAGE } from '../../../src-shared/attachments';
 import { TRANSCRIPT_FORMAT, transcriptSchema, type TranscriptAttachment, type TranscriptV1 } from '../../../src-shared/transcript';
 import { sha256Of } from '../attachments/attachment-files';
+import { objectBombRefusal } from './json-shape';
 import { sniffAttachment, type SniffedAttachment } from '../attachments/sniff';
 import { formatIssuePath } from './issue-path';
 import { nestedDeeperThan, TOO_DEEP_PROBLEM } from './json-depth';
@@ -27,6 +28,8 @@ function describeFirstIssue(error: ZodError): string {
 }
 
 export function parseTranscript(text: string): TranscriptV1 {
+  const tooMany = objectBombRefusal(text, 'The file');
+  if (tooMany !== null) throw new TranscriptImportError(tooMany);
   let raw: unknown;
   try {
     raw = JSON.parse(text);

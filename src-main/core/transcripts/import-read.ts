@@ -11,6 +11,7 @@ import { isClaudeExport } from './foreign/claude';
 import { ForeignImportError, type ForeignConverter } from './foreign/types';
 import { TranscriptImportError, validateTranscript } from './import-check';
 import { refuseAmplifiedImport } from './import-size';
+import { objectBombRefusal } from './json-shape';
 import { checkDeclaredSizes, decodeImportText, inflateEntry, zipEntries, type InflationBudget } from './import-zip';
 
 export type ImportSource = 'anybrain' | 'chatgpt' | 'claude';
@@ -41,6 +42,8 @@ function isConversationsEntry(name: string): boolean {
 }
 
 function parseJson(text: string, what: string): unknown {
+  const tooMany = objectBombRefusal(text, what);
+  if (tooMany !== null) throw new TranscriptImportError(tooMany);
   try {
     // A byte order mark is not JSON, and some editors write one.
     return JSON.parse(text.replace(/^\uFEFF/, ''));

@@ -25,7 +25,7 @@ import type { BrainId } from '../../../../src-shared/brains';
 import { TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION, type TranscriptInvocation, type TranscriptMessage, type TranscriptV1 } from '../../../../src-shared/transcript';
 import { formatIssuePath, recordKeyPath } from '../issue-path';
 import { IdPlaces } from '../unique-ids';
-import { ForeignImportError, type ForeignImport } from './types';
+import { ForeignImportError, RECOGNISED_BY_FIRST, type ForeignImport } from './types';
 
 const chatGptContentSchema = z.object({ content_type: z.string() }).passthrough();
 
@@ -67,7 +67,7 @@ type ChatGptContent = z.infer<typeof chatGptContentSchema>;
 
 /** An array of conversations, at least one of which carries a `mapping`: what only a ChatGPT export looks like. */
 export function looksLikeChatGptExport(document: unknown): boolean {
-  return Array.isArray(document) && document.some((entry) => typeof entry === 'object' && entry !== null && 'mapping' in entry);
+  return Array.isArray(document) && document.slice(0, RECOGNISED_BY_FIRST).some((entry) => typeof entry === 'object' && entry !== null && 'mapping' in entry);
 }
 
 /** Content types that hold the context ChatGPT adds to a conversation (custom instructions, memories), never its words. */

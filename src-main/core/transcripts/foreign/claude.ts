@@ -20,7 +20,7 @@ import { titleFromMessage } from '../../store/titles';
 import { formatIssuePath } from '../issue-path';
 import { MAX_JSON_DEPTH, nestedDeeperThan, TOO_DEEP_PROBLEM } from '../json-depth';
 import { IdPlaces } from '../unique-ids';
-import { ForeignImportError, type ForeignImport } from './types';
+import { ForeignImportError, RECOGNISED_BY_FIRST, type ForeignImport } from './types';
 import { formatCount } from '../../../../src-shared/format-count';
 
 /**
@@ -96,7 +96,7 @@ function parseAt<Output>(schema: ZodType<Output>, value: unknown, path: string):
 
 /** Whether `document` claims to be a Claude data export: a list in which some entry has its `chat_messages`. */
 export function isClaudeExport(document: unknown): boolean {
-  return Array.isArray(document) && document.some((entry) => conversationClaim.safeParse(entry).success);
+  return Array.isArray(document) && document.slice(0, RECOGNISED_BY_FIRST).some((entry) => conversationClaim.safeParse(entry).success);
 }
 
 /** Reads a Claude data export; throws `ForeignImportError` when the document is not one. */

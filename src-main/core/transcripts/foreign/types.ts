@@ -19,3 +19,9 @@ export class ForeignImportError extends Error {
 
 /** A converter: pure, the parsed JSON document in, transcripts out; throws `ForeignImportError` for a damaged file. */
 export type ForeignConverter = (document: unknown) => ForeignImport;
+
+/**
+ * An export is told by its first conversations: every conversation of an app's export has its shape, and asking all of
+ * a list of millions of empty objects cost a minute.
+ */
+export const RECOGNISED_BY_FIRST = 100;
