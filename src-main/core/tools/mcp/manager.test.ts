@@ -197,9 +197,11 @@ describe('McpManager with a server that never lists its tools', () => {
     });
     managers.push(manager);
     const well = fakeServer([], { id: 'well', label: 'Well' });
-    // Started and listed first, so its answer never races the short wait below.
+    // Started and listed first, so its answer never races the short wait below: a server's first start can take
+    // longer than that wait on a busy machine (it is then said to be silent, and to answer once it lists).
     await manager.setConfigs([well]);
-    await manager.toolDefinitions();
+    await expect.poll(async () => (await manager.toolDefinitions()).map((definition) => definition.name), { timeout: 30_000 }).toContain('well__echo');
+    told.length = 0;
     await manager.setConfigs([fakeServer(['--silent-list']), well]);
     // The well server's tools come; the silent one's do not, and it is said to be silent once.
     expect((await manager.toolDefinitions()).map((definition) => definition.name)).toContain('well__echo');
