@@ -42,8 +42,15 @@ describe('a process lane', () => {
     const helper = lane();
     const pid = await helper.call<number>({ op: 'pid' });
     const hung = helper.call({ op: 'hang' });
-    // libuv's pool has four threads: sixteen file calls at once would queue behind four hung calls on it.
-    await Promise.all(Array.from({ length: 16 }, () => stat(import.meta.dirname)));
+    // As many hung calls as libuv's pool has threads (four unless UV_THREADPOOL_SIZE says otherwise): were each held
+    // on a thread of this process, the file calls below would queue behind them for good.
+    const others = Array.from({ length: Number(process.env.UV_THREADPOOL_SIZE ?? 4) - 1 }, () => lane());
+    const otherHung = others.map((other) => other.call({ op: 'hang' }).catch(() => 'given up'));
+    const fileCalls = Promise.all(Array.from({ length: 16 }, () => stat(import.meta.dirname))).then(() => 'answered');
+    const waited = new Promise((resolve) => setTimeout(() => resolve('queued behind the hung calls'), 10_000));
+    expect(await Promise.race([fileCalls, waited])).toBe('answered');
+    for (const other of others) other.reset();
+    expect(await Promise.all(otherHung)).toEqual(others.map(() => 'given up'));
     helper.reset();
     await expect(hung).rejects.toBeInstanceOf(LaneEndedError);
     await expect(hung).rejects.toThrow('the test helper was given up on');
