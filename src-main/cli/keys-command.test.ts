@@ -155,6 +155,28 @@ describe('anybrain keys', () => {
     expect(stored.stderr).toContain('Keys cannot be stored here: the system keychain is not answering');
   }, 60_000);
 
+  it('with a locked keyring that answers reads, gives a write that waits for its unlock prompt up at its time limit', async () => {
+    // A keyring of its own, made by an unlocked session and holding no key: reading finds nothing without asking to
+    // unlock, so the command goes on to the write, which waits on a prompt nobody answers.
+    const empty = createTestKeyring();
+    try {
+      const dataDir = mkdtempSync(join(tmpdir(), 'anybrain-keys-'));
+      folders.push(dataDir);
+      const env = { ...environment(dataDir), HOME: empty.home };
+      expect((await run(empty.wrap([process.execPath, cli, 'keys', 'list'], 'unlocked'), env)).status).toBe(0);
+      const startedAt = Date.now();
+      const stored = await run(empty.wrap([process.execPath, cli, 'keys', 'set', 'glm'], 'locked'), env, 'sk-glm-locked\n');
+      expect([stored.status, stored.stderr.split('\n').filter((line) => line !== '').at(-1)]).toEqual([
+        1,
+        'anybrain: Anybrain could not store the GLM key: the system keychain is not answering (if it was only slow, it may still make the change: `anybrain keys list` and Settings show what it holds). Until then, set ZAI_API_KEY in the environment.',
+      ]);
+      // A loose bound: the write is given up at 5 s, its helper killed, and the command ends.
+      expect(Date.now() - startedAt).toBeLessThan(30_000);
+    } finally {
+      empty.dispose();
+    }
+  }, 90_000);
+
   it('refuses an empty key and one with spaces inside, storing nothing', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'anybrain-keys-'));
     folders.push(dataDir);
