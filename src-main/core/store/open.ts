@@ -164,6 +164,14 @@ export function inTransaction<T>(db: AppDatabase, work: () => T): T {
   return db.$client.transaction(work).immediate();
 }
 
+/**
+ * Runs `work`, which only reads, against one snapshot of the database: a deferred transaction takes no lock to begin
+ * and, in WAL, reads the last commit without waiting for any writer.
+ */
+export function inReadTransaction<T>(db: AppDatabase, work: () => T): T {
+  return db.$client.transaction(work).deferred();
+}
+
 export function closeDatabase(db: AppDatabase): void {
   db.$client.close();
 }

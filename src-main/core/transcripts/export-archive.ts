@@ -8,7 +8,7 @@ import { Zip, ZipDeflate, strToU8 } from 'fflate';
 import type { ExportFormat, ExportOptions } from '../../../src-shared/api';
 import { listConversations } from '../store/conversations';
 import { countMessagesByConversation } from '../store/messages';
-import { inTransaction, type AppDatabase } from '../store/open';
+import { inReadTransaction, type AppDatabase } from '../store/open';
 import { exportConversation } from './export';
 import { EXPORT_INDEX_FILE, exportFileNames } from './export-file-names';
 
@@ -91,7 +91,8 @@ export function writeExportArchive(
   signal?: AbortSignal,
   dataDir?: string,
 ): ExportArchive | null {
-  return inTransaction(db, () => {
+  // One snapshot, so every file of the archive agrees; a read that never waits for another process's writer.
+  return inReadTransaction(db, () => {
     const conversations = listConversations(db);
     const messageCounts = countMessagesByConversation(db);
     const names = exportFileNames(conversations, request.format);
