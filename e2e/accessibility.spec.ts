@@ -10,6 +10,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { command, newConversation, openApp, pickBrain, sendMessage } from './support/app';
 import { ASKING_TOOL, setUpSurfaceScene } from './support/surface-scene';
+import { expectReplyStatus } from './support/waits';
 
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const FAILING_IMPACTS = new Set(['serious', 'critical']);
@@ -76,7 +77,7 @@ for (const theme of THEMES) {
       const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
       await expect(reply.getByTestId('reasoning-toggle')).toBeVisible();
       findings.push(...(await scan(page, 'reply streaming')));
-      await expect(reply).toHaveAttribute('data-status', 'complete', { timeout: 60_000 });
+      await expectReplyStatus(page, reply, 'complete');
       await expect(reply.getByTestId('receipt-chip')).toHaveCount(2);
       findings.push(...(await scan(page, 'conversation with receipts and reasoning')));
       await reply.getByTestId('reasoning-toggle').click();
@@ -102,12 +103,12 @@ for (const theme of THEMES) {
       await expect(prompt).toBeVisible();
       findings.push(...(await scan(page, 'tool approval prompt')));
       await prompt.getByTestId('approval-allow').click();
-      await expect(asking).toHaveAttribute('data-status', 'complete');
+      await expectReplyStatus(page, asking, 'complete');
 
       // A failed reply: its one error block, with Retry inside it.
       await sendMessage(page, '[error-midstream] and a failure');
       const failed = page.locator('[data-testid="message"][data-role="assistant"]').last();
-      await expect(failed).toHaveAttribute('data-status', 'failed');
+      await expectReplyStatus(page, failed, 'failed');
       await expect(failed.getByTestId('message-error').getByTestId('retry-button')).toBeVisible();
       findings.push(...(await scan(page, 'failed reply')));
 

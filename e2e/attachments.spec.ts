@@ -12,6 +12,7 @@ import { fakeBrainRequests, newConversation, openApp, pickBrain, sendMessage } f
 import { readE2eEnvironment } from './support/environment';
 import { gradientPng, naturalWidth, pasteFile, SMALL_PDF } from './support/attachments';
 import { setUpSurfaceScene } from './support/surface-scene';
+import { expectReplyStatus } from './support/waits';
 
 const PHOTO = gradientPng(96, 64);
 
@@ -40,7 +41,7 @@ test('a pasted image goes to a vision brain, shows in the message, survives a re
   await expect(thumbnail).toBeVisible();
   expect(await naturalWidth(thumbnail)).toBe(96);
   await sendMessage(page, 'What colours are in this picture?');
-  await expect(replies(page).first()).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, replies(page).first(), 'complete');
   await expect(page.getByTestId('attachment-tray')).toHaveCount(0);
 
   const userMessage = page.locator('[data-testid="message"][data-role="user"]').first();
@@ -77,7 +78,7 @@ test('a pasted image goes to a vision brain, shows in the message, survives a re
 
   // ...and the earlier image replays to it as the labelled stand-in.
   await sendMessage(page, 'And what do you make of it?');
-  await expect(replies(page).nth(1)).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, replies(page).nth(1), 'complete');
   const glmRequest = (await fakeBrainRequests(request)).filter((recorded) => recorded.brain === 'glm').at(-1);
   expect(JSON.stringify(glmRequest?.body)).toContain(
     '[image photo.png (96x64) was shown to an earlier brain; this brain cannot see it]',
@@ -143,7 +144,7 @@ for (const theme of ['light', 'dark'] as const) {
 
       await pickBrain(page, 'gemini');
       await sendMessage(page, 'Both, please.');
-      await expect(replies(page).first()).toHaveAttribute('data-status', 'complete');
+      await expectReplyStatus(page, replies(page).first(), 'complete');
       await expect.poll(() => naturalWidth(page.getByRole('img', { name: 'photo.png' }))).toBe(96);
       findings.push(...(await axeViolations(page, 'message')));
       await page.getByRole('button', { name: 'Enlarge photo.png' }).click();

@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { readE2eEnvironment } from './support/environment';
 import { command, fakeBrainRequests, newConversation, openApp, pickBrain, sendMessage } from './support/app';
+import { expectReplyStatus } from './support/waits';
 
 interface ChatCompletionsMessage {
   readonly role: string;
@@ -41,7 +42,7 @@ test('answer with another brain: two sibling replies, the next message follows t
   await sendMessage(page, QUESTION);
   const replies = rows(page, 'assistant');
   await expect(replies).toHaveCount(1);
-  await expect(replies.first()).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, replies.first(), 'complete');
   await expect(replies.first().getByTestId('message-text')).toContainText('Fake Kimi reply to:');
   // The call Kimi made, as its second round sent it back.
   const kimiCallIds = callIds(await lastKimiMessages(request));
@@ -55,7 +56,7 @@ test('answer with another brain: two sibling replies, the next message follows t
   // Gemini's reply takes the place of Kimi's, labelled with its brain and served model.
   await expect(replies).toHaveCount(1);
   await expect(replies.first()).toHaveAttribute('data-brain', 'gemini');
-  await expect(replies.first()).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, replies.first(), 'complete');
   await expect(replies.first().getByTestId('message-text')).toContainText('Fake Gemini reply to:');
   await expect(replies.first().getByTestId('message-brain-label')).toHaveText(/^Gemini · \S+/);
   await expect(replies.first().getByTestId('sibling-position')).toHaveText('2 / 2');
@@ -63,7 +64,7 @@ test('answer with another brain: two sibling replies, the next message follows t
   // The next message goes on from the branch shown: Kimi is replayed Gemini's reply and call, and none of its own.
   await sendMessage(page, 'And in Lisbon?');
   await expect(replies).toHaveCount(2);
-  await expect(replies.nth(1)).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, replies.nth(1), 'complete');
   await expect(replies.nth(1).getByTestId('message-text')).toHaveText('Fake Kimi reply to: And in Lisbon?');
   const onGeminiBranch = await lastKimiMessages(request);
   const geminiTexts = assistantTexts(onGeminiBranch);
@@ -91,7 +92,7 @@ test('answer with another brain: two sibling replies, the next message follows t
 
   // On this branch the next request carries Kimi's reply and call, and nothing of Gemini's.
   await sendMessage(page, 'And in Oslo?');
-  await expect(replies.nth(1)).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, replies.nth(1), 'complete');
   const onKimiBranch = await lastKimiMessages(request);
   expect(callIds(onKimiBranch)).toEqual(kimiCallIds);
   const kimiTexts = assistantTexts(onKimiBranch);
@@ -120,7 +121,7 @@ test('editing a message in the middle starts a new branch there; the old one is 
     await sendMessage(page, text);
     await expect(rows(page, 'assistant').last()).toHaveText(new RegExp(`Fake Kimi reply to: ${text}`));
   }
-  await expect(rows(page, 'assistant').last()).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, rows(page, 'assistant').last(), 'complete');
 
   const second = rows(page, 'user').nth(1);
   await second.hover();
@@ -131,7 +132,7 @@ test('editing a message in the middle starts a new branch there; the old one is 
   await editor.press('Enter');
 
   await expect(userTexts(page)).toHaveText(['one', 'two, edited']);
-  await expect(rows(page, 'assistant').last()).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, rows(page, 'assistant').last(), 'complete');
   await expect(rows(page, 'assistant').last().getByTestId('message-text')).toHaveText('Fake Kimi reply to: two, edited');
   const edited = rows(page, 'user').nth(1);
   await expect(edited.getByTestId('sibling-position')).toHaveText('2 / 2');
@@ -160,7 +161,7 @@ test('Copy puts exactly the stored Markdown of a reply on the clipboard', async 
   await pickBrain(page, 'kimi');
   await sendMessage(page, '[markdown] show me');
   const reply = rows(page, 'assistant').last();
-  await expect(reply).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, reply, 'complete');
 
   // Focus alone shows the actions: Tab from the list reaches them.
   await reply.getByRole('button', { name: 'Copy message' }).focus();

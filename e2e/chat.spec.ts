@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { command, fakeBrainRequests, newConversation, openApp, pickBrain, sendMessage } from './support/app';
+import { expectReplyStatus } from './support/waits';
 
 test('a conversation with kimi then claude streams, survives a reload and keeps its brain labels', async ({ page, request }) => {
   await openApp(page);
@@ -10,13 +11,13 @@ test('a conversation with kimi then claude streams, survives a reload and keeps 
   await sendMessage(page, 'Hello kimi');
   const replies = page.locator('[data-testid="message"][data-role="assistant"]');
   await expect(replies.nth(0).getByTestId('message-text')).toHaveText('Fake Kimi reply to: Hello kimi');
-  await expect(replies.nth(0)).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, replies.nth(0), 'complete');
   await expect(replies.nth(0).getByTestId('message-brain-label')).toContainText('Kimi');
 
   await pickBrain(page, 'claude');
   await sendMessage(page, 'Now you, claude');
   await expect(replies.nth(1).getByTestId('message-text')).toHaveText('Fake Claude reply to: Now you, claude');
-  await expect(replies.nth(1)).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, replies.nth(1), 'complete');
 
   await page.reload();
   await expect(replies).toHaveCount(2);
@@ -65,7 +66,7 @@ test('stopping a reply midway keeps exactly the text shown, marked stopped', asy
   const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
   await expect(reply.getByTestId('message-text')).toContainText('word5');
   await page.getByTestId('stop-button').click();
-  await expect(reply).toHaveAttribute('data-status', 'stopped');
+  await expectReplyStatus(page, reply, 'stopped');
   const shown = (await reply.getByTestId('message-text').innerText()).trim();
   expect(shown).not.toContain('word60');
 
@@ -87,14 +88,14 @@ test('an error shows under the reply without replacing its text, and Retry answe
   await pickBrain(page, 'claude');
   await sendMessage(page, '[error-midstream] please');
   const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
-  await expect(reply).toHaveAttribute('data-status', 'failed');
+  await expectReplyStatus(page, reply, 'failed');
   await expect(reply.getByTestId('message-error')).toBeVisible();
   await expect(reply.getByTestId('message-text')).not.toHaveText('');
   await page.getByTestId('retry-button').click();
   const replies = page.locator('[data-testid="message"][data-role="assistant"]');
   await expect(replies).toHaveCount(2);
   // The same message fails the same way again, and again the error sits under its own reply.
-  await expect(replies.nth(1)).toHaveAttribute('data-status', 'failed');
+  await expectReplyStatus(page, replies.nth(1), 'failed');
   await expect(replies.nth(1).getByTestId('message-error')).toBeVisible();
 });
 
@@ -104,7 +105,7 @@ test('a served model that differs from the requested one shows a warning', async
   await pickBrain(page, 'kimi');
   await sendMessage(page, '[model:kimi-k2.5] which model are you?');
   const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
-  await expect(reply).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, reply, 'complete');
   await expect(reply.getByTestId('model-mismatch-warning')).toContainText('kimi-k2.5');
 });
 
@@ -114,7 +115,7 @@ test('model Markdown renders safely: no script, no raw HTML, code highlighted wi
   await pickBrain(page, 'kimi');
   await sendMessage(page, '[markdown] show me');
   const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
-  await expect(reply).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, reply, 'complete');
   await expect(reply.locator('table')).toHaveCount(1);
   await expect(reply.locator('pre code')).toHaveCount(1);
   await expect(reply.getByTestId('copy-code')).toBeVisible();
@@ -123,7 +124,7 @@ test('model Markdown renders safely: no script, no raw HTML, code highlighted wi
   const replies = page.locator('[data-testid="message"][data-role="assistant"]');
   await expect(replies).toHaveCount(2);
   const hostile = replies.nth(1);
-  await expect(hostile).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, hostile, 'complete');
   await expect(hostile.getByTestId('message-text')).toHaveText('Safe words.');
   await expect(hostile.locator('script, img, iframe')).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
@@ -170,7 +171,7 @@ test('Undo brings a deleted conversation back, after a reload too', async ({ pag
   await pickBrain(page, 'kimi');
   await sendMessage(page, 'Keep me');
   const reply = page.locator('[data-testid="message"][data-role="assistant"]');
-  await expect(reply).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, reply, 'complete');
   const item = page.locator(`[data-testid="conversation-item"][data-conversation-id="${conversationId}"]`);
   await item.hover();
   await item.getByTestId('delete-conversation').click();

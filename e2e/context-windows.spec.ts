@@ -15,6 +15,7 @@ import type { RecordedRequest } from './fake-brains/server';
 import { command, fakeBrainRequests, openApp, OWN_CONNECTION, pickBrain, sendMessage } from './support/app';
 import { longTranscript } from './support/long-conversation';
 import { readE2eEnvironment } from './support/environment';
+import { expectReplyStatus } from './support/waits';
 
 const SMALL_WINDOW = 6_000;
 const EXCHANGES = 30;
@@ -86,7 +87,7 @@ test('a long conversation switched from Claude to a small-window Kimi compacts b
   const question = `[window:${SMALL_WINDOW}] And now, in one line?`;
   await sendMessage(page, question);
   const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
-  await expect(reply).toHaveAttribute('data-status', 'complete', { timeout: 30_000 });
+  await expectReplyStatus(page, reply, 'complete');
   await expect(reply).toHaveAttribute('data-brain', 'kimi');
   await expect(reply.getByTestId('message-text')).toHaveText(`Fake Kimi reply to: ${question}`);
 

@@ -9,6 +9,7 @@ import type { TranscriptV1 } from '../src-shared/transcript';
 import { command, newConversation, openApp, pickBrain, sendMessage } from './support/app';
 import { gradientPng, naturalWidth, pasteFile } from './support/attachments';
 import { readE2eEnvironment } from './support/environment';
+import { expectReplyStatus } from './support/waits';
 
 const PHOTO = gradientPng(80, 48);
 
@@ -46,7 +47,7 @@ test('the HTML export shows an attached image from inside itself and loads nothi
     await pasteFile(page, 'photo.png', 'image/png', PHOTO);
     await expect(page.getByTestId('attachment-tray').getByRole('img', { name: 'photo.png' })).toBeVisible();
     await sendMessage(page, 'Keep this picture.');
-    await expect(page.locator('[data-testid="message"][data-role="assistant"]').first()).toHaveAttribute('data-status', 'complete');
+    await expectReplyStatus(page, page.locator('[data-testid="message"][data-role="assistant"]').first(), 'complete');
 
     const html = await downloadExport(page, 'html', true);
     expect(html).toContain(`<img src="data:image/png;base64,${PHOTO.toString('base64')}" alt="photo.png">`);

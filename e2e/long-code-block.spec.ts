@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { longReply } from './fake-brains/script';
 import { newConversation, openApp, pickBrain, sendMessage } from './support/app';
+import { expectReplyStatus } from './support/waits';
 
 /**
  * The longest the page may go without running a timer while the block streams. Far above any frame budget, so a
@@ -38,8 +39,8 @@ test('a 32 KB code block streams into an open conversation whole, and the page k
 
   await sendMessage(page, 'Show me the whole file [long:code:32768]');
   const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
-  await expect(reply).toHaveAttribute('data-status', 'streaming');
-  await expect(reply).toHaveAttribute('data-status', 'complete', { timeout: 90_000 });
+  await expectReplyStatus(page, reply, 'streaming');
+  await expectReplyStatus(page, reply, 'complete');
 
   const longestGapMs = await page.evaluate(() => {
     const probe = (window as unknown as { responsivenessProbe: { longestGapMs: number; running: boolean } }).responsivenessProbe;
@@ -68,7 +69,7 @@ test('a long list and a long table stream in whole, read as one list and one tab
   const replies = page.locator('[data-testid="message"][data-role="assistant"]');
 
   await sendMessage(page, 'List them all [long:list:16384]');
-  await expect(replies.last()).toHaveAttribute('data-status', 'complete', { timeout: 90_000 });
+  await expectReplyStatus(page, replies.last(), 'complete');
   // Streamed in, the list is a list per piece of about 1 KB, each contained, all of its items there.
   const listReply = replies.first();
   const listPieces = listReply.locator('.md-list-pieces > ul.md-piece');
@@ -79,7 +80,7 @@ test('a long list and a long table stream in whole, read as one list and one tab
   await expect(listText.locator('li').last()).toContainText(`item ${listItems.length}:`);
 
   await sendMessage(page, 'And the table [long:table:8192]');
-  await expect(replies.last()).toHaveAttribute('data-status', 'complete', { timeout: 90_000 });
+  await expectReplyStatus(page, replies.last(), 'complete');
   await expect(replies.last().getByTestId('message-text').locator('table tbody tr')).toHaveCount(tableRows.length);
 
   // Out of view, the pieces are skipped by the browser, not gone: scrolled back to, they show their items.

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { newConversation, openApp, pickBrain, sendMessage } from './support/app';
+import { expectReplyStatus } from './support/waits';
 
 test('a message sent during a reply can be queued, and goes out once the reply completes', async ({ page }) => {
   await openApp(page);
@@ -19,7 +20,7 @@ test('a message sent during a reply can be queued, and goes out once the reply c
   // Nothing is sent while the first reply still streams.
   await expect(page.locator('[data-testid="message"][data-role="user"]')).toHaveCount(1);
 
-  await expect(replies.first()).toHaveAttribute('data-status', 'complete', { timeout: 30_000 });
+  await expectReplyStatus(page, replies.first(), 'complete');
   await expect(page.locator('[data-testid="message"][data-role="user"]')).toHaveText([/Tell me a long story/, /And then a short one/]);
   await expect(replies.nth(1).getByTestId('message-text')).toHaveText('Fake Kimi reply to: And then a short one');
   await expect(replies).toHaveCount(2);

@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { command, newConversation, openApp, pickBrain, sendMessage } from './support/app';
+import { expectReplyStatus } from './support/waits';
 
 function replies(page: Page): Locator {
   return page.locator('[data-testid="message"][data-role="assistant"]');
@@ -18,7 +19,7 @@ test('a thinking brain: "is thinking…" while it reasons, then a collapsed "tho
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
   await expect(reply.getByTestId('elapsed-time')).toHaveText(/^\d+ s$/);
 
-  await expect(reply).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, reply, 'complete');
   await expect(reply.getByTestId('elapsed-time')).toHaveCount(0);
   await expect(toggle).toHaveText(/^Kimi thought for \d+ s$/);
   const label = await toggle.textContent();
@@ -44,13 +45,13 @@ test('switching brain puts a divider above the new brain\u2019s first reply, and
   await newConversation(page);
   await pickBrain(page, 'kimi');
   await sendMessage(page, 'first question');
-  await expect(replies(page).first()).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, replies(page).first(), 'complete');
   await expect(page.getByTestId('brain-change')).toHaveCount(0);
 
   await pickBrain(page, 'gemini');
   await sendMessage(page, '[think] second question');
   await expect(replies(page)).toHaveCount(2);
-  await expect(replies(page).nth(1)).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, replies(page).nth(1), 'complete');
   const divider = page.getByTestId('brain-change');
   await expect(divider).toHaveCount(1);
   await expect(divider).toHaveText('Gemini from here');

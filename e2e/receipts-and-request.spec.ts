@@ -4,6 +4,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { strToU8, zipSync } from 'fflate';
 import { BRAINS } from '../src-shared/brains';
 import { command, newConversation, openApp, openBrainPicker, pickBrain, sendMessage } from './support/app';
+import { expectReplyStatus } from './support/waits';
 
 function transcriptFile(name: string, document: unknown) {
   return { name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(document, null, 2)) };
@@ -83,7 +84,7 @@ test('the brain switches with one click and with the keyboard, and the next repl
 
   await sendMessage(page, 'Which brain are you?');
   const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
-  await expect(reply).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, reply, 'complete');
   await expect(reply).toHaveAttribute('data-brain', 'claude');
   await expect(reply.getByTestId('message-text')).toHaveText('Fake Claude reply to: Which brain are you?');
   // A reply that used nothing carries no receipt at all.
@@ -209,7 +210,7 @@ test('a reply that called a tool carries its receipt, live and after a reload, a
   await expect(page.getByTestId('brain-switch-kimi')).toHaveAttribute('aria-pressed', 'true');
   await sendMessage(page, '[tool:current_time {"zone":"Asia/Seoul"}] what time is it?');
   const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
-  await expect(reply).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, reply, 'complete');
 
   const checkReceipt = async () => {
     await expect(reply.getByTestId('receipt-summary')).toHaveText('1 tool');

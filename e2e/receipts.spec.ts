@@ -10,6 +10,7 @@ import { expect, test } from '@playwright/test';
 import { hasChrome } from '../src-main/core/transcripts/chrome';
 import { command, fakeBrainRequests, newConversation, openApp, pickBrain, sendMessage } from './support/app';
 import { readE2eEnvironment } from './support/environment';
+import { expectReplyStatus } from './support/waits';
 
 const require = createRequire(import.meta.url);
 const everythingBin = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
@@ -34,7 +35,7 @@ test('a turn with memories, a built-in tool, an MCP tool and a skill shows its r
   await pickBrain(page, 'kimi');
   await sendMessage(page, '/whale-facts [tool:current_time][tool:everything__echo {"message":"whale song"}] tell me about whales');
   const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
-  await expect(reply).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, reply, 'complete');
   await expect(reply.getByTestId('message-text')).toContainText('(tools answered:');
 
   const checkReceipt = async () => {
@@ -72,7 +73,7 @@ test('a turn with memories, a built-in tool, an MCP tool and a skill shows its r
   await sendMessage(page, 'Thanks, and one more?');
   const replies = page.locator('[data-testid="message"][data-role="assistant"]');
   await expect(replies).toHaveCount(2);
-  await expect(replies.nth(1)).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, replies.nth(1), 'complete');
   const claude = (await fakeBrainRequests(request)).filter((recorded) => recorded.brain === 'claude').at(-1)!;
   const blocks = (claude.body as { messages: Array<{ content: Array<Record<string, unknown>> }> }).messages.flatMap((message) => message.content);
   const uses = blocks.filter((block) => block.type === 'tool_use');

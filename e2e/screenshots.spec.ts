@@ -12,6 +12,7 @@ import { SETTINGS_TABS } from '../src-renderer/state/settings-slice';
 import { command, newConversation, openApp, pickBrain, sendMessage } from './support/app';
 import { gradientPng, naturalWidth, pasteFile, SMALL_PDF } from './support/attachments';
 import { ASKING_TOOL, setUpSurfaceScene } from './support/surface-scene';
+import { expectReplyStatus } from './support/waits';
 
 const SCREENSHOT_DIR = join('test-results', 'screenshots');
 const THEMES = ['light', 'dark'] as const;
@@ -63,15 +64,15 @@ for (const theme of THEMES) {
       await newConversation(page);
       await pickBrain(page, 'kimi');
       await sendMessage(page, `[think][tool:${ASKING_TOOL}] what is the cat called, and what time is it? ${marker}`);
-      await expect(replies(page).first()).toHaveAttribute('data-status', 'complete', { timeout: 60_000 });
+      await expectReplyStatus(page, replies(page).first(), 'complete');
       await expect(replies(page).first().getByTestId('receipt-chip')).toHaveCount(2);
       await sendMessage(page, '[think] and why is the sky blue?');
       await expect(replies(page)).toHaveCount(2);
-      await expect(replies(page).nth(1)).toHaveAttribute('data-status', 'complete');
+      await expectReplyStatus(page, replies(page).nth(1), 'complete');
       await pickBrain(page, 'gemini');
       await sendMessage(page, '[think] tell me more about the lighthouse');
       await expect(replies(page)).toHaveCount(3);
-      await expect(replies(page).nth(2)).toHaveAttribute('data-status', 'complete');
+      await expectReplyStatus(page, replies(page).nth(2), 'complete');
 
       const firstReply = replies(page).first();
       await firstReply.getByTestId('reasoning-toggle').click();
@@ -91,7 +92,7 @@ for (const theme of THEMES) {
       await expect(prompt).toBeVisible();
       await shootAtEachSize(page, theme, 'approval-prompt', prompt, () => prompt.scrollIntoViewIfNeeded());
       await prompt.getByTestId('approval-allow').click();
-      await expect(asking).toHaveAttribute('data-status', 'complete');
+      await expectReplyStatus(page, asking, 'complete');
 
       await page.getByTestId('open-settings').click();
       for (const tab of SETTINGS_TABS) {
@@ -136,7 +137,7 @@ for (const theme of THEMES) {
       await shootAtEachSize(page, theme, 'composer-attachments', tray);
 
       await page.getByTestId('composer-input').press('Enter');
-      await expect(replies(page).first()).toHaveAttribute('data-status', 'complete', { timeout: 60_000 });
+      await expectReplyStatus(page, replies(page).first(), 'complete');
       const image = page.locator('[data-testid="message"][data-role="user"]').getByRole('img', { name: 'lighthouse at dusk.png' });
       await expect.poll(() => naturalWidth(image)).toBe(640);
       await shootAtEachSize(page, theme, 'message-attachments', image, () => image.scrollIntoViewIfNeeded());

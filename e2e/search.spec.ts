@@ -9,6 +9,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { longTranscript } from './support/long-conversation';
 import { command, newConversation, openApp, pickBrain, sendMessage } from './support/app';
 import { readE2eEnvironment } from './support/environment';
+import { expectReplyStatus } from './support/waits';
 
 const cli = join(resolve(import.meta.dirname, '..'), 'bin', 'anybrain.js');
 
@@ -24,7 +25,7 @@ test('a word only in a reply finds its conversation in the sidebar, and a click 
   const replyText = 'Pterodactyl wingspans reached about one metre.';
   await sendMessage(page, `Tell me about flying reptiles [reply-base64:${Buffer.from(replyText).toString('base64')}]`);
   const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
-  await expect(reply).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, reply, 'complete');
   const replyId = await reply.getAttribute('data-message-id');
 
   // A long conversation whose 4th answer of 150 alone holds another word.

@@ -11,6 +11,7 @@ import { BRAIN_IDS, BRAINS, type BrainId, type WireId } from '../src-shared/brai
 import type { RecordedRequest } from './fake-brains/server';
 import { command, fakeBrainRequests, newConversation, openApp, OWN_CONNECTION, pickBrain, sendMessage } from './support/app';
 import { readE2eEnvironment } from './support/environment';
+import { expectReplyStatus } from './support/waits';
 
 const repoRoot = resolve(import.meta.dirname, '..');
 
@@ -66,7 +67,7 @@ test('one conversation through all seven brains, each calling a tool, every requ
     await sendMessage(page, `[tool:current_time {"zone":"Asia/Seoul"}] Turn ${index + 1}: what time is it, ${BRAINS[brain].label}?`);
     // The list renders the rows in view: this turn's reply is the newest one rendered.
     const reply = page.locator(`[data-testid="message"][data-role="assistant"][data-brain="${brain}"]`).last();
-    await expect(reply).toHaveAttribute('data-status', 'complete');
+    await expectReplyStatus(page, reply, 'complete');
     await expect(reply.getByTestId('message-text')).toContainText(`Turn ${index + 1}: what time is it, ${BRAINS[brain].label}? (tools answered: 20`);
   }
 

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { fakeBrainRequests, openApp, pickBrain, sendMessage } from './support/app';
+import { expectReplyStatus } from './support/waits';
 
 /** The header's height, the message list's height and the window's inner height, in CSS pixels. */
 async function heights(page: Page): Promise<{ header: number; list: number; window: number }> {
@@ -32,7 +33,7 @@ async function converseInASmallWindow(page: Page, request: Parameters<typeof fak
   await sendMessage(page, '[slow] Tell me a long story');
   const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
   await expect(reply.getByTestId('message-text')).toContainText('word3');
-  await expect(reply).toHaveAttribute('data-status', 'complete', { timeout: 30_000 });
+  await expectReplyStatus(page, reply, 'complete');
   await expect(reply).toHaveAttribute('data-brain', 'glm');
   expect((await fakeBrainRequests(request)).filter((recorded) => recorded.brain === 'glm').length).toBe(before + 1);
 
@@ -111,7 +112,7 @@ test('a wide window shows the actions in the header and the picker switches brai
 
   await sendMessage(page, 'Which model?');
   const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
-  await expect(reply).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, reply, 'complete');
   const kimi = (await fakeBrainRequests(request)).filter((recorded) => recorded.brain === 'kimi').at(-1);
   expect((kimi?.body as { model: string }).model).toBe('kimi-k2.5');
 });

@@ -1,5 +1,6 @@
 import { expect, test, type Locator } from '@playwright/test';
 import { newConversation, openApp, pickBrain, sendMessage } from './support/app';
+import { expectReplyStatus } from './support/waits';
 
 /** Headings, rules, lists, quotes, code and tables: every kind of margin a block has, over more than one group. */
 const REPLY = [
@@ -53,7 +54,7 @@ test('a reply that streamed in lays out exactly as the same reply read from hist
   await pickBrain(page, 'claude');
   await sendMessage(page, `Write it up [reply-base64:${Buffer.from(REPLY).toString('base64')}]`);
   const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
-  await expect(reply).toHaveAttribute('data-status', 'complete');
+  await expectReplyStatus(page, reply, 'complete');
   const text = reply.getByTestId('message-text');
 
   // Streamed in: its blocks each in an element of their own, in groups, the last block alone marked as last.

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { command, newConversation, openApp, pickBrain, sendMessage } from './support/app';
+import { expectReplyStatus } from './support/waits';
 
 const require = createRequire(import.meta.url);
 const everythingBin = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist', 'index.js');
@@ -129,12 +130,12 @@ test('an MCP server added and edited in Settings asks before its tool runs; Allo
     const allowedReply = replies.last();
     const firstPrompt = allowedReply.getByTestId('approval-prompt');
     await expect(firstPrompt).toBeVisible();
-    await expect(allowedReply).toHaveAttribute('data-status', 'streaming');
+    await expectReplyStatus(page, allowedReply, 'streaming');
     await expect(firstPrompt.getByTestId('approval-tool')).toHaveText('everything · echo');
     await expect(firstPrompt.getByTestId('approval-input')).toContainText('"message": "approve me"');
     await firstPrompt.getByTestId('approval-allow').click();
     await expect(firstPrompt).toHaveCount(0);
-    await expect(allowedReply).toHaveAttribute('data-status', 'complete');
+    await expectReplyStatus(page, allowedReply, 'complete');
     const allowedChip = allowedReply.getByTestId('receipt-chip').filter({ hasText: 'everything · echo' });
     await expect(allowedChip).toHaveAttribute('data-status', 'ok');
     await expect(allowedReply.getByTestId('message-text')).toContainText('Echo: approve me');
@@ -145,7 +146,7 @@ test('an MCP server added and edited in Settings asks before its tool runs; Allo
     await expect(secondPrompt).toBeVisible();
     await secondPrompt.getByTestId('approval-deny').click();
     await expect(secondPrompt).toHaveCount(0);
-    await expect(deniedReply).toHaveAttribute('data-status', 'complete');
+    await expectReplyStatus(page, deniedReply, 'complete');
     await expect(deniedReply.getByTestId('receipt-chip').filter({ hasText: 'everything · echo' })).toHaveAttribute('data-status', 'denied');
     expect(await command(request, 'listApprovals', {})).toEqual([]);
 

@@ -11,6 +11,7 @@ import { auditRenderedMarkup } from './fixtures/untrusted-output/audit';
 import { ATTACKER_ORIGIN, isCompact, PAYLOAD_CATEGORIES, UNTRUSTED_PAYLOADS, type UntrustedPayload } from './fixtures/untrusted-output/payloads';
 import { command, newConversation, openApp, pickBrain, sendMessage } from './support/app';
 import { replyMessage, transcriptFile, userMessage, watchPage } from './support/untrusted-pages';
+import { expectReplyStatus } from './support/waits';
 
 /** Payloads per imported history conversation: one page of messages each, so a few pages load while scrolling up. */
 const HISTORY_BATCH = 100;
@@ -297,7 +298,7 @@ test('the untrusted output corpus runs nothing, fetches nothing and blanks nothi
     for (const [index, group] of streamed.entries()) {
       await sendMessage(page, `[reply-base64:${base64(group.map((payload) => payload.text).join('\n\n'))}]`);
       await expect(streamedReplies).toHaveCount(index + 1);
-      await expect(streamedReplies.nth(index)).toHaveAttribute('data-status', 'complete', { timeout: 30_000 });
+      await expectReplyStatus(page, streamedReplies.nth(index), 'complete');
       expect(await audit(page)).toEqual([]);
     }
     const storedStream = await allMessages(request, streamConversation);
@@ -317,7 +318,7 @@ test('the untrusted output corpus runs nothing, fetches nothing and blanks nothi
     }
     await sendMessage(page, `[tool:memory_search {"query":"${MEMORY_MARKER}","limit":${MEMORY_COUNT}}] look these up`);
     const toolReply = streamedReplies.nth(streamed.length);
-    await expect(toolReply).toHaveAttribute('data-status', 'complete', { timeout: 30_000 });
+    await expectReplyStatus(page, toolReply, 'complete');
     expect(await audit(page)).toEqual([]);
     await expectNothingTripped(page, tripwires, 'live tool reply');
     // A live turn's chips know only the host's receipt; the calls' inputs and outputs load with the conversation.

@@ -68,10 +68,19 @@ export async function startOwnHost(options: OwnHostOptions = {}): Promise<OwnHos
   // A process group of its own: a wrapper (dbus-run-session) does not pass a signal on to the host it started, so the
   // host, the session bus and the keyring daemon are stopped together, as a group.
   const child = spawn(command, args, { cwd: repoRoot, env: environment, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // What the host wrote last, told when it ends while the tests still use it: a host that stopped answering is
+  // otherwise seen only as refused connections in the tests after it.
+  let stderrTail = '';
+  let stopping = false;
+  child.stderr?.on('data', (chunk: Buffer) => (stderrTail = (stderrTail + chunk.toString()).slice(-8_000)));
+  child.once('exit', (code, signal) => {
+    if (!stopping) console.error(`anybrain serve (data folder ${dataDir}) ended while the tests used it, ${signal === null ? `exit code ${code}` : `signal ${signal}`}; it wrote last:\n${stderrTail}`);
+  });
   let launchUrl: string;
   try {
     launchUrl = await waitForLaunchUrl(child);
   } catch (error) {
+    stopping = true;
     await stopGroup(child, 'SIGKILL');
     if (madeDataDir) rmSync(dataDir, { recursive: true, force: true });
     throw error;
@@ -81,6 +90,7 @@ export async function startOwnHost(options: OwnHostOptions = {}): Promise<OwnHos
     origin: new URL(launchUrl).origin,
     dataDir,
     stop: async () => {
+      stopping = true;
       await stopGroup(child, 'SIGTERM');
       if (madeDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
