@@ -13,8 +13,10 @@ import { BRAINS } from '../src-shared/brains';
 import { hostCommand, newConversation, pickBrain, sendMessage } from './support/app';
 import { readE2eEnvironment } from './support/environment';
 import { startOwnHost, type OwnHost, type OwnHostOptions } from './support/own-host';
+import { longTranscript } from './support/long-conversation';
 import { createStalledDisk } from './support/stalled-disk';
 import { createTestKeyring } from './support/test-keyring';
+import { expectConversationListed, expectReplyStatus } from './support/waits';
 
 /** A loose freeze bound the issue asks for: the host answers each of a new tab's requests within a second. */
 const HOST_ANSWER_BOUND_MS = 1_000;
@@ -39,17 +41,17 @@ async function startHost(options: OwnHostOptions = {}): Promise<OwnHost> {
 const lastReply = (page: Page) => page.locator('[data-testid="message"][data-role="assistant"]').last();
 
 /** A reply streams to its end, and a second one stops on Stop. */
-async function replyAndStop(page: Page): Promise<void> {
+async function replyAndStop(page: Page, host: OwnHost): Promise<void> {
   await newConversation(page, () => page.getByTestId('new-conversation').or(page.getByTestId('empty-state-new-conversation')).first().click());
   await pickBrain(page, 'kimi');
   await sendMessage(page, 'The first reply, while something hangs [slow]');
-  await expect(lastReply(page)).toHaveAttribute('data-status', 'complete', { timeout: 30_000 });
+  await expectReplyStatus(page, lastReply(page), 'complete', host);
   await expect(lastReply(page).getByTestId('message-text')).toHaveText(/^word1 word2 .* word60$/);
   await sendMessage(page, 'The second reply, stopped [slow]');
-  await expect(lastReply(page)).toHaveAttribute('data-status', 'streaming');
+  await expectReplyStatus(page, lastReply(page), 'streaming', host);
   await expect(lastReply(page).getByTestId('message-text')).not.toBeEmpty();
   await page.getByTestId('stop-button').click();
-  await expect(lastReply(page)).toHaveAttribute('data-status', 'stopped');
+  await expectReplyStatus(page, lastReply(page), 'stopped', host);
 }
 
 /**
@@ -74,7 +76,7 @@ async function secondTabSlowestAnswer(browser: Browser, host: OwnHost): Promise<
 }
 
 async function expectAnsweringDespite(browser: Browser, page: Page, host: OwnHost, notAnswering: string | RegExp): Promise<void> {
-  await replyAndStop(page);
+  await replyAndStop(page, host);
   const second = await secondTabSlowestAnswer(browser, host);
   expect(second.slowestMs).toBeLessThan(HOST_ANSWER_BOUND_MS);
   await expect(second.page.getByTestId('not-answering')).toContainText(notAnswering);
@@ -130,6 +132,25 @@ test('with a disk whose sync stalls', async ({ browser, page }) => {
   await expect(page.getByTestId('not-answering')).toHaveCount(0);
 });
 
+test('with a disk whose sync of the database file stalls, so a checkpoint waits on it', async ({ browser, page }) => {
+  test.setTimeout(120_000);
+  const disk = createStalledDisk();
+  cleanups.push(() => disk.dispose());
+  const dataDir = mkdtempSync(join(tmpdir(), 'anybrain-frozen-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  // The log's syncs go through; the database file's, which only a checkpoint makes, wait.
+  const host = await startHost({ dataDir, env: disk.environment(dataDir, '/anybrain.db') });
+  cleanups.push(() => disk.release());
+  await page.goto(host.launchUrl);
+  disk.stall();
+  // More than 1,000 pages of log in one import: the sync after it starts a checkpoint, which copies the log into the
+  // database and then waits for its sync on the checkpoint worker.
+  await hostCommand(page.request, host, 'importTranscript', { content: longTranscript({ title: 'Filling the log', exchanges: 1_200, messageTokens: 500 }) });
+  await expectAnsweringDespite(browser, page, host, /^The disk has not confirmed Anybrain's writes for 2 s/);
+  disk.release();
+  await expect(page.getByTestId('not-answering')).toHaveCount(0);
+});
+
 test('with an MCP server that never lists its tools', async ({ browser, page }) => {
   test.setTimeout(120_000);
   const host = await startHost();
@@ -163,11 +184,12 @@ test('with an Ollama that takes the connection and says nothing', async ({ brows
   await newConversation(page, () => page.getByTestId('new-conversation').or(page.getByTestId('empty-state-new-conversation')).first().click());
   await pickBrain(page, 'ollama');
   await sendMessage(page, 'Are you there?');
-  await expect(lastReply(page)).toHaveAttribute('data-status', 'streaming');
+  await expectReplyStatus(page, lastReply(page), 'streaming', host);
   // The wait for Ollama goes on in its own conversation while another reply streams, ends and is stopped.
   await expectAnsweringDespite(browser, page, host, `Ollama (127.0.0.1:${address.port}) has taken the request but not answered in 10 s; it may still be loading the model. Stop ends the wait.`);
-  await page.getByTestId('conversation-list').getByText('Are you there?').click();
+  // Titled by its first message once admitted: on a busy machine the sidebar may learn of it late.
+  await (await expectConversationListed(page, 'Are you there?', host)).click();
   await page.getByTestId('stop-button').click();
-  await expect(lastReply(page)).toHaveAttribute('data-status', 'stopped');
+  await expectReplyStatus(page, lastReply(page), 'stopped', host);
   await expect(page.getByTestId('not-answering')).toHaveCount(0);
 });

@@ -1,7 +1,8 @@
 /*
  * A disk whose sync stalls, for tests: loaded with LD_PRELOAD, it holds every fsync and fdatasync of a file under
- * $ANYBRAIN_TEST_STALL_DIR while the file $ANYBRAIN_TEST_STALL_FLAG exists, and lets it through once that file is
- * removed, as a network folder or a failing drive that stops answering and comes back does. Other calls are untouched.
+ * $ANYBRAIN_TEST_STALL_DIR (only those whose path ends with $ANYBRAIN_TEST_STALL_SUFFIX, when it is set) while the file
+ * $ANYBRAIN_TEST_STALL_FLAG exists, and lets it through once that file is removed, as a network folder or a failing
+ * drive that stops answering and comes back does. Other calls are untouched.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -22,7 +23,11 @@ static int under_stalled_folder(int fd) {
   if (length < 0) return 0;
   target[length] = '\0';
   size_t prefix = strlen(folder);
-  return strncmp(target, folder, prefix) == 0 && (target[prefix] == '/' || target[prefix] == '\0');
+  if (strncmp(target, folder, prefix) != 0 || (target[prefix] != '/' && target[prefix] != '\0')) return 0;
+  const char *suffix = getenv("ANYBRAIN_TEST_STALL_SUFFIX");
+  if (suffix == NULL || suffix[0] == '\0') return 1;
+  size_t length_of_suffix = strlen(suffix);
+  return (size_t)length >= length_of_suffix && strcmp(target + length - length_of_suffix, suffix) == 0;
 }
 
 static void wait_while_stalled(int fd) {

@@ -11,8 +11,8 @@ import { join, resolve } from 'node:path';
 const SOURCE = resolve(import.meta.dirname, 'stall-fsync.c');
 
 export interface StalledDisk {
-  /** The host's environment: preload the shim, watch `dataDir`. */
-  environment(dataDir: string): Record<string, string>;
+  /** The host's environment: preload the shim, watch `dataDir` (only the files whose names end with `onlyEnding`, when given). */
+  environment(dataDir: string, onlyEnding?: string): Record<string, string>;
   /** From now on every sync of a file in the data folder waits. */
   stall(): void;
   /** Lets the syncs through. */
@@ -39,7 +39,12 @@ export function createStalledDisk(): StalledDisk {
   execFileSync(compiler(), ['-shared', '-fPIC', '-O2', '-o', library, SOURCE, '-ldl'], { stdio: 'pipe' });
   const flag = join(folder, 'stalled');
   return {
-    environment: (dataDir) => ({ LD_PRELOAD: library, ANYBRAIN_TEST_STALL_DIR: dataDir, ANYBRAIN_TEST_STALL_FLAG: flag }),
+    environment: (dataDir, onlyEnding) => ({
+      LD_PRELOAD: library,
+      ANYBRAIN_TEST_STALL_DIR: dataDir,
+      ANYBRAIN_TEST_STALL_FLAG: flag,
+      ...(onlyEnding === undefined ? {} : { ANYBRAIN_TEST_STALL_SUFFIX: onlyEnding }),
+    }),
     stall: () => writeFileSync(flag, 'stalled\n'),
     release: () => {
       if (existsSync(flag)) rmSync(flag);

@@ -67,7 +67,6 @@ export function openCore(
   const db = openDatabase(databasePath, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   tightenDatabaseFiles(databasePath);
   const checkpoints = takeOverCheckpoints(db, { databasePath, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
-  afterEachLogSync(db, () => checkpoints.afterLogSync());
   const env = options.env ?? process.env;
   const keyStore = options.keyStore;
   const lockOptions = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
@@ -88,6 +87,11 @@ export function openCore(
   };
   const notAnswering = options.notAnswering ?? new NotAnswering();
   const disk = new DiskConfirmation(notAnswering);
+  // A checkpoint syncs the database file on its worker: a disk that stops answering there is reported as for the log.
+  afterEachLogSync(db, () => {
+    const checkpoint = checkpoints.afterLogSync();
+    if (checkpoint !== null) void disk.confirm(checkpoint, 'copying the log into the database');
+  });
   const watchdog = options.watchdog === true ? startWatchdog() : null;
   const stopReportingNotAnswering = notAnswering.subscribe((list) => emit({ type: 'not-answering', list }));
   const secretStore = options.secretStore ?? createFileSecretStore(options.dataDir);

@@ -45,8 +45,11 @@ export interface CheckpointResult {
 }
 
 export interface Checkpointer {
-  /** Checkpoints when the log holds enough pages not yet copied (one checkpoint at a time). */
-  afterLogSync(): void;
+  /**
+   * Checkpoints when the log holds enough pages not yet copied (one checkpoint at a time); answers the checkpoint it
+   * started (settling when it has ended, whichever way), or null.
+   */
+  afterLogSync(): Promise<void> | null;
   /** Settles once a checkpoint under way has ended; the next one is asked for by the caller. */
   readonly settled: () => Promise<void>;
   dispose(): Promise<void>;
@@ -103,7 +106,7 @@ export function takeOverCheckpoints(db: AppDatabase, options: CheckpointerOption
 
   return {
     afterLogSync() {
-      if (disposed || running !== null || pagesNotCheckpointed(options.databasePath) < afterPages) return;
+      if (disposed || running !== null || pagesNotCheckpointed(options.databasePath) < afterPages) return null;
       running = worker
         .run('checkpoint')
         .then(
@@ -113,6 +116,7 @@ export function takeOverCheckpoints(db: AppDatabase, options: CheckpointerOption
         .finally(() => {
           running = null;
         });
+      return running;
     },
     settled: () => running ?? Promise.resolve(),
     async dispose() {
