@@ -3,20 +3,25 @@
  * the log reach 1,000 pages, on the thread that commits: it syncs the log, copies it into the database and syncs that,
  * so every few megabytes of writes one commit waited for the disk twice on the main thread, and waited forever on a
  * disk that stopped answering. Here the main connection never checkpoints (`wal_autocheckpoint = 0`); after each sync
- * of the log, a log holding `CHECKPOINT_AFTER_PAGES` pages not yet copied is checkpointed by a worker thread with a
- * connection of its own (PASSIVE: it never waits for readers or writers, and what it cannot copy now it copies next
- * time).
+ * of the log, a log file past `CHECKPOINT_AFTER_BYTES` (SQLite's 1,000 pages of 4 KiB) is checkpointed by a worker
+ * thread with a connection of its own (PASSIVE: it never waits for readers or writers, and what it cannot copy now it
+ * copies next time). Once a checkpoint has copied the whole log, the next commit starts the log over and
+ * `journal_size_limit` cuts the file back, so its size says what the log holds: without that it never shrank, and
+ * past the first 4 MiB every sync asked for a checkpoint.
+ *
+ * Nothing here opens SQLite's `-shm` file to read its count: POSIX file locks belong to a process, and closing any
+ * descriptor of a file drops every lock the process holds on it, SQLite's included. Another process then took the
+ * wal-index for its own, truncated it, and this one died of SIGBUS reading its mapping.
  *
  * Closing the main connection still checkpoints, as the last connection does: the app is leaving anyway.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
-import { endianness } from 'node:os';
+import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { AppDatabase } from './open';
 import { startJobWorker } from '../workers/job-worker';
 
-/** SQLite's own threshold (`wal_autocheckpoint`'s default): 1,000 pages. */
-export const CHECKPOINT_AFTER_PAGES = 1_000;
+/** SQLite's own threshold (`wal_autocheckpoint`'s default): 1,000 pages of 4 KiB. */
+export const CHECKPOINT_AFTER_BYTES = 4 * 1024 * 1024;
 
 /**
  * Once a checkpoint has copied the whole log, the next commit starts the log over from its beginning, but SQLite keeps
@@ -46,7 +51,7 @@ export interface CheckpointResult {
 
 export interface Checkpointer {
   /**
-   * Checkpoints when the log holds enough pages not yet copied (one checkpoint at a time); answers the checkpoint it
+   * Checkpoints when the log file has grown past the threshold (one checkpoint at a time); answers the checkpoint it
    * started (settling when it has ended, whichever way), or null.
    */
   afterLogSync(): Promise<void> | null;
@@ -58,32 +63,8 @@ export interface Checkpointer {
 export interface CheckpointerOptions {
   readonly databasePath: string;
   readonly nativeBinding?: string;
-  readonly afterPages?: number;
+  readonly afterBytes?: number;
   readonly onCheckpoint?: (result: CheckpointResult) => void;
-}
-
-/**
- * How many pages the log holds that no checkpoint has copied yet: SQLite's own count, from the header of the
- * wal-index (the `-shm` file every connection maps): `mxFrame` at byte 16 of the header, `nBackfill` at byte 96, in
- * the machine's byte order (https://www.sqlite.org/walformat.html). 0 when there is no wal-index.
- */
-export function pagesNotCheckpointed(databasePath: string): number {
-  const header = Buffer.alloc(100);
-  let descriptor: number;
-  try {
-    descriptor = openSync(`${databasePath}-shm`, 'r');
-  } catch {
-    return 0;
-  }
-  try {
-    if (readSync(descriptor, header, 0, header.length, 0) < header.length) return 0;
-  } finally {
-    closeSync(descriptor);
-  }
-  const littleEndian = endianness() === 'LE';
-  const framesInLog = littleEndian ? header.readUInt32LE(16) : header.readUInt32BE(16);
-  const framesCopied = littleEndian ? header.readUInt32LE(96) : header.readUInt32BE(96);
-  return Math.max(0, framesInLog - framesCopied);
 }
 
 /** Takes the connection's checkpoints off its thread: from now on `afterLogSync` decides when one runs. */
@@ -91,7 +72,15 @@ export function takeOverCheckpoints(db: AppDatabase, options: CheckpointerOption
   db.$client.pragma('wal_autocheckpoint = 0');
   // The connection that starts the log over is the one that writes next: this one.
   db.$client.pragma(`journal_size_limit = ${KEPT_LOG_BYTES}`);
-  const afterPages = options.afterPages ?? CHECKPOINT_AFTER_PAGES;
+  const afterBytes = options.afterBytes ?? CHECKPOINT_AFTER_BYTES;
+  const logPath = `${options.databasePath}-wal`;
+  const logSize = (): number => {
+    try {
+      return statSync(logPath).size;
+    } catch {
+      return 0;
+    }
+  };
   const worker = startJobWorker<'checkpoint', CheckpointResult>({
     name: 'the checkpoint worker',
     source: WORKER_PROGRAM,
@@ -106,7 +95,7 @@ export function takeOverCheckpoints(db: AppDatabase, options: CheckpointerOption
 
   return {
     afterLogSync() {
-      if (disposed || running !== null || pagesNotCheckpointed(options.databasePath) < afterPages) return null;
+      if (disposed || running !== null || logSize() < afterBytes) return null;
       running = worker
         .run('checkpoint')
         .then(
