@@ -288,10 +288,11 @@ describe('TurnEngine', () => {
   });
 
   it('keeps a reply cut by shutdown as interrupted', async () => {
-    const { scripted, engine } = setup();
+    const { events, scripted, engine } = setup();
     const started = engine.send('c1', 'hi');
     scripted.push({ type: 'text-delta', text: 'so far' });
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // Shown before the app closes (a fixed pause was too short on a busy machine).
+    await expect.poll(() => shownText(events, started.result.assistantMessageId)).toBe('so far');
     await engine.dispose();
     expect(await started.done).toMatchObject({ status: 'interrupted', text: 'so far', error: { code: 'interrupted', retryable: true } });
   });
