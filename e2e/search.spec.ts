@@ -14,7 +14,9 @@ import { expectReplyStatus } from './support/waits';
 const cli = join(resolve(import.meta.dirname, '..'), 'bin', 'anybrain.js');
 
 async function search(page: Page, query: string): Promise<void> {
-  await page.getByTestId('conversation-search').fill(query);
+  const box = page.getByTestId('conversation-search');
+  await box.fill(query);
+  await expect(box).toHaveValue(query);
 }
 
 test('a word only in a reply finds its conversation in the sidebar, and a click opens it at that message', async ({ page, request }) => {
@@ -37,7 +39,8 @@ test('a word only in a reply finds its conversation in the sidebar, and a click 
   farBack.text = `${farBack.text} Quetzalcoatlus was larger still.`;
   const imported = await command(request, 'importTranscript', { content: JSON.stringify(transcript) });
 
-  await page.getByTestId('new-conversation').first().click();
+  // Opened before the search is typed: a conversation opening late clears the search box.
+  await newConversation(page);
   await search(page, 'pterodactyl');
   const hit = page.locator(`[data-testid="search-hit"][data-conversation-id="${conversationId}"]`);
   await expect(hit).toHaveCount(1);
@@ -65,7 +68,8 @@ test('a word only in a reply finds its conversation in the sidebar, and a click 
   await page.screenshot({ path: 'test-results/screenshots/search-opened-at-hit.png' });
 
   // Keyboard: from the field down to the hit, Enter opens it.
-  await page.getByTestId('new-conversation').first().click();
+  // Opened before the search is typed: a conversation opening late clears the search box.
+  await newConversation(page);
   await search(page, 'pterodactyl');
   await expect(hit).toHaveCount(1);
   await page.getByTestId('conversation-search').press('ArrowDown');
