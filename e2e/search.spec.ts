@@ -24,7 +24,10 @@ test('a word only in a reply finds its conversation in the sidebar, and a click 
   const conversationId = await newConversation(page);
   await pickBrain(page, 'kimi');
   // The reply's words come base64-encoded in the question, so the word is in the reply alone.
-  const replyText = 'Pterodactyl wingspans reached about one metre.';
+  // A word of this run alone: a data folder that already holds an earlier run's reply (a repeated run) must not
+  // put that reply first in the list the keyboard walks.
+  const word = `Pterodactyl${Date.now().toString(36).replace(/\d/g, (digit) => 'abcdefghij'[Number(digit)]!)}`;
+  const replyText = `${word} wingspans reached about one metre.`;
   await sendMessage(page, `Tell me about flying reptiles [reply-base64:${Buffer.from(replyText).toString('base64')}]`);
   const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
   await expectReplyStatus(page, reply, 'complete');
@@ -41,11 +44,11 @@ test('a word only in a reply finds its conversation in the sidebar, and a click 
 
   // Opened before the search is typed: a conversation opening late clears the search box.
   await newConversation(page);
-  await search(page, 'pterodactyl');
+  await search(page, word.toLowerCase());
   const hit = page.locator(`[data-testid="search-hit"][data-conversation-id="${conversationId}"]`);
   await expect(hit).toHaveCount(1);
   await expect(hit).toHaveAttribute('data-message-id', replyId ?? '');
-  await expect(hit.locator('mark')).toHaveText('Pterodactyl');
+  await expect(hit.locator('mark')).toHaveText(word);
   await expect(hit.locator('.search-hit-speaker')).toHaveText('Kimi:');
   await expect(page.getByTestId('conversation-list-empty')).toHaveText('No conversation has that title.');
   await hit.click();
@@ -70,7 +73,7 @@ test('a word only in a reply finds its conversation in the sidebar, and a click 
   // Keyboard: from the field down to the hit, Enter opens it.
   // Opened before the search is typed: a conversation opening late clears the search box.
   await newConversation(page);
-  await search(page, 'pterodactyl');
+  await search(page, word.toLowerCase());
   await expect(hit).toHaveCount(1);
   await page.getByTestId('conversation-search').press('ArrowDown');
   await expect(hit).toBeFocused();
@@ -79,7 +82,7 @@ test('a word only in a reply finds its conversation in the sidebar, and a click 
 
   // The command line finds the same reply in the same data folder.
   const environment = readE2eEnvironment();
-  const result = spawnSync(process.execPath, [cli, 'search', 'pterodactyl', '--json'], {
+  const result = spawnSync(process.execPath, [cli, 'search', word.toLowerCase(), '--json'], {
     env: { ...process.env, ANYBRAIN_DATA_DIR: environment.dataDir },
     encoding: 'utf8',
     timeout: 30_000,
