@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { BRAINS } from '../src-shared/brains';
 import { command, fakeBrainRequests, newConversation, openApp, pickBrain, sendMessage } from './support/app';
 import { expectReplyStatus } from './support/waits';
 
@@ -24,7 +25,7 @@ test('a conversation with kimi then claude streams, survives a reload and keeps 
   await expect(replies.nth(0)).toHaveAttribute('data-brain', 'kimi');
   await expect(replies.nth(0).getByTestId('message-brain-label')).toHaveText('Kimi · kimi-k2.6');
   await expect(replies.nth(1)).toHaveAttribute('data-brain', 'claude');
-  await expect(replies.nth(1).getByTestId('message-brain-label')).toHaveText('Claude · claude-sonnet-4-6');
+  await expect(replies.nth(1).getByTestId('message-brain-label')).toHaveText(`Claude · ${BRAINS.claude.defaultModel}`);
   await expect(page.locator('[data-testid="message"][data-role="user"]')).toHaveText([/Hello kimi/, /Now you, claude/]);
 
   // Claude was sent the whole history, kimi's reply included, as its own wire's messages.

@@ -178,5 +178,5 @@ test('a request body of megabytes comes through a pipe whole, and its window goe
   const body = JSON.parse(request.stdout) as { messages: unknown[] };
   // The 800 messages, then the line that keeps a request from ending on a finished reply.
   expect(body.messages).toHaveLength(801);
-  expect(request.stderr).toMatch(/^Window: Claude \(claude-sonnet-4-6\) holds 1,000,000 tokens \(from the model table\)\. The conversation is about [\d,]+ tokens, [\d,]+ % of Claude's window; this request holds about [\d,]+ \(\d+ %\)\.\n$/);
+  expect(request.stderr).toMatch(/^Window: Claude \(claude-sonnet-5-5\) holds 1,000,000 tokens \(from the catalogue\)\. The conversation is about [\d,]+ tokens, [\d,]+ % of Claude's window; this request holds about [\d,]+ \(\d+ %\)\.\n$/);
 });

@@ -4,7 +4,7 @@
  * labelled text stand-in instead. Text files go to every model as a labelled text block.
  */
 import { BRAINS, type BrainId } from './brains';
-import { isSameModel } from './models';
+import { findModel } from './models/catalogue';
 
 export type AttachmentKind = 'image' | 'pdf' | 'text';
 export const ATTACHMENT_KINDS: readonly AttachmentKind[] = ['image', 'pdf', 'text'];
@@ -142,7 +142,7 @@ export function textMediaTypeFor(name: string): string | null {
   return TEXT_EXTENSIONS[extension] ?? null;
 }
 
-/** What a model takes as input besides text: data, per model, next to the context-window table. */
+/** What a model takes as input besides text: part of each catalogue entry (models/catalogue.ts). */
 export interface ModelInputs {
   readonly images: boolean;
   readonly pdfs: boolean;
@@ -150,63 +150,9 @@ export interface ModelInputs {
   readonly imageTypes: readonly ImageMediaType[];
 }
 
-interface InputsEntry {
-  readonly brain: BrainId;
-  /** A model id (dated snapshots of it match too) or, with `family`, the prefix its ids share. */
-  readonly match: string;
-  readonly family?: true;
-  readonly imageTypes: readonly ImageMediaType[];
-  readonly pdfs: boolean;
-}
-
-const ALL_IMAGE_TYPES: readonly ImageMediaType[] = IMAGE_MEDIA_TYPES;
-const PNG_JPEG: readonly ImageMediaType[] = ['image/png', 'image/jpeg'];
-const NO_IMAGES: readonly ImageMediaType[] = [];
-
-/**
- * Which models take images and PDFs, as each provider documents them. The first entry that matches wins: models by
- * name before the families they belong to. A model no entry names takes text only, so nothing is sent that the
- * provider could refuse; the history then replays the labelled stand-in.
- */
-const MODEL_INPUTS: readonly InputsEntry[] = [
-  // Anthropic: every current Claude model takes `image` blocks (JPEG, PNG, GIF, WebP) and `document` blocks with a
-  // base64 PDF ("PDF support is available on all active models").
-  { brain: 'claude', match: 'claude-', family: true, imageTypes: ALL_IMAGE_TYPES, pdfs: true },
-  // OpenAI: GPT-5.x (their Codex variants too) take `input_image` (PNG, JPEG, WebP, non-animated GIF) and
-  // `input_file` with a PDF as `file_data`; the model reads the PDF's text and an image of each page.
-  { brain: 'codex', match: 'gpt-5', family: true, imageTypes: ALL_IMAGE_TYPES, pdfs: true },
-  // Moonshot: Kimi K2.5 and K2.6 are multimodal; its vision guide sends `image_url` parts with a base64 data URL on
-  // Chat Completions ("Supported formats: JPEG, PNG, WebP"). PDFs go only through its file-extraction endpoint (an
-  // upload first), never inline in a message.
-  { brain: 'kimi', match: 'kimi-k2.6', imageTypes: ['image/png', 'image/jpeg', 'image/webp'], pdfs: false },
-  { brain: 'kimi', match: 'kimi-k2.5', imageTypes: ['image/png', 'image/jpeg', 'image/webp'], pdfs: false },
-  { brain: 'kimi', match: 'moonshot-v1-', family: true, imageTypes: NO_IMAGES, pdfs: false },
-  // xAI: Grok 4 models take `input_image` on the Responses API ("Supported image file types: jpg/jpeg or png",
-  // at most 10 MiB); files go through xAI's Files API by id (an upload first), so PDFs replay as the stand-in.
-  { brain: 'grok', match: 'grok-4', family: true, imageTypes: PNG_JPEG, pdfs: false },
-  // Z.ai: the GLM text models (4.6, 4.7, 5, 5.1) take text only; the vision models GLM-4.5V and GLM-4.6V take JPEG and
-  // PNG images. Z.ai's Anthropic-compatible endpoint documents no `document` blocks.
-  { brain: 'glm', match: 'glm-4.6v', family: true, imageTypes: PNG_JPEG, pdfs: false },
-  { brain: 'glm', match: 'glm-4.5v', family: true, imageTypes: PNG_JPEG, pdfs: false },
-  // Google: Gemini takes images (PNG, JPEG, WebP, HEIC, HEIF: no GIF) and PDFs as `inlineData` parts.
-  { brain: 'gemini', match: 'gemini-', family: true, imageTypes: ['image/png', 'image/jpeg', 'image/webp'], pdfs: true },
-  // Ollama: a message's `images` (base64), for vision models only; Ollama reads no PDFs. PNG and JPEG are what every
-  // vision model's image loader decodes.
-  ...['llava', 'bakllava', 'llama3.2-vision', 'llama4', 'gemma3', 'qwen2.5vl', 'qwen3-vl', 'minicpm-v', 'moondream', 'mistral-small3.1', 'granite3.2-vision'].map(
-    (match): InputsEntry => ({ brain: 'ollama', match, family: true, imageTypes: PNG_JPEG, pdfs: false }),
-  ),
-];
-
-function entryMatches(entry: InputsEntry, brain: BrainId, model: string): boolean {
-  if (entry.brain !== brain) return false;
-  return entry.family ? model.toLowerCase().startsWith(entry.match) : isSameModel(entry.match, model);
-}
-
-/** What `model` on `brain` takes besides text, by the table above; text only when the table does not know it. */
+/** What `model` on `brain` takes besides text, as the catalogue holds it; text only for a model it does not know. */
 export function modelInputs(brain: BrainId, model: string): ModelInputs {
-  const entry = MODEL_INPUTS.find((candidate) => entryMatches(candidate, brain, model));
-  if (entry === undefined) return { images: false, pdfs: false, imageTypes: NO_IMAGES };
-  return { images: entry.imageTypes.length > 0, pdfs: entry.pdfs, imageTypes: entry.imageTypes };
+  return findModel(brain, model).entry.inputs;
 }
 
 /** Whether the model takes this kind as itself (text files go to every model as text). */

@@ -18,7 +18,7 @@ export const WIRE_IDS = [
 ] as const;
 export type WireId = (typeof WIRE_IDS)[number];
 
-/** The levels a user picks from; which of them a model has, and its default, is per model (reasoning.ts). */
+/** The levels a user picks from; which of them a model has, and its default, is per model (models/catalogue.ts). */
 export const REASONING_LEVELS = ['off', 'low', 'medium', 'high'] as const;
 export type ReasoningLevel = (typeof REASONING_LEVELS)[number];
 
@@ -26,9 +26,8 @@ export interface BrainInfo {
   readonly id: BrainId;
   readonly label: string;
   readonly wire: WireId;
+  /** A model the catalogue offers for this brain (models/catalogue.ts `offeredModels`); the user may type any other. */
   readonly defaultModel: string;
-  /** Models offered in the picker; the user may also type any other model id. */
-  readonly models: readonly string[];
   readonly defaultBaseUrl: string;
   /** Environment variable holding the API key; null when the brain needs none. */
   readonly keyVariable: string | null;
@@ -41,8 +40,7 @@ export const BRAINS: Readonly<Record<BrainId, BrainInfo>> = {
     id: 'claude',
     label: 'Claude',
     wire: 'anthropic-messages',
-    defaultModel: 'claude-sonnet-4-6',
-    models: ['claude-sonnet-4-6', 'claude-opus-4-6', 'claude-haiku-4-5'],
+    defaultModel: 'claude-sonnet-5-5',
     defaultBaseUrl: 'https://api.anthropic.com',
     keyVariable: 'ANTHROPIC_API_KEY',
     baseUrlVariable: 'ANYBRAIN_CLAUDE_BASE_URL',
@@ -51,8 +49,7 @@ export const BRAINS: Readonly<Record<BrainId, BrainInfo>> = {
     id: 'codex',
     label: 'Codex',
     wire: 'openai-responses',
-    defaultModel: 'gpt-5.5-codex',
-    models: ['gpt-5.5-codex', 'gpt-5.5', 'gpt-5.6'],
+    defaultModel: 'gpt-5.6-terra',
     defaultBaseUrl: 'https://api.openai.com/v1',
     keyVariable: 'OPENAI_API_KEY',
     baseUrlVariable: 'ANYBRAIN_CODEX_BASE_URL',
@@ -62,7 +59,6 @@ export const BRAINS: Readonly<Record<BrainId, BrainInfo>> = {
     label: 'Kimi',
     wire: 'chat-completions',
     defaultModel: 'kimi-k2.6',
-    models: ['kimi-k2.6', 'kimi-k2.5'],
     defaultBaseUrl: 'https://api.moonshot.ai/v1',
     keyVariable: 'MOONSHOT_API_KEY',
     baseUrlVariable: 'ANYBRAIN_KIMI_BASE_URL',
@@ -71,8 +67,7 @@ export const BRAINS: Readonly<Record<BrainId, BrainInfo>> = {
     id: 'grok',
     label: 'Grok',
     wire: 'openai-responses',
-    defaultModel: 'grok-4.3',
-    models: ['grok-4.3', 'grok-4.20', 'grok-4'],
+    defaultModel: 'grok-4.5',
     defaultBaseUrl: 'https://api.x.ai/v1',
     keyVariable: 'XAI_API_KEY',
     baseUrlVariable: 'ANYBRAIN_GROK_BASE_URL',
@@ -82,7 +77,6 @@ export const BRAINS: Readonly<Record<BrainId, BrainInfo>> = {
     label: 'GLM',
     wire: 'anthropic-messages',
     defaultModel: 'glm-5.1',
-    models: ['glm-5.1', 'glm-5', 'glm-4.7'],
     defaultBaseUrl: 'https://api.z.ai/api/anthropic',
     keyVariable: 'ZAI_API_KEY',
     baseUrlVariable: 'ANYBRAIN_GLM_BASE_URL',
@@ -92,7 +86,6 @@ export const BRAINS: Readonly<Record<BrainId, BrainInfo>> = {
     label: 'Gemini',
     wire: 'gemini-generate-content',
     defaultModel: 'gemini-3.1-pro-preview',
-    models: ['gemini-3.1-pro-preview', 'gemini-3-pro-preview', 'gemini-3-flash-preview'],
     defaultBaseUrl: 'https://generativelanguage.googleapis.com',
     keyVariable: 'GEMINI_API_KEY',
     baseUrlVariable: 'ANYBRAIN_GEMINI_BASE_URL',
@@ -102,7 +95,6 @@ export const BRAINS: Readonly<Record<BrainId, BrainInfo>> = {
     label: 'Ollama',
     wire: 'ollama-chat',
     defaultModel: 'qwen3',
-    models: ['qwen3', 'gpt-oss', 'llama3.3'],
     defaultBaseUrl: 'http://127.0.0.1:11434',
     keyVariable: null,
     baseUrlVariable: 'ANYBRAIN_OLLAMA_BASE_URL',

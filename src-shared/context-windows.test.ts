@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BRAIN_IDS, BRAINS } from './brains';
+import { BRAIN_IDS } from './brains';
 import { contextLevel, contextPercent, describeContextShare, resolveModelWindow } from './context-windows';
+import { offeredModels } from './models/catalogue';
 
 describe('resolveModelWindow', () => {
   it('knows every model the pickers offer by name', () => {
     for (const brain of BRAIN_IDS.filter((id) => id !== 'ollama')) {
-      for (const model of BRAINS[brain].models) expect(resolveModelWindow(brain, model).source, `${brain}/${model}`).toBe('model');
+      for (const model of offeredModels(brain)) expect(resolveModelWindow(brain, model).source, `${brain}/${model}`).toBe('model');
     }
   });
 
@@ -20,6 +21,14 @@ describe('resolveModelWindow', () => {
     expect(windowOf('grok', 'grok-4.3')).toBe(1_000_000);
     expect(windowOf('glm', 'glm-5.1')).toBe(200_000);
     expect(windowOf('gemini', 'gemini-3.1-pro-preview')).toBe(1_048_576);
+    expect(windowOf('claude', 'claude-opus-5-5')).toBe(1_000_000);
+    expect(windowOf('claude', 'claude-fable-5-2')).toBe(1_000_000);
+    expect(windowOf('kimi', 'kimi-k3')).toBe(1_048_576);
+    expect(windowOf('glm', 'glm-5.3')).toBe(1_000_000);
+    expect(windowOf('grok', 'grok-4.5')).toBe(500_000);
+    expect(resolveModelWindow('gemini', 'gemini-4-argon')).toMatchObject({ contextWindow: 1_048_576, outputLimit: 65_536, source: 'model' });
+    // A Gemini 4 the catalogue does not name gets its generation's output limit, not the 8,192 of Gemini before 3.
+    expect(resolveModelWindow('gemini', 'gemini-4-neon')).toMatchObject({ contextWindow: 1_048_576, outputLimit: 65_536, source: 'family' });
   });
 
   it('reads a dated snapshot as its model', () => {
@@ -49,7 +58,7 @@ describe('resolveModelWindow', () => {
   it("takes Ollama's window from the server, else assumes Ollama's own default", () => {
     expect(resolveModelWindow('ollama', 'qwen3', {}, 40_960)).toMatchObject({ contextWindow: 40_960, outputLimit: 4_096, source: 'server', note: null });
     expect(resolveModelWindow('ollama', 'qwen3')).toMatchObject({ contextWindow: 4_096, source: 'default' });
-    expect(resolveModelWindow('ollama', 'qwen3').note).toMatch(/^Ollama did not say how large qwen3's window is/);
+    expect(resolveModelWindow('ollama', 'qwen3').note).toMatch(/^Ollama did not say how large qwen3's window is, so Anybrain asks it for 4,096 tokens/);
   });
 
   it("lets the user's override win, one field at a time", () => {

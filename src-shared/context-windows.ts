@@ -1,11 +1,11 @@
 /**
- * One window table: per model, how many tokens a request may hold (input and output together) and how many of them
- * a reply may take. Defaults come from the providers' model pages (see WIRES.md, "Context windows"); the user
- * overrides any model in Settings. A model the table does not know falls back to its family, then to a cautious
- * default, and the UI says so.
+ * Windows: per model, how many tokens a request may hold (input and output together) and how many of them a reply may
+ * take. The figures are the catalogue's (models/catalogue.ts), read from the providers' model pages; the user overrides
+ * any model in Settings. A model the catalogue does not name falls back to its family, then to a cautious default, and
+ * the UI says so.
  */
 import { BRAINS, type BrainId } from './brains';
-import { isSameModel } from './models';
+import { OLLAMA_DEFAULT_WINDOW, findModel } from './models/catalogue';
 import { formatCount } from './format-count';
 
 export interface ModelWindow {
@@ -16,7 +16,7 @@ export interface ModelWindow {
 }
 
 export const WINDOW_SOURCES = ['model', 'family', 'default', 'override', 'server'] as const;
-/** Where a window came from: the table's own model, its family, the cautious default, the user, or the server itself. */
+/** Where a window came from: the catalogue's own model, its family, the cautious default, the user, or the server itself. */
 export type WindowSource = (typeof WINDOW_SOURCES)[number];
 
 export interface ResolvedWindow extends ModelWindow {
@@ -27,60 +27,7 @@ export interface ResolvedWindow extends ModelWindow {
   readonly note: string | null;
 }
 
-interface WindowEntry extends ModelWindow {
-  readonly brain: BrainId;
-  /** A model id (dated snapshots of it match too) or, for a family, the prefix its ids share. */
-  readonly match: string;
-}
-
-/** Windows of the models the table knows by name. */
-const MODEL_WINDOWS: readonly WindowEntry[] = [
-  { brain: 'claude', match: 'claude-opus-4-6', contextWindow: 1_000_000, outputLimit: 128_000 },
-  { brain: 'claude', match: 'claude-opus-4-5', contextWindow: 1_000_000, outputLimit: 64_000 },
-  { brain: 'claude', match: 'claude-sonnet-5', contextWindow: 1_000_000, outputLimit: 64_000 },
-  { brain: 'claude', match: 'claude-sonnet-4-6', contextWindow: 1_000_000, outputLimit: 64_000 },
-  { brain: 'claude', match: 'claude-fable-5', contextWindow: 1_000_000, outputLimit: 64_000 },
-  { brain: 'claude', match: 'claude-haiku-4-5', contextWindow: 200_000, outputLimit: 64_000 },
-  // The Codex default budget; the model page says 400,000.
-  { brain: 'codex', match: 'gpt-5.5-codex', contextWindow: 272_000, outputLimit: 128_000 },
-  { brain: 'codex', match: 'gpt-5.5', contextWindow: 1_050_000, outputLimit: 128_000 },
-  { brain: 'codex', match: 'gpt-5.6', contextWindow: 1_050_000, outputLimit: 128_000 },
-  { brain: 'kimi', match: 'kimi-k2.6', contextWindow: 262_144, outputLimit: 32_768 },
-  { brain: 'kimi', match: 'kimi-k2.5', contextWindow: 262_144, outputLimit: 32_768 },
-  { brain: 'grok', match: 'grok-4.3', contextWindow: 1_000_000, outputLimit: 64_000 },
-  { brain: 'grok', match: 'grok-4.20', contextWindow: 1_000_000, outputLimit: 64_000 },
-  { brain: 'grok', match: 'grok-4', contextWindow: 256_000, outputLimit: 64_000 },
-  { brain: 'glm', match: 'glm-5.1', contextWindow: 200_000, outputLimit: 128_000 },
-  { brain: 'glm', match: 'glm-5', contextWindow: 200_000, outputLimit: 128_000 },
-  { brain: 'glm', match: 'glm-4.7', contextWindow: 200_000, outputLimit: 128_000 },
-  { brain: 'glm', match: 'glm-4.6', contextWindow: 200_000, outputLimit: 128_000 },
-  { brain: 'gemini', match: 'gemini-3.1-pro-preview', contextWindow: 1_048_576, outputLimit: 65_536 },
-  { brain: 'gemini', match: 'gemini-3-pro-preview', contextWindow: 1_048_576, outputLimit: 65_536 },
-  { brain: 'gemini', match: 'gemini-3-flash-preview', contextWindow: 1_048_576, outputLimit: 65_536 },
-];
-
-/** Families, by the prefix their ids share: the longest matching prefix wins. */
-const FAMILY_WINDOWS: readonly WindowEntry[] = [
-  // Bare older Claude slugs have the 200,000 window.
-  { brain: 'claude', match: 'claude-', contextWindow: 200_000, outputLimit: 32_000 },
-  { brain: 'claude', match: 'claude-opus-4', contextWindow: 1_000_000, outputLimit: 32_000 },
-  { brain: 'claude', match: 'claude-sonnet-5', contextWindow: 1_000_000, outputLimit: 64_000 },
-  { brain: 'claude', match: 'claude-haiku-', contextWindow: 200_000, outputLimit: 32_000 },
-  { brain: 'codex', match: 'gpt-5', contextWindow: 272_000, outputLimit: 128_000 },
-  { brain: 'kimi', match: 'kimi-k2', contextWindow: 262_144, outputLimit: 32_768 },
-  { brain: 'grok', match: 'grok-4', contextWindow: 256_000, outputLimit: 64_000 },
-  { brain: 'glm', match: 'glm-', contextWindow: 200_000, outputLimit: 32_000 },
-  { brain: 'gemini', match: 'gemini-3', contextWindow: 1_048_576, outputLimit: 65_536 },
-  { brain: 'gemini', match: 'gemini-', contextWindow: 1_048_576, outputLimit: 8_192 },
-];
-
-/** A model nobody described: small enough that a request built against it fits nearly any model served today. */
-export const CAUTIOUS_DEFAULT_WINDOW: ModelWindow = { contextWindow: 32_768, outputLimit: 4_096 };
-
-/** Ollama's own default `num_ctx` when a model's parameters set none (on small GPUs). */
-export const OLLAMA_DEFAULT_WINDOW: ModelWindow = { contextWindow: 4_096, outputLimit: 4_096 };
-
-/** A user's override for one model; a field left out keeps the table's value. */
+/** A user's override for one model; a field left out keeps the catalogue's value. */
 export interface ModelWindowOverride {
   readonly contextWindow?: number;
   readonly outputLimit?: number;
@@ -96,42 +43,45 @@ export function modelWindowKey(brain: BrainId, model: string): string {
 export const MIN_CONTEXT_WINDOW = 1_024;
 export const MAX_CONTEXT_WINDOW = 100_000_000;
 
-function windowOf(entry: ModelWindow): ModelWindow {
-  return { contextWindow: entry.contextWindow, outputLimit: entry.outputLimit };
-}
-
-/** The table's own window for a model: by name, then by family, then the cautious default. */
-function tableWindow(brain: BrainId, model: string): { window: ModelWindow; source: WindowSource; note: string | null } {
-  const known = MODEL_WINDOWS.find((entry) => entry.brain === brain && isSameModel(entry.match, model));
-  if (known) return { window: windowOf(known), source: 'model', note: null };
+/** The catalogue's own window for a model: by name, then by family, then a cautious default, with a note for a guess. */
+function catalogueWindow(brain: BrainId, model: string): { window: ModelWindow; source: WindowSource; note: string | null } {
+  const { entry, matched } = findModel(brain, model);
+  const window = { contextWindow: entry.window.contextWindow, outputLimit: entry.window.outputLimit };
   const label = BRAINS[brain].label;
   if (brain === 'ollama') {
+    // A Modelfile without num_ctx leaves the window to the server, which picks it by the machine's memory; every
+    // request asks for the window it was measured against, so this one is Ollama's own small-machine default.
     return {
       window: OLLAMA_DEFAULT_WINDOW,
       source: 'default',
-      note: `Ollama did not say how large ${model}'s window is, so Anybrain assumes its default of ${formatCount(OLLAMA_DEFAULT_WINDOW.contextWindow)} tokens. Set it in Settings if the model is configured larger.`,
+      note: `Ollama did not say how large ${model}'s window is, so Anybrain asks it for ${formatCount(OLLAMA_DEFAULT_WINDOW.contextWindow)} tokens, its default on small machines. Set a larger window in Settings if this machine has room for it.`,
     };
   }
-  const family = FAMILY_WINDOWS.filter((entry) => entry.brain === brain && model.startsWith(entry.match)).sort(
-    (left, right) => right.match.length - left.match.length,
-  )[0];
-  if (family) {
-    return {
-      window: windowOf(family),
-      source: 'family',
-      note: `Anybrain does not know ${label}'s model ${model}, so it uses the window of its family (${family.match}…): ${formatCount(family.contextWindow)} tokens. Set it in Settings if that is wrong.`,
-    };
+  switch (matched) {
+    case 'model':
+      return { window, source: 'model', note: null };
+    case 'family':
+      return {
+        window,
+        source: 'family',
+        note: `Anybrain does not know ${label}'s model ${model}, so it uses the window of its family (${entry.match}…): ${formatCount(window.contextWindow)} tokens. Set it in Settings if that is wrong.`,
+      };
+    case 'unknown':
+      return {
+        window,
+        source: 'default',
+        note: `Anybrain does not know the window of ${label}'s model ${model}, so it assumes a cautious ${formatCount(window.contextWindow)} tokens. Set it in Settings.`,
+      };
+    default: {
+      const unknownMatch: never = matched;
+      throw new Error(`Unknown catalogue match ${String(unknownMatch)}`);
+    }
   }
-  return {
-    window: CAUTIOUS_DEFAULT_WINDOW,
-    source: 'default',
-    note: `Anybrain does not know the window of ${label}'s model ${model}, so it assumes a cautious ${formatCount(CAUTIOUS_DEFAULT_WINDOW.contextWindow)} tokens. Set it in Settings.`,
-  };
 }
 
 /**
  * The window a request to `model` is built against: the user's override, else what the server itself reported
- * (Ollama's `/api/show`), else the table. An override of one field keeps the other from the table.
+ * (Ollama's `/api/show`), else the catalogue. An override of one field keeps the other from the catalogue.
  */
 export function resolveModelWindow(
   brain: BrainId,
@@ -139,12 +89,12 @@ export function resolveModelWindow(
   overrides: ModelWindowOverrides = {},
   serverWindow: number | null = null,
 ): ResolvedWindow {
-  const table = tableWindow(brain, model);
+  const catalogued = catalogueWindow(brain, model);
   const override = overrides[modelWindowKey(brain, model)];
   const base: { window: ModelWindow; source: WindowSource; note: string | null } =
     serverWindow !== null && serverWindow > 0
-      ? { window: { contextWindow: serverWindow, outputLimit: Math.min(table.window.outputLimit, serverWindow) }, source: 'server', note: null }
-      : table;
+      ? { window: { contextWindow: serverWindow, outputLimit: Math.min(catalogued.window.outputLimit, serverWindow) }, source: 'server', note: null }
+      : catalogued;
   if (override && (override.contextWindow !== undefined || override.outputLimit !== undefined)) {
     return {
       brain,

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { BRAIN_IDS, BRAINS, REASONING_LEVELS } from './brains';
+import { offeredModels } from './models/catalogue';
 import { reasoningAbility, reasoningLevelsOf, resolveReasoningLevel } from './reasoning';
 
 describe('the reasoning table', () => {
   it("gives every offered model a default it has, each level said on its brain's own wire", () => {
     for (const brain of BRAIN_IDS) {
-      for (const model of [...BRAINS[brain].models, 'some-model-nobody-described']) {
+      for (const model of [...offeredModels(brain), 'some-model-nobody-described']) {
         const ability = reasoningAbility(brain, model);
         expect(reasoningLevelsOf(ability), `${brain}/${model}`).toContain(ability.defaultLevel);
         for (const level of REASONING_LEVELS) {
@@ -36,6 +37,19 @@ describe('the reasoning table', () => {
     expect(described('ollama', 'gpt-oss')).toEqual({ levels: ['low', 'medium', 'high'], defaultLevel: 'medium' });
     expect(described('ollama', 'llama3.3')).toEqual({ levels: ['off'], defaultLevel: 'off' });
     expect(described('ollama', 'mistral-small')).toEqual({ levels: ['off', 'high'], defaultLevel: 'off' });
+    expect(described('claude', 'claude-opus-5-5')).toEqual({ levels: ['low', 'medium', 'high'], defaultLevel: 'medium' });
+    expect(described('claude', 'claude-sonnet-5-5')).toEqual({ levels: ['low', 'medium', 'high'], defaultLevel: 'high' });
+    expect(described('codex', 'gpt-5.6-terra')).toEqual({ levels: ['off', 'low', 'medium', 'high'], defaultLevel: 'off' });
+    // Kimi K3 and GLM-5.3 always reason, and take no switch.
+    expect(described('kimi', 'kimi-k3')).toEqual({ levels: ['high'], defaultLevel: 'high' });
+    expect(described('glm', 'glm-5.3')).toEqual({ levels: ['high'], defaultLevel: 'high' });
+    expect(described('grok', 'grok-4.5')).toEqual({ levels: ['low', 'medium', 'high'], defaultLevel: 'high' });
+    // Gemini 4 takes thinkingLevel, never the legacy thinkingBudget.
+    expect(described('gemini', 'gemini-4-argon')).toEqual({ levels: ['low', 'medium', 'high'], defaultLevel: 'medium' });
+    expect(reasoningAbility('gemini', 'gemini-4-neon').levels.high).toEqual({
+      wire: 'gemini-generate-content',
+      fields: { thinkingConfig: { includeThoughts: true, thinkingLevel: 'high' } },
+    });
   });
 
   it('matches dated snapshots by name and unknown ids by family', () => {

@@ -4,9 +4,10 @@
  */
 import { BRAIN_IDS, BRAINS, type WireId } from '../../src-shared/brains';
 import type { ModelLookup } from './fake-wire';
+import { offeredModels } from '../../src-shared/models/catalogue';
 
 function modelsOn(wire: WireId): string[] {
-  return BRAIN_IDS.filter((brain) => BRAINS[brain].wire === wire).flatMap((brain) => BRAINS[brain].models);
+  return BRAIN_IDS.filter((brain) => BRAINS[brain].wire === wire).flatMap((brain) => offeredModels(brain));
 }
 
 /** The 200 answer of `GET` on the wire's list path, in the shape of the provider's docs. */

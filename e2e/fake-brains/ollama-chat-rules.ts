@@ -20,6 +20,10 @@ export function checkOllamaRequest(body: Record<string, unknown>): string | null
   // Ollama's chat handler refuses a truthy think to a model without the thinking capability; false passes anywhere.
   const truthyThink = body.think === true || (typeof body.think === 'string' && body.think !== '');
   if (truthyThink && !fakeOllamaModelThinks(body.model)) return `${JSON.stringify(body.model)} does not support thinking`;
+  // Go decodes options.num_ctx into an int: a string or a fraction fails to unmarshal.
+  if (isRecord(body.options) && body.options.num_ctx !== undefined && !Number.isSafeInteger(body.options.num_ctx)) {
+    return 'json: cannot unmarshal into Go struct field Options.options.num_ctx of type int';
+  }
   const calledNames = new Set<string>();
   for (const [index, message] of listField(body, 'messages').entries()) {
     if (!isRecord(message)) return 'json: cannot unmarshal into Go struct field ChatRequest.messages of type api.Message';

@@ -84,16 +84,20 @@ export interface TargetFlags {
   readonly reasoning?: string;
 }
 
+/** A `--brain` flag's value as a brain, or the error naming the brains there are. */
+export function checkedBrain(name: string): BrainId {
+  if (!isBrainId(name)) throw new ApiError('invalid-input', `Unknown brain "${name}". Choose one of: ${Object.keys(BRAINS).join(', ')}.`);
+  return name;
+}
+
 function checkedTarget(flags: TargetFlags): { brain: BrainId; model?: string; reasoningLevel?: ReasoningLevel } {
-  if (!isBrainId(flags.brain)) {
-    throw new ApiError('invalid-input', `Unknown brain "${flags.brain}". Choose one of: ${Object.keys(BRAINS).join(', ')}.`);
-  }
+  const brain = checkedBrain(flags.brain);
   const reasoning = flags.reasoning;
   if (reasoning !== undefined && !(REASONING_LEVELS as readonly string[]).includes(reasoning)) {
     throw new ApiError('invalid-input', `Unknown reasoning level "${reasoning}". Choose one of: ${REASONING_LEVELS.join(', ')}.`);
   }
   return {
-    brain: flags.brain,
+    brain,
     ...(flags.model ? { model: flags.model } : {}),
     ...(reasoning === undefined ? {} : { reasoningLevel: reasoning as ReasoningLevel }),
   };
@@ -401,8 +405,8 @@ export async function requestCommand(
   return 0;
 }
 
-const WINDOW_SOURCE_WORDS: Readonly<Record<WindowSource, string>> = {
-  model: 'from the model table',
+export const WINDOW_SOURCE_WORDS: Readonly<Record<WindowSource, string>> = {
+  model: 'from the catalogue',
   family: "a guess from the model's family",
   default: 'a cautious default',
   override: 'your setting',
@@ -430,9 +434,7 @@ export function describeWindow(context: ContextStatusView, requestTokens: number
 
 /** Compacts a conversation now, with progress on stderr; Ctrl-C stops it and leaves the conversation as it was. */
 export async function compactCommand(core: Core, output: Output, options: { conversation: string; brain?: string; interrupt?: AbortSignal }): Promise<number> {
-  if (options.brain !== undefined && !isBrainId(options.brain)) {
-    throw new ApiError('invalid-input', `Unknown brain "${options.brain}". Choose one of: ${Object.keys(BRAINS).join(', ')}.`);
-  }
+  if (options.brain !== undefined) checkedBrain(options.brain);
   const conversationId = options.conversation;
   const unsubscribe = core.onEvent((event: ApiEvent) => {
     if (event.type === 'compaction-started' && event.conversationId === conversationId) {

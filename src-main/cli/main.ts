@@ -29,6 +29,7 @@ import {
 } from './commands';
 import { resolveDataDir } from './data-dir';
 import { keysListCommand, keysRemoveCommand, keysSetCommand } from './keys-command';
+import { modelsCommand } from './models-command';
 import { searchCommand } from './search-command';
 import { terminalOutput } from './terminal-text';
 
@@ -252,6 +253,13 @@ program
   .action((terms: string, options: { json?: boolean; limit: number }) =>
     withCore(dataFlag(), (core) => searchCommand(core, searchOutput, { query: terms, ...options, color: process.stdout.isTTY === true })),
   );
+
+program
+  .command('models')
+  .description("each brain's models: window, output limit, reasoning levels, inputs, life cycle, and where each figure came from")
+  .option('--brain <brain>', 'one brain only')
+  .option('--json', 'print a JSON array of {brain, model, default, offered, context_window, output_limit, window_source, reasoning, inputs, lifecycle, source}')
+  .action((options: { brain?: string; json?: boolean }) => withCore(dataFlag(), (core) => modelsCommand(core, output, options)));
 
 program
   .command('doctor')

@@ -218,7 +218,7 @@ describe(`anybrain request --brain kimi on a ${formatCount(MESSAGES)}-message co
 
     const [windowLine, outsideLine, ...rest] = output.err.split('\n');
     expect(windowLine).toMatch(
-      /^Window: Kimi \(kimi-k2\.6\) holds 262,144 tokens \(from the model table\)\. The conversation is about [\d,]+ tokens, [\d,]+ % of Kimi's window; this request holds about [\d,]+ \(\d+ %\)\.$/,
+      /^Window: Kimi \(kimi-k2\.6\) holds 262,144 tokens \(from the catalogue\)\. The conversation is about [\d,]+ tokens, [\d,]+ % of Kimi's window; this request holds about [\d,]+ \(\d+ %\)\.$/,
     );
     // The conversation is about four million tokens, all counted though most are outside the window.
     const conversationTokens = Number(/about ([\d,]+) tokens/.exec(windowLine!)![1]!.replaceAll(',', ''));

@@ -65,4 +65,20 @@ describe('anybrain request and anybrain chat', () => {
       }
     }
   }, 120_000);
+
+  it("tells Ollama the window it measured against as options.num_ctx, the Modelfile's when the server reports one", async () => {
+    const first = capture();
+    expect(await chatCommand(core, first, { brain: 'ollama', text: 'hello there' })).toBe(0);
+    const conversation = first.err.trim();
+    // The fake's Modelfile for a model named …ctx-N sets num_ctx N; /api/show reports it.
+    const reported = capture();
+    expect(await requestCommand(core, reported, { conversation, brain: 'ollama', model: 'qwen3-ctx-12288', message: 'next' })).toBe(0);
+    expect(reported.err).toMatch(/^Window: Ollama \(qwen3-ctx-12288\) holds 12,288 tokens \(as the server reports it\)\./);
+    expect((JSON.parse(reported.out) as { options: unknown }).options).toEqual({ num_ctx: 12_288 });
+    // A Modelfile without num_ctx: Ollama's own small-machine default, asked for by name rather than assumed.
+    const assumed = capture();
+    expect(await requestCommand(core, assumed, { conversation, brain: 'ollama', model: 'qwen3', message: 'next' })).toBe(0);
+    expect(assumed.err).toMatch(/^Window: Ollama \(qwen3\) holds 4,096 tokens \(a cautious default\)\./);
+    expect((JSON.parse(assumed.out) as { options: unknown }).options).toEqual({ num_ctx: 4_096 });
+  }, 60_000);
 });

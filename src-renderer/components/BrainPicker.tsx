@@ -1,5 +1,6 @@
 import { memo, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { BRAINS, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../src-shared/brains';
+import { deprecationNotice, lifecycleLabel, retiredModelRefusal } from '../../src-shared/models/lifecycle';
 import { reasoningAbility, reasoningLevelsOf } from '../../src-shared/reasoning';
 import { setConversationBrain, setConversationReasoning, switchConversationBrain } from '../state/brain-actions';
 import { selectConversationBrain } from '../state/selectors';
@@ -21,6 +22,8 @@ function ModelPicker({ conversationId, brain, model }: ModelPickerProps) {
   const listed = useAppStore((state) => state.listedModels[brain.id]);
   const offered = useMemo(() => [...new Set([...brain.models, ...(listed ?? [])])], [brain.models, listed]);
   const [value, setValue] = useState(model ?? '');
+  const effectiveModel = model ?? brain.defaultModel;
+  const lifecycleNotice = modelLifecycleNotice(brain.id, effectiveModel);
   const listId = `models-${conversationId}`;
   // A committed model (from here or elsewhere) replaces the text; keeping the field mounted keeps its focus.
   const [shownModel, setShownModel] = useState(model);
@@ -53,7 +56,8 @@ function ModelPicker({ conversationId, brain, model }: ModelPickerProps) {
         list={listId}
         value={value}
         placeholder={brain.defaultModel}
-        title={`Any model id; empty uses ${brain.label}'s default, ${brain.defaultModel}`}
+        title={lifecycleNotice ?? `Any model id; empty uses ${brain.label}'s default, ${brain.defaultModel}`}
+        aria-invalid={retiredModelRefusal(brain.id, effectiveModel) !== null}
         maxLength={200}
         spellCheck={false}
         onChange={(event) => setValue(event.target.value)}
@@ -62,10 +66,26 @@ function ModelPicker({ conversationId, brain, model }: ModelPickerProps) {
       />
       <datalist id={listId}>
         {offered.map((modelId) => (
-          <option key={modelId} value={modelId} />
+          <option key={modelId} value={modelId} label={lifecycleLabel(brain.id, modelId) ?? undefined} />
         ))}
       </datalist>
     </>
+  );
+}
+
+/** The sentence for a model that is deprecated or shut down, else null. */
+function modelLifecycleNotice(brain: BrainId, model: string): string | null {
+  return retiredModelRefusal(brain, model) ?? deprecationNotice(brain, model);
+}
+
+/** Under the model field: what a deprecated or shut-down model means, and what to pick instead. */
+function ModelLifecycleNote({ brain, model }: { readonly brain: BrainOption; readonly model: string | null }) {
+  const notice = modelLifecycleNotice(brain.id, model ?? brain.defaultModel);
+  if (notice === null) return null;
+  return (
+    <p className="model-lifecycle" role="note" data-testid="model-lifecycle">
+      {notice}
+    </p>
   );
 }
 
@@ -246,6 +266,7 @@ export function BrainPicker({ conversationId }: { readonly conversationId: strin
               <ModelPicker key={brain.id} conversationId={conversationId} brain={brain} model={model} />
             </label>
           )}
+          {brain === undefined ? null : <ModelLifecycleNote brain={brain} model={model} />}
           <ReasoningPicker conversationId={conversationId} brain={brainId} model={model} level={conversation?.reasoningLevel ?? null} />
         </div>
       </div>

@@ -127,7 +127,7 @@ describe('ContextSettings', () => {
       Array.from(row.querySelectorAll('td, th')).slice(0, 4).map((cell) => cell.textContent),
     );
     expect(rows).toEqual([
-      ['kimi-k2.6Kimi', '262,144', '32,768', 'from the model table'],
+      ['kimi-k2.6Kimi', '262,144', '32,768', 'from the catalogue'],
       ['kimi-k9Kimi', '262,144', '32,768', `family guess: ${guessed.note}`],
       ['glm-5.1GLM', '128,000', '127,000', 'your override'],
     ]);

@@ -90,7 +90,7 @@ describe('ConversationHeader', () => {
     expect(input.placeholder).toBe('kimi-k2.6');
     expect(input.title).toBe("Any model id; empty uses Kimi's default, kimi-k2.6");
     const list = document.getElementById(input.getAttribute('list') ?? '');
-    expect(Array.from(list?.querySelectorAll('option') ?? []).map((option) => option.value)).toEqual(['kimi-k2.6', 'kimi-k2.5']);
+    expect(Array.from(list?.querySelectorAll('option') ?? []).map((option) => option.value)).toEqual(['kimi-k3', 'kimi-k2.6', 'kimi-k2.5']);
   });
 
   it('also offers the models the provider listed when the brain was tested, each once', async () => {
@@ -102,6 +102,7 @@ describe('ConversationHeader', () => {
     const input = view.getByTestId('model-picker') as HTMLInputElement;
     const list = document.getElementById(input.getAttribute('list') ?? '');
     expect(Array.from(list?.querySelectorAll('option') ?? []).map((option) => option.value)).toEqual([
+      'kimi-k3',
       'kimi-k2.6',
       'kimi-k2.5',
       'kimi-k2-turbo',
@@ -117,7 +118,7 @@ describe('ConversationHeader', () => {
     });
     const input = view.getByTestId('model-picker') as HTMLInputElement;
     const list = document.getElementById(input.getAttribute('list') ?? '');
-    expect(Array.from(list?.querySelectorAll('option') ?? []).map((option) => option.value)).toEqual(['kimi-k2.6', 'kimi-k2.5']);
+    expect(Array.from(list?.querySelectorAll('option') ?? []).map((option) => option.value)).toEqual(['kimi-k3', 'kimi-k2.6', 'kimi-k2.5']);
   });
 
   it('switches brain with the default model, and sets a typed model on Enter', async () => {

@@ -170,7 +170,7 @@ describe('message actions', () => {
     kimi.focus();
     fireEvent.keyDown(view.getByRole('menu'), { key: 'ArrowRight' });
     const models = view.getByRole('menu', { name: 'Answer with Kimi on the model' });
-    expect(view.getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['‹ All brains', 'kimi-k2.6default', 'kimi-k2.5']);
+    expect(view.getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['‹ All brains', 'kimi-k3', 'kimi-k2.6default', 'kimi-k2.5']);
     expect(document.activeElement?.textContent).toBe('‹ All brains');
     fireEvent.keyDown(models, { key: 'ArrowLeft' });
     expect(document.activeElement).toBe(view.getByRole('menuitem', { name: 'Kimi' }));

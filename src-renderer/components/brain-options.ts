@@ -1,5 +1,6 @@
 import type { SettingsView } from '../../src-shared/api';
 import { AVAILABLE_BRAINS, BRAINS, BRAIN_IDS, type BrainId } from '../../src-shared/brains';
+import { offeredModels } from '../../src-shared/models/catalogue';
 
 export interface BrainOption {
   readonly id: BrainId;
@@ -18,7 +19,7 @@ export function brainOptions(settings: SettingsView | null): BrainOption[] {
       id,
       label: fromSettings?.label ?? info.label,
       defaultModel: fromSettings?.defaultModel ?? info.defaultModel,
-      models: fromSettings?.models ?? info.models,
+      models: fromSettings?.models ?? offeredModels(id),
       available: fromSettings?.available ?? AVAILABLE_BRAINS.includes(id),
     };
   });

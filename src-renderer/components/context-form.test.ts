@@ -42,7 +42,7 @@ describe('parseModelWindow', () => {
 describe('windowSourceWords', () => {
   it('says where each window came from in words', () => {
     expect((['model', 'family', 'default', 'override', 'server'] as const).map(windowSourceWords)).toEqual([
-      'from the model table',
+      'from the catalogue',
       'family guess',
       'cautious default',
       'your override',

@@ -9,7 +9,7 @@ export type FieldParse<T> = { readonly ok: true; readonly value: T } | { readonl
 export const MIN_OUTPUT_LIMIT = 256;
 
 const SOURCE_WORDS: Record<WindowSource, string> = {
-  model: 'from the model table',
+  model: 'from the catalogue',
   family: 'family guess',
   default: 'cautious default',
   override: 'your override',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSameModel } from './models';
+import { isSameModel } from './same-model';
 
 describe('isSameModel', () => {
   it('accepts the same id and dated snapshots of it', () => {

@@ -9,6 +9,7 @@ import { confirmKeyOrigin, connectionFor, forgetKeyOrigin } from '../brain-conne
 import { listModels } from '../providers/list-models';
 import { readSetting, writeSetting } from '../store/settings';
 import type { CommandDependencies, HandlerGroup } from './handlers';
+import { offeredModels } from '../../../src-shared/models/catalogue';
 
 export type SettingsDependencies = Pick<CommandDependencies, 'db' | 'dataDir' | 'env' | 'keyStore' | 'engine'>;
 
@@ -33,7 +34,7 @@ export function settingsView({ db, dataDir, env, keyStore, engine }: SettingsDep
         label: info.label,
         wire: info.wire,
         defaultModel: info.defaultModel,
-        models: info.models,
+        models: offeredModels(brain),
         baseUrl: connection.baseUrl,
         baseUrlOverride: connection.baseUrlOverride,
         keySource: connection.keySource,

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useFakeBrains } from '../../../e2e/fake-brains/use-fake-brains';
-import { BRAINS } from '../../../src-shared/brains';
 import { openCore } from '../app';
+import { offeredModels } from '../../../src-shared/models/catalogue';
 
 const fake = useFakeBrains();
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -30,7 +30,7 @@ describe('testBrain', () => {
     const core = coreWith({ MOONSHOT_API_KEY: 'sk-kimi-test', ANYBRAIN_KIMI_BASE_URL: fake.baseUrlFor('kimi') });
     expect(await core.dispatch('testBrain', { brain: 'kimi' })).toEqual({
       ok: true,
-      value: { ok: true, message: 'Kimi answered: 2 models available.', models: [...BRAINS.kimi.models] },
+      value: { ok: true, message: 'Kimi answered: 3 models available.', models: offeredModels('kimi') },
     });
     expect(fake.requests().map((request) => [request.method, request.path, request.headers.authorization])).toEqual([
       ['GET', '/kimi/v1/models', '[redacted]'],
@@ -56,7 +56,7 @@ describe('testBrain', () => {
     const core = coreWith({ ANYBRAIN_OLLAMA_BASE_URL: fake.baseUrlFor('ollama') });
     expect(await core.dispatch('testBrain', { brain: 'ollama' })).toEqual({
       ok: true,
-      value: { ok: true, message: `Ollama answered: ${BRAINS.ollama.models.length} models available.`, models: [...BRAINS.ollama.models] },
+      value: { ok: true, message: `Ollama answered: ${offeredModels('ollama').length} models available.`, models: offeredModels('ollama') },
     });
   });
 

@@ -197,7 +197,7 @@ export async function runCompaction(deps: CompactionDependencies, order: Compact
       emit({ type: 'compaction-progress', conversationId, summarisedMessages: summarised, totalMessages: span.rows, characters: 0 });
       const earlier: ReplayTurn[] =
         carried === null ? [] : [{ messageId: 'summary', role: 'system-line', kind: 'summary', text: carried, calls: [] }];
-      const request = { brain, model, system, wordLimit, maxOutputTokens, cacheKey: `anybrain-compaction-${conversationId}` };
+      const request = { brain, model, system, wordLimit, maxOutputTokens, contextWindow: summariserWindow.contextWindow, cacheKey: `anybrain-compaction-${conversationId}` };
       const body = await encodeSummaryRequest(BRAINS[brain].wire, request, [...earlier, ...part.turns]);
       if (signal.aborted) break;
       const text = await summarise(deps, deps.callFor(brain, model, body.fields, signal, body.json), (characters) =>

@@ -7,7 +7,7 @@ import { encodeSummaryRequest, summaryRequestBody, type SummaryRequest } from '.
 import { transcriptLines } from './summary-prompt';
 
 function requestFor(brain: BrainId): SummaryRequest {
-  return { brain, model: BRAINS[brain].defaultModel, system: 'You write summaries.', wordLimit: 300, maxOutputTokens: 4096, cacheKey: 'anybrain-compaction-c1' };
+  return { brain, model: BRAINS[brain].defaultModel, system: 'You write summaries.', wordLimit: 300, maxOutputTokens: 4096, contextWindow: 200_000, cacheKey: 'anybrain-compaction-c1' };
 }
 
 /** Text JSON must escape, characters outside the BMP (a surrogate pair each), a lone surrogate, Hangul, the tag around it. */
@@ -47,14 +47,16 @@ describe('a summary request encoded a page of turns at a time', () => {
     ];
     const encoded = await encodeSummaryRequest('anthropic-messages', requestFor('claude'), turns);
     expect(new TextDecoder().decode(encoded.json)).toBe(
-      '{"model":"claude-sonnet-4-6","max_tokens":4096,"system":[{"type":"text","text":"You write summaries.","cache_control":{"type":"ephemeral"}}],' +
+      '{"model":"claude-sonnet-5-5","max_tokens":4096,"system":[{"type":"text","text":"You write summaries.","cache_control":{"type":"ephemeral"}}],' +
         '"messages":[{"role":"user","content":[{"type":"text","text":"Here is the earlier part of the conversation:\\n\\n<transcript>\\n' +
         'User: Is \\"it\\" 🙂?\\nAssistant: Yes.\\n</transcript>\\n\\nSummarise it in at most 300 words, in the language the conversation is in. ' +
         'Keep what the conversation\\nneeds to go on: what the user wants and prefers, decisions made, facts, names, numbers, code and file names,\\n' +
         'what each tool call did and what it found, and the questions still open. Write it as notes in the third person\\n' +
-        '(\\"The user asked…\\", \\"Claude read…\\"). Reply with the summary only.","cache_control":{"type":"ephemeral"}}]}],"stream":true}',
+        '(\\"The user asked…\\", \\"Claude read…\\"). Reply with the summary only.","cache_control":{"type":"ephemeral"}}]}],' +
+        // Claude Sonnet 5.5 cannot stop thinking: a summary asks for its lowest effort.
+        '"thinking":{"type":"adaptive"},"output_config":{"effort":"low"},"stream":true}',
     );
-    expect(encoded.fields).toEqual({ model: 'claude-sonnet-4-6', max_tokens: 4096, stream: true });
+    expect(encoded.fields).toEqual({ model: 'claude-sonnet-5-5', max_tokens: 4096, thinking: { type: 'adaptive' }, output_config: { effort: 'low' }, stream: true });
   });
 
   it('encodes an empty part as an empty transcript', async () => {

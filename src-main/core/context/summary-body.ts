@@ -17,6 +17,8 @@ export interface SummaryRequest {
   readonly system: string;
   readonly wordLimit: number;
   readonly maxOutputTokens: number;
+  /** The summariser's window the part was measured against. */
+  readonly contextWindow: number;
   readonly cacheKey: string;
 }
 
@@ -30,6 +32,7 @@ export function summaryRequestBody(wire: WireId, request: SummaryRequest, transc
     turns: [{ messageId: 'compaction', role: 'user', kind: 'chat', text: summaryRequestText(transcript, request.wordLimit), calls: [] }],
     tools: [],
     maxOutputTokens: request.maxOutputTokens,
+    contextWindow: request.contextWindow,
     cacheKey: request.cacheKey,
   }).body;
 }

@@ -3,7 +3,7 @@
  * and what an Ollama server reports for its own models.
  */
 import type { ContextSettingsView, ModelWindowView } from '../../../src-shared/api';
-import { BRAIN_IDS, BRAINS, type BrainId } from '../../../src-shared/brains';
+import { BRAIN_IDS, type BrainId } from '../../../src-shared/brains';
 import {
   DEFAULT_CONTEXT_LINES,
   modelWindowKey,
@@ -14,6 +14,7 @@ import {
 } from '../../../src-shared/context-windows';
 import type { AppDatabase } from '../store/open';
 import { readSetting, writeSetting } from '../store/settings';
+import { offeredModels } from '../../../src-shared/models/catalogue';
 
 /** What a server says about a model's window: tokens, or null when it does not say. */
 export type ServerWindowLookup = (brain: BrainId, model: string) => Promise<number | null>;
@@ -65,10 +66,10 @@ export class ContextWindows {
   /** Every model the pickers offer and every model with an override, as Settings shows them (no server questions). */
   settingsView(): ContextSettingsView {
     const overrides = readSetting(this.db, 'modelWindows') ?? {};
-    const listed = BRAIN_IDS.flatMap((brain) => BRAINS[brain].models.map((model) => ({ brain, model })));
+    const listed = BRAIN_IDS.flatMap((brain) => offeredModels(brain).map((model) => ({ brain, model })));
     const extra = Object.keys(overrides)
       .map((key) => ({ brain: key.slice(0, key.indexOf('/')) as BrainId, model: key.slice(key.indexOf('/') + 1) }))
-      .filter(({ brain, model }) => (BRAIN_IDS as readonly string[]).includes(brain) && !BRAINS[brain].models.includes(model));
+      .filter(({ brain, model }) => (BRAIN_IDS as readonly string[]).includes(brain) && !offeredModels(brain).includes(model));
     const modelWindows = [...listed, ...extra].map(({ brain, model }): ModelWindowView => {
       const window = resolveModelWindow(brain, model, overrides);
       const override = overrides[modelWindowKey(brain, model)];

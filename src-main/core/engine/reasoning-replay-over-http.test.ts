@@ -8,6 +8,7 @@ import { useFakeBrains } from '../../../e2e/fake-brains/use-fake-brains';
 import { listInvocationsByMessage } from '../store/invocations';
 import { engineOverFakeBrains } from './testing';
 import { listAllMessages, type StoredReasoning } from '../store/messages';
+import { updateConversation } from '../store/conversations';
 
 const fake = useFakeBrains();
 
@@ -25,6 +26,8 @@ function itemOrder(input: unknown): string[] {
 describe('codex reasoning over a tool loop', () => {
   it('is stored with its places and replays on the next turn before the call and the words that followed it', async () => {
     const { db, engine } = engineOverFakeBrains(fake, 'codex', { checkpointIntervalMs: 20 });
+    // A Codex model that always reasons, so a turn that picks no level still streams reasoning.
+    updateConversation(db, 'c1', { model: 'gpt-5.5-codex' });
 
     const first = await engine.send('c1', 'What time is it? [think] [tool:current_time]').done;
     expect(first.status).toBe('complete');

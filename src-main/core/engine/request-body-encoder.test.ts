@@ -42,7 +42,7 @@ describe('a request body built in the worker', () => {
     // Over two pages of rows, with calls.
     seedExchanges(db, LONG_HISTORY_ROWS + 20, brain, true);
     const target = { brain, model: BRAINS[brain].defaultModel, reasoningLevel: 'medium' } as const;
-    const request = { conversationId: 'c1', target, rows: listLiveMessages(db, 'c1'), tools: [], skills: [], maxOutputTokens: 4096 };
+    const request = { conversationId: 'c1', target, rows: listLiveMessages(db, 'c1'), tools: [], skills: [], maxOutputTokens: 4096, contextWindow: 200_000 };
     const parts = await readTurnRequestParts(db, request);
     const { body } = buildFromParts(parts);
     const encoded = await encoder.encode(parts);
@@ -90,7 +90,7 @@ describe('a job\'s parts on their way to the worker', () => {
     const { db } = scriptedEngine({ brain: 'claude' });
     seedExchanges(db, LONG_HISTORY_ROWS + 20, 'claude', true);
     const target = { brain: 'claude', model: 'claude-sonnet-4-6', reasoningLevel: 'medium' } as const;
-    const parts = await readTurnRequestParts(db, { conversationId: 'c1', target, rows: listLiveMessages(db, 'c1'), tools: [], skills: [], maxOutputTokens: 4096 });
+    const parts = await readTurnRequestParts(db, { conversationId: 'c1', target, rows: listLiveMessages(db, 'c1'), tools: [], skills: [], maxOutputTokens: 4096, contextWindow: 200_000 });
     const posted: BodyJob[] = [];
     const encoding = bodies.encode(parts);
     const post = vi.spyOn(worker!, 'postMessage').mockImplementation(function (this: Worker, job: BodyJob) {
@@ -119,7 +119,7 @@ describe('the worker\'s life', () => {
     const bodies = new WorkerBodyEncoder(start);
     const { db } = scriptedEngine({ brain: 'claude' });
     const parts = await readTurnRequestParts(db, {
-      conversationId: 'c1', target: { brain: 'claude', model: 'claude-sonnet-4-6', reasoningLevel: 'medium' }, rows: [], tools: [], skills: [], maxOutputTokens: 1,
+      conversationId: 'c1', target: { brain: 'claude', model: 'claude-sonnet-4-6', reasoningLevel: 'medium' }, rows: [], tools: [], skills: [], maxOutputTokens: 1, contextWindow: 200_000,
     });
     const refused = expect(bodies.encode(parts)).rejects.toThrow('The request body worker is closed.');
     const exited = new Promise<number>((resolve) => workers[0]!.once('exit', resolve));
@@ -138,7 +138,7 @@ describe('the worker\'s life', () => {
     });
     const { db } = scriptedEngine({ brain: 'claude' });
     const parts = await readTurnRequestParts(db, {
-      conversationId: 'c1', target: { brain: 'claude', model: 'claude-sonnet-4-6', reasoningLevel: 'medium' }, rows: [], tools: [], skills: [], maxOutputTokens: 1,
+      conversationId: 'c1', target: { brain: 'claude', model: 'claude-sonnet-4-6', reasoningLevel: 'medium' }, rows: [], tools: [], skills: [], maxOutputTokens: 1, contextWindow: 200_000,
     });
     await expect(bodies.encode(parts)).rejects.toThrow('The request body worker stopped (exit code 3).');
     await expect(bodies.encode(parts)).rejects.toThrow('The request body worker stopped (exit code 3).');

@@ -18,7 +18,7 @@ describe('resolveTarget', () => {
   it("runs a conversation without a pick at its model's own default level", () => {
     // Kimi K2.6 thinks unless told not to.
     expect(resolveTarget(conversationOn('kimi', null, null), 'c1')).toEqual({ brain: 'kimi', model: 'kimi-k2.6', reasoningLevel: 'high' });
-    expect(resolveTarget(conversationOn('claude', null, null), 'c1')).toEqual({ brain: 'claude', model: 'claude-sonnet-4-6', reasoningLevel: 'off' });
+    expect(resolveTarget(conversationOn('claude', null, null), 'c1')).toEqual({ brain: 'claude', model: 'claude-sonnet-5-5', reasoningLevel: 'high' });
   });
 
   it('resolves the pick against the model it goes to', () => {

@@ -284,7 +284,7 @@ async function writeReply(
       if (live !== null) history = await historyBesideLive(deps, turn, { tools, skills, live });
       await nextEventLoopTurn();
       if (signal.aborted) break;
-      const request = { conversationId, target, ...history, tools, skills, live, maxOutputTokens: guarded.maxOutputTokens };
+      const request = { conversationId, target, ...history, tools, skills, live, maxOutputTokens: guarded.maxOutputTokens, contextWindow: guarded.contextWindow };
       const { body, encodedBody } = await buildRequestBody(db, request, deps.requestBodies, deps.readAttachmentFile);
       await nextEventLoopTurn();
       if (signal.aborted) break;

@@ -4,6 +4,7 @@
  */
 import { ApiError, type ApiEvent, type CompactionResult, type ContextStatusView, type MessageView, type RequestPreview, type SendResult } from '../../../src-shared/api';
 import { BRAINS, isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
+import { deprecationNotice } from '../../../src-shared/models/lifecycle';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
 import { readAttachmentFile } from '../attachments/attachment-files';
 import { runCompaction } from '../context/compaction';
@@ -155,6 +156,7 @@ export class TurnEngine {
       pending,
       leading: guarded.leading,
       maxOutputTokens: guarded.maxOutputTokens,
+      contextWindow: guarded.contextWindow,
     }, this.runDependencies.readAttachmentFile);
     const wire = BRAINS[target.brain].wire;
     return {
@@ -163,7 +165,7 @@ export class TurnEngine {
       reasoningLevel: target.reasoningLevel,
       wire,
       body: JSON.stringify(body),
-      warnings: warnings.map((warning) => warning.message),
+      warnings: [deprecationNotice(target.brain, target.model), ...warnings.map((warning) => warning.message)].filter((warning) => warning !== null),
       context: guarded.status,
     };
   }

@@ -30,6 +30,8 @@ export interface TurnRequest {
   readonly leading?: readonly ReplayTurn[];
   /** The most the reply may take in the target's window (see context/pressure.ts `replyTokens`). */
   readonly maxOutputTokens: number;
+  /** The target's window the rows were measured against (see replay/types.ts `ReplayRequest.contextWindow`). */
+  readonly contextWindow: number;
   /** The reply being written, round by round, once it has made calls. */
   readonly live?: LiveTurn | null;
 }
@@ -71,6 +73,7 @@ function partsOf(request: TurnRequest, invocations: TurnRequestParts['invocation
       ...(request.live ? { live: request.live } : {}),
       tools: declarationsOf(request.tools),
       maxOutputTokens: request.maxOutputTokens,
+      contextWindow: request.contextWindow,
       cacheKey: `anybrain-${request.conversationId}`,
     },
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BrainId } from '../../../src-shared/brains';
+import { BRAINS, type BrainId } from '../../../src-shared/brains';
 import { measurePressure, WIRE_MESSAGE_FRAMING_TOKENS } from '../context/pressure';
 import { SUMMARY_REQUEST_MARKER } from '../context/summary-prompt';
 import { estimateTokens } from '../context/token-estimate';
@@ -128,7 +128,7 @@ describe('a turn on a smaller window compacts first', () => {
 
     const rows = listAllMessages(db, 'c1');
     const summary = rows.find((row) => row.kind === 'summary')!;
-    expect(summary).toMatchObject({ role: 'system', brain: 'claude', modelRequested: 'claude-sonnet-4-6', status: 'complete', compactedInto: null });
+    expect(summary).toMatchObject({ role: 'system', brain: 'claude', modelRequested: BRAINS.claude.defaultModel, status: 'complete', compactedInto: null });
     const covered = rows.filter((row) => row.compactedInto === summary.id);
     expect(covered.length).toBeGreaterThan(40);
     expect(summary.coversThroughId).toBe(covered[covered.length - 1]!.id);

@@ -67,6 +67,8 @@ export interface GuardedReplay {
   readonly rows: readonly MessageRow[];
   readonly leading: readonly ReplayTurn[];
   readonly maxOutputTokens: number;
+  /** The target's window the rows were measured against. */
+  readonly contextWindow: number;
   readonly status: ContextStatusView;
   /** How the compaction this turn ran first ended, or null when none ran. */
   readonly compaction: CompactionResult | null;
@@ -124,6 +126,7 @@ export async function guardWindow(deps: WindowGuardDependencies, order: GuardOrd
     rows: await replayRows(deps.db, conversationId, pressure.path),
     leading: outsideWindowNotice(pressure.path, target.brain),
     maxOutputTokens: replyTokens(pressure.window),
+    contextWindow: pressure.window.contextWindow,
     status: pressure.status,
     compaction,
   };

@@ -7,16 +7,17 @@ import { describe, expect, it } from 'vitest';
 import { useFakeBrains } from '../../../e2e/fake-brains/use-fake-brains';
 import { BRAINS, type BrainId } from '../../../src-shared/brains';
 import { listCallFor, listModels } from './list-models';
+import { offeredModels } from '../../../src-shared/models/catalogue';
 
 const fake = useFakeBrains();
 
 describe('listModels', () => {
   const cases: ReadonlyArray<{ readonly brain: BrainId; readonly path: string; readonly models: readonly string[] }> = [
-    { brain: 'claude', path: '/claude/v1/models', models: [...BRAINS.claude.models, ...BRAINS.glm.models] },
-    { brain: 'kimi', path: '/kimi/v1/models', models: BRAINS.kimi.models },
-    { brain: 'codex', path: '/codex/v1/models', models: [...BRAINS.codex.models, ...BRAINS.grok.models] },
-    { brain: 'gemini', path: '/gemini/v1beta/models', models: BRAINS.gemini.models },
-    { brain: 'ollama', path: '/ollama/api/tags', models: BRAINS.ollama.models },
+    { brain: 'claude', path: '/claude/v1/models', models: [...offeredModels('claude'), ...offeredModels('glm')] },
+    { brain: 'kimi', path: '/kimi/v1/models', models: offeredModels('kimi') },
+    { brain: 'codex', path: '/codex/v1/models', models: [...offeredModels('codex'), ...offeredModels('grok')] },
+    { brain: 'gemini', path: '/gemini/v1beta/models', models: offeredModels('gemini') },
+    { brain: 'ollama', path: '/ollama/api/tags', models: offeredModels('ollama') },
   ];
 
   for (const { brain, path, models } of cases) {

@@ -137,6 +137,11 @@ export interface ReplayRequest {
   readonly live?: LiveTurn;
   readonly tools: readonly ToolDeclaration[];
   readonly maxOutputTokens: number;
+  /**
+   * The window the request was measured against, the reply's room included. Ollama is told it as `options.num_ctx`:
+   * without it Ollama runs the model at its server's default and drops the start of a longer prompt in silence.
+   */
+  readonly contextWindow: number;
   /** Stable per conversation: lets a provider route every turn of it to the same prompt cache. */
   readonly cacheKey: string;
 }

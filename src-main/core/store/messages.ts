@@ -2,7 +2,7 @@ import { and, asc, desc, eq, getTableColumns, getTableName, gt, inArray, isNull,
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { AttachmentView, MessageKind, MessageRole, MessageStatus, MessageView, ReasoningView, SiblingsView, TurnError, Usage } from '../../../src-shared/api';
 import { isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
-import { isSameModel } from '../../../src-shared/models';
+import { isSameModel } from '../../../src-shared/models/same-model';
 import { messages } from '../../../db/schema';
 import { estimateMessageTokens } from '../context/token-estimate';
 import { attachmentsOfMessages } from './attachments';

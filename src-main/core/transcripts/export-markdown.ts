@@ -6,7 +6,7 @@
  */
 import { chipLabel } from '../../../src-shared/receipt';
 import { BRAINS, isBrainId } from '../../../src-shared/brains';
-import { isSameModel } from '../../../src-shared/models';
+import { isSameModel } from '../../../src-shared/models/same-model';
 import { closesFence, fenceOpenedBy, type OpenFence } from '../../../src-shared/markdown/split-blocks';
 import type { ExportBranches } from '../../../src-shared/api';
 import type { TranscriptInvocation, TranscriptMessage, TranscriptV1 } from '../../../src-shared/transcript';

@@ -24,7 +24,7 @@ function userTurn(attachments: readonly ReplayAttachment[], text = 'What do thes
 }
 
 function requestFor(brain: BrainId, turns: ReplayTurn[], model = BRAINS[brain].defaultModel): ReplayRequest {
-  return { brain, model, reasoningLevel: 'off', system: 'SYSTEM', turns, tools: [], maxOutputTokens: 1000, cacheKey: 'anybrain-c1' };
+  return { brain, model, reasoningLevel: 'off', system: 'SYSTEM', turns, tools: [], maxOutputTokens: 1000, contextWindow: 200_000, cacheKey: 'anybrain-c1' };
 }
 
 function build(brain: BrainId, turns: ReplayTurn[], model?: string, wire = BRAINS[brain].wire) {

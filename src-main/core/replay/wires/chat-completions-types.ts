@@ -35,14 +35,14 @@ export type FunctionToolDeclaration = Required<Pick<ChatCompletionFunctionTool, 
 };
 
 /** Moonshot's thinking switch. */
-export type KimiThinking = KimiReasoningFields['thinking'];
+export type KimiThinking = NonNullable<KimiReasoningFields['thinking']>;
 
 export interface ChatCompletionsBody {
   readonly model: string;
   readonly messages: ChatMessage[];
   readonly tools?: FunctionToolDeclaration[];
   readonly max_completion_tokens: number;
-  readonly thinking: KimiThinking;
+  readonly thinking?: KimiThinking;
   readonly stream: true;
   readonly stream_options: { include_usage: true };
 }

@@ -44,8 +44,9 @@ function attachmentContent(part: AttachmentPart): ChatContentPart {
  */
 export const FOREIGN_REASONING_PLACEHOLDER = '(These calls were made earlier in the conversation; no reasoning was recorded for them.)';
 
+/** On unless switched off: a model sent no switch (Kimi K3) always thinks. */
 function thinkingOn(request: ReplayRequest): boolean {
-  return reasoningFields('chat-completions', request).thinking.type === 'enabled';
+  return reasoningFields('chat-completions', request).thinking?.type !== 'disabled';
 }
 
 /** Kimi's own reasoning text goes back to Kimi; nobody else's. */

@@ -692,6 +692,9 @@ describe('the shared conversation on every wire', () => {
           }
         ],
         "think": false,
+        "options": {
+          "num_ctx": 200000
+        },
         "stream": true
       }"
     `);

@@ -23,5 +23,7 @@ export interface OllamaChatBody {
   readonly tools?: FunctionToolDeclaration[];
   /** A switch, or a level for models that take one; left out for a model without thinking. */
   readonly think?: OllamaReasoningFields['think'];
+  /** `num_ctx`: the window the request was measured against, so Ollama never cuts the prompt's start to fit. */
+  readonly options: { readonly num_ctx: number };
   readonly stream: true;
 }

@@ -89,6 +89,9 @@ export function convertToOllamaMessages(request: ReplayRequest): WireRequest<Oll
     ...(request.tools.length > 0 ? { tools: functionToolDeclarations(request.tools) } : {}),
     // Thinking models think unless sent think: false; a truthy think to a model without thinking is a 400.
     ...reasoningFields('ollama-chat', request),
+    // Without num_ctx Ollama runs the model at its server's default window (4k, 32k or 256k by the machine) and, when
+    // the prompt is longer, drops its start without a word.
+    options: { num_ctx: request.contextWindow },
     stream: true,
   };
   return { body, warnings };

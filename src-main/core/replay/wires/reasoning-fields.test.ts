@@ -17,6 +17,7 @@ function body(brain: BrainId, model: string, reasoningLevel: ReasoningLevel, max
     turns: [{ messageId: 'u1', role: 'user', kind: 'chat', text: 'Hi', calls: [] }],
     tools: [],
     maxOutputTokens,
+    contextWindow: 200_000,
     cacheKey: 'anybrain-c1',
   };
   return buildWireRequest(BRAINS[brain].wire, request).body;

@@ -59,6 +59,7 @@ export function fixtureRequest(overrides: Partial<ReplayRequest>): ReplayRequest
     turns: TURNS,
     tools: TOOLS,
     maxOutputTokens: 32000,
+    contextWindow: 200_000,
     cacheKey: 'anybrain-c1',
     ...overrides,
   };

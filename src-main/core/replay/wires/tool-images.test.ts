@@ -36,6 +36,7 @@ function requestFor(brain: BrainId, calls: ReplayCall[] = [call()], overrides: P
     live: liveTurn(brain, calls),
     tools: TOOLS,
     maxOutputTokens: 1000,
+    contextWindow: 200_000,
     cacheKey: 'anybrain-c1',
     ...overrides,
   };

@@ -15,7 +15,7 @@ const turns: ReplayTurn[] = [
 ];
 
 function request(overrides: Partial<ReplayRequest>): ReplayRequest {
-  return { brain: 'claude', model: 'claude-sonnet-4-6', reasoningLevel: 'off', system: 'SYSTEM', turns, tools: [], maxOutputTokens: 32000, cacheKey: 'anybrain-c1', ...overrides };
+  return { brain: 'claude', model: 'claude-sonnet-4-6', reasoningLevel: 'off', system: 'SYSTEM', turns, tools: [], maxOutputTokens: 32000, contextWindow: 200_000, cacheKey: 'anybrain-c1', ...overrides };
 }
 
 describe('anthropic-messages', () => {

@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { offeredModels } from '../../src-shared/models/catalogue';
+import { openCore, type OpenedCore } from '../core/app';
+import type { Output } from './commands';
+import { modelsCommand, type ModelJson } from './models-command';
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function coreInTempFolder(): OpenedCore {
+  const dataDir = mkdtempSync(join(tmpdir(), 'anybrain-models-'));
+  const core = openCore({ dataDir, env: {} });
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }), () => core.dispose());
+  return core;
+}
+
+function capture(): Output & { out: string; err: string } {
+  const sink = { out: '', err: '', stdout: (text: string) => (sink.out += text), stderr: (text: string) => (sink.err += text) };
+  return sink;
+}
+
+describe('anybrain models', () => {
+  it("lists a brain's offered models and the ones with a window of your own, each figure with where it came from", async () => {
+    const core = coreInTempFolder();
+    expect(await core.dispatch('setModelWindow', { brain: 'claude', model: 'claude-opus-4-5', contextWindow: 300_000, outputLimit: null })).toMatchObject({ ok: true });
+    const output = capture();
+    expect(await modelsCommand(core, output, { brain: 'claude', json: true })).toBe(0);
+    const models = JSON.parse(output.out) as ModelJson[];
+    expect(models.map((model) => model.model)).toEqual([...offeredModels('claude'), 'claude-opus-4-5']);
+    expect(models[2]).toEqual({
+      brain: 'claude',
+      model: 'claude-sonnet-5-5',
+      default: true,
+      offered: true,
+      context_window: 1_000_000,
+      output_limit: 128_000,
+      window_source: 'model',
+      reasoning: { levels: ['low', 'medium', 'high'], default: 'high' },
+      inputs: { images: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'], pdfs: true },
+      lifecycle: { stage: 'active' },
+      source: { page: 'https://platform.claude.com/docs/about-claude/models/overview', checked: '2026-12-07' },
+    });
+    expect(models.at(-1)).toMatchObject({
+      model: 'claude-opus-4-5',
+      offered: false,
+      context_window: 300_000,
+      output_limit: 64_000,
+      window_source: 'override',
+      lifecycle: { stage: 'deprecated', retiresAt: '2027-01-22', replacement: 'claude-opus-5-5' },
+    });
+  });
+
+  it('says it in two lines a person reads, and refuses an unknown brain', async () => {
+    const core = coreInTempFolder();
+    const output = capture();
+    expect(await modelsCommand(core, output, { brain: 'gemini' })).toBe(0);
+    expect(output.out.split('\n').slice(0, 2)).toEqual([
+      'gemini gemini-4-argon: 1,048,576 tokens, 65,536 out (from the catalogue); reasoning low/medium/high, medium by default',
+      '  text, images (PNG, JPEG, WEBP), PDFs; read from https://ai.google.dev/gemini-api/docs/generate-content/latest-model on 2026-12-07',
+    ]);
+    await expect(modelsCommand(core, capture(), { brain: 'hal' })).rejects.toThrow('Unknown brain "hal".');
+  });
+});

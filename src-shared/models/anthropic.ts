@@ -1,0 +1,62 @@
+/**
+ * Claude, as Anthropic publishes it: the models overview and each model's page (window, output limit, thinking,
+ * default effort), and the deprecations the installed `@anthropic-ai/sdk` warns about.
+ */
+import { ACTIVE, EVERY_IMAGE, readOn, takes, tokens, type ModelEntry, type ModelLifecycle } from './entry';
+import { CLAUDE_ADAPTIVE, CLAUDE_ADAPTIVE_ONLY, CLAUDE_ADAPTIVE_ONLY_MEDIUM, CLAUDE_BUDGETED } from './reasoning-shapes';
+
+const OVERVIEW = readOn('https://platform.claude.com/docs/about-claude/models/overview');
+const DEPRECATIONS = readOn('https://platform.claude.com/docs/en/about-claude/model-deprecations');
+
+// "PDF support is available on all active models"; every current model takes JPEG, PNG, GIF and WebP images.
+const CLAUDE_INPUTS = takes(EVERY_IMAGE, true);
+
+function claude(match: string, entry: Pick<ModelEntry, 'window' | 'reasoning'> & Partial<ModelEntry>): ModelEntry {
+  return { brain: 'claude', match, inputs: CLAUDE_INPUTS, lifecycle: ACTIVE, source: OVERVIEW, ...entry };
+}
+
+function deprecated(retiresAt: string, replacement: string): ModelLifecycle {
+  return { stage: 'deprecated', retiresAt, replacement };
+}
+
+const FRONTIER = tokens(1_000_000, 128_000);
+
+export const CLAUDE_MODELS: readonly ModelEntry[] = [
+  claude('claude-fable-5-2', { offered: true, window: FRONTIER, reasoning: CLAUDE_ADAPTIVE_ONLY }),
+  claude('claude-opus-5-5', { offered: true, window: FRONTIER, reasoning: CLAUDE_ADAPTIVE_ONLY_MEDIUM }),
+  claude('claude-sonnet-5-5', { offered: true, window: FRONTIER, reasoning: CLAUDE_ADAPTIVE_ONLY }),
+  claude('claude-haiku-5-5', { offered: true, window: FRONTIER, reasoning: CLAUDE_ADAPTIVE_ONLY_MEDIUM }),
+  claude('claude-fable-5-1', { window: FRONTIER, reasoning: CLAUDE_ADAPTIVE_ONLY }),
+  claude('claude-fable-5', { window: FRONTIER, reasoning: CLAUDE_ADAPTIVE_ONLY }),
+  claude('claude-opus-5', { window: FRONTIER, reasoning: CLAUDE_ADAPTIVE_ONLY }),
+  claude('claude-sonnet-5', { window: FRONTIER, reasoning: CLAUDE_ADAPTIVE_ONLY }),
+  claude('claude-opus-4-6', { window: tokens(1_000_000, 128_000), reasoning: CLAUDE_ADAPTIVE }),
+  claude('claude-sonnet-4-6', { window: tokens(1_000_000, 64_000), reasoning: CLAUDE_ADAPTIVE }),
+  claude('claude-haiku-4-5', { window: tokens(200_000, 64_000), reasoning: CLAUDE_BUDGETED }),
+  claude('claude-opus-4-5', {
+    window: tokens(1_000_000, 64_000),
+    reasoning: CLAUDE_BUDGETED,
+    lifecycle: deprecated('2027-01-22', 'claude-opus-5-5'),
+    source: DEPRECATIONS,
+  }),
+  claude('claude-sonnet-4-5', {
+    window: tokens(200_000, 64_000),
+    reasoning: CLAUDE_BUDGETED,
+    lifecycle: deprecated('2026-11-30', 'claude-sonnet-5-5'),
+    source: DEPRECATIONS,
+  }),
+  // Families, for ids no entry names (a new snapshot, a preview): the longest matching prefix wins.
+  claude('claude-fable-5', { family: true, window: FRONTIER, reasoning: CLAUDE_ADAPTIVE_ONLY }),
+  claude('claude-opus-5', { family: true, window: FRONTIER, reasoning: CLAUDE_ADAPTIVE_ONLY }),
+  claude('claude-sonnet-5', { family: true, window: FRONTIER, reasoning: CLAUDE_ADAPTIVE_ONLY }),
+  claude('claude-haiku-5', { family: true, window: FRONTIER, reasoning: CLAUDE_ADAPTIVE_ONLY_MEDIUM }),
+  claude('claude-mythos-', { family: true, window: tokens(200_000, 32_000), reasoning: CLAUDE_ADAPTIVE_ONLY }),
+  claude('claude-opus-4-8', { family: true, window: tokens(1_000_000, 32_000), reasoning: CLAUDE_ADAPTIVE_ONLY }),
+  claude('claude-opus-4-7', { family: true, window: tokens(1_000_000, 32_000), reasoning: CLAUDE_ADAPTIVE_ONLY }),
+  claude('claude-opus-4-6', { family: true, window: tokens(1_000_000, 128_000), reasoning: CLAUDE_ADAPTIVE }),
+  claude('claude-sonnet-4-6', { family: true, window: tokens(1_000_000, 64_000), reasoning: CLAUDE_ADAPTIVE }),
+  claude('claude-opus-4', { family: true, window: tokens(1_000_000, 32_000), reasoning: CLAUDE_BUDGETED }),
+  claude('claude-haiku-', { family: true, window: tokens(200_000, 32_000), reasoning: CLAUDE_BUDGETED }),
+  // Bare older Claude slugs have the 200,000 window.
+  claude('claude-', { family: true, window: tokens(200_000, 32_000), reasoning: CLAUDE_BUDGETED }),
+];
