@@ -3,6 +3,7 @@
  * replies (some Hangul and emoji), reasoning on some replies, 1–3 tool calls on every other reply, and the memories and
  * skills the app brought to some turns, stored as the engine stores them (invocations of the turn's reply). Plain prepared statements in one transaction, so 100,000 messages seed in seconds.
  */
+import { anthropicThinkingSignature } from '../../e2e/fake-brains/derived-tokens';
 import { BRAINS, type BrainId } from '../../src-shared/brains';
 import { seededRandom } from '../../src-main/cli/testing';
 import { estimateRowTokens } from '../../src-main/core/context/row-estimate';
@@ -232,7 +233,8 @@ function reasoningFor(brain: BrainId, model: string, content: RandomContent): Re
   let blocks: unknown[] = [];
   switch (BRAINS[brain].wire) {
     case 'anthropic-messages':
-      blocks = [{ type: 'thinking', thinking: thought, signature: content.opaqueToken(300) }];
+      // Signed as the fake brains sign: a replay of the thought to the model that wrote it is checked against it.
+      blocks = [{ type: 'thinking', thinking: thought, signature: anthropicThinkingSignature(model, thought) }];
       break;
     case 'openai-responses':
       blocks = [{ type: 'reasoning', id: `rs_${content.opaqueToken(20)}`, summary: [], encrypted_content: content.opaqueToken(600) }];
