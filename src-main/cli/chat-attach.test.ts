@@ -7,7 +7,8 @@ import { ApiError } from '../../src-shared/api';
 import { openCore, type OpenedCore } from '../core/app';
 import { pdfFile, pngFile } from '../core/attachments/test-files';
 import type { ProviderCall, StreamPart } from '../core/providers/stream-parts';
-import { chatCommand, type Output } from './commands';
+import { chatCommand } from './commands';
+import { capture } from './captured-output';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -25,11 +26,6 @@ function setUp(): { core: OpenedCore; dataDir: string; files: string; requests: 
   const core = openCore({ dataDir, env: { GEMINI_API_KEY: 'k' }, stream: seeingBrain });
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }), () => rmSync(files, { recursive: true, force: true }), () => core.dispose());
   return { core, dataDir, files, requests };
-}
-
-function capture(): Output & { out: string; err: string } {
-  const sink = { out: '', err: '', stdout: (text: string) => (sink.out += text), stderr: (text: string) => (sink.err += text) };
-  return sink;
 }
 
 const stored = (core: OpenedCore): unknown[] => core.db.$client.prepare('SELECT name, message_id IS NOT NULL AS sent FROM attachments ORDER BY rowid').all();

@@ -9,7 +9,8 @@ import type { ProviderCall, StreamPart } from '../core/providers/stream-parts';
 import { sentBody } from '../core/providers/testing/sent-body';
 import { listInvocationsByMessage } from '../core/store/invocations';
 import { everythingServer } from '../core/tools/mcp/testing/servers';
-import { chatCommand, compactCommand, doctorCommand, exportCommand, importCommand, repairCommand, requestCommand, type Output } from './commands';
+import { chatCommand, compactCommand, doctorCommand, exportCommand, importCommand, repairCommand, requestCommand } from './commands';
+import { capture } from './captured-output';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -36,11 +37,6 @@ async function coreWithEverything(): Promise<OpenedCore> {
   // A saved server is disabled until the user turns it on.
   expect(await core.dispatch('setMcpServerEnabled', { id: server.id, enabled: true })).toMatchObject({ ok: true });
   return core;
-}
-
-function capture(): Output & { out: string; err: string } {
-  const sink = { out: '', err: '', stdout: (text: string) => (sink.out += text), stderr: (text: string) => (sink.err += text) };
-  return sink;
 }
 
 describe('anybrain chat and tools that ask first', () => {

@@ -7,7 +7,8 @@ import type { ApiEvent } from '../../src-shared/api';
 import { openCore, type OpenedCore } from '../core/app';
 import { exportConversation } from '../core/transcripts/export';
 import { seedConversation, seedManyConversations } from '../core/transcripts/export-testing';
-import { call, exportCommand, readWholeExport, type Output } from './commands';
+import { call, exportCommand, readWholeExport } from './commands';
+import { capture } from './captured-output';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -25,11 +26,6 @@ function open(): OpenedCore {
   const core = openCore({ dataDir: temporaryFolder(), env: {}, exportArchives: 'in-process' });
   cleanups.push(() => core.dispose());
   return core;
-}
-
-function capture(): Output & { out: string; err: string } {
-  const sink = { out: '', err: '', stdout: (text: string) => (sink.out += text), stderr: (text: string) => (sink.err += text) };
-  return sink;
 }
 
 const TRICKY_TITLES = [

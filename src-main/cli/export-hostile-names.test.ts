@@ -9,17 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { openCore, type OpenedCore } from '../core/app';
-import { exportCommand, importCommand, type Output } from './commands';
+import { exportCommand, importCommand } from './commands';
+import { capture } from './captured-output';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-function capture(): Output & { out: string; err: string } {
-  const sink = { out: '', err: '', stdout: (text: string) => (sink.out += text), stderr: (text: string) => (sink.err += text) };
-  return sink;
-}
 
 const LONG_NAME = `${'a'.repeat(251)}.txt`;
 const REORDERED_NAME = 'report\u202Efdp.txt';

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { offeredModels } from '../../src-shared/models/catalogue';
 import { openCore, type OpenedCore } from '../core/app';
-import type { Output } from './commands';
 import { modelsCommand, type ModelJson } from './models-command';
+import { capture } from './captured-output';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -17,11 +17,6 @@ function coreInTempFolder(): OpenedCore {
   const core = openCore({ dataDir, env: {} });
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }), () => core.dispose());
   return core;
-}
-
-function capture(): Output & { out: string; err: string } {
-  const sink = { out: '', err: '', stdout: (text: string) => (sink.out += text), stderr: (text: string) => (sink.err += text) };
-  return sink;
 }
 
 describe('anybrain models', () => {

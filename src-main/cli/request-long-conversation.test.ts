@@ -15,8 +15,9 @@ import { estimateTokens } from '../core/context/token-estimate';
 import type * as InvocationsModule from '../core/store/invocations';
 import type * as LivePathModule from '../core/store/live-path';
 import type * as MessagesModule from '../core/store/messages';
-import { importCommand, requestCommand, type Output } from './commands';
+import { importCommand, requestCommand } from './commands';
 import { seededRandom } from './testing';
+import { capture } from './captured-output';
 
 /** What the request read: rows with their text, invocations, and the rows the live-path walk kept. */
 const reads = vi.hoisted(() => ({ rows: 0, invocationsAskedFor: 0, walkedFitting: 0 }));
@@ -154,11 +155,6 @@ function transcriptOf(title: string, messages: readonly TranscriptMessage[]): Tr
     conversation: { id: title, title, created_at: '2026-01-01T00:00:00.000Z' },
     messages: [...messages],
   };
-}
-
-function capture(): Output & { out: string; err: string } {
-  const sink = { out: '', err: '', stdout: (text: string) => (sink.out += text), stderr: (text: string) => (sink.err += text) };
-  return sink;
 }
 
 const formatCount = (count: number) => count.toLocaleString('en-US');

@@ -11,7 +11,8 @@ import { startFakeBrains, type FakeBrains } from '../../e2e/fake-brains/server';
 import { BRAIN_IDS, BRAINS, type ReasoningLevel } from '../../src-shared/brains';
 import { openCore, type OpenedCore } from '../core/app';
 import { getConversation } from '../core/store/conversations';
-import { chatCommand, requestCommand, type Output } from './commands';
+import { chatCommand, requestCommand } from './commands';
+import { capture } from './captured-output';
 
 let fake: FakeBrains;
 let core: OpenedCore;
@@ -30,11 +31,6 @@ afterAll(async () => {
   await fake.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-function capture(): Output & { out: string; err: string } {
-  const sink = { out: '', err: '', stdout: (text: string) => (sink.out += text), stderr: (text: string) => (sink.err += text) };
-  return sink;
-}
 
 describe('anybrain request and anybrain chat', () => {
   it('send the same bytes for all seven brains, with and without --reasoning', async () => {

@@ -7,8 +7,8 @@ import { insertConversation } from '../core/store/conversations';
 import { insertMessage } from '../core/store/messages';
 import { migrationsBefore } from '../core/store/migrations';
 import { openDatabase } from '../core/store/open';
-import type { Output } from './commands';
 import { searchCommand } from './search-command';
+import { capture } from './captured-output';
 
 const NOW = '2026-12-01T10:00:00.000Z';
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -26,11 +26,6 @@ function open(dataDir: string): OpenedCore {
   const core = openCore({ dataDir, env: {} });
   cleanups.push(() => core.dispose());
   return core;
-}
-
-function capture(): Output & { out: string; err: string } {
-  const sink = { out: '', err: '', stdout: (text: string) => (sink.out += text), stderr: (text: string) => (sink.err += text) };
-  return sink;
 }
 
 function seeded(): OpenedCore {

@@ -14,11 +14,10 @@ import type { ReplayTurn } from '../replay/types';
 import { toInvocationView } from '../store/invocations';
 import { branchPoint } from '../store/branches';
 import { toMessageViews } from '../store/messages';
-import { guardedWrite } from '../store/guarded-write';
-import { inTransaction, type AppDatabase } from '../store/open';
+import type { AppDatabase } from '../store/open';
 import { newId } from '../store/clock';
 import { THIS_PROCESS_OWNER } from '../store/owner-lock';
-import { releaseTurnLease, renewTurnLease, takeTurnLease, TURN_LEASE_RENEW_MS, type LeaseHolder } from '../store/turn-leases';
+import { holdTurnLease, type LeaseHolder } from '../store/turn-leases';
 import { admit, checkedConnection, type BrainConnection, type TurnPlacement } from './admit';
 import type { AbortReason } from './reply-draft';
 import type { RequestBodyEncoder } from './request-body-encoder';
@@ -199,7 +198,12 @@ export class TurnEngine {
   async compact(conversationId: string, brain?: BrainId): Promise<CompactionResult> {
     this.refuseWhileBusy(conversationId, 'compact');
     const target = this.resolveTarget(conversationId, brain ? { brain } : {});
-    const letGo = this.holdLease(conversationId);
+    const letGo = holdTurnLease(this.deps.db, {
+      conversationId,
+      holder: this.leaseHolder,
+      nowMs: () => this.runDependencies.now().getTime(),
+      isOwnerAlive: this.deps.isLeaseOwnerAlive ?? (() => true),
+    });
     const controller = new AbortController();
     const done = runCompaction(this.runDependencies, { conversationId, target, signal: controller.signal }).finally(() => {
       letGo();
@@ -276,24 +280,6 @@ export class TurnEngine {
     for (const turn of turns) turn.controller.abort('shutdown' satisfies AbortReason);
     await Promise.allSettled(turns.map((turn) => turn.done));
     this.unsavedEnds.dispose();
-  }
-
-  /**
-   * Takes the conversation's lease for work that is not a turn (a compaction the user starts), renewed while it runs:
-   * another process's turn would otherwise write beside rows this work folds away. Answers the function letting it go.
-   */
-  private holdLease(conversationId: string): () => void {
-    const { db } = this.deps;
-    const holder = this.leaseHolder;
-    const nowMs = () => this.runDependencies.now().getTime();
-    const isOwnerAlive = this.deps.isLeaseOwnerAlive ?? (() => true);
-    inTransaction(db, () => takeTurnLease(db, { conversationId, turnId: newId(), holder, nowMs: nowMs(), isOwnerAlive }));
-    const renewal = setInterval(() => guardedWrite('renewing a turn lease', () => renewTurnLease(db, conversationId, holder, nowMs())), TURN_LEASE_RENEW_MS);
-    return () => {
-      clearInterval(renewal);
-      // Refused, the lease lapses on its own after TURN_LEASE_MS.
-      guardedWrite('letting a conversation go', () => releaseTurnLease(db, conversationId, holder));
-    };
   }
 
   private start(conversationId: string, userText: string | null, placement: TurnPlacement = {}): StartedTurn {

@@ -4,8 +4,10 @@
  * one turn per conversation within a process; the lease holds it across processes.
  */
 import { ApiError } from '../../../src-shared/api';
+import { newId } from './clock';
+import { guardedWrite } from './guarded-write';
+import { inTransaction, type AppDatabase } from './open';
 import { statementCacheFor } from './statements';
-import type { AppDatabase } from './open';
 
 /** What a second process asking for a turn in a conversation another process answers in is told. */
 export const ANSWERING_ELSEWHERE_MESSAGE = 'Anybrain is answering in this conversation in another window.';
@@ -74,4 +76,19 @@ export function releaseTurnLease(db: AppDatabase, conversationId: string, holder
 /** Lets the conversation go if the lease is still the one `turnId` took: a later turn of the same holder keeps its own. */
 export function releaseTurnLeaseOf(db: AppDatabase, conversationId: string, turnId: string, holder: LeaseHolder): void {
   deleteLeaseOfTurn(db).run(conversationId, holder.token, turnId);
+}
+
+/**
+ * Takes the conversation's lease for work that is not a turn (a compaction the user starts), renewed while it runs:
+ * another process's turn would otherwise write beside rows this work folds away. Answers the function letting it go.
+ */
+export function holdTurnLease(db: AppDatabase, request: Omit<TurnLeaseRequest, 'turnId' | 'nowMs'> & { readonly nowMs: () => number }): () => void {
+  const { conversationId, holder, nowMs } = request;
+  inTransaction(db, () => takeTurnLease(db, { ...request, turnId: newId(), nowMs: nowMs() }));
+  const renewal = setInterval(() => guardedWrite('renewing a turn lease', () => renewTurnLease(db, conversationId, holder, nowMs())), TURN_LEASE_RENEW_MS);
+  return () => {
+    clearInterval(renewal);
+    // Refused, the lease lapses on its own after TURN_LEASE_MS.
+    guardedWrite('letting a conversation go', () => releaseTurnLease(db, conversationId, holder));
+  };
 }
