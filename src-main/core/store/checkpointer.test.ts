@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEPT_LOG_BYTES, takeOverCheckpoints, type Checkpointer, type CheckpointResult } from './checkpointer';
 import { openDatabase, type AppDatabase } from './open';
@@ -30,7 +31,7 @@ function setUp(afterBytes: number) {
       for (let row = 0; row < rows; row += 1) insert.run('x'.repeat(1_000));
     })();
   };
-  return { db, checkpoints, results, fill, logSize: () => statSync(`${databasePath}-wal`).size };
+  return { db, checkpoints, results, fill, databasePath, logSize: () => statSync(`${databasePath}-wal`).size };
 }
 
 describe('checkpoints off the main thread', () => {
@@ -80,5 +81,39 @@ describe('checkpoints off the main thread', () => {
     await checkpoints.settled();
     fill(10);
     expect(logSize()).toBeLessThanOrEqual(KEPT_LOG_BYTES);
+  });
+
+  it("cuts the log to nothing on leaving when another process's reader kept the last checkpoint from copying it all", async () => {
+    const { db, fill, checkpoints, results, logSize, databasePath } = setUp(4 * 1024 * 1024);
+    fill(2_000);
+    // Another process's reader, its snapshot older than the next writes: a PASSIVE checkpoint stops at its mark.
+    const reader = new Database(databasePath);
+    reader.exec('BEGIN');
+    reader.prepare('SELECT count(*) FROM filler').get();
+    fill(6_000);
+    checkpoints.afterLogSync();
+    await checkpoints.settled();
+    expect(results).toHaveLength(1);
+    expect(results[0]!.checkpointed).toBeLessThan(results[0]!.log);
+    reader.exec('COMMIT');
+    // The reader is done, and nothing writes again to start the log over: leaving, the checkpointer cuts it.
+    expect(logSize()).toBeGreaterThan(4 * 1024 * 1024);
+    await checkpoints.dispose();
+    expect(logSize()).toBe(0);
+    reader.close();
+    expect(db.$client.prepare('SELECT count(*) AS rows FROM filler').get()).toEqual({ rows: 8_000 });
+  });
+
+  it('leaves the log as it is on leaving while another connection reads it', async () => {
+    const { fill, checkpoints, logSize, databasePath } = setUp(4 * 1024 * 1024);
+    fill(6_000);
+    const reader = new Database(databasePath);
+    reader.exec('BEGIN');
+    reader.prepare('SELECT count(*) FROM filler').get();
+    const before = logSize();
+    await checkpoints.dispose();
+    expect(logSize()).toBe(before);
+    reader.exec('COMMIT');
+    reader.close();
   });
 });

@@ -29,7 +29,12 @@ export const CHECKPOINT_AFTER_BYTES = 4 * 1024 * 1024;
  */
 export const KEPT_LOG_BYTES = 1024 * 1024;
 
+// Leaving, a log still past the threshold is copied and cut to nothing if no other connection reads or writes it at
+// that moment (busy_timeout 0: TRUNCATE would otherwise wait for them). A PASSIVE checkpoint that met another process's
+// reader copied only part of the log, and only a later write starts it over: without this, the last command to write
+// left the file at its largest until some other process wrote again.
 const WORKER_PROGRAM = `
+const { statSync } = require('node:fs');
 const Database = require(workerData.betterSqlite3Path);
 const sqlite = new Database(workerData.databasePath, workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {});
 sqlite.pragma('busy_timeout = 5000');
@@ -37,7 +42,22 @@ sqlite.pragma('journal_size_limit = ${KEPT_LOG_BYTES}');
 function answerJob() {
   return sqlite.pragma('wal_checkpoint(PASSIVE)')[0];
 }
+function logSize() {
+  try {
+    return statSync(workerData.databasePath + '-wal').size;
+  } catch {
+    return 0;
+  }
+}
 function closeWorker() {
+  if (logSize() >= workerData.afterBytes) {
+    sqlite.pragma('busy_timeout = 0');
+    try {
+      sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // Busy: the log stays as it is, for the next checkpoint of whoever writes next.
+    }
+  }
   sqlite.close();
 }
 `;
@@ -86,6 +106,7 @@ export function takeOverCheckpoints(db: AppDatabase, options: CheckpointerOption
     source: WORKER_PROGRAM,
     workerData: {
       databasePath: options.databasePath,
+      afterBytes,
       nativeBinding: options.nativeBinding ?? null,
       betterSqlite3Path: createRequire(import.meta.url).resolve('better-sqlite3'),
     },
