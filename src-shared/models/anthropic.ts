@@ -2,7 +2,7 @@
  * Claude, as Anthropic publishes it: the models overview and each model's page (window, output limit, thinking,
  * default effort), and the deprecations the installed `@anthropic-ai/sdk` warns about.
  */
-import { ACTIVE, EVERY_IMAGE, readOn, takes, tokens, type ModelEntry, type ModelLifecycle } from './entry';
+import { entriesOf, EVERY_IMAGE, readOn, takes, tokens, type ModelEntry, type ModelLifecycle } from './entry';
 import { CLAUDE_ADAPTIVE, CLAUDE_ADAPTIVE_ONLY, CLAUDE_ADAPTIVE_ONLY_MEDIUM, CLAUDE_BUDGETED } from './reasoning-shapes';
 
 const OVERVIEW = readOn('https://platform.claude.com/docs/about-claude/models/overview');
@@ -11,9 +11,7 @@ const DEPRECATIONS = readOn('https://platform.claude.com/docs/en/about-claude/mo
 // "PDF support is available on all active models"; every current model takes JPEG, PNG, GIF and WebP images.
 const CLAUDE_INPUTS = takes(EVERY_IMAGE, true);
 
-function claude(match: string, entry: Pick<ModelEntry, 'window' | 'reasoning'> & Partial<ModelEntry>): ModelEntry {
-  return { brain: 'claude', match, inputs: CLAUDE_INPUTS, lifecycle: ACTIVE, source: OVERVIEW, ...entry };
-}
+const claude = entriesOf({ brain: 'claude', inputs: CLAUDE_INPUTS, source: OVERVIEW });
 
 function deprecated(retiresAt: string, replacement: string): ModelLifecycle {
   return { stage: 'deprecated', retiresAt, replacement };

@@ -42,6 +42,14 @@ export interface ModelEntry {
 
 export const ACTIVE: ModelLifecycle = { stage: 'active' };
 
+/** What a provider's entries share unless an entry says otherwise: its brain, its inputs and its page; active. */
+type ProviderDefaults = Pick<ModelEntry, 'brain' | 'inputs' | 'source'> & Partial<ModelEntry>;
+
+/** The entry maker of one provider's file: `make(match, { window, reasoning, … })` with the provider's defaults. */
+export function entriesOf(defaults: ProviderDefaults): (match: string, entry: Pick<ModelEntry, 'window' | 'reasoning'> & Partial<ModelEntry>) => ModelEntry {
+  return (match, entry) => ({ lifecycle: ACTIVE, ...defaults, match, ...entry });
+}
+
 export function tokens(contextWindow: number, outputLimit: number): ModelWindow {
   return { contextWindow, outputLimit };
 }

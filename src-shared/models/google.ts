@@ -3,16 +3,14 @@
  * at most 65,536 tokens per streamed request; Gemini 3 sets thinking with `thinkingLevel`, earlier models with
  * `thinkingBudget`. Every Gemini takes images (PNG, JPEG, WebP, HEIC, HEIF: no GIF) and PDFs as `inlineData`.
  */
-import { ACTIVE, PNG_JPEG_WEBP, readOn, takes, tokens, type ModelEntry } from './entry';
+import { entriesOf, PNG_JPEG_WEBP, readOn, takes, tokens, type ModelEntry } from './entry';
 import { GEMINI_31_PRO, GEMINI_3_FLASH, GEMINI_3_PRO, GEMINI_4_HIGH, GEMINI_4_MEDIUM, GEMINI_BUDGETED } from './reasoning-shapes';
 
 const MODELS_PAGE = readOn('https://ai.google.dev/gemini-api/docs/models');
 const DEPRECATIONS = readOn('https://ai.google.dev/gemini-api/docs/deprecations');
 const GEMINI_INPUTS = takes(PNG_JPEG_WEBP, true);
 
-function gemini(match: string, entry: Pick<ModelEntry, 'window' | 'reasoning'> & Partial<ModelEntry>): ModelEntry {
-  return { brain: 'gemini', match, inputs: GEMINI_INPUTS, lifecycle: ACTIVE, source: MODELS_PAGE, ...entry };
-}
+const gemini = entriesOf({ brain: 'gemini', inputs: GEMINI_INPUTS, source: MODELS_PAGE });
 
 const LONG = tokens(1_048_576, 65_536);
 

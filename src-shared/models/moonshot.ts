@@ -3,15 +3,13 @@
  * default) and K2.x. Its vision guide sends `image_url` parts with a base64 data URL ("Supported formats: JPEG, PNG,
  * WebP"); PDFs go only through its file-extraction endpoint (an upload first), never inline.
  */
-import { ACTIVE, PNG_JPEG_WEBP, TEXT_ONLY, readOn, takes, tokens, type ModelEntry } from './entry';
+import { entriesOf, PNG_JPEG_WEBP, TEXT_ONLY, readOn, takes, tokens, type ModelEntry } from './entry';
 import { KIMI_ALWAYS, kimiSwitch } from './reasoning-shapes';
 
 const MODELS_PAGE = readOn('https://platform.kimi.ai/docs/models');
 const KIMI_VISION = takes(PNG_JPEG_WEBP, false);
 
-function kimi(match: string, entry: Pick<ModelEntry, 'window' | 'reasoning'> & Partial<ModelEntry>): ModelEntry {
-  return { brain: 'kimi', match, inputs: KIMI_VISION, lifecycle: ACTIVE, source: MODELS_PAGE, ...entry };
-}
+const kimi = entriesOf({ brain: 'kimi', inputs: KIMI_VISION, source: MODELS_PAGE });
 
 const K3 = tokens(1_048_576, 131_072);
 const K2 = tokens(262_144, 32_768);

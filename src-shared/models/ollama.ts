@@ -4,14 +4,12 @@
  * message's `images` (base64) go to vision models only; Ollama reads no PDFs. PNG and JPEG are what every vision
  * model's image loader decodes.
  */
-import { ACTIVE, PNG_JPEG, TEXT_ONLY, readOn, takes, tokens, type ModelEntry } from './entry';
+import { entriesOf, PNG_JPEG, TEXT_ONLY, readOn, takes, tokens, type ModelEntry } from './entry';
 import { OLLAMA_LEVELS, OLLAMA_NONE, OLLAMA_SWITCH, OLLAMA_UNKNOWN } from './reasoning-shapes';
 
 const LIBRARY = readOn('https://ollama.com/library');
 
-function ollama(match: string, entry: Pick<ModelEntry, 'window' | 'reasoning'> & Partial<ModelEntry>): ModelEntry {
-  return { brain: 'ollama', match, family: true, inputs: TEXT_ONLY, lifecycle: ACTIVE, source: LIBRARY, ...entry };
-}
+const ollama = entriesOf({ brain: 'ollama', family: true, inputs: TEXT_ONLY, source: LIBRARY });
 
 /** Vision families, each with how it thinks: Llama and older vision models do not, Qwen3-VL takes the switch. */
 const VISION_FAMILIES = [

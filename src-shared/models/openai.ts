@@ -2,15 +2,13 @@
  * Codex, on OpenAI's Responses API: the GPT-5.x models as OpenAI's model pages describe them. GPT-5.x takes
  * `input_image` (PNG, JPEG, WebP, non-animated GIF) and `input_file` with a PDF as `file_data`.
  */
-import { ACTIVE, EVERY_IMAGE, readOn, takes, tokens, type ModelEntry } from './entry';
+import { entriesOf, EVERY_IMAGE, readOn, takes, tokens, type ModelEntry } from './entry';
 import { GPT5_CODEX, GPT5_RECENT } from './reasoning-shapes';
 
 const MODELS_PAGE = readOn('https://developers.openai.com/api/docs/models');
 const GPT5_INPUTS = takes(EVERY_IMAGE, true);
 
-function codex(match: string, entry: Pick<ModelEntry, 'window' | 'reasoning'> & Partial<ModelEntry>): ModelEntry {
-  return { brain: 'codex', match, inputs: GPT5_INPUTS, lifecycle: ACTIVE, source: MODELS_PAGE, ...entry };
-}
+const codex = entriesOf({ brain: 'codex', inputs: GPT5_INPUTS, source: MODELS_PAGE });
 
 // GPT-5.6 Sol, Terra and Luna share one envelope: 1,050,000 tokens, 128,000 of them out, efforts none to max.
 const GPT56 = tokens(1_050_000, 128_000);

@@ -2,15 +2,13 @@
  * Grok, on xAI's Responses API. Grok 4 models take `input_image` ("Supported image file types: jpg/jpeg or png", at
  * most 10 MiB); files go through xAI's Files API by id (an upload first), so PDFs replay as the stand-in.
  */
-import { ACTIVE, PNG_JPEG, readOn, takes, tokens, type ModelEntry } from './entry';
+import { entriesOf, PNG_JPEG, readOn, takes, tokens, type ModelEntry } from './entry';
 import { GROK_ALWAYS, GROK_EFFORT, GROK_LEVELS, GROK_NEVER } from './reasoning-shapes';
 
 const MODELS_PAGE = readOn('https://docs.x.ai/developers/models');
 const GROK_INPUTS = takes(PNG_JPEG, false);
 
-function grok(match: string, entry: Pick<ModelEntry, 'window' | 'reasoning'> & Partial<ModelEntry>): ModelEntry {
-  return { brain: 'grok', match, inputs: GROK_INPUTS, lifecycle: ACTIVE, source: MODELS_PAGE, ...entry };
-}
+const grok = entriesOf({ brain: 'grok', inputs: GROK_INPUTS, source: MODELS_PAGE });
 
 const MILLION = tokens(1_000_000, 64_000);
 

@@ -2,14 +2,12 @@
  * GLM, on Z.ai's Anthropic-compatible endpoint. The GLM text models take text only; the vision models GLM-4.5V and
  * GLM-4.6V take JPEG and PNG images. The endpoint documents no `document` blocks.
  */
-import { ACTIVE, PNG_JPEG, TEXT_ONLY, readOn, takes, tokens, type ModelEntry } from './entry';
+import { entriesOf, PNG_JPEG, TEXT_ONLY, readOn, takes, tokens, type ModelEntry } from './entry';
 import { GLM_ALWAYS, GLM_SWITCH } from './reasoning-shapes';
 
 const MODELS_PAGE = readOn('https://docs.z.ai/guides/overview/pricing');
 
-function glm(match: string, entry: Pick<ModelEntry, 'window' | 'reasoning'> & Partial<ModelEntry>): ModelEntry {
-  return { brain: 'glm', match, inputs: TEXT_ONLY, lifecycle: ACTIVE, source: MODELS_PAGE, ...entry };
-}
+const glm = entriesOf({ brain: 'glm', inputs: TEXT_ONLY, source: MODELS_PAGE });
 
 const GLM5 = tokens(200_000, 128_000);
 
