@@ -216,3 +216,14 @@ export const repairChanges = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.repairId, table.messageId] })],
 );
+
+/**
+ * Each brain's model list as its provider last answered it, with the base URL asked and when: the figures that win
+ * over the bundled catalogue. One row per brain, replaced whole by each answer.
+ */
+export const providerModels = sqliteTable('provider_models', {
+  brain: text('brain').primaryKey(),
+  baseUrl: text('base_url').notNull(),
+  fetchedAt: text('fetched_at').notNull(),
+  models: text('models', { mode: 'json' }).notNull(),
+});

@@ -13,7 +13,7 @@ import { SUMMARY_REQUEST_MARKER } from '../src-main/core/context/summary-prompt'
 import { SLOW_SUMMARY_DIRECTIVE } from './fake-brains/script';
 import { fakeBrainRequests, OWN_CONNECTION } from './support/app';
 import { readE2eEnvironment } from './support/environment';
-import { longTranscript } from './support/long-conversation';
+import { giveOllamaASmallWindow, longTranscript } from './support/long-conversation';
 
 const repoRoot = resolve(import.meta.dirname, '..');
 const cli = join(repoRoot, 'bin', 'anybrain.js');
@@ -65,13 +65,14 @@ async function compactionRequests(request: APIRequestContext) {
 test('a compaction killed with SIGKILL while the summary streams leaves the conversation as before, and the next one completes', async ({ request }) => {
   test.setTimeout(90_000);
   await request.post(`${readE2eEnvironment().fakeBrainsUrl}/_fake/reset`, { headers: OWN_CONNECTION });
-  // Ollama's fake model sets no num_ctx, so its window is Ollama's default 4,096 tokens: 40 messages of 100 tokens
-  // are read in parts, and the first part, holding the slow-summary directive, streams its summary over seconds.
+  // Ollama's default model is given a 4,096-token window, as a user sets it: 40 messages of 100 tokens are read in
+  // parts, and the first part, holding the slow-summary directive, streams its summary over seconds.
   const file = join(dataDir, 'long.json');
   writeFileSync(file, longTranscript({ title: 'Long talk', exchanges: 20, messageTokens: 100, firstQuestionSuffix: ` ${SLOW_SUMMARY_DIRECTIVE}` }));
   const imported = run(['import', file]);
   expect(imported.code).toBe(0);
   const conversationId = imported.stdout.trim();
+  giveOllamaASmallWindow(join(dataDir, 'anybrain.db'));
   const before = dump();
   expect(before.messages).toHaveLength(40);
   expect(before.invocations).toHaveLength(1);

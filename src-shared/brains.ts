@@ -25,6 +25,8 @@ export type ReasoningLevel = (typeof REASONING_LEVELS)[number];
 export interface BrainInfo {
   readonly id: BrainId;
   readonly label: string;
+  /** Who answers: the name a figure's source gives ("from Anthropic, today"). */
+  readonly provider: string;
   readonly wire: WireId;
   /** A model the catalogue offers for this brain (models/catalogue.ts `offeredModels`); the user may type any other. */
   readonly defaultModel: string;
@@ -39,6 +41,7 @@ export const BRAINS: Readonly<Record<BrainId, BrainInfo>> = {
   claude: {
     id: 'claude',
     label: 'Claude',
+    provider: 'Anthropic',
     wire: 'anthropic-messages',
     defaultModel: 'claude-sonnet-5-5',
     defaultBaseUrl: 'https://api.anthropic.com',
@@ -48,6 +51,7 @@ export const BRAINS: Readonly<Record<BrainId, BrainInfo>> = {
   codex: {
     id: 'codex',
     label: 'Codex',
+    provider: 'OpenAI',
     wire: 'openai-responses',
     defaultModel: 'gpt-5.6-terra',
     defaultBaseUrl: 'https://api.openai.com/v1',
@@ -57,6 +61,7 @@ export const BRAINS: Readonly<Record<BrainId, BrainInfo>> = {
   kimi: {
     id: 'kimi',
     label: 'Kimi',
+    provider: 'Moonshot AI',
     wire: 'chat-completions',
     defaultModel: 'kimi-k2.6',
     defaultBaseUrl: 'https://api.moonshot.ai/v1',
@@ -66,6 +71,7 @@ export const BRAINS: Readonly<Record<BrainId, BrainInfo>> = {
   grok: {
     id: 'grok',
     label: 'Grok',
+    provider: 'xAI',
     wire: 'openai-responses',
     defaultModel: 'grok-4.5',
     defaultBaseUrl: 'https://api.x.ai/v1',
@@ -75,6 +81,7 @@ export const BRAINS: Readonly<Record<BrainId, BrainInfo>> = {
   glm: {
     id: 'glm',
     label: 'GLM',
+    provider: 'Z.ai',
     wire: 'anthropic-messages',
     defaultModel: 'glm-5.1',
     defaultBaseUrl: 'https://api.z.ai/api/anthropic',
@@ -84,6 +91,7 @@ export const BRAINS: Readonly<Record<BrainId, BrainInfo>> = {
   gemini: {
     id: 'gemini',
     label: 'Gemini',
+    provider: 'Google',
     wire: 'gemini-generate-content',
     defaultModel: 'gemini-3.1-pro-preview',
     defaultBaseUrl: 'https://generativelanguage.googleapis.com',
@@ -93,6 +101,7 @@ export const BRAINS: Readonly<Record<BrainId, BrainInfo>> = {
   ollama: {
     id: 'ollama',
     label: 'Ollama',
+    provider: 'Ollama',
     wire: 'ollama-chat',
     defaultModel: 'qwen3',
     defaultBaseUrl: 'http://127.0.0.1:11434',

@@ -100,7 +100,7 @@ const blockStop = (index: number): string => event('content_block_stop', { type:
 export const anthropicMessagesWire: FakeWire = {
   wire: 'anthropic-messages',
 
-  modelLookup: modelListLookup('anthropic-messages', '/v1/models'),
+  modelLookup: modelListLookup('/v1/models'),
 
   route(method, path, body) {
     if (method !== 'POST' || path !== '/v1/messages') return null;

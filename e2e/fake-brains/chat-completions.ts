@@ -129,7 +129,7 @@ function toolCallIds(context: ReplyContext): string[] {
 export const chatCompletionsWire: FakeWire = {
   wire: 'chat-completions',
 
-  modelLookup: modelListLookup('chat-completions', '/v1/models'),
+  modelLookup: modelListLookup('/v1/models'),
 
   route(method, path, body) {
     if (method !== 'POST' || path !== '/v1/chat/completions') return null;

@@ -78,7 +78,7 @@ export interface FakeWire {
   /** `path` is what follows the brain prefix, query string removed. */
   route(method: string, path: string, body: Record<string, unknown>): RouteMatch | null;
   /** The model lookup at this method and path, for wires that serve one; checked before `route`. */
-  modelLookup?(method: string, path: string): ModelLookup | null;
+  modelLookup?(method: string, path: string, brain: BrainId): ModelLookup | null;
   hasCredentials(headers: RequestHeaders, query: URLSearchParams): boolean;
   readonly missingCredentials: ErrorReply;
   notFound(path: string): ErrorReply;

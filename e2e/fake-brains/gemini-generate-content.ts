@@ -93,7 +93,7 @@ function answerText(functionResponse: Record<string, unknown>): string {
 export const geminiGenerateContentWire: FakeWire = {
   wire: 'gemini-generate-content',
 
-  modelLookup: modelListLookup('gemini-generate-content', '/v1beta/models'),
+  modelLookup: modelListLookup('/v1beta/models'),
 
   route(method, path) {
     if (method !== 'POST') return null;

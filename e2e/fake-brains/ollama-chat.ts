@@ -116,7 +116,7 @@ export function fakeOllamaShow(model: string): Record<string, unknown> {
   };
 }
 
-const listLookup = modelListLookup('ollama-chat', '/api/tags');
+const listLookup = modelListLookup('/api/tags');
 
 const showLookup: ModelLookup = {
   // Ollama's ShowHandler: a body without a model name is refused before any model is looked up.
@@ -134,7 +134,7 @@ export const ollamaChatWire: FakeWire = {
     return { streaming: body.stream !== false, pathModel: null };
   },
 
-  modelLookup: (method, path) => (method === 'POST' && path === '/api/show' ? showLookup : listLookup(method, path)),
+  modelLookup: (method, path, brain) => (method === 'POST' && path === '/api/show' ? showLookup : listLookup(method, path, brain)),
 
   hasCredentials: () => true,
   missingCredentials: errorReply(401, 'unauthorized'),

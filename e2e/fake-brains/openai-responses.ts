@@ -198,7 +198,7 @@ function pendingEvents(context: ReplyContext): PendingEvent[] {
 export const openAiResponsesWire: FakeWire = {
   wire: 'openai-responses',
 
-  modelLookup: modelListLookup('openai-responses', '/v1/models'),
+  modelLookup: modelListLookup('/v1/models'),
 
   route(method, path, body) {
     if (method !== 'POST' || path !== '/v1/responses') return null;

@@ -159,7 +159,7 @@ export async function startFakeBrains(options: FakeBrainsOptions = {}): Promise<
       violations.push({ brain, path: redactedPath(url), status: reply.status, message: errorMessageOf(reply.body) });
       sendJson(response, reply, headers);
     };
-    const lookup = wire.modelLookup?.(method, wirePath) ?? null;
+    const lookup = wire.modelLookup?.(method, wirePath, brain) ?? null;
     if (lookup !== null) {
       // Not a reply: no sequence number, so no reply headers either.
       const problem = !wire.hasCredentials(headers, url.searchParams)

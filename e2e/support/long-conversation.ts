@@ -1,4 +1,5 @@
 /** A long conversation as a transcript v1 document, cheap to import, for the context-window tests. */
+import Database from 'better-sqlite3';
 import { BRAINS } from '../../src-shared/brains';
 
 export interface LongConversation {
@@ -55,3 +56,20 @@ export function longTranscript(conversation: LongConversation): string {
     messages,
   });
 }
+
+/**
+ * Gives Ollama's default model a 4,096-token window in the data folder's settings, as a user would in Settings →
+ * Context windows: the fake's model was trained for 40,960 tokens, and a compaction test needs one small enough that
+ * a long conversation is read in several parts.
+ */
+export function giveOllamaASmallWindow(databaseFile: string): void {
+  const database = new Database(databaseFile, { fileMustExist: true });
+  try {
+    const windows = { [`ollama/${BRAINS.ollama.defaultModel}`]: { contextWindow: SMALL_OLLAMA_WINDOW } };
+    database.prepare("INSERT INTO settings (key, value) VALUES ('modelWindows', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(JSON.stringify(windows));
+  } finally {
+    database.close();
+  }
+}
+
+export const SMALL_OLLAMA_WINDOW = 4_096;

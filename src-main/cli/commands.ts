@@ -28,7 +28,7 @@ import { chipLabel } from '../../src-shared/receipt';
 import { describeImportSummary } from '../../src-shared/import-summary';
 import { startsLikeZip } from '../../src-shared/zip-signature';
 import { BRAINS, isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../src-shared/brains';
-import { contextPercent, type WindowSource } from '../../src-shared/context-windows';
+import { contextPercent, windowSourceWords } from '../../src-shared/context-windows';
 import { estimateTokens } from '../core/context/token-estimate';
 import type { Core } from '../core/core-types';
 import { isAttachmentPath } from '../core/transcripts/export-attachments';
@@ -405,14 +405,6 @@ export async function requestCommand(
   return 0;
 }
 
-export const WINDOW_SOURCE_WORDS: Readonly<Record<WindowSource, string>> = {
-  model: 'from the catalogue',
-  family: "a guess from the model's family",
-  default: 'a cautious default',
-  override: 'your setting',
-  server: 'as the server reports it',
-};
-
 /**
  * The window a request was built against, in one paragraph for stderr: the window, how full the conversation would
  * make it, and how much of it the request itself takes (`requestTokens`, the body's own estimate).
@@ -420,7 +412,7 @@ export const WINDOW_SOURCE_WORDS: Readonly<Record<WindowSource, string>> = {
 export function describeWindow(context: ContextStatusView, requestTokens: number): string {
   const label = BRAINS[context.brain].label;
   const lines = [
-    `Window: ${label} (${context.model}) holds ${formatCount(context.contextWindow)} tokens (${WINDOW_SOURCE_WORDS[context.windowSource]}). ` +
+    `Window: ${label} (${context.model}) holds ${formatCount(context.contextWindow)} tokens (${windowSourceWords({ brain: context.brain, source: context.windowSource, reportedAt: context.windowReportedAt })}). ` +
       `The conversation is about ${formatCount(context.tokens)} tokens, ${context.description}; ` +
       `this request holds about ${formatCount(requestTokens)} (${formatCount(contextPercent(requestTokens, context.contextWindow))} %).`,
   ];

@@ -5,8 +5,8 @@
  * but at most one checkpoint interval (250 ms) of the text that was shown, no row stays `streaming`, an import is all or
  * nothing, and an export file is whole. A killed web host stays an unreaped zombie while the next start runs.
  *
- * A compaction (`anybrain compact --brain ollama` on a freshly imported conversation that Ollama's 4,096-token window
- * reads in three parts) is killed, in turn, before its first summary request, while a part's summary streams, between
+ * A compaction (`anybrain compact --brain ollama` on a freshly imported conversation that Ollama's 4,096-token window,
+ * set as a user sets it, reads in three parts) is killed, in turn, before its first summary request, while a part's summary streams, between
  * two parts, or in the few milliseconds between the last summary's end and the summary being printed, where its one
  * transaction commits; the delays are timed on an unkilled run. Afterwards the conversation is exactly as before (every
  * message, tool call and brain state row byte for byte, no summary) or compacted whole (one live summary, the oldest
@@ -29,7 +29,7 @@ import { BRAIN_IDS, BRAINS } from '../../src-shared/brains';
 import { transcriptSchema } from '../../src-shared/transcript';
 import { startFakeBrains, type FakeBrains } from '../../e2e/fake-brains/server';
 import { SLOW_CHUNK_COUNT, SLOW_DELAY_MS } from '../../e2e/fake-brains/script';
-import { longTranscript as longConversationTranscript } from '../../e2e/support/long-conversation';
+import { giveOllamaASmallWindow, longTranscript as longConversationTranscript } from '../../e2e/support/long-conversation';
 import { DATABASE_FILE } from '../core/app';
 import { buildCliInto, cliBuildFolder, seededRandom } from './testing';
 
@@ -43,8 +43,8 @@ const TIMER_MARGIN_MS = 250;
 const MOST_UNSTORED_WORDS = Math.ceil((CHECKPOINT_INTERVAL_MS + TIMER_MARGIN_MS) / SLOW_DELAY_MS);
 const IMPORTED_MESSAGES = 1_500;
 /**
- * The compacted conversation: Ollama's fake model sets no num_ctx, so its window is Ollama's default 4,096 tokens and
- * 80 messages of about 100 tokens are summarised in three parts, one request each (as in e2e/compaction-kill.spec.ts).
+ * The compacted conversation: Ollama's default model is given a 4,096-token window in the settings (its fake was trained
+ * for 40,960), and 80 messages of about 100 tokens are summarised in three parts, one request each (as in e2e/compaction-kill.spec.ts).
  */
 const COMPACTION_EXCHANGES = 40;
 const COMPACTION_MESSAGE_TOKENS = 100;
@@ -709,6 +709,7 @@ describe(`kill soak (${KILLS} kills, seed ${SEED})`, () => {
   async function importCompactionConversation(): Promise<string> {
     const imported = await runToEnd(['import', compactionFile]);
     if (imported.code !== 0) throw new Error(`Importing the conversation to compact failed: ${imported.stderr}`);
+    giveOllamaASmallWindow(databasePath);
     return imported.stdout.trim();
   }
 

@@ -61,7 +61,7 @@ function openCoreWithKeychain(dataDir: string, longRunning = false): Core {
   // A long-running host asks the keychain at once, so the window's first commands find the answer (or its absence),
   // and watches its main loop and thread pool.
   if (longRunning) void keyStore.refresh();
-  return openCore({ dataDir, keyStore, notAnswering, watchdog: longRunning });
+  return openCore({ dataDir, keyStore, notAnswering, watchdog: longRunning, keepModelListsFresh: longRunning });
 }
 
 async function withCore(dataFlag: string | undefined, work: (core: Core) => Promise<number>): Promise<never> {
@@ -258,8 +258,9 @@ program
   .command('models')
   .description("each brain's models: window, output limit, reasoning levels, inputs, life cycle, and where each figure came from")
   .option('--brain <brain>', 'one brain only')
-  .option('--json', 'print a JSON array of {brain, model, default, offered, context_window, output_limit, window_source, reasoning, inputs, lifecycle, source}')
-  .action((options: { brain?: string; json?: boolean }) => withCore(dataFlag(), (core) => modelsCommand(core, output, options)));
+  .option('--json', 'print a JSON array of {brain, model, default, offered, context_window, output_limit, window_source, window_reported_at, reasoning, inputs, lifecycle, source}')
+  .option('--refresh', "ask each brain with a key (and Ollama) for its model list first, and keep it; exits 1 if one does not answer")
+  .action((options: { brain?: string; json?: boolean; refresh?: boolean }) => withCore(dataFlag(), (core) => modelsCommand(core, output, options)));
 
 program
   .command('doctor')

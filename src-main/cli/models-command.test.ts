@@ -6,15 +6,19 @@ import { offeredModels } from '../../src-shared/models/catalogue';
 import { openCore, type OpenedCore } from '../core/app';
 import { modelsCommand, type ModelJson } from './models-command';
 import { capture } from './captured-output';
+import { useFakeBrains } from '../../e2e/fake-brains/use-fake-brains';
+import { INVENTED_CLAUDE_MODEL } from '../../e2e/fake-brains/model-lists';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function coreInTempFolder(): OpenedCore {
+const fake = useFakeBrains();
+
+function coreInTempFolder(env: Record<string, string> = {}): OpenedCore {
   const dataDir = mkdtempSync(join(tmpdir(), 'anybrain-models-'));
-  const core = openCore({ dataDir, env: {} });
+  const core = openCore({ dataDir, env });
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }), () => core.dispose());
   return core;
 }
@@ -35,6 +39,7 @@ describe('anybrain models', () => {
       context_window: 1_000_000,
       output_limit: 128_000,
       window_source: 'model',
+      window_reported_at: null,
       reasoning: { levels: ['low', 'medium', 'high'], default: 'high' },
       inputs: { images: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'], pdfs: true },
       lifecycle: { stage: 'active' },
@@ -59,5 +64,25 @@ describe('anybrain models', () => {
       '  text, images (PNG, JPEG, WEBP), PDFs; read from https://ai.google.dev/gemini-api/docs/generate-content/latest-model on 2026-12-07',
     ]);
     await expect(modelsCommand(core, capture(), { brain: 'hal' })).rejects.toThrow('Unknown brain "hal".');
+  });
+
+  it("asks the providers with --refresh and then shows their own figures, saying whose and when", async () => {
+    const core = coreInTempFolder({ ANTHROPIC_API_KEY: 'sk-ant-test', ANYBRAIN_CLAUDE_BASE_URL: fake.baseUrlFor('claude'), ANYBRAIN_OLLAMA_BASE_URL: `${fake.url}/nobody` });
+    const output = capture();
+    expect(await modelsCommand(core, output, { brain: 'claude', refresh: true })).toBe(0);
+    expect(output.err).toBe(`Claude answered: ${offeredModels('claude').length + 1} models available.\n`);
+    expect(output.out.split('\n').slice(0, 2)).toEqual([
+      `claude ${INVENTED_CLAUDE_MODEL.id}: 640,000 tokens, 96,000 out (from Anthropic, today); reasoning off/low/medium/high, off by default`,
+      // Its reasoning and inputs are its family's, from the catalogue.
+      '  text, images (PNG, JPEG, WEBP, GIF), PDFs; read from https://platform.claude.com/docs/about-claude/models/overview on 2026-12-07',
+    ]);
+
+    // A brain without a key is not asked; one that does not answer makes the command end in failure.
+    const all = capture();
+    expect(await modelsCommand(core, all, { refresh: true, json: true })).toBe(1);
+    expect(all.err.split('\n')).toContain('Kimi: no key, not asked.');
+    expect(all.err.split('\n')).toContain('Ollama answered HTTP 404: No fake brain at /nobody/api/tags');
+    const models = JSON.parse(all.out) as ModelJson[];
+    expect(models.find((model) => model.model === INVENTED_CLAUDE_MODEL.id)).toMatchObject({ offered: true, window_source: 'provider', context_window: 640_000 });
   });
 });

@@ -1,18 +1,19 @@
 /**
- * `anybrain models [--brain B] [--json]`: every model a brain's picker offers, and every model with a window of your
- * own, with its window and output limit (and where each came from), reasoning levels, inputs, life cycle and the page
- * the catalogue read it from.
+ * `anybrain models [--brain B] [--json] [--refresh]`: every model a brain's picker offers (the provider's own list once
+ * it has answered, else the catalogue's), and every model with a window of your own, with its window and output limit
+ * (and where each came from), reasoning levels, inputs, life cycle and the page the catalogue read it from.
+ * `--refresh` asks the providers for their lists first.
  */
 import type { ModelWindowView } from '../../src-shared/api';
 import { BRAIN_IDS, BRAINS, type BrainId, type ReasoningLevel } from '../../src-shared/brains';
-import type { WindowSource } from '../../src-shared/context-windows';
+import { windowSourceWords, type WindowSource } from '../../src-shared/context-windows';
 import { formatCount } from '../../src-shared/format-count';
 import { findModel, offeredModels } from '../../src-shared/models/catalogue';
 import type { FactSource, ModelLifecycle } from '../../src-shared/models/entry';
 import { lifecycleLabel } from '../../src-shared/models/lifecycle';
 import { reasoningLevelsOf } from '../../src-shared/reasoning';
 import type { Core } from '../core/core-types';
-import { call, checkedBrain, WINDOW_SOURCE_WORDS, type Output } from './commands';
+import { call, checkedBrain, type Output } from './commands';
 
 /** One model as `--json` prints it: snake_case like the other commands' JSON. */
 export interface ModelJson {
@@ -23,6 +24,8 @@ export interface ModelJson {
   readonly context_window: number;
   readonly output_limit: number;
   readonly window_source: WindowSource;
+  /** For a window the provider reported, when it did (ISO 8601); else null. */
+  readonly window_reported_at: string | null;
   readonly reasoning: { readonly levels: readonly ReasoningLevel[]; readonly default: ReasoningLevel };
   readonly inputs: { readonly images: readonly string[]; readonly pdfs: boolean };
   readonly lifecycle: ModelLifecycle;
@@ -30,16 +33,18 @@ export interface ModelJson {
   readonly source: FactSource | null;
 }
 
-export function toModelJson(window: ModelWindowView): ModelJson {
+/** `offered`: the models the brain's picker offers now (the provider's list once it has answered). */
+export function toModelJson(window: ModelWindowView, offered: readonly string[] = offeredModels(window.brain)): ModelJson {
   const { entry } = findModel(window.brain, window.model);
   return {
     brain: window.brain,
     model: window.model,
     default: BRAINS[window.brain].defaultModel === window.model,
-    offered: offeredModels(window.brain).includes(window.model),
+    offered: offered.includes(window.model),
     context_window: window.contextWindow,
     output_limit: window.outputLimit,
     window_source: window.source,
+    window_reported_at: window.reportedAt,
     reasoning: { levels: reasoningLevelsOf(entry.reasoning), default: entry.reasoning.defaultLevel },
     inputs: { images: entry.inputs.imageTypes, pdfs: entry.inputs.pdfs },
     lifecycle: entry.lifecycle,
@@ -59,20 +64,40 @@ function inputsLine(model: ModelJson): string {
 function modelLines(model: ModelJson): string {
   const name = `${model.brain} ${model.model}${model.default ? ' (default)' : ''}`;
   const levels = model.reasoning.levels.join('/');
-  const figures = `${formatCount(model.context_window)} tokens, ${formatCount(model.output_limit)} out (${WINDOW_SOURCE_WORDS[model.window_source]}); reasoning ${levels}, ${model.reasoning.default} by default`;
+  const figures = `${formatCount(model.context_window)} tokens, ${formatCount(model.output_limit)} out (${windowSourceWords({ brain: model.brain, source: model.window_source, reportedAt: model.window_reported_at })}); reasoning ${levels}, ${model.reasoning.default} by default`;
   const lifecycle = lifecycleLabel(model.brain, model.model);
   const source = model.source === null ? 'not in the catalogue' : `read from ${model.source.page} on ${model.source.checked}`;
   return `${name}: ${figures}\n  ${[inputsLine(model), ...(lifecycle === null ? [] : [lifecycle]), source].join('; ')}\n`;
 }
 
-export async function modelsCommand(core: Core, output: Output, options: { brain?: string; json?: boolean }): Promise<number> {
-  const brains = options.brain === undefined ? BRAIN_IDS : [checkedBrain(options.brain)];
-  const settings = await call(core, 'getSettings', {});
-  const models = settings.context.modelWindows.filter((window) => brains.includes(window.brain)).map(toModelJson);
-  if (options.json) {
-    output.stdout(`${JSON.stringify(models, null, 2)}\n`);
-    return 0;
+/**
+ * Asks each brain with a key (and a keyless Ollama) for its model list now and keeps the answer, one line per brain on
+ * stderr. False when a brain that was asked did not answer with its list.
+ */
+async function refreshModelLists(core: Core, output: Output, brains: readonly BrainId[]): Promise<boolean> {
+  const before = await call(core, 'getSettings', {});
+  let allAnswered = true;
+  for (const brain of brains) {
+    const settings = before.brains.find((candidate) => candidate.brain === brain);
+    const label = BRAINS[brain].label;
+    if (settings?.keySource === 'none') {
+      output.stderr(`${label}: no key, not asked.\n`);
+      continue;
+    }
+    const result = await call(core, 'testBrain', { brain });
+    output.stderr(`${result.message}\n`);
+    if (!result.ok) allAnswered = false;
   }
-  for (const model of models) output.stdout(modelLines(model));
-  return 0;
+  return allAnswered;
+}
+
+export async function modelsCommand(core: Core, output: Output, options: { brain?: string; json?: boolean; refresh?: boolean }): Promise<number> {
+  const brains = options.brain === undefined ? BRAIN_IDS : [checkedBrain(options.brain)];
+  const answered = options.refresh === true ? await refreshModelLists(core, output, brains) : true;
+  const settings = await call(core, 'getSettings', {});
+  const offered = new Map(settings.brains.map((brain) => [brain.brain, brain.models]));
+  const models = settings.context.modelWindows.filter((window) => brains.includes(window.brain)).map((window) => toModelJson(window, offered.get(window.brain)));
+  if (options.json) output.stdout(`${JSON.stringify(models, null, 2)}\n`);
+  else for (const model of models) output.stdout(modelLines(model));
+  return answered ? 0 : 1;
 }

@@ -71,10 +71,11 @@ describe('anybrain request and anybrain chat', () => {
     expect(await requestCommand(core, reported, { conversation, brain: 'ollama', model: 'qwen3-ctx-12288', message: 'next' })).toBe(0);
     expect(reported.err).toMatch(/^Window: Ollama \(qwen3-ctx-12288\) holds 12,288 tokens \(as the server reports it\)\./);
     expect((JSON.parse(reported.out) as { options: unknown }).options).toEqual({ num_ctx: 12_288 });
-    // A Modelfile without num_ctx: Ollama's own small-machine default, asked for by name rather than assumed.
-    const assumed = capture();
-    expect(await requestCommand(core, assumed, { conversation, brain: 'ollama', model: 'qwen3', message: 'next' })).toBe(0);
-    expect(assumed.err).toMatch(/^Window: Ollama \(qwen3\) holds 4,096 tokens \(a cautious default\)\./);
-    expect((JSON.parse(assumed.out) as { options: unknown }).options).toEqual({ num_ctx: 4_096 });
+    // A Modelfile without num_ctx: the trained length (40,960 at the fake), capped at what a small machine holds.
+    const trained = capture();
+    expect(await requestCommand(core, trained, { conversation, brain: 'ollama', model: 'qwen3', message: 'next' })).toBe(0);
+    expect(trained.err).toMatch(/^Window: Ollama \(qwen3\) holds 16,384 tokens \(as the server reports it\)\./);
+    expect(trained.err).toContain('Note: Ollama says qwen3 was trained for 40,960 tokens; Anybrain asks for 16,384 so this machine is not overloaded.');
+    expect((JSON.parse(trained.out) as { options: unknown }).options).toEqual({ num_ctx: 16_384 });
   }, 60_000);
 });

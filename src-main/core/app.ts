@@ -16,6 +16,8 @@ import { outsideCommands } from './commands/outside';
 import { contextCommands } from './commands/context';
 import { ContextWindows } from './context/windows';
 import { OllamaWindowCache } from './providers/ollama-show';
+import { ModelReports } from './model-reports';
+import type { BrainId } from '../../src-shared/brains';
 import { searchCommands } from './commands/search';
 import { settingsCommands } from './commands/settings';
 import { toolCommands } from './commands/tools';
@@ -107,7 +109,16 @@ export function openCore(
   const toolbox = new AppToolbox(db, options.dataDir, emit, mcpServers, notAnswering);
   // Ollama runs each model at the num_ctx its Modelfile sets: asked once per model and base URL, kept five minutes.
   const ollamaWindows = new OllamaWindowCache();
-  const windows = new ContextWindows(db, async (brain, model) => (await ollamaWindows.get(connectionFor(db, brain, env, keyStore).baseUrl, model)).contextWindow);
+  const baseUrlOf = (brain: BrainId): string => connectionFor(db, brain, env, keyStore).baseUrl;
+  const modelReports = new ModelReports({ db, connectionOf: (brain) => connectionFor(db, brain, env, keyStore) });
+  if (options.keepModelListsFresh === true) modelReports.keepFresh();
+  const windows = new ContextWindows(db, {
+    baseUrlOf,
+    serverWindow: async (brain, model) => {
+      const answer = await ollamaWindows.get(baseUrlOf(brain), model);
+      return { numCtx: answer.contextWindow, trainedLength: answer.trainedContextLength };
+    },
+  });
   // Null where no worker can start: then every request body is built on this thread.
   const requestBodies = createRequestBodyEncoder();
   const engine = new TurnEngine({
@@ -159,6 +170,7 @@ export function openCore(
     recoveredInterrupted,
     leftovers,
     notAnswering,
+    modelReports,
   };
   const handlers: CommandHandlers = joinHandlers(
     conversationCommands(dependencies),
@@ -201,6 +213,7 @@ export function openCore(
     async dispose() {
       if (disposed) return;
       disposed = true;
+      await modelReports.dispose();
       await engine.dispose();
       await requestBodies?.dispose();
       await exports.dispose();

@@ -50,6 +50,8 @@ export interface CoreOptions {
   readonly notAnswering?: NotAnswering;
   /** A long-running host (the web host, the desktop app) watches its main loop and thread pool (outside/watchdog.ts). */
   readonly watchdog?: boolean;
+  /** A long-running host asks each brain in use for its model list once a day, in the background. */
+  readonly keepModelListsFresh?: boolean;
   /** How long a write that finds the data folder busy is tried again before the "busy" refusal (store/busy-retry.ts). */
   readonly busyBudgetMs?: number;
 }

@@ -126,6 +126,7 @@ describe('startup', () => {
       secretStore: { sealing: 'safe-storage' },
       nativeBinding: '/native/better_sqlite3.node',
       watchdog: true,
+      keepModelListsFresh: true,
     });
     expect(shell.state.windows).toHaveLength(1);
   });

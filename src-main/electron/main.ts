@@ -80,7 +80,7 @@ async function start(): Promise<void> {
     projectRoot: join(bundleDir, '..', '..'),
     moduleAbi: process.versions.modules,
   });
-  core = openCore({ dataDir, keyStore: createSafeStorageKeyStore(dataDir), secretStore: createSafeStorageSecretStore(dataDir), nativeBinding, watchdog: true });
+  core = openCore({ dataDir, keyStore: createSafeStorageKeyStore(dataDir), secretStore: createSafeStorageSecretStore(dataDir), nativeBinding, watchdog: true, keepModelListsFresh: true });
   ipc = registerIpc(core, () => mainWindow, page);
   windowTheme = await savedTheme(core);
   openWindow(windowTheme);

@@ -37,8 +37,8 @@ describe('ContextMeter', () => {
     expect(view.getByTestId('context-meter-text').textContent).toBe("61 % of Kimi's window");
     const meter = view.getByRole('meter');
     expect(meter.getAttribute('aria-valuenow')).toBe('61');
-    expect(meter.getAttribute('aria-valuetext')).toBe("61 % of Kimi's window: 160,000 of 262,144 tokens (estimated)");
-    expect(view.getByTestId('context-meter-text').parentElement?.title).toBe('160,000 of 262,144 tokens (estimated)');
+    expect(meter.getAttribute('aria-valuetext')).toBe("61 % of Kimi's window: 160,000 of 262,144 tokens (estimated); window: from the catalogue");
+    expect(view.getByTestId('context-meter-text').parentElement?.title).toBe('160,000 of 262,144 tokens (estimated); window: from the catalogue');
   });
 
   it('is neutral below the warning line, amber at it, red at the emergency line or once the brain refused', async () => {
@@ -63,7 +63,7 @@ describe('ContextMeter', () => {
     const fill = view.getByRole('meter').firstElementChild as HTMLElement;
     expect(fill.style.width).toBe('100%');
     expect(view.getByRole('meter').getAttribute('aria-valuetext')).toBe(
-      "140 % of Kimi's window: 367,000 of 262,144 tokens (from the provider's count)",
+      "140 % of Kimi's window: 367,000 of 262,144 tokens (from the provider's count); window: from the catalogue",
     );
   });
 

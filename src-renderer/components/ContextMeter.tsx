@@ -1,3 +1,4 @@
+import { windowSourceWords } from '../../src-shared/context-windows';
 import { useEffect, useId, useState } from 'react';
 import type { ContextStatusView } from '../../src-shared/api';
 import { compactNow, loadContextStatus } from '../state/context-actions';
@@ -13,10 +14,11 @@ export function meterTone(status: ContextStatusView): MeterTone {
   return status.level === 'warning' ? 'warning' : 'ok';
 }
 
-/** "160,000 of 262,144 tokens (estimated)". */
+/** "160,000 of 262,144 tokens (estimated); window: from the catalogue". */
 export function meterFigures(status: ContextStatusView): string {
   const how = status.measuredBy === 'usage' ? "from the provider's count" : 'estimated';
-  return `${formatCount(status.tokens)} of ${formatCount(status.contextWindow)} tokens (${how})`;
+  const source = windowSourceWords({ brain: status.brain, source: status.windowSource, reportedAt: status.windowReportedAt });
+  return `${formatCount(status.tokens)} of ${formatCount(status.contextWindow)} tokens (${how}); window: ${source}`;
 }
 
 /** A marker for a window the table only guessed: the note is its accessible description, and shows on a click. */

@@ -33,6 +33,7 @@ function windowRow(view: ReturnType<typeof render>, model: string) {
 const guessed = modelWindowFixture({
   model: 'kimi-k9',
   source: 'family',
+  reportedAt: null,
   note: "Anybrain does not know Kimi's model kimi-k9, so it uses the window of its family (kimi-k2…): 262,144 tokens.",
 });
 const overridden = modelWindowFixture({
@@ -41,6 +42,7 @@ const overridden = modelWindowFixture({
   contextWindow: 128_000,
   outputLimit: 128_000 - 1_000,
   source: 'override',
+  reportedAt: null,
   override: { contextWindow: 128_000, outputLimit: null },
 });
 
@@ -128,8 +130,8 @@ describe('ContextSettings', () => {
     );
     expect(rows).toEqual([
       ['kimi-k2.6Kimi', '262,144', '32,768', 'from the catalogue'],
-      ['kimi-k9Kimi', '262,144', '32,768', `family guess: ${guessed.note}`],
-      ['glm-5.1GLM', '128,000', '127,000', 'your override'],
+      ['kimi-k9Kimi', '262,144', '32,768', `a guess from the model's family: ${guessed.note}`],
+      ['glm-5.1GLM', '128,000', '127,000', 'your setting'],
     ]);
     expect(windowRow(view, 'kimi-k9').getByTestId('model-window-source').title).toBe(guessed.note);
     expect(windowRow(view, 'kimi-k2.6').queryByTestId('reset-model-window')).toBeNull();
@@ -159,7 +161,7 @@ describe('ContextSettings', () => {
     expect(setModelWindow).toHaveBeenCalledWith({ brain: 'kimi', model: 'kimi-k2.6', contextWindow: 200_000, outputLimit: null });
     const saved = windowRow(view, 'kimi-k2.6');
     expect(saved.getByTestId('model-window-size').textContent).toBe('200,000');
-    expect(saved.getByTestId('model-window-source').textContent).toBe('your override');
+    expect(saved.getByTestId('model-window-source').textContent).toBe('your setting');
   });
 
   it('resets an override to the table', async () => {

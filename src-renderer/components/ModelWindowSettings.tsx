@@ -3,7 +3,8 @@ import type { ContextSettingsView, ModelWindowView } from '../../src-shared/api'
 import { isBrainId, type BrainId } from '../../src-shared/brains';
 import { setModelWindow } from '../state/settings-actions';
 import { brainLabel, type BrainOption } from './brain-options';
-import { parseModelWindow, windowSourceWords } from './context-form';
+import { parseModelWindow } from './context-form';
+import { windowSourceWords } from '../../src-shared/context-windows';
 import { FieldError } from './FieldError';
 import { useBusyChange } from './useBusyChange';
 import { formatCount } from '../../src-shared/format-count';
@@ -109,7 +110,7 @@ function ModelWindowRow({ row }: { readonly row: ModelWindowView }) {
         <td data-testid="model-window-size">{formatCount(row.contextWindow)}</td>
         <td data-testid="model-window-output">{formatCount(row.outputLimit)}</td>
         <td data-testid="model-window-source" className={`window-source source-${row.source}`} title={row.note ?? undefined}>
-          {windowSourceWords(row.source)}
+          {windowSourceWords(row)}
           {row.note === null ? null : <span className="visually-hidden">: {row.note}</span>}
         </td>
         <td className="model-window-actions">

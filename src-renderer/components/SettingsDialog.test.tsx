@@ -15,6 +15,7 @@ function brainSettings(overrides: Partial<BrainSettingsView>): BrainSettingsView
     wire: 'chat-completions',
     defaultModel: 'kimi-k2.6',
     models: ['kimi-k2.6'],
+    modelsListedAt: null,
     baseUrl: 'https://api.moonshot.ai/v1',
     baseUrlOverride: null,
     keySource: 'none',

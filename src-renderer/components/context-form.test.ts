@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseContextLines, parseModelWindow, windowSourceWords } from './context-form';
+import { parseContextLines, parseModelWindow } from './context-form';
 
 describe('parseContextLines', () => {
   it('takes whole percentages with the warning line below the emergency line', () => {
@@ -36,17 +36,5 @@ describe('parseModelWindow', () => {
     expect(parseModelWindow('', '100', 262_144)).toEqual({ ok: false, problem: 'The output limit is a whole number of tokens, at least 256.' });
     expect(parseModelWindow('32768', '32768', null)).toEqual({ ok: false, problem: 'The output limit must be smaller than the window.' });
     expect(parseModelWindow('', '300000', 262_144)).toEqual({ ok: false, problem: 'The output limit must be smaller than the window.' });
-  });
-});
-
-describe('windowSourceWords', () => {
-  it('says where each window came from in words', () => {
-    expect((['model', 'family', 'default', 'override', 'server'] as const).map(windowSourceWords)).toEqual([
-      'from the catalogue',
-      'family guess',
-      'cautious default',
-      'your override',
-      'reported by the server',
-    ]);
   });
 });

@@ -1,5 +1,4 @@
 /** What the Context windows settings' fields mean, checked before anything is sent (the Api checks them again). */
-import type { WindowSource } from '../../src-shared/context-windows';
 import { MAX_CONTEXT_WINDOW, MIN_CONTEXT_WINDOW } from '../../src-shared/context-windows';
 import { formatCount } from '../../src-shared/format-count';
 
@@ -7,18 +6,6 @@ export type FieldParse<T> = { readonly ok: true; readonly value: T } | { readonl
 
 /** The smallest output limit the Api takes. */
 export const MIN_OUTPUT_LIMIT = 256;
-
-const SOURCE_WORDS: Record<WindowSource, string> = {
-  model: 'from the catalogue',
-  family: 'family guess',
-  default: 'cautious default',
-  override: 'your override',
-  server: 'reported by the server',
-};
-
-export function windowSourceWords(source: WindowSource): string {
-  return SOURCE_WORDS[source];
-}
 
 /** A whole number as people type it: digit groups may be separated by commas, spaces or underscores. */
 function wholeNumber(text: string): number | null {

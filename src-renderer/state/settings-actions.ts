@@ -40,6 +40,8 @@ export async function testBrain(brain: BrainId): Promise<BrainTestResult> {
     if (result.ok && models !== undefined && models.length > 0) {
       setState((state) => ({ listedModels: { ...state.listedModels, [brain]: models } }));
     }
+    // The answer is kept: the picker's models and the windows the provider reported come with the settings.
+    if (result.ok) void loadSettings();
     return result;
   } catch (error) {
     return { ok: false, message: errorText(error) };

@@ -134,6 +134,8 @@ export interface ContextStatusView {
   readonly contextWindow: number;
   readonly outputLimit: number;
   readonly windowSource: WindowSource;
+  /** For a window the provider reported, when it said so (ISO 8601); else null. */
+  readonly windowReportedAt: string | null;
   /** Why the window is a guess (a model the table does not know), or null. */
   readonly windowNote: string | null;
   /** `tokens` as a whole percentage of the window. */
@@ -202,7 +204,10 @@ export interface BrainSettingsView {
   readonly label: string;
   readonly wire: WireId;
   readonly defaultModel: string;
+  /** The picker's models: the provider's own chat models, newest first, once it has answered; else the catalogue's. */
   readonly models: readonly string[];
+  /** When the provider's list behind `models` was given (ISO 8601); null when `models` are the catalogue's. */
+  readonly modelsListedAt: string | null;
   /** The base URL in use: settings, else `ANYBRAIN_<BRAIN>_BASE_URL`, else the brain's default. */
   readonly baseUrl: string;
   /** The base URL saved in settings, or null when none is. */
@@ -243,6 +248,8 @@ export interface ModelWindowView {
   readonly contextWindow: number;
   readonly outputLimit: number;
   readonly source: WindowSource;
+  /** For a window the provider reported, when it said so (ISO 8601); else null. */
+  readonly reportedAt: string | null;
   readonly note: string | null;
   /** The user's own values, or null when the table's are used. */
   readonly override: { readonly contextWindow: number | null; readonly outputLimit: number | null } | null;

@@ -43,7 +43,7 @@ describe('context window settings', () => {
     expect(settings.context.lines.kimi).toEqual({ warningPercent: 60, emergencyPercent: 85 });
     expect(settings.context.lines.claude).toEqual({ warningPercent: 50, emergencyPercent: 80 });
     expect(settings.context.modelWindows.find((row) => row.model === 'kimi-k2.6')).toEqual({
-      brain: 'kimi', model: 'kimi-k2.6', contextWindow: 128_000, outputLimit: 32_768, source: 'override', note: null,
+      brain: 'kimi', model: 'kimi-k2.6', contextWindow: 128_000, outputLimit: 32_768, source: 'override', reportedAt: null, note: null,
       override: { contextWindow: 128_000, outputLimit: null },
     });
     expect(settings.context.modelWindows.at(-1)).toMatchObject({ brain: 'ollama', model: 'qwen3:32b', contextWindow: 40_960, source: 'override' });

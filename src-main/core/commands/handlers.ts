@@ -8,6 +8,7 @@ import type { KeyStore } from '../core-types';
 import type { TurnEngine } from '../engine/turn-engine';
 import type { McpServerStore } from '../mcp-server-store';
 import type { NotAnswering } from '../outside/not-answering';
+import type { ModelReports } from '../model-reports';
 import type { AppDatabase } from '../store/open';
 import type { AppToolbox } from '../toolbox';
 import type { ExportJobs } from '../transcripts/export-jobs';
@@ -32,6 +33,8 @@ export interface CommandDependencies {
   readonly leftovers: LeftoverSweep;
   /** What outside Anybrain is not answering right now. */
   readonly notAnswering: NotAnswering;
+  /** Each brain's own model list, asked for and kept. */
+  readonly modelReports: ModelReports;
 }
 
 /** Some of the Api's commands, each handled with the input its schema parsed. */

@@ -6,12 +6,11 @@ import { redactKeys } from '../secrets/redact';
 import { ApiError, type SettingsView } from '../../../src-shared/api';
 import { AVAILABLE_BRAINS, BRAIN_IDS, BRAINS, FALLBACK_BRAIN } from '../../../src-shared/brains';
 import { confirmKeyOrigin, connectionFor, forgetKeyOrigin } from '../brain-connection';
-import { listModels } from '../providers/list-models';
 import { readSetting, writeSetting } from '../store/settings';
 import type { CommandDependencies, HandlerGroup } from './handlers';
-import { offeredModels } from '../../../src-shared/models/catalogue';
+import { modelsToOffer } from '../../../src-shared/models/offered';
 
-export type SettingsDependencies = Pick<CommandDependencies, 'db' | 'dataDir' | 'env' | 'keyStore' | 'engine'>;
+export type SettingsDependencies = Pick<CommandDependencies, 'db' | 'dataDir' | 'env' | 'keyStore' | 'engine' | 'modelReports'>;
 
 export function settingsView({ db, dataDir, env, keyStore, engine }: SettingsDependencies): SettingsView {
   return {
@@ -29,12 +28,14 @@ export function settingsView({ db, dataDir, env, keyStore, engine }: SettingsDep
     brains: BRAIN_IDS.map((brain) => {
       const info = BRAINS[brain];
       const connection = connectionFor(db, brain, env, keyStore);
+      const answer = engine.windows.providerAnswer(brain);
       return {
         brain,
         label: info.label,
         wire: info.wire,
         defaultModel: info.defaultModel,
-        models: offeredModels(brain),
+        models: modelsToOffer(brain, answer),
+        modelsListedAt: answer === null ? null : answer.fetchedAt,
         baseUrl: connection.baseUrl,
         baseUrlOverride: connection.baseUrlOverride,
         keySource: connection.keySource,
@@ -46,7 +47,7 @@ export function settingsView({ db, dataDir, env, keyStore, engine }: SettingsDep
 }
 
 export function settingsCommands(dependencies: SettingsDependencies) {
-  const { db, env, keyStore } = dependencies;
+  const { db, env, keyStore, modelReports } = dependencies;
   return {
     getSettings: () => settingsView(dependencies),
     setDefaultBrain: ({ brain }) => {
@@ -80,24 +81,23 @@ export function settingsCommands(dependencies: SettingsDependencies) {
       }
       // A key typed in Settings is meant for the base URL shown beside it.
       if (key === null) forgetKeyOrigin(db, brain);
-      else confirmKeyOrigin(db, brain, connectionFor(db, brain, env, keyStore).baseUrl);
+      else {
+        confirmKeyOrigin(db, brain, connectionFor(db, brain, env, keyStore).baseUrl);
+        modelReports.refreshSoon(brain);
+      }
       return settingsView(dependencies);
     },
     testBrain: async ({ brain }) => {
       const info = BRAINS[brain];
-      const connection = connectionFor(db, brain, env, keyStore);
-      // The same refusals as a turn: a test must not carry the key where a turn would not.
-      if (connection.problem) return { ok: false, message: connection.problem.message };
-      if (info.keyVariable !== null && connection.apiKey === null) {
-        return { ok: false, message: `No ${info.label} key yet: add one, or set ${info.keyVariable}. Nothing was sent.` };
-      }
-      const answer = await listModels({ wire: info.wire, baseUrl: connection.baseUrl, apiKey: connection.apiKey });
+      const answer = await modelReports.refresh(brain);
       if (!answer.ok) {
-        const said = redactKeys(answer.message, [connection.apiKey]);
+        if (!answer.sent) return { ok: false, message: answer.message };
+        const said = redactKeys(answer.message, [connectionFor(db, brain, env, keyStore).apiKey]);
         return { ok: false, message: answer.answered ? `${info.label} answered ${said}` : said };
       }
       const count = answer.models.length;
-      return { ok: true, message: `${info.label} answered: ${count} ${count === 1 ? 'model' : 'models'} available.`, models: answer.models };
+      const listed = modelsToOffer(brain, { brain, baseUrl: '', fetchedAt: '', models: answer.models });
+      return { ok: true, message: `${info.label} answered: ${count} ${count === 1 ? 'model' : 'models'} available.`, models: listed };
     },
     confirmKeyHost: ({ brain }) => {
       const connection = connectionFor(db, brain, env, keyStore);

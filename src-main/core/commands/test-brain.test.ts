@@ -6,8 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useFakeBrains } from '../../../e2e/fake-brains/use-fake-brains';
+import type { SettingsView } from '../../../src-shared/api';
 import { openCore } from '../app';
 import { offeredModels } from '../../../src-shared/models/catalogue';
+import { OLLAMA_TRAINED_LENGTH_CAP } from '../../../src-shared/context-windows';
+import { INVENTED_CLAUDE_MODEL } from '../../../e2e/fake-brains/model-lists';
 
 const fake = useFakeBrains();
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -23,6 +26,12 @@ function coreWith(env: Record<string, string>) {
     () => core.dispose(),
   );
   return core;
+}
+
+async function settingsOf(core: ReturnType<typeof coreWith>): Promise<SettingsView> {
+  const result = await core.dispatch('getSettings', {});
+  if (!result.ok) throw new Error(result.error.message);
+  return result.value as SettingsView;
 }
 
 describe('testBrain', () => {
@@ -52,12 +61,46 @@ describe('testBrain', () => {
     expect(fake.requests()).toEqual([]);
   });
 
-  it('asks a keyless Ollama for its pulled models', async () => {
+  it('asks a keyless Ollama for its pulled models, then each one for its trained length', async () => {
     const core = coreWith({ ANYBRAIN_OLLAMA_BASE_URL: fake.baseUrlFor('ollama') });
     expect(await core.dispatch('testBrain', { brain: 'ollama' })).toEqual({
       ok: true,
       value: { ok: true, message: `Ollama answered: ${offeredModels('ollama').length} models available.`, models: offeredModels('ollama') },
     });
+    expect(fake.requests().map((request) => [request.method, request.path])).toEqual([
+      ['GET', '/ollama/api/tags'],
+      ...offeredModels('ollama').map(() => ['POST', '/ollama/api/show']),
+    ]);
+    // The fake's models were trained for 40,960 tokens: more than a laptop is asked for unasked.
+    const qwen = (await settingsOf(core)).context.modelWindows.find((row) => row.brain === 'ollama' && row.model === offeredModels('ollama')[0]);
+    expect(qwen).toMatchObject({ contextWindow: OLLAMA_TRAINED_LENGTH_CAP, source: 'provider' });
+  });
+
+  it("keeps the provider's answer: the picker offers its models newest first, and its windows win over the catalogue", async () => {
+    const core = coreWith({ ANTHROPIC_API_KEY: 'sk-ant-test', ANYBRAIN_CLAUDE_BASE_URL: fake.baseUrlFor('claude') });
+    expect((await settingsOf(core)).brains.find((brain) => brain.brain === 'claude')).toMatchObject({ models: offeredModels('claude'), modelsListedAt: null });
+    const tested = await core.dispatch('testBrain', { brain: 'claude' });
+    const listed = [INVENTED_CLAUDE_MODEL.id, ...offeredModels('claude')];
+    expect(tested).toEqual({ ok: true, value: { ok: true, message: `Claude answered: ${listed.length} models available.`, models: listed } });
+
+    const after = await settingsOf(core);
+    const claude = after.brains.find((brain) => brain.brain === 'claude');
+    expect(claude?.models).toEqual(listed);
+    expect(claude?.modelsListedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(after.context.modelWindows.find((row) => row.model === INVENTED_CLAUDE_MODEL.id)).toEqual({
+      brain: 'claude',
+      model: INVENTED_CLAUDE_MODEL.id,
+      contextWindow: 640_000,
+      outputLimit: 96_000,
+      source: 'provider',
+      reportedAt: claude?.modelsListedAt,
+      note: null,
+      override: null,
+    });
+
+    // Another base URL is another server: its models are not these.
+    await core.dispatch('setBaseUrl', { brain: 'claude', baseUrl: `${fake.baseUrlFor('claude')}/elsewhere` });
+    expect((await settingsOf(core)).brains.find((brain) => brain.brain === 'claude')).toMatchObject({ models: offeredModels('claude'), modelsListedAt: null });
   });
 
   it('refuses, as a turn would, to carry the key to a host it was not confirmed for', async () => {

@@ -8,26 +8,45 @@ import { useFakeBrains } from '../../../e2e/fake-brains/use-fake-brains';
 import { BRAINS, type BrainId } from '../../../src-shared/brains';
 import { listCallFor, listModels } from './list-models';
 import { offeredModels } from '../../../src-shared/models/catalogue';
+import { reportedModel } from '../../../src-shared/models/reported';
+import { INVENTED_CLAUDE_MODEL } from '../../../e2e/fake-brains/model-lists';
 
 const fake = useFakeBrains();
 
 describe('listModels', () => {
   const cases: ReadonlyArray<{ readonly brain: BrainId; readonly path: string; readonly models: readonly string[] }> = [
-    { brain: 'claude', path: '/claude/v1/models', models: [...offeredModels('claude'), ...offeredModels('glm')] },
+    { brain: 'claude', path: '/claude/v1/models?limit=1000', models: [...offeredModels('claude'), INVENTED_CLAUDE_MODEL.id] },
+    { brain: 'glm', path: '/glm/v1/models?limit=1000', models: offeredModels('glm') },
     { brain: 'kimi', path: '/kimi/v1/models', models: offeredModels('kimi') },
-    { brain: 'codex', path: '/codex/v1/models', models: [...offeredModels('codex'), ...offeredModels('grok')] },
-    { brain: 'gemini', path: '/gemini/v1beta/models', models: offeredModels('gemini') },
+    { brain: 'codex', path: '/codex/v1/models', models: offeredModels('codex') },
+    { brain: 'gemini', path: '/gemini/v1beta/models?pageSize=1000', models: offeredModels('gemini') },
     { brain: 'ollama', path: '/ollama/api/tags', models: offeredModels('ollama') },
   ];
 
   for (const { brain, path, models } of cases) {
     it(`lists ${brain}'s models with one GET to ${path}`, async () => {
       const answer = await listModels({ wire: BRAINS[brain].wire, baseUrl: fake.baseUrlFor(brain), apiKey: 'sk-test' });
-      expect(answer).toEqual({ ok: true, models });
+      expect(answer.ok && answer.models.map((model) => model.id)).toEqual(models);
       expect(fake.requests().map((request) => [request.method, request.path])).toEqual([['GET', path]]);
       expect(fake.violations()).toEqual([]);
     });
   }
+
+  it("reads what Anthropic says of each model: window, output limit, inputs, life cycle", async () => {
+    const answer = await listModels({ wire: 'anthropic-messages', baseUrl: fake.baseUrlFor('claude'), apiKey: 'sk-test' });
+    expect(answer.ok && answer.models.find((model) => model.id === INVENTED_CLAUDE_MODEL.id)).toEqual(
+      reportedModel(INVENTED_CLAUDE_MODEL.id, {
+        displayName: 'Claude Nova 6',
+        createdAt: '2026-11-20T00:00:00Z',
+        contextWindow: 640_000,
+        outputLimit: 96_000,
+        images: true,
+        pdfs: true,
+        thinking: true,
+        lifecycle: 'active',
+      }),
+    );
+  });
 
   it("reports the provider's own error when the key is missing", async () => {
     const answer = await listModels({ wire: 'anthropic-messages', baseUrl: fake.baseUrlFor('claude'), apiKey: null });

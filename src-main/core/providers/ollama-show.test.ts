@@ -35,16 +35,16 @@ const DOCS_LLAVA_ANSWER = {
 describe('ollamaWindowFromShow', () => {
   it('reads the docs example: no num_ctx in parameters, so the window is the server default; trained for 8192', () => {
     // The Modelfile text mentions num_ctx 4096, but only `parameters` is what the model runs with.
-    expect(ollamaWindowFromShow(DOCS_LLAVA_ANSWER)).toEqual({ contextWindow: null, trainedContextLength: 8192 });
+    expect(ollamaWindowFromShow(DOCS_LLAVA_ANSWER)).toEqual({ contextWindow: null, trainedContextLength: 8192, capabilities: ['completion', 'vision'] });
   });
 
   it('reads the OpenAPI example, single-spaced parameters', () => {
-    expect(ollamaWindowFromShow({ parameters: 'temperature 0.7\nnum_ctx 2048', model_info: {} })).toEqual({ contextWindow: 2048, trainedContextLength: null });
+    expect(ollamaWindowFromShow({ parameters: 'temperature 0.7\nnum_ctx 2048', model_info: {} })).toEqual({ contextWindow: 2048, trainedContextLength: null, capabilities: null });
   });
 
   it('takes the trained length under the architecture named in general.architecture only', () => {
     const modelInfo = { 'general.architecture': 'gemma3', 'llama.context_length': 8192, 'gemma3.context_length': 131072 };
-    expect(ollamaWindowFromShow({ model_info: modelInfo })).toEqual({ contextWindow: null, trainedContextLength: 131072 });
+    expect(ollamaWindowFromShow({ model_info: modelInfo })).toEqual({ contextWindow: null, trainedContextLength: 131072, capabilities: null });
     expect(ollamaWindowFromShow({ model_info: { 'llama.context_length': 8192 } })).toEqual(UNKNOWN_OLLAMA_WINDOW);
     expect(ollamaWindowFromShow({ model_info: { 'general.architecture': 'llama', 'llama.context_length': '8192' } })).toEqual(UNKNOWN_OLLAMA_WINDOW);
   });
@@ -86,7 +86,7 @@ describe('fetchOllamaWindow against the fake brains', () => {
   });
 
   it('reads num_ctx from a model whose Modelfile sets it, and the trained length', async () => {
-    expect(await fetchOllamaWindow(fake.baseUrlFor('ollama'), 'qwen3:ctx-8192')).toEqual({ contextWindow: 8192, trainedContextLength: 40960 });
+    expect(await fetchOllamaWindow(fake.baseUrlFor('ollama'), 'qwen3:ctx-8192')).toEqual({ contextWindow: 8192, trainedContextLength: 40960, capabilities: ['completion', 'tools', 'thinking'] });
     const [recorded] = fake.requests();
     expect(recorded?.method).toBe('POST');
     expect(recorded?.path).toBe('/ollama/api/show');
@@ -97,12 +97,12 @@ describe('fetchOllamaWindow against the fake brains', () => {
   });
 
   it('leaves the window unknown for a model without num_ctx, trailing slash on the base URL or not', async () => {
-    expect(await fetchOllamaWindow(`${fake.baseUrlFor('ollama')}/`, 'qwen3:8b')).toEqual({ contextWindow: null, trainedContextLength: 40960 });
+    expect(await fetchOllamaWindow(`${fake.baseUrlFor('ollama')}/`, 'qwen3:8b')).toEqual({ contextWindow: null, trainedContextLength: 40960, capabilities: ['completion', 'tools', 'thinking'] });
     expect(fake.requests().map((recorded) => recorded.path)).toEqual(['/ollama/api/show']);
   });
 
   it('sends a key as a bearer token, as /api/chat does', async () => {
-    expect(await fetchOllamaWindow(fake.baseUrlFor('ollama'), 'qwen3:ctx-4096', undefined, { apiKey: 'ollama-key' })).toEqual({ contextWindow: 4096, trainedContextLength: 40960 });
+    expect(await fetchOllamaWindow(fake.baseUrlFor('ollama'), 'qwen3:ctx-4096', undefined, { apiKey: 'ollama-key' })).toEqual({ contextWindow: 4096, trainedContextLength: 40960, capabilities: ['completion', 'tools', 'thinking'] });
     expect(fake.requests()[0]?.headers.authorization).toBe('[redacted]');
   });
 
@@ -113,8 +113,8 @@ describe('fetchOllamaWindow against the fake brains', () => {
 
   it('serves the cache with the default lookup', async () => {
     const cache = new OllamaWindowCache();
-    expect(await cache.get(fake.baseUrlFor('ollama'), 'qwen3:ctx-16384')).toEqual({ contextWindow: 16384, trainedContextLength: 40960 });
-    expect(await cache.get(fake.baseUrlFor('ollama'), 'qwen3:ctx-16384')).toEqual({ contextWindow: 16384, trainedContextLength: 40960 });
+    expect(await cache.get(fake.baseUrlFor('ollama'), 'qwen3:ctx-16384')).toEqual({ contextWindow: 16384, trainedContextLength: 40960, capabilities: ['completion', 'tools', 'thinking'] });
+    expect(await cache.get(fake.baseUrlFor('ollama'), 'qwen3:ctx-16384')).toEqual({ contextWindow: 16384, trainedContextLength: 40960, capabilities: ['completion', 'tools', 'thinking'] });
     expect(fake.requests()).toHaveLength(1);
   });
 });
@@ -148,7 +148,7 @@ describe('fetchOllamaWindow against servers that do not answer well', () => {
 
   it('reads a well-formed answer', async () => {
     answer = sendJsonText(200, JSON.stringify(DOCS_LLAVA_ANSWER));
-    expect(await lookUpOllamaWindow(baseUrl, 'llava')).toEqual({ contextWindow: null, trainedContextLength: 8192 });
+    expect(await lookUpOllamaWindow(baseUrl, 'llava')).toEqual({ contextWindow: null, trainedContextLength: 8192, capabilities: ['completion', 'vision'] });
     expect(received).toEqual(['POST /api/show']);
   });
 
@@ -211,7 +211,7 @@ describe('fetchOllamaWindow against servers that do not answer well', () => {
 });
 
 describe('OllamaWindowCache', () => {
-  const WINDOW: OllamaWindow = { contextWindow: 8192, trainedContextLength: 40960 };
+  const WINDOW: OllamaWindow = { contextWindow: 8192, trainedContextLength: 40960, capabilities: null };
 
   interface PendingLookup {
     readonly baseUrl: string;
@@ -261,8 +261,8 @@ describe('OllamaWindowCache', () => {
     advance(1);
     const again = cache.get('http://127.0.0.1:11434', 'qwen3');
     expect(lookups).toHaveLength(2);
-    lookups[1]?.settle({ contextWindow: 16384, trainedContextLength: 40960 });
-    expect(await again).toEqual({ contextWindow: 16384, trainedContextLength: 40960 });
+    lookups[1]?.settle({ contextWindow: 16384, trainedContextLength: 40960, capabilities: null });
+    expect(await again).toEqual({ contextWindow: 16384, trainedContextLength: 40960, capabilities: null });
   });
 
   it('remembers a failure for 30 seconds, counted from when it came back', async () => {
@@ -284,10 +284,10 @@ describe('OllamaWindowCache', () => {
   it('keeps an answer with no num_ctx as an answer, not a failure', async () => {
     const { cache, lookups, advance } = cacheUnderTest();
     const first = cache.get('http://127.0.0.1:11434', 'qwen3');
-    lookups[0]?.settle({ contextWindow: null, trainedContextLength: 40960 });
+    lookups[0]?.settle({ contextWindow: null, trainedContextLength: 40960, capabilities: null });
     await first;
     advance(OLLAMA_WINDOW_FAILURE_TTL_MS);
-    expect(await cache.get('http://127.0.0.1:11434', 'qwen3')).toEqual({ contextWindow: null, trainedContextLength: 40960 });
+    expect(await cache.get('http://127.0.0.1:11434', 'qwen3')).toEqual({ contextWindow: null, trainedContextLength: 40960, capabilities: null });
     expect(lookups).toHaveLength(1);
   });
 
@@ -309,7 +309,7 @@ describe('OllamaWindowCache', () => {
       ['http://127.0.0.1:11434', 'llama3'],
       ['http://127.0.0.1:11435', 'qwen3'],
     ]);
-    lookups.forEach((lookup, index) => lookup.settle({ contextWindow: 1000 * (index + 1), trainedContextLength: null }));
+    lookups.forEach((lookup, index) => lookup.settle({ contextWindow: 1000 * (index + 1), trainedContextLength: null, capabilities: null }));
     expect((await Promise.all(answers)).map((window) => window.contextWindow)).toEqual([1000, 2000, 3000]);
   });
 

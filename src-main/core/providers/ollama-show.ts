@@ -5,16 +5,18 @@
  * Modelfile sets it, else at its own server default (set by `OLLAMA_CONTEXT_LENGTH` or the GPU's memory, which
  * `/api/show` does not report), never at the trained length unless `num_ctx` says so.
  */
-import { isRecord, numberField, recordField, stringField } from './json-fields';
+import { arrayField, isRecord, numberField, recordField, stringField } from './json-fields';
 
 export interface OllamaWindow {
   /** The Modelfile's `num_ctx`; null when the model sets none (the server's default applies) or the server could not be asked. */
   readonly contextWindow: number | null;
   /** `<architecture>.context_length` from `model_info`: what the model was trained for, for display. */
   readonly trainedContextLength: number | null;
+  /** `capabilities`: `completion`, `vision`, `thinking`, `tools`, `embedding`; null when the server does not say. */
+  readonly capabilities: readonly string[] | null;
 }
 
-export const UNKNOWN_OLLAMA_WINDOW: OllamaWindow = { contextWindow: null, trainedContextLength: null };
+export const UNKNOWN_OLLAMA_WINDOW: OllamaWindow = { contextWindow: null, trainedContextLength: null, capabilities: null };
 
 /** A local Ollama answers `/api/show` from disk in milliseconds; a turn waits at most this long for it. */
 export const OLLAMA_SHOW_TIMEOUT_MS = 5_000;
@@ -64,9 +66,11 @@ export async function lookUpOllamaWindow(baseUrl: string, model: string, signal?
 export function ollamaWindowFromShow(answer: unknown): OllamaWindow | null {
   if (!isRecord(answer)) return null;
   const parameters = stringField(answer, 'parameters');
+  const capabilities = arrayField(answer, 'capabilities');
   return {
     contextWindow: parameters === null ? null : numCtxIn(parameters),
     trainedContextLength: trainedContextLengthIn(recordField(answer, 'model_info')),
+    capabilities: capabilities === null ? null : capabilities.filter((capability): capability is string => typeof capability === 'string'),
   };
 }
 

@@ -46,6 +46,7 @@ describe('openDatabase', () => {
       'messages',
       'messages_cjk_fts',
       'messages_fts',
+      'provider_models',
       'repair_changes',
       'search_backfill',
       'settings',
