@@ -1,6 +1,7 @@
 import { memo, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { BRAINS, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../src-shared/brains';
 import { deprecationNotice, lifecycleLabel, retiredModelRefusal } from '../../src-shared/models/lifecycle';
+import type { ReportedModel } from '../../src-shared/models/reported';
 import { reasoningAbility, reasoningLevelsOf } from '../../src-shared/reasoning';
 import { setConversationBrain, setConversationReasoning, switchConversationBrain } from '../state/brain-actions';
 import { selectConversationBrain } from '../state/selectors';
@@ -23,7 +24,8 @@ function ModelPicker({ conversationId, brain, model }: ModelPickerProps) {
   const offered = useMemo(() => [...new Set([...brain.models, ...(listed ?? [])])], [brain.models, listed]);
   const [value, setValue] = useState(model ?? '');
   const effectiveModel = model ?? brain.defaultModel;
-  const lifecycleNotice = modelLifecycleNotice(brain.id, effectiveModel);
+  const reportedOf = (modelId: string) => brain.reported.get(modelId) ?? null;
+  const lifecycleNotice = modelLifecycleNotice(brain.id, effectiveModel, reportedOf(effectiveModel));
   const listId = `models-${conversationId}`;
   // A committed model (from here or elsewhere) replaces the text; keeping the field mounted keeps its focus.
   const [shownModel, setShownModel] = useState(model);
@@ -57,7 +59,7 @@ function ModelPicker({ conversationId, brain, model }: ModelPickerProps) {
         value={value}
         placeholder={brain.defaultModel}
         title={lifecycleNotice ?? `Any model id; empty uses ${brain.label}'s default, ${brain.defaultModel}`}
-        aria-invalid={retiredModelRefusal(brain.id, effectiveModel) !== null}
+        aria-invalid={retiredModelRefusal(brain.id, effectiveModel, reportedOf(effectiveModel)) !== null}
         maxLength={200}
         spellCheck={false}
         onChange={(event) => setValue(event.target.value)}
@@ -66,7 +68,7 @@ function ModelPicker({ conversationId, brain, model }: ModelPickerProps) {
       />
       <datalist id={listId}>
         {offered.map((modelId) => (
-          <option key={modelId} value={modelId} label={lifecycleLabel(brain.id, modelId) ?? undefined} />
+          <option key={modelId} value={modelId} label={lifecycleLabel(brain.id, modelId, reportedOf(modelId)) ?? undefined} />
         ))}
       </datalist>
     </>
@@ -74,13 +76,14 @@ function ModelPicker({ conversationId, brain, model }: ModelPickerProps) {
 }
 
 /** The sentence for a model that is deprecated or shut down, else null. */
-function modelLifecycleNotice(brain: BrainId, model: string): string | null {
-  return retiredModelRefusal(brain, model) ?? deprecationNotice(brain, model);
+function modelLifecycleNotice(brain: BrainId, model: string, reported: ReportedModel | null): string | null {
+  return retiredModelRefusal(brain, model, reported) ?? deprecationNotice(brain, model, undefined, reported);
 }
 
 /** Under the model field: what a deprecated or shut-down model means, and what to pick instead. */
 function ModelLifecycleNote({ brain, model }: { readonly brain: BrainOption; readonly model: string | null }) {
-  const notice = modelLifecycleNotice(brain.id, model ?? brain.defaultModel);
+  const shown = model ?? brain.defaultModel;
+  const notice = modelLifecycleNotice(brain.id, shown, brain.reported.get(shown) ?? null);
   if (notice === null) return null;
   return (
     <p className="model-lifecycle" role="note" data-testid="model-lifecycle">

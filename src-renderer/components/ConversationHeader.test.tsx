@@ -5,7 +5,9 @@ import type { Api } from '../../src-shared/api';
 import { installApi } from '../state/api-client';
 import { testBrain } from '../state/settings-actions';
 import { resetAppStore, useAppStore } from '../state/store';
-import { conversationFixture, fakeApi } from '../state/test-fixtures';
+import { brainSettingsFixture, conversationFixture, fakeApi, settingsViewFixture } from '../state/test-fixtures';
+import { applySettings } from '../state/settings-slice';
+import { reportedModel } from '../../src-shared/models/reported';
 import { ConversationHeader, NARROW_HEADER_QUERY } from './ConversationHeader';
 
 async function settle(): Promise<void> {
@@ -108,6 +110,22 @@ describe('ConversationHeader', () => {
       'kimi-k2-turbo',
       'moonshot-v1-8k',
     ]);
+  });
+
+  it("marks a model its provider deprecates, in the list and under the field, though the catalogue does not know it", () => {
+    const deprecated = reportedModel('kimi-old', { lifecycle: 'deprecated', retiresAt: '2027-03-01' });
+    useAppStore.setState({
+      ...applySettings(settingsViewFixture({ brains: [brainSettingsFixture({ models: ['kimi-k3', 'kimi-old'], modelsListedAt: '2026-12-07T09:00:00.000Z', reportedModels: [deprecated] })] })),
+      conversationsById: { c1: conversationFixture({ brain: 'kimi', model: 'kimi-old' }) },
+    });
+    const view = render(<ConversationHeader conversationId="c1" />);
+    const input = view.getByTestId('model-picker') as HTMLInputElement;
+    const options = Array.from(document.getElementById(input.getAttribute('list') ?? '')?.querySelectorAll('option') ?? []);
+    expect(options.map((option) => [option.value, option.getAttribute('label')])).toEqual([
+      ['kimi-k3', null],
+      ['kimi-old', 'deprecated · retires 1 March 2027'],
+    ]);
+    expect(view.getByTestId('model-lifecycle').textContent).toMatch(/^Kimi's model kimi-old is deprecated and retires on 1 March 2027\. Pick another model in the model picker\.$/);
   });
 
   it('keeps to the known models when a test fails', async () => {

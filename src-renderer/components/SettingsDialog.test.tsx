@@ -1,52 +1,12 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Api, BrainSettingsView, SettingsView } from '../../src-shared/api';
+import type { Api } from '../../src-shared/api';
 import { installApi } from '../state/api-client';
 import { applySettings } from '../state/settings-slice';
 import { resetAppStore, useAppStore } from '../state/store';
-import { contextSettingsFixture, fakeApi } from '../state/test-fixtures';
+import { brainSettingsFixture as brainSettings, fakeApi, settingsViewFixture as settingsFixture } from '../state/test-fixtures';
 import { SettingsDialog } from './SettingsDialog';
-
-function brainSettings(overrides: Partial<BrainSettingsView>): BrainSettingsView {
-  return {
-    brain: 'kimi',
-    label: 'Kimi',
-    wire: 'chat-completions',
-    defaultModel: 'kimi-k2.6',
-    models: ['kimi-k2.6'],
-    modelsListedAt: null,
-    baseUrl: 'https://api.moonshot.ai/v1',
-    baseUrlOverride: null,
-    keySource: 'none',
-    connectionProblem: null,
-    available: true,
-    ...overrides,
-  };
-}
-
-function settingsFixture(overrides: Partial<SettingsView> = {}): SettingsView {
-  return {
-    defaultBrain: 'kimi',
-    theme: 'system',
-    canStoreKeys: true,
-    keyStorage: { place: 'the system keychain', answering: true, refusal: null, refusalDetail: null },
-    dataDir: '/home/someone/.local/share/anybrain',
-    context: contextSettingsFixture(),
-    brains: [
-      brainSettings({}),
-      brainSettings({
-        brain: 'ollama',
-        label: 'Ollama',
-        wire: 'ollama-chat',
-        baseUrl: 'http://127.0.0.1:11434',
-        keySource: 'not-needed',
-        available: false,
-      }),
-    ],
-    ...overrides,
-  };
-}
 
 async function settle(): Promise<void> {
   await act(async () => {

@@ -2,6 +2,7 @@ import {
   COMMAND_NAMES,
   type Api,
   type ApprovalView,
+  type BrainSettingsView,
   type ContextSettingsView,
   type ContextStatusView,
   type ConversationView,
@@ -10,6 +11,7 @@ import {
   type MemoryView,
   type MessageView,
   type ModelWindowView,
+  type SettingsView,
   type ToolView,
 } from '../../src-shared/api';
 import { BRAIN_IDS } from '../../src-shared/brains';
@@ -200,4 +202,45 @@ export function fakeApi(commands: Partial<Api>): Api {
     api[name] = commands[name] ?? (() => Promise.reject(new Error(`Unexpected command ${name}`)));
   }
   return api as Api;
+}
+
+export function brainSettingsFixture(overrides: Partial<BrainSettingsView> = {}): BrainSettingsView {
+  return {
+    brain: 'kimi',
+    label: 'Kimi',
+    wire: 'chat-completions',
+    defaultModel: 'kimi-k2.6',
+    models: ['kimi-k2.6'],
+    modelsListedAt: null,
+    reportedModels: [],
+    baseUrl: 'https://api.moonshot.ai/v1',
+    baseUrlOverride: null,
+    keySource: 'none',
+    connectionProblem: null,
+    available: true,
+    ...overrides,
+  };
+}
+
+export function settingsViewFixture(overrides: Partial<SettingsView> = {}): SettingsView {
+  return {
+    defaultBrain: 'kimi',
+    theme: 'system',
+    canStoreKeys: true,
+    keyStorage: { place: 'the system keychain', answering: true, refusal: null, refusalDetail: null },
+    dataDir: '/home/someone/.local/share/anybrain',
+    context: contextSettingsFixture(),
+    brains: [
+      brainSettingsFixture({}),
+      brainSettingsFixture({
+        brain: 'ollama',
+        label: 'Ollama',
+        wire: 'ollama-chat',
+        baseUrl: 'http://127.0.0.1:11434',
+        keySource: 'not-needed',
+        available: false,
+      }),
+    ],
+    ...overrides,
+  };
 }

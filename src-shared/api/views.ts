@@ -1,4 +1,5 @@
 /** (contract) The shapes commands answer with and events carry: plain readonly data, no behaviour. */
+import type { ReportedModel } from '../models/reported';
 import type { BrainId, ReasoningLevel, WireId } from '../brains';
 import type { ContextLevel, ContextLines, WindowSource } from '../context-windows';
 import { MCP_SERVER_STATUSES, TOOL_POLICY_VALUES, type McpServerOrigin, type McpServerStatus, type ToolPolicyValue } from '../tool-rules';
@@ -208,6 +209,8 @@ export interface BrainSettingsView {
   readonly models: readonly string[];
   /** When the provider's list behind `models` was given (ISO 8601); null when `models` are the catalogue's. */
   readonly modelsListedAt: string | null;
+  /** What the provider said of each model it listed (its life cycle above all), empty before it has answered. */
+  readonly reportedModels: readonly ReportedModel[];
   /** The base URL in use: settings, else `ANYBRAIN_<BRAIN>_BASE_URL`, else the brain's default. */
   readonly baseUrl: string;
   /** The base URL saved in settings, or null when none is. */

@@ -1,9 +1,32 @@
 /**
  * What a model's place in its provider's life cycle means for a turn: a retired model is refused before anything is
- * sent, a deprecated one is used with a notice naming its retirement and replacement.
+ * sent, a deprecated one is used with a notice naming its retirement and replacement. The provider's own word (its
+ * model list's `lifecycle`, `retires_at` or `shutdown_date`) beats the catalogue's; the replacement is the catalogue's.
  */
 import { BRAINS, type BrainId } from '../brains';
 import { findModel } from './catalogue';
+import type { ModelLifecycle } from './entry';
+import type { ReportedModel } from './reported';
+
+/** The model's life cycle: as its provider reported it, else as the catalogue has it. */
+export function modelLifecycle(brain: BrainId, model: string, reported: ReportedModel | null = null): ModelLifecycle {
+  const catalogued = findModel(brain, model).entry.lifecycle;
+  const replacement = catalogued.stage === 'active' ? null : catalogued.replacement;
+  if (reported === null || reported.lifecycle === null) return catalogued;
+  const stage = reported.lifecycle;
+  switch (stage) {
+    case 'active':
+      return { stage: 'active' };
+    case 'deprecated':
+      return { stage: 'deprecated', retiresAt: reported.retiresAt, replacement };
+    case 'retired':
+      return { stage: 'retired', retiredOn: reported.retiresAt, replacement };
+    default: {
+      const unknownStage: never = stage;
+      throw new Error(`Unknown life-cycle stage ${JSON.stringify(unknownStage)}`);
+    }
+  }
+}
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
@@ -19,16 +42,16 @@ function instead(replacement: string | null): string {
 }
 
 /** The sentence refusing a turn to a retired model, or null when the model is still answered. */
-export function retiredModelRefusal(brain: BrainId, model: string): string | null {
-  const { lifecycle } = findModel(brain, model).entry;
+export function retiredModelRefusal(brain: BrainId, model: string, reported: ReportedModel | null = null): string | null {
+  const lifecycle = modelLifecycle(brain, model, reported);
   if (lifecycle.stage !== 'retired') return null;
   const when = lifecycle.retiredOn === null ? '' : ` on ${spokenDate(lifecycle.retiredOn)}`;
   return `${BRAINS[brain].label}'s model ${model} was shut down${when}, so Anybrain sends it nothing. ${instead(lifecycle.replacement)}`;
 }
 
 /** A picker's short word for a model that is not active ("deprecated · retires 22 January 2027"), else null. */
-export function lifecycleLabel(brain: BrainId, model: string): string | null {
-  const { lifecycle } = findModel(brain, model).entry;
+export function lifecycleLabel(brain: BrainId, model: string, reported: ReportedModel | null = null): string | null {
+  const lifecycle = modelLifecycle(brain, model, reported);
   switch (lifecycle.stage) {
     case 'active':
       return null;
@@ -51,8 +74,8 @@ function todayIso(): string {
  * The notice a turn to a deprecated model carries, or null when the model is not deprecated. A retirement date already
  * past means the retirement is overdue, not done: the model may stop answering any day.
  */
-export function deprecationNotice(brain: BrainId, model: string, today: string = todayIso()): string | null {
-  const { lifecycle } = findModel(brain, model).entry;
+export function deprecationNotice(brain: BrainId, model: string, today: string = todayIso(), reported: ReportedModel | null = null): string | null {
+  const lifecycle = modelLifecycle(brain, model, reported);
   if (lifecycle.stage !== 'deprecated') return null;
   const when =
     lifecycle.retiresAt === null

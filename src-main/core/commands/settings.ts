@@ -36,6 +36,7 @@ export function settingsView({ db, dataDir, env, keyStore, engine }: SettingsDep
         defaultModel: info.defaultModel,
         models: modelsToOffer(brain, answer),
         modelsListedAt: answer === null ? null : answer.fetchedAt,
+        reportedModels: answer === null ? [] : answer.models,
         baseUrl: connection.baseUrl,
         baseUrlOverride: connection.baseUrlOverride,
         keySource: connection.keySource,

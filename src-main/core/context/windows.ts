@@ -16,7 +16,7 @@ import {
 } from '../../../src-shared/context-windows';
 import type { AppDatabase } from '../store/open';
 import { readSetting, writeSetting } from '../store/settings';
-import { readReportedModels } from '../store/provider-models';
+import { readReportedModels, readReportedModelsFrom } from '../store/provider-models';
 import { modelsToOffer } from '../../../src-shared/models/offered';
 import type { ReportedModels } from '../../../src-shared/models/reported';
 
@@ -41,10 +41,8 @@ export class ContextWindows {
 
   /** The provider's stored answer to its model list, if it came from the URL in use. */
   providerAnswer(brain: BrainId): ReportedModels | null {
-    const answer = readReportedModels(this.db, brain);
-    if (answer === null) return null;
     const baseUrl = this.options.baseUrlOf?.(brain);
-    return baseUrl === undefined || answer.baseUrl.replace(/\/+$/, '') === baseUrl.replace(/\/+$/, '') ? answer : null;
+    return baseUrl === undefined ? readReportedModels(this.db, brain) : readReportedModelsFrom(this.db, brain, baseUrl);
   }
 
   /** The provider's own word on the model, if its stored list names it. */

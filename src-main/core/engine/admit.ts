@@ -7,6 +7,7 @@ import { ApiError, type ConnectionProblem } from '../../../src-shared/api';
 import { attachmentRefusal } from '../../../src-shared/attachments';
 import { AVAILABLE_BRAINS, BRAINS, type BrainId } from '../../../src-shared/brains';
 import { retiredModelRefusal } from '../../../src-shared/models/lifecycle';
+import { readReportedModel } from '../store/provider-models';
 import { INLINE_LIMITS } from '../replay/wires/shared';
 import { newId, nowIso } from '../store/clock';
 import type { AppDatabase } from '../store/open';
@@ -131,7 +132,8 @@ function inlineLimitRefusal(brain: BrainId, rows: readonly AttachmentRow[]): str
 /** Admits a turn: `userText` is the new message, or null to answer the last user message again. */
 export function admit(deps: AdmissionDependencies, conversationId: string, userText: string | null, placement: TurnPlacement = {}): TurnContext {
   const target = resolveTarget(deps.db, conversationId, placement.overrides);
-  const retired = retiredModelRefusal(target.brain, target.model);
+  const reported = readReportedModel(deps.db, target.brain, deps.connectionFor(target.brain).baseUrl, target.model);
+  const retired = retiredModelRefusal(target.brain, target.model, reported);
   if (retired !== null) throw new ApiError('model-retired', retired);
   const connection = checkedConnection(target.brain, deps.connectionFor);
   checkAttachments(deps.db, target, placement.attachments);

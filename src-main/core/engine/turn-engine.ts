@@ -5,6 +5,8 @@
 import { ApiError, type ApiEvent, type CompactionResult, type ContextStatusView, type MessageView, type RequestPreview, type SendResult } from '../../../src-shared/api';
 import { BRAINS, isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
 import { deprecationNotice } from '../../../src-shared/models/lifecycle';
+import type { ReportedModel } from '../../../src-shared/models/reported';
+import { readReportedModel } from '../store/provider-models';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
 import { readAttachmentFile } from '../attachments/attachment-files';
 import { runCompaction } from '../context/compaction';
@@ -164,9 +166,14 @@ export class TurnEngine {
       reasoningLevel: target.reasoningLevel,
       wire,
       body: JSON.stringify(body),
-      warnings: [deprecationNotice(target.brain, target.model), ...warnings.map((warning) => warning.message)].filter((warning) => warning !== null),
+      warnings: [deprecationNotice(target.brain, target.model, undefined, this.reportedModel(target.brain, target.model)), ...warnings.map((warning) => warning.message)].filter((warning) => warning !== null),
       context: guarded.status,
     };
+  }
+
+  /** What the brain's provider last said of the model, from the base URL in use. */
+  private reportedModel(brain: BrainId, model: string): ReportedModel | null {
+    return readReportedModel(this.deps.db, brain, this.deps.connectionFor(brain).baseUrl, model);
   }
 
   /** How full the window of the brain the next turn goes to (or of `brain`/`model`) is for this conversation. */

@@ -23,6 +23,17 @@ export function readReportedModels(db: AppDatabase, brain: BrainId): ReportedMod
   return { brain, baseUrl: row.baseUrl, fetchedAt: row.fetchedAt, models: row.models.flatMap(storedModel) };
 }
 
+/** The brain's stored answer if it came from `baseUrl`: a list from another server or proxy names other models. */
+export function readReportedModelsFrom(db: AppDatabase, brain: BrainId, baseUrl: string): ReportedModels | null {
+  const answer = readReportedModels(db, brain);
+  return answer !== null && answer.baseUrl.replace(/\/+$/, '') === baseUrl.replace(/\/+$/, '') ? answer : null;
+}
+
+/** What the provider at `baseUrl` last said of `model`, or null. */
+export function readReportedModel(db: AppDatabase, brain: BrainId, baseUrl: string, model: string): ReportedModel | null {
+  return readReportedModelsFrom(db, brain, baseUrl)?.models.find((candidate) => candidate.id === model) ?? null;
+}
+
 /** Every brain's stored answer, for Settings and the picker. */
 export function readAllReportedModels(db: AppDatabase): Partial<Record<BrainId, ReportedModels>> {
   const answers: Partial<Record<BrainId, ReportedModels>> = {};
