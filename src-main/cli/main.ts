@@ -256,9 +256,9 @@ program
 
 program
   .command('models')
-  .description("each brain's models: window, output limit, reasoning levels, inputs, life cycle, and where each figure came from")
+  .description("each brain's models: window, output limit, reasoning levels, inputs, life cycle, price, and where each figure came from")
   .option('--brain <brain>', 'one brain only')
-  .option('--json', 'print a JSON array of {brain, model, default, offered, context_window, output_limit, window_source, window_reported_at, reasoning, inputs, lifecycle, source}')
+  .option('--json', 'print a JSON array of {brain, model, default, offered, context_window, output_limit, window_source, window_reported_at, reasoning, inputs, lifecycle, price, source}')
   .option('--refresh', "ask each brain with a key (and Ollama) for its model list first, and keep it; exits 1 if one does not answer")
   .action((options: { brain?: string; json?: boolean; refresh?: boolean }) => withCore(dataFlag(), (core) => modelsCommand(core, output, options)));
 

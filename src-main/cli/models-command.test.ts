@@ -43,6 +43,8 @@ describe('anybrain models', () => {
       reasoning: { levels: ['low', 'medium', 'high'], default: 'high' },
       inputs: { images: ['image/png', 'image/jpeg', 'image/webp', 'image/gif'], pdfs: true },
       lifecycle: { stage: 'active' },
+      // The price list names Claude Sonnet 5 as one line: Sonnet 5.5 is priced as it.
+      price: { input_per_million: 2, output_per_million: 10, cache_read_per_million: 0.2, cache_write_per_million: 2.5, priced_as: 'claude-sonnet-5' },
       source: { page: 'https://platform.claude.com/docs/about-claude/models/overview', checked: '2026-12-07' },
     });
     expect(models.at(-1)).toMatchObject({
@@ -61,8 +63,14 @@ describe('anybrain models', () => {
     expect(await modelsCommand(core, output, { brain: 'gemini' })).toBe(0);
     expect(output.out.split('\n').slice(0, 2)).toEqual([
       'gemini gemini-4-argon: 1,048,576 tokens, 65,536 out (from the catalogue); reasoning low/medium/high, medium by default',
-      '  text, images (PNG, JPEG, WEBP), PDFs; read from https://ai.google.dev/gemini-api/docs/generate-content/latest-model on 2026-12-07',
+      '  text, images (PNG, JPEG, WEBP), PDFs; no price known; read from https://ai.google.dev/gemini-api/docs/generate-content/latest-model on 2026-12-07',
     ]);
+    const kimi = capture();
+    expect(await modelsCommand(core, kimi, { brain: 'kimi' })).toBe(0);
+    expect(kimi.out).toContain('\n  text, images (PNG, JPEG, WEBP); $0.95 in, $4 out per million tokens (cache: $0.16 read); read from ');
+    const ollama = capture();
+    expect(await modelsCommand(core, ollama, { brain: 'ollama' })).toBe(0);
+    expect(ollama.out).toContain('; free on this machine; ');
     await expect(modelsCommand(core, capture(), { brain: 'hal' })).rejects.toThrow('Unknown brain "hal".');
   });
 
@@ -74,7 +82,7 @@ describe('anybrain models', () => {
     expect(output.out.split('\n').slice(0, 2)).toEqual([
       `claude ${INVENTED_CLAUDE_MODEL.id}: 640,000 tokens, 96,000 out (from Anthropic, today); reasoning off/low/medium/high, off by default`,
       // Its reasoning and inputs are its family's, from the catalogue.
-      '  text, images (PNG, JPEG, WEBP, GIF), PDFs; read from https://platform.claude.com/docs/about-claude/models/overview on 2026-12-07',
+      '  text, images (PNG, JPEG, WEBP, GIF), PDFs; no price known; read from https://platform.claude.com/docs/about-claude/models/overview on 2026-12-07',
     ]);
 
     // A brain without a key is not asked; one that does not answer makes the command end in failure.

@@ -1,0 +1,41 @@
+/**
+ * Prices from the pinned `@pydantic/genai-prices` data: figures per million tokens as the list has them, and a
+ * request's cost with its cache and long-prompt tiers applied.
+ */
+import { describe, expect, it } from 'vitest';
+import { costOf, modelPrice } from './prices';
+
+describe('modelPrice', () => {
+  it("reads each brain's prices per million tokens, cached input included where the provider charges for it", () => {
+    expect(modelPrice('claude', 'claude-sonnet-4-6')).toEqual({ inputPerMillion: 3, outputPerMillion: 15, cacheReadPerMillion: 0.3, cacheWritePerMillion: 3.75, pricedAs: 'claude-sonnet-4-6' });
+    expect(modelPrice('kimi', 'kimi-k2.6')).toEqual({ inputPerMillion: 0.95, outputPerMillion: 4, cacheReadPerMillion: 0.16, cacheWritePerMillion: null, pricedAs: 'kimi-k2.6' });
+    expect(modelPrice('glm', 'glm-5.3')).toMatchObject({ inputPerMillion: 1.4, outputPerMillion: 4.4, pricedAs: 'GLM-5.3' });
+    // A model the list names only by its line is priced as the line.
+    expect(modelPrice('claude', 'claude-sonnet-5-5')).toMatchObject({ inputPerMillion: 2, outputPerMillion: 10, pricedAs: 'claude-sonnet-5' });
+  });
+
+  it('says nothing for a model the list does not know, and nothing is owed for a model on this machine', () => {
+    expect(modelPrice('claude', 'claude-nova-6')).toBeNull();
+    expect(modelPrice('ollama', 'qwen3')).toEqual({ inputPerMillion: 0, outputPerMillion: 0, cacheReadPerMillion: null, cacheWritePerMillion: null, pricedAs: null });
+  });
+});
+
+describe('costOf', () => {
+  it('charges cache writes and reads at their own prices, the rest of the input at the input price', () => {
+    // 5 uncached input tokens at $3, 4,735 written to the cache at $3.75, 255 out at $15 (per million).
+    expect(costOf('claude', 'claude-sonnet-4-6', { inputTokens: 4_740, cacheWriteTokens: 4_735, outputTokens: 255 })).toBe(0.02159625);
+    expect(costOf('claude', 'claude-sonnet-4-6', { inputTokens: 10_000, cacheReadTokens: 9_000, outputTokens: 0 })).toBe(0.0057);
+  });
+
+  it("applies a provider's long-prompt tier to the whole request", () => {
+    // Above 272k input tokens OpenAI's price for the model doubles: 300,000 at $4, 1,000 out at $18.
+    expect(costOf('codex', 'gpt-5.6-terra', { inputTokens: 300_000, outputTokens: 1_000 })).toBe(1.218);
+    expect(costOf('codex', 'gpt-5.6-terra', { inputTokens: 100_000, outputTokens: 1_000 })).toBe(0.212);
+  });
+
+  it('gives no cost for an unknown model or a usage that does not add up, and none owed on this machine', () => {
+    expect(costOf('gemini', 'gemini-nova', { inputTokens: 10, outputTokens: 1 })).toBeNull();
+    expect(costOf('claude', 'claude-sonnet-4-6', { inputTokens: 10, cacheReadTokens: 20, outputTokens: 1 })).toBeNull();
+    expect(costOf('ollama', 'qwen3', { inputTokens: 10_000, outputTokens: 1_000 })).toBe(0);
+  });
+});
