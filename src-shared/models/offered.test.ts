@@ -23,6 +23,16 @@ describe('modelsToOffer', () => {
     expect(modelsToOffer('claude', answer('claude', models), NOW)).toEqual(['claude-nova-6', 'claude-sonnet-4-6', 'claude-opus-4-1']);
   });
 
+  it('orders by the instant each model was made, whatever the offset it is written with', () => {
+    const models = [
+      reportedModel('llama3.2:latest', { createdAt: '2025-05-04T17:37:44.706015396-07:00' }),
+      reportedModel('deepseek-r1:latest', { createdAt: '2025-05-10T08:06:48.639712648-07:00' }),
+      reportedModel('qwen3:latest', { createdAt: '2025-05-05T02:00:00Z' }),
+      reportedModel('mystery', { createdAt: 'yesterday' }),
+    ];
+    expect(modelsToOffer('ollama', answer('ollama', models), NOW)).toEqual(['deepseek-r1:latest', 'qwen3:latest', 'llama3.2:latest', 'mystery']);
+  });
+
   it('keeps a list that only proves existence to the models the catalogue knows by name or family', () => {
     const models = [reportedModel('gpt-5.6', { createdAt: '2026-05-28T00:00:00Z' }), reportedModel('dall-e-3', { createdAt: '2023-10-31T00:00:00Z' }), reportedModel('whisper-1')];
     expect(modelsToOffer('codex', answer('codex', models), NOW)).toEqual(['gpt-5.6']);

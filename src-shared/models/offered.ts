@@ -19,14 +19,14 @@ function canChat(brain: BrainId, model: ReportedModel, today: string): boolean {
 
 /** Newest first where the provider dates its models; undated ones keep the provider's order after them. */
 function newestFirst(models: readonly ReportedModel[]): ReportedModel[] {
+  // Times come with offsets (Ollama's are local): compared as instants, an unreadable one counts as undated.
+  const timeOf = (model: ReportedModel): number => {
+    const time = model.createdAt === null ? Number.NaN : Date.parse(model.createdAt);
+    return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
+  };
   return models
-    .map((model, index) => ({ model, index }))
-    .sort((a, b) => {
-      const left = a.model.createdAt ?? '';
-      const right = b.model.createdAt ?? '';
-      if (left === right) return a.index - b.index;
-      return left < right ? 1 : -1;
-    })
+    .map((model, index) => ({ model, index, time: timeOf(model) }))
+    .sort((a, b) => (a.time === b.time ? a.index - b.index : b.time - a.time))
     .map(({ model }) => model);
 }
 

@@ -75,6 +75,51 @@ describe('openAiStyleModelsIn', () => {
   });
 });
 
+describe("the providers' own examples, verbatim", () => {
+  it("reads OpenAI's list example (openai/openai-openapi openapi.yaml at f85dbe22, MIT) and its Model example", () => {
+    const listExample = {
+      object: 'list',
+      data: [
+        { id: 'model-id-0', object: 'model', created: 1686935002, owned_by: 'organization-owner', shutdown_date: null },
+        { id: 'model-id-1', object: 'model', created: 1686935002, owned_by: 'organization-owner', shutdown_date: null },
+      ],
+    };
+    const modelExample = { id: 'VAR_chat_model_id', object: 'model', created: 1686935002, owned_by: 'openai', shutdown_date: '2026-10-23' };
+    expect(openAiStyleModelsIn([...listExample.data, modelExample])).toEqual([
+      reportedModel('model-id-0', { createdAt: '2023-06-16T17:03:22.000Z' }),
+      reportedModel('model-id-1', { createdAt: '2023-06-16T17:03:22.000Z' }),
+      reportedModel('VAR_chat_model_id', { createdAt: '2023-06-16T17:03:22.000Z', lifecycle: 'deprecated', retiresAt: '2026-10-23' }),
+    ]);
+  });
+
+  it("reads Ollama's /api/tags example (ollama/ollama docs/api.md at 948f6933, MIT)", () => {
+    const tagsExample = {
+      models: [
+        {
+          name: 'deepseek-r1:latest',
+          model: 'deepseek-r1:latest',
+          modified_at: '2025-05-10T08:06:48.639712648-07:00',
+          size: 4683075271,
+          digest: '0a8c266910232fd3291e71e5ba1e058cc5af9d411192cf88b6d30e92b6e73163',
+          details: { parent_model: '', format: 'gguf', family: 'qwen2', families: ['qwen2'], parameter_size: '7.6B', quantization_level: 'Q4_K_M' },
+        },
+        {
+          name: 'llama3.2:latest',
+          model: 'llama3.2:latest',
+          modified_at: '2025-05-04T17:37:44.706015396-07:00',
+          size: 2019393189,
+          digest: 'a80c4f17acd55265feec403c7aef86be0c25983ab279d83f3bcd3abbcb5b8b72',
+          details: { parent_model: '', format: 'gguf', family: 'llama', families: ['llama'], parameter_size: '3.2B', quantization_level: 'Q4_K_M' },
+        },
+      ],
+    };
+    expect(ollamaTagsIn(tagsExample.models)).toEqual([
+      reportedModel('deepseek-r1:latest', { createdAt: '2025-05-10T08:06:48.639712648-07:00' }),
+      reportedModel('llama3.2:latest', { createdAt: '2025-05-04T17:37:44.706015396-07:00' }),
+    ]);
+  });
+});
+
 describe('geminiModelsIn', () => {
   it('reads the token limits and thinking, and marks a model without generateContent as not for chat', () => {
     expect(
