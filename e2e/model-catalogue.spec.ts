@@ -57,4 +57,15 @@ test("Test keeps Claude's model list: a model the catalogue does not know is off
   await expect(row.getByTestId('model-window-source')).toHaveText('from Anthropic, today');
   await row.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/screenshots/provider-model-settings-1280-light.png' });
+
+  // The brain's card says whose list the picker offers.
+  await page.getByTestId('settings-tab-general').click();
+  const card = page.locator('[data-testid="brain-settings"][data-brain="claude"]');
+  await expect(card.getByTestId('brain-models-source')).toHaveText(`The model picker offers the ${offeredModels('claude').length + 1} models Anthropic listed today.`);
+  for (const [width, scheme] of [[1280, 'light'], [480, 'dark']] as const) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.emulateMedia({ colorScheme: scheme });
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/screenshots/provider-model-card-${width}-${scheme}.png` });
+  }
 });

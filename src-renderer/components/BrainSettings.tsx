@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { BrainSettingsView } from '../../src-shared/api';
 import { hostOf } from '../../src-shared/base-url';
 import { BRAINS } from '../../src-shared/brains';
+import { spokenAge } from '../../src-shared/models/reported';
 import { clearSettingsBrain, confirmKeyHost, setBaseUrl, setKey } from '../state/settings-actions';
 import { useAppStore } from '../state/store';
 import { brainStateText } from './brain-state';
@@ -233,6 +234,17 @@ interface BrainSettingsProps {
   readonly keyPlace: string | null;
 }
 
+/** Whose list the model picker offers, once the provider has answered a Test. */
+function ListedModelsNote({ brain }: { readonly brain: BrainSettingsView }) {
+  if (brain.modelsListedAt === null) return null;
+  const count = brain.models.length;
+  return (
+    <p className="brain-models-source" data-testid="brain-models-source">
+      The model picker offers the {count} {count === 1 ? 'model' : 'models'} {BRAINS[brain.brain].provider} listed {spokenAge(brain.modelsListedAt, new Date())}.
+    </p>
+  );
+}
+
 export function BrainSettings({ brain, canStoreKeys, keyPlace }: BrainSettingsProps) {
   const ref = useFocusWhenAsked(brain.brain);
   return (
@@ -247,6 +259,7 @@ export function BrainSettings({ brain, canStoreKeys, keyPlace }: BrainSettingsPr
         </span>
         <BrainTest brain={brain.brain} label={brain.label} />
       </div>
+      <ListedModelsNote brain={brain} />
       <BaseUrlField brain={brain} />
       <KeyField brain={brain} canStoreKeys={canStoreKeys} keyPlace={keyPlace} />
       <ConnectionProblemNotice brain={brain} />

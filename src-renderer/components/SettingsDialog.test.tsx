@@ -49,6 +49,18 @@ describe('SettingsDialog', () => {
     expect(view.container.textContent).not.toContain('sk-secret');
   });
 
+  it("says whose list the model picker offers once the provider has answered, and nothing before", () => {
+    const listedAt = new Date().toISOString();
+    useAppStore.setState(
+      applySettings(
+        settingsFixture({ brains: [brainSettings({ models: ['kimi-k3', 'kimi-k2.6'], modelsListedAt: listedAt }), brainSettings({ brain: 'glm', label: 'GLM', keySource: 'environment' })] }),
+      ),
+    );
+    const view = render(<SettingsDialog />);
+    expect(kimiSection(view).getByTestId('brain-models-source').textContent).toBe('The model picker offers the 2 models Moonshot AI listed today.');
+    expect(view.getAllByTestId('brain-models-source')).toHaveLength(1);
+  });
+
   it('says why keys cannot be stored, and names the environment variable', () => {
     const refusal = "no system keychain answered. To store keys, start GNOME Keyring or KWallet in your desktop session; until then, set each brain's key in the environment";
     const keyStorage = { place: 'the system keychain', answering: true, refusal, refusalDetail: 'DBus error: no session bus' };
