@@ -62,6 +62,26 @@ describe('scanLivePath', () => {
     expect(path).toMatchObject({ summary: { id: 's2', tokens: 40 }, fittingTokens: 80 + 40, outsideRows: 0, summaryOutside: false });
   });
 
+  it('stands a summary that covers nothing here at the head of the path, and counts it outside when the rows fill the budget', () => {
+    const db = openTestDatabase();
+    insertConversation(db, { id: 'c', title: 'x', brain: 'kimi', model: null, now: NOW });
+    insertMessage(db, { id: 'head', conversationId: 'c', seq: 0, turnId: 't-head', role: 'system', kind: 'summary', text: 'Earlier: they planned a trip.', status: 'complete', tokenEstimate: 30, createdAt: NOW });
+    for (let seq = 1; seq <= 6; seq += 1) {
+      insertMessage(db, { id: `m${seq}`, conversationId: 'c', seq, turnId: `t${seq}`, role: seq % 2 === 1 ? 'user' : 'assistant', text: `row ${seq}`, status: 'complete', tokenEstimate: 10, createdAt: NOW });
+    }
+    expect(scanLivePath(db, 'c')).toMatchObject({ summary: { id: 'head', tokens: 30 }, summaryOutside: false, fittingTokens: 60 + 30, outsideRows: 0 });
+    expect(scanLivePath(db, 'c', 55)).toMatchObject({ summary: { id: 'head', tokens: 30 }, summaryOutside: true, fittingTokens: 50, outsideRows: 1 + 1, outsideTokens: 10 + 30 });
+    // A summary later in the conversation that covers nothing has no place at the head, nor one that covers rows of
+    // another branch.
+    db.$client.prepare("DELETE FROM messages WHERE id = 'head'").run();
+    insertMessage(db, { id: 'middle', conversationId: 'c', seq: 7, turnId: 't-middle', role: 'system', kind: 'summary', text: 'x', status: 'complete', tokenEstimate: 30, createdAt: NOW });
+    expect(scanLivePath(db, 'c')).toMatchObject({ summary: null, fittingTokens: 60 });
+    insertMessage(db, { id: 'elsewhere', conversationId: 'c', seq: -2, turnId: 't-e', role: 'user', text: 'another branch', status: 'complete', tokenEstimate: 10, createdAt: NOW });
+    insertMessage(db, { id: 'other', conversationId: 'c', seq: -1, turnId: 't-o', role: 'system', kind: 'summary', text: 'y', status: 'complete', tokenEstimate: 30, createdAt: NOW });
+    db.$client.prepare("UPDATE messages SET on_live_path = 0, compacted_into = 'other' WHERE id = 'elsewhere'").run();
+    expect(scanLivePath(db, 'c')).toMatchObject({ summary: null, fittingTokens: 60 });
+  });
+
   it('leaves the summary out when the rows after it fill the budget, and counts only live rows outside', () => {
     const db = openTestDatabase();
     seed(db, 20, 10);

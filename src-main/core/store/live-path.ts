@@ -1,7 +1,9 @@
 /**
  * The live path, read the way the window guard needs it: newest first, from the token estimate each row stores, never
  * reading a message's text (the `messages_live_path` index answers every walk here on its own). Walking from the
- * newest row, the first row a summary covers ends the path, and that summary stands for everything before it.
+ * newest row, the first row a summary covers ends the path, and that summary stands for everything before it. A summary
+ * that covers nothing here (imported with the history it summarised left behind, or whose rows were deleted) stands at
+ * the head of the path, for the history before it.
  */
 import { statementCacheFor } from './statements';
 import type { AppDatabase } from './open';
@@ -121,6 +123,10 @@ export function scanLivePath(
     boundarySeq = below.seq;
     summary = below.summary === null ? null : { id: below.summary.id, tokens: below.summary.tokens + rowFramingTokens };
   }
+  if (summary === null && boundary === null) {
+    const head = headSummary(db, conversationId);
+    summary = head === null ? null : { id: head.id, tokens: head.tokens + rowFramingTokens };
+  }
   const older = cutoffSeq === null ? { rows: 0, tokens: 0 } : olderLiveRows(db, conversationId, firstOutside, boundarySeq);
   let summaryOutside = false;
   let outsideRows = older.rows;
@@ -152,6 +158,24 @@ const selectNewestCoveredBelow = statementCacheFor(
 const selectOldestRow = statementCacheFor(
   `SELECT seq, compacted_into AS compactedInto FROM messages WHERE conversation_id = ? AND on_live_path = 1 AND kind != 'summary' ORDER BY seq LIMIT 1`,
 );
+const selectHeadSummary = statementCacheFor(
+  `SELECT id, token_estimate AS tokens FROM messages AS summary
+   WHERE conversation_id = ? AND on_live_path = 0 AND kind = 'summary' AND compacted_into IS NULL
+     AND seq < coalesce((SELECT min(seq) FROM messages WHERE conversation_id = summary.conversation_id AND on_live_path = 1 AND kind != 'summary'), 9007199254740991)
+     AND NOT EXISTS (SELECT 1 FROM messages AS covered WHERE covered.compacted_into = summary.id)
+   ORDER BY seq DESC LIMIT 1`,
+);
+
+/**
+ * A summary before the live path's first row that covers nothing in this conversation: its history was left behind
+ * (an import) or deleted. It stands at the head of the path. A summary off the path stays outside the tree, so it is
+ * found by its place and by covering no row, not by the path.
+ */
+function headSummary(db: AppDatabase, conversationId: string): LiveSummary | null {
+  const row = selectHeadSummary(db).get(conversationId) as { id: string; tokens: number } | undefined;
+  return row ?? null;
+}
+
 const selectSeqOf = statementCacheFor(`SELECT seq FROM messages WHERE id = ? AND conversation_id = ?`);
 
 /**
