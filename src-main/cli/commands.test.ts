@@ -103,7 +103,7 @@ describe('anybrain request and compact against a window', () => {
     const [window, outside] = output.err.split('\n');
     expect(window).toMatch(/^Window: Kimi \(kimi-k2\.6\) holds 6,000 tokens \(your setting\)\. The conversation is about [\d,]+ tokens, [\d,]+ % of Kimi's window; this request holds about [\d,]+ \(\d+ %\)\.$/);
     expect(outside).toMatch(new RegExp(`^\\d+ older messages are outside Kimi's window and left out; \`anybrain compact --conversation ${conversationId} --brain kimi\` summarises them\\.$`));
-    expect(output.out).toContain("older messages of this conversation are outside Kimi's window and not shown here.");
+    expect(output.out).toContain("Older messages of this conversation are outside Kimi's window and not shown here.");
   });
 
   it('compact summarises the oldest messages, says so, and prints the summary', async () => {

@@ -163,7 +163,7 @@ describe('a turn on a smaller window compacts first', () => {
     expect(after.filter((row) => row.kind === 'summary')).toEqual([]);
     expect(after.slice(0, before.length)).toEqual(before);
     const turnBody = sentBody(scripted.calls[1]!) as { messages: Array<{ role: string; content: string }> };
-    expect(turnBody.messages[1]!.content).toMatch(/^\[System line, notice: neither the assistant's words nor the user's\]\n\d+ older messages of this conversation are outside Kimi's window and not shown here\.$/);
+    expect(turnBody.messages[1]!.content).toMatch(/^\[System line, notice: neither the assistant's words nor the user's\]\nOlder messages of this conversation are outside Kimi's window and not shown here\.$/);
     expect(requestTokens(turnBody) + 1_000).toBeLessThanOrEqual(8_000);
   });
 
@@ -318,7 +318,7 @@ describe('a reply whose own tool answers fill the window', () => {
     expect((await started.done).status).toBe('complete');
 
     const [first, second] = scripted.calls.map((call) => sentBody(call) as { messages: Array<{ role: string; content: unknown }> });
-    const notice = /^\[System line, notice: neither the assistant's words nor the user's\]\n\d+ older messages of this conversation are outside Kimi's window and not shown here\.$/;
+    const notice = /^\[System line, notice: neither the assistant's words nor the user's\]\nOlder messages of this conversation are outside Kimi's window and not shown here\.$/;
     // The first round holds the whole conversation; the answer then needs the room of the oldest exchanges.
     expect(first!.messages.some((message) => typeof message.content === 'string' && notice.test(message.content))).toBe(false);
     expect(second!.messages[1]!.content).toMatch(notice);

@@ -55,11 +55,14 @@ export async function replayRows(db: AppDatabase, conversationId: string, path: 
   return summary === null ? rows : [summary, ...rows];
 }
 
-/** The line that tells the brain (and the request's reader) how much of the conversation it cannot see. */
+/**
+ * The line that tells the brain (and the request's reader) that part of the conversation is out of its sight. The same
+ * words every turn, without the count (the window's meter shows it): a request's start that changes each turn would
+ * defeat the provider's prompt cache.
+ */
 export function outsideWindowNotice(path: LivePath, brain: BrainId): ReplayTurn[] {
   if (path.outsideRows === 0) return [];
-  const count = path.outsideRows;
-  const text = `${count} older message${count === 1 ? ' of this conversation is' : 's of this conversation are'} outside ${BRAINS[brain].label}'s window and not shown here.`;
+  const text = `Older messages of this conversation are outside ${BRAINS[brain].label}'s window and not shown here.`;
   return [{ messageId: 'outside-window', role: 'system-line', kind: 'notice', text, calls: [] }];
 }
 
