@@ -109,8 +109,9 @@ export function openCore(
   const toolbox = new AppToolbox(db, options.dataDir, emit, mcpServers, notAnswering);
   // Ollama runs each model at the num_ctx its Modelfile sets: asked once per model and base URL, kept five minutes.
   const ollamaWindows = new OllamaWindowCache();
-  const baseUrlOf = (brain: BrainId): string => connectionFor(db, brain, env, keyStore).baseUrl;
-  const modelReports = new ModelReports({ db, connectionOf: (brain) => connectionFor(db, brain, env, keyStore) });
+  const connectionOf = (brain: BrainId) => connectionFor(db, brain, env, keyStore);
+  const baseUrlOf = (brain: BrainId): string => connectionOf(brain).baseUrl;
+  const modelReports = new ModelReports({ db, connectionOf });
   if (options.keepModelListsFresh === true) modelReports.keepFresh();
   const windows = new ContextWindows(db, {
     baseUrlOf,
@@ -126,7 +127,7 @@ export function openCore(
     emit,
     windows,
     stream: options.stream ?? streamProvider,
-    connectionFor: (brain) => connectionFor(db, brain, env, keyStore),
+    connectionFor: connectionOf,
     toolbox,
     streamOwner: ownerLock.owner,
     dataDir: options.dataDir,

@@ -10,7 +10,7 @@ import { listModels, type ModelListAnswer, type ModelListRequest } from './provi
 import { lookUpOllamaWindow, type OllamaShowOptions, type OllamaWindow } from './providers/ollama-show';
 import { withOllamaShow } from './providers/reported-models';
 import type { AppDatabase } from './store/open';
-import { readReportedModels, writeReportedModels } from './store/provider-models';
+import { readReportedModels, readReportedModelsFrom, writeReportedModels } from './store/provider-models';
 
 /** An answer older than this is asked for again by a long-running host. */
 export const MODEL_LIST_MAX_AGE_MS = 24 * 60 * 60 * 1000;
@@ -100,10 +100,11 @@ export class ModelReports {
   private isStale(brain: BrainId): boolean {
     const connection = this.dependencies.connectionOf(brain);
     if (connection.problem) return false;
-    const stored = readReportedModels(this.dependencies.db, brain);
-    const inUse = BRAINS[brain].keyVariable === null ? stored !== null : connection.apiKey !== null;
+    // A keyless brain (Ollama) is in use once it has answered, from any address.
+    const inUse = BRAINS[brain].keyVariable === null ? readReportedModels(this.dependencies.db, brain) !== null : connection.apiKey !== null;
     if (!inUse) return false;
-    if (stored === null || stored.baseUrl !== connection.baseUrl) return true;
+    const stored = readReportedModelsFrom(this.dependencies.db, brain, connection.baseUrl);
+    if (stored === null) return true;
     const age = this.now().getTime() - new Date(stored.fetchedAt).getTime();
     return !(age >= 0 && age < MODEL_LIST_MAX_AGE_MS);
   }

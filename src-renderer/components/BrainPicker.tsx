@@ -77,7 +77,7 @@ function ModelPicker({ conversationId, brain, model }: ModelPickerProps) {
 
 /** The sentence for a model that is deprecated or shut down, else null. */
 function modelLifecycleNotice(brain: BrainId, model: string, reported: ReportedModel | null): string | null {
-  return retiredModelRefusal(brain, model, reported) ?? deprecationNotice(brain, model, undefined, reported);
+  return retiredModelRefusal(brain, model, reported) ?? deprecationNotice(brain, model, reported);
 }
 
 /** Under the model field: what a deprecated or shut-down model means, and what to pick instead. */

@@ -54,10 +54,10 @@ describe('the life cycle', () => {
   });
 
   it('warns of a deprecated model, and of an overdue retirement as such', () => {
-    expect(deprecationNotice('claude', 'claude-opus-4-5', '2026-12-07')).toBe(
+    expect(deprecationNotice('claude', 'claude-opus-4-5', null, '2026-12-07')).toBe(
       "Claude's model claude-opus-4-5 is deprecated and retires on 22 January 2027. Pick claude-opus-5-5 in the model picker instead.",
     );
-    expect(deprecationNotice('claude', 'claude-sonnet-4-5-20250929', '2026-12-07')).toBe(
+    expect(deprecationNotice('claude', 'claude-sonnet-4-5-20250929', null, '2026-12-07')).toBe(
       "Claude's model claude-sonnet-4-5-20250929 is deprecated and was due to retire on 30 November 2026, so it may stop answering any day. Pick claude-sonnet-5-5 in the model picker instead.",
     );
     expect(deprecationNotice('claude', 'claude-sonnet-5-5')).toBeNull();

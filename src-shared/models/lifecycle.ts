@@ -74,7 +74,7 @@ function todayIso(): string {
  * The notice a turn to a deprecated model carries, or null when the model is not deprecated. A retirement date already
  * past means the retirement is overdue, not done: the model may stop answering any day.
  */
-export function deprecationNotice(brain: BrainId, model: string, today: string = todayIso(), reported: ReportedModel | null = null): string | null {
+export function deprecationNotice(brain: BrainId, model: string, reported: ReportedModel | null = null, today: string = todayIso()): string | null {
   const lifecycle = modelLifecycle(brain, model, reported);
   if (lifecycle.stage !== 'deprecated') return null;
   const when =

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { offeredModels } from './catalogue';
 import { modelsToOffer } from './offered';
-import { reportedModel, spokenAge, type ReportedModels } from './reported';
+import { reportedModel, spokenAge } from './reported';
 
 const NOW = new Date('2026-12-07T12:00:00.000Z');
-const answer = (brain: ReportedModels['brain'], models: ReportedModels['models']): ReportedModels => ({ brain, baseUrl: 'https://example', fetchedAt: NOW.toISOString(), models });
 
 describe('modelsToOffer', () => {
   it("offers the catalogue's models until the provider has answered", () => {
@@ -20,7 +19,7 @@ describe('modelsToOffer', () => {
       reportedModel('claude-opus-4-1', { createdAt: '2025-08-05T00:00:00Z', lifecycle: 'deprecated', retiresAt: '2027-03-01' }),
       reportedModel('claude-embed', { chats: false }),
     ];
-    expect(modelsToOffer('claude', answer('claude', models), NOW)).toEqual(['claude-nova-6', 'claude-sonnet-4-6', 'claude-opus-4-1']);
+    expect(modelsToOffer('claude', models, NOW)).toEqual(['claude-nova-6', 'claude-sonnet-4-6', 'claude-opus-4-1']);
   });
 
   it('orders by the instant each model was made, whatever the offset it is written with', () => {
@@ -30,13 +29,13 @@ describe('modelsToOffer', () => {
       reportedModel('qwen3:latest', { createdAt: '2025-05-05T02:00:00Z' }),
       reportedModel('mystery', { createdAt: 'yesterday' }),
     ];
-    expect(modelsToOffer('ollama', answer('ollama', models), NOW)).toEqual(['deepseek-r1:latest', 'qwen3:latest', 'llama3.2:latest', 'mystery']);
+    expect(modelsToOffer('ollama', models, NOW)).toEqual(['deepseek-r1:latest', 'qwen3:latest', 'llama3.2:latest', 'mystery']);
   });
 
   it('keeps a list that only proves existence to the models the catalogue knows by name or family', () => {
     const models = [reportedModel('gpt-5.6', { createdAt: '2026-05-28T00:00:00Z' }), reportedModel('dall-e-3', { createdAt: '2023-10-31T00:00:00Z' }), reportedModel('whisper-1')];
-    expect(modelsToOffer('codex', answer('codex', models), NOW)).toEqual(['gpt-5.6']);
-    expect(modelsToOffer('codex', answer('codex', [reportedModel('whisper-1')]), NOW)).toEqual(offeredModels('codex'));
+    expect(modelsToOffer('codex', models, NOW)).toEqual(['gpt-5.6']);
+    expect(modelsToOffer('codex', [reportedModel('whisper-1')], NOW)).toEqual(offeredModels('codex'));
   });
 });
 

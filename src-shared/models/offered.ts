@@ -5,7 +5,7 @@
  */
 import type { BrainId } from '../brains';
 import { findModel, offeredModels } from './catalogue';
-import type { ReportedModel, ReportedModels } from './reported';
+import type { ReportedModel } from './reported';
 
 /** Wires whose list says nothing about what a model does. */
 const EXISTENCE_ONLY_BRAINS: ReadonlySet<BrainId> = new Set<BrainId>(['codex', 'grok', 'glm']);
@@ -31,8 +31,8 @@ function newestFirst(models: readonly ReportedModel[]): ReportedModel[] {
 }
 
 /** The picker's models for `brain`: the provider's chat models, newest first; the catalogue's when there is no answer or it names no chat model. */
-export function modelsToOffer(brain: BrainId, reported: ReportedModels | null, now: Date = new Date()): string[] {
+export function modelsToOffer(brain: BrainId, reported: readonly ReportedModel[] | null, now: Date = new Date()): string[] {
   const today = now.toISOString().slice(0, 10);
-  const listed = reported === null ? [] : newestFirst(reported.models.filter((model) => canChat(brain, model, today))).map((model) => model.id);
+  const listed = reported === null ? [] : newestFirst(reported.filter((model) => canChat(brain, model, today))).map((model) => model.id);
   return listed.length === 0 ? offeredModels(brain) : listed;
 }

@@ -34,7 +34,7 @@ export function settingsView({ db, dataDir, env, keyStore, engine }: SettingsDep
         label: info.label,
         wire: info.wire,
         defaultModel: info.defaultModel,
-        models: modelsToOffer(brain, answer),
+        models: modelsToOffer(brain, answer?.models ?? null),
         modelsListedAt: answer === null ? null : answer.fetchedAt,
         reportedModels: answer === null ? [] : answer.models,
         baseUrl: connection.baseUrl,
@@ -97,7 +97,7 @@ export function settingsCommands(dependencies: SettingsDependencies) {
         return { ok: false, message: answer.answered ? `${info.label} answered ${said}` : said };
       }
       const count = answer.models.length;
-      const listed = modelsToOffer(brain, { brain, baseUrl: '', fetchedAt: '', models: answer.models });
+      const listed = modelsToOffer(brain, answer.models);
       return { ok: true, message: `${info.label} answered: ${count} ${count === 1 ? 'model' : 'models'} available.`, models: listed };
     },
     confirmKeyHost: ({ brain }) => {

@@ -93,7 +93,7 @@ export class ContextWindows {
   settingsView(): ContextSettingsView {
     const overrides = readSetting(this.db, 'modelWindows') ?? {};
     const answers = new Map(BRAIN_IDS.map((brain) => [brain, this.providerAnswer(brain)]));
-    const offered = new Map(BRAIN_IDS.map((brain) => [brain, modelsToOffer(brain, answers.get(brain) ?? null)]));
+    const offered = new Map(BRAIN_IDS.map((brain) => [brain, modelsToOffer(brain, answers.get(brain)?.models ?? null)]));
     const listed = BRAIN_IDS.flatMap((brain) => (offered.get(brain) ?? []).map((model) => ({ brain, model })));
     const extra = Object.keys(overrides)
       .map((key) => ({ brain: key.slice(0, key.indexOf('/')) as BrainId, model: key.slice(key.indexOf('/') + 1) }))

@@ -132,10 +132,10 @@ function inlineLimitRefusal(brain: BrainId, rows: readonly AttachmentRow[]): str
 /** Admits a turn: `userText` is the new message, or null to answer the last user message again. */
 export function admit(deps: AdmissionDependencies, conversationId: string, userText: string | null, placement: TurnPlacement = {}): TurnContext {
   const target = resolveTarget(deps.db, conversationId, placement.overrides);
-  const reported = readReportedModel(deps.db, target.brain, deps.connectionFor(target.brain).baseUrl, target.model);
-  const retired = retiredModelRefusal(target.brain, target.model, reported);
+  const resolved = deps.connectionFor(target.brain);
+  const retired = retiredModelRefusal(target.brain, target.model, readReportedModel(deps.db, target.brain, resolved.baseUrl, target.model));
   if (retired !== null) throw new ApiError('model-retired', retired);
-  const connection = checkedConnection(target.brain, deps.connectionFor);
+  const connection = checkedConnection(target.brain, () => resolved);
   checkAttachments(deps.db, target, placement.attachments);
   const turnId = newId();
   const admitted = admitTurn(deps.db, {

@@ -166,7 +166,7 @@ export class TurnEngine {
       reasoningLevel: target.reasoningLevel,
       wire,
       body: JSON.stringify(body),
-      warnings: [deprecationNotice(target.brain, target.model, undefined, this.reportedModel(target.brain, target.model)), ...warnings.map((warning) => warning.message)].filter((warning) => warning !== null),
+      warnings: [deprecationNotice(target.brain, target.model, this.reportedModel(target.brain, target.model)), ...warnings.map((warning) => warning.message)].filter((warning) => warning !== null),
       context: guarded.status,
     };
   }
