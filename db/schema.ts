@@ -93,8 +93,27 @@ export const messages = sqliteTable(
     index('messages_status')
       .on(table.status)
       .where(sql`status = 'streaming'`),
+    // Every turn looks for the summaries that could stand for older rows: a handful among a conversation's rows.
+    index('messages_summaries')
+      .on(table.conversationId, table.seq)
+      .where(sql`kind = 'summary'`),
   ],
 );
+
+/**
+ * The window a summary was made for: the target brain and model whose request it was sized to fit, that window's
+ * size and the input it allowed. A turn to any brain may use the summary when its own window needs that span
+ * summarised at about that size (context/summary-choice.ts).
+ */
+export const summaryWindows = sqliteTable('summary_windows', {
+  summaryId: text('summary_id')
+    .primaryKey()
+    .references(() => messages.id, { onDelete: 'cascade' }),
+  brain: text('brain').notNull(),
+  model: text('model').notNull(),
+  contextWindow: integer('context_window').notNull(),
+  inputBudget: integer('input_budget').notNull(),
+});
 
 export const toolInvocations = sqliteTable(
   'tool_invocations',

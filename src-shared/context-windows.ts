@@ -212,3 +212,23 @@ export function contextPercent(tokens: number, contextWindow: number): number {
 export function describeContextShare(tokens: number, contextWindow: number, brain: BrainId): string {
   return `${formatCount(contextPercent(tokens, contextWindow))} % of ${BRAINS[brain].label}'s window`;
 }
+
+/**
+ * What history a brain's next request holds, in words: every message, or a summary standing for the older ones (and
+ * whose window it was written for), or the newest messages with older ones left out.
+ */
+export function historyInRequestWords(
+  status: { readonly brain: BrainId; readonly outsideWindow: number; readonly summary: { readonly madeFor: BrainId | null } | null },
+): string {
+  const label = BRAINS[status.brain].label;
+  if (status.summary !== null) {
+    const madeFor = status.summary.madeFor;
+    const whose = madeFor === null ? '' : madeFor === status.brain ? ` written for ${label}'s window` : ` written for ${BRAINS[madeFor].label}'s window`;
+    return `${label}'s request holds a summary${whose} in place of the older messages`;
+  }
+  if (status.outsideWindow > 0) {
+    const count = status.outsideWindow;
+    return `${label}'s request leaves out ${formatCount(count)} older message${count === 1 ? '' : 's'}`;
+  }
+  return `${label}'s request holds every message`;
+}

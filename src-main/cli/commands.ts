@@ -28,7 +28,7 @@ import { chipLabel } from '../../src-shared/receipt';
 import { describeImportSummary } from '../../src-shared/import-summary';
 import { startsLikeZip } from '../../src-shared/zip-signature';
 import { BRAINS, isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../src-shared/brains';
-import { contextPercent, windowSourceWords } from '../../src-shared/context-windows';
+import { contextPercent, historyInRequestWords, windowSourceWords } from '../../src-shared/context-windows';
 import { estimateTokens } from '../core/context/token-estimate';
 import type { Core } from '../core/core-types';
 import { isAttachmentPath } from '../core/transcripts/export-attachments';
@@ -417,6 +417,7 @@ export function describeWindow(context: ContextStatusView, requestTokens: number
       `this request holds about ${formatCount(requestTokens)} (${formatCount(contextPercent(requestTokens, context.contextWindow))} %).`,
   ];
   if (context.windowNote) lines.push(`Note: ${context.windowNote}`);
+  if (context.summary !== null) lines.push(`History: ${historyInRequestWords(context)} (summary ${context.summary.messageId}).`);
   if (context.outsideWindow > 0) {
     const count = context.outsideWindow;
     lines.push(`${formatCount(count)} older message${count === 1 ? ' is' : 's are'} outside ${label}'s window and left out; \`anybrain compact --conversation ${context.conversationId} --brain ${context.brain}\` summarises them.`);

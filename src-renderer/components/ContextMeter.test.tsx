@@ -37,8 +37,10 @@ describe('ContextMeter', () => {
     expect(view.getByTestId('context-meter-text').textContent).toBe("61 % of Kimi's window");
     const meter = view.getByRole('meter');
     expect(meter.getAttribute('aria-valuenow')).toBe('61');
-    expect(meter.getAttribute('aria-valuetext')).toBe("61 % of Kimi's window: 160,000 of 262,144 tokens (estimated); window: from the catalogue");
-    expect(view.getByTestId('context-meter-text').parentElement?.title).toBe('160,000 of 262,144 tokens (estimated); window: from the catalogue');
+    expect(meter.getAttribute('aria-valuetext')).toBe("61 % of Kimi's window: 160,000 of 262,144 tokens (estimated); window: from the catalogue; Kimi's request holds every message");
+    expect(view.getByTestId('context-meter-text').parentElement?.title).toBe(
+      "160,000 of 262,144 tokens (estimated); window: from the catalogue; Kimi's request holds every message",
+    );
   });
 
   it('is neutral below the warning line, amber at it, red at the emergency line or once the brain refused', async () => {
@@ -63,8 +65,21 @@ describe('ContextMeter', () => {
     const fill = view.getByRole('meter').firstElementChild as HTMLElement;
     expect(fill.style.width).toBe('100%');
     expect(view.getByRole('meter').getAttribute('aria-valuetext')).toBe(
-      "140 % of Kimi's window: 367,000 of 262,144 tokens (from the provider's count); window: from the catalogue",
+      "140 % of Kimi's window: 367,000 of 262,144 tokens (from the provider's count); window: from the catalogue; Kimi's request holds every message",
     );
+  });
+
+  it('says which summary, if any, stands for the older messages in this brain\'s request', async () => {
+    const { view } = renderWith(contextStatusFixture({ summary: { messageId: 's1', madeFor: 'ollama' } }));
+    await settle();
+    expect(view.getByTestId('context-meter-text').parentElement?.title).toBe(
+      "160,000 of 262,144 tokens (estimated); window: from the catalogue; Kimi's request holds a summary written for Ollama's window in place of the older messages",
+    );
+    cleanup();
+    act(() => useAppStore.setState({ contextStatus: {} }));
+    const left = renderWith(contextStatusFixture({ outsideWindow: 52 }));
+    await settle();
+    expect(left.view.getByTestId('context-meter-text').parentElement?.title).toMatch(/; Kimi's request leaves out 52 older messages$/);
   });
 
   it('marks a guessed window with its note as accessible text, shown on a click', async () => {

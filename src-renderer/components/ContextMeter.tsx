@@ -1,4 +1,4 @@
-import { windowSourceWords } from '../../src-shared/context-windows';
+import { historyInRequestWords, windowSourceWords } from '../../src-shared/context-windows';
 import { useEffect, useId, useState } from 'react';
 import type { ContextStatusView } from '../../src-shared/api';
 import { compactNow, loadContextStatus } from '../state/context-actions';
@@ -18,7 +18,7 @@ export function meterTone(status: ContextStatusView): MeterTone {
 export function meterFigures(status: ContextStatusView): string {
   const how = status.measuredBy === 'usage' ? "from the provider's count" : 'estimated';
   const source = windowSourceWords({ brain: status.brain, source: status.windowSource, reportedAt: status.windowReportedAt });
-  return `${formatCount(status.tokens)} of ${formatCount(status.contextWindow)} tokens (${how}); window: ${source}`;
+  return `${formatCount(status.tokens)} of ${formatCount(status.contextWindow)} tokens (${how}); window: ${source}; ${historyInRequestWords(status)}`;
 }
 
 /** A marker for a window the table only guessed: the note is its accessible description, and shows on a click. */

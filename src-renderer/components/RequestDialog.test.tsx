@@ -58,7 +58,8 @@ describe('RequestDialog', () => {
     expect(view.getByTestId('request-model').textContent).toBe('kimi-k2.6');
     expect(view.getByTestId('request-wire').textContent).toBe('chat-completions');
     expect(view.getByTestId('request-window').textContent).toBe("61 % of Kimi's window");
-    expect(view.getByTestId('request-window').title).toBe('160,000 of 262,144 tokens (estimated); window: from the catalogue');
+    expect(view.getByTestId('request-window').title).toBe("160,000 of 262,144 tokens (estimated); window: from the catalogue; Kimi's request holds every message");
+    expect(view.getByTestId('request-history').textContent).toBe("Kimi's request holds every message");
     expect(view.getByTestId('request-body').textContent).toBe(JSON.stringify(JSON.parse(kimiBody), null, 2));
     expect(view.getByTestId('request-body').querySelector('b')).toBeNull();
     expect(view.queryByTestId('request-warnings')).toBeNull();

@@ -9,6 +9,7 @@ import { meterFigures } from './ContextMeter';
 import { Dialog } from './Dialog';
 import { prettyJsonText } from './format';
 import { useCopy } from './use-copy';
+import { historyInRequestWords } from '../../src-shared/context-windows';
 import { formatCount } from '../../src-shared/format-count';
 
 type LoadedPreview =
@@ -61,6 +62,10 @@ function PreviewView({ preview, conversationId, hasDraft }: PreviewViewProps) {
           <dd data-testid="request-window" title={meterFigures(preview.context)}>
             {preview.context.description}
           </dd>
+        </div>
+        <div>
+          <dt>History</dt>
+          <dd data-testid="request-history">{historyInRequestWords(preview.context)}</dd>
         </div>
       </dl>
       {preview.warnings.length === 0 ? null : (

@@ -167,6 +167,7 @@ export function contextStatusFixture(overrides: Partial<ContextStatusView> = {})
     full: false,
     compacting: false,
     outsideWindow: 0,
+    summary: null,
     description: "61 % of Kimi's window",
     ...overrides,
   };

@@ -147,6 +147,11 @@ export interface ContextStatusView {
   readonly full: boolean;
   /** Live messages the next request leaves out because they do not fit this brain's window. */
   readonly outsideWindow: number;
+  /**
+   * The summary the next request holds in place of older messages, and the brain whose window it was made for (null
+   * for a summary imported or written before that was recorded); null when the request holds the messages themselves.
+   */
+  readonly summary: { readonly messageId: string; readonly madeFor: BrainId | null } | null;
   /** A compaction of this conversation is running now (its events tell its progress and end). */
   readonly compacting: boolean;
   /** "61 % of Kimi's window". */

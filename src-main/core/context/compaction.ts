@@ -13,14 +13,15 @@ import { LONG_HISTORY_ROWS, nextEventLoopTurn } from '../engine/event-loop-turn'
 import { collectReplayTurns } from '../replay/collect';
 import type { ReplayAttachment, ReplayTurn } from '../replay/types';
 import { nowIso } from '../store/clock';
-import { CompactionConflictError, measureSpan, newestCoveredSeq, spanEnd, storeSummary, type CompactionSpan } from '../store/compaction';
+import { CompactionConflictError, measureSpan, spanEnd, storeSummary, type CompactionSpan } from '../store/compaction';
 import { attachmentRowsOfMessages } from '../store/attachments';
 import { listInvocationsByMessage, type InvocationRow } from '../store/invocations';
-import { scanLivePath } from '../store/live-path';
-import { listLiveMessagesBetween, liveSummary, nextSeq, toMessageViews, type MessageRow } from '../store/messages';
+import { headSummaryRow, newestRowsThatFit, summariesOnPath } from '../store/live-path';
+import { getMessage, listLiveMessagesBetween, nextSeq, toMessageViews, type MessageRow } from '../store/messages';
 import type { AppDatabase } from '../store/open';
 import { effectiveWindow, inputBudget, replyTokens, WIRE_MESSAGE_FRAMING_TOKENS } from './pressure';
 import { encodeSummaryRequest } from './summary-body';
+import { suitsWindow } from './summary-choice';
 import { summaryRequestText, summarySystemPrompt } from './summary-prompt';
 import { estimateTokens } from './token-estimate';
 import type { ContextWindows } from './windows';
@@ -62,20 +63,27 @@ function ended(conversationId: string, emit: CompactionDependencies['emit'], out
 
 /**
  * The span a compaction for `target` summarises: everything but the newest rows that fill KEEP_PERCENT of its window
- * (`window`), counted as the guard counts them, with the target wire's framing.
+ * (`window`), counted as the guard counts them, with the target wire's framing. It starts after the furthest-reaching
+ * summary made for about this window (its text carried into the new one), else at the first row, carrying a summary
+ * of history the conversation does not hold.
  */
 function planSpan(deps: CompactionDependencies, order: CompactionOrder, window: ResolvedWindow): CompactionSpan {
   const { db, windows } = deps;
   const { conversationId, target } = order;
+  const framing = WIRE_MESSAGE_FRAMING_TOKENS[BRAINS[target.brain].wire];
   const keepPercent = Math.min(KEEP_PERCENT, Math.floor(windows.lines(target.brain).emergencyPercent / 2));
   const keepTokens = Math.floor((window.contextWindow * keepPercent) / 100);
-  const kept = scanLivePath(db, conversationId, keepTokens, WIRE_MESSAGE_FRAMING_TOKENS[BRAINS[target.brain].wire]).fitting;
+  const kept = newestRowsThatFit(db, conversationId, keepTokens, framing).fitting;
   const keptFromSeq = kept.length > 0 ? kept[kept.length - 1]!.seq : nextSeq(db, conversationId);
   const protectedFromSeq = order.protectedFromSeq ?? Number.MAX_SAFE_INTEGER;
   const throughSeq = spanEnd(db, conversationId, keptFromSeq, protectedFromSeq);
-  const afterSeq = newestCoveredSeq(db, conversationId);
+  const previous = summariesOnPath(db, conversationId, framing)
+    .filter((candidate) => candidate.throughSeq <= throughSeq && suitsWindow(candidate, window.contextWindow))
+    .sort((a, b) => b.throughSeq - a.throughSeq || b.tokens - a.tokens)[0];
+  const afterSeq = previous?.throughSeq ?? -1;
+  const previousSummary = previous === undefined ? headSummaryRow(db, conversationId) : getMessage(db, previous.id);
   const measured = measureSpan(db, conversationId, afterSeq, throughSeq);
-  return { previousSummary: liveSummary(db, conversationId), afterSeq, throughSeq: Math.max(afterSeq, throughSeq), ...measured };
+  return { previousSummary, afterSeq, throughSeq: Math.max(afterSeq, throughSeq), ...measured };
 }
 
 /**
@@ -218,7 +226,8 @@ export async function runCompaction(deps: CompactionDependencies, order: Compact
     return ended(conversationId, emit, 'stopped', 'Compaction stopped. Nothing was changed.');
   }
   try {
-    const stored = storeSummary(db, { conversationId, text: carried, brain, model, span, now: nowIso() });
+    const madeFor = { brain: target.brain, model: target.model, contextWindow: targetWindow.contextWindow, inputBudget: inputBudget(targetWindow, windows.lines(target.brain)) };
+    const stored = storeSummary(db, { conversationId, text: carried, brain, model, madeFor, span, now: nowIso() });
     const [summary] = toMessageViews(db, [stored.row]);
     emit({ type: 'compaction-finished', conversationId, summary: summary!, coveredMessages: stored.covered });
     const words = `${stored.covered} message${stored.covered === 1 ? '' : 's'}`;

@@ -6,7 +6,7 @@
 import type { ContextStatusView, Usage } from '../../../src-shared/api';
 import { BRAINS, isBrainId, type BrainId, type WireId } from '../../../src-shared/brains';
 import { contextLevel, contextPercent, describeContextShare, type ContextLines, type ResolvedWindow } from '../../../src-shared/context-windows';
-import { newestUsageSnapshot, scanLivePath, type LivePath } from '../store/live-path';
+import { newestUsageSnapshot, scanLivePath, summariesOnPath, type LivePath } from '../store/live-path';
 import type { AppDatabase } from '../store/open';
 import { readBrainState } from '../store/settings';
 
@@ -97,9 +97,9 @@ export async function measurePressure(db: AppDatabase, windows: ContextWindows, 
   const window = await effectiveWindow(db, windows, conversationId, brain, model, state);
   const lines = windows.lines(brain);
   const budget = Math.max(0, inputBudget(window, lines) - overheadTokens);
-  const path = scanLivePath(db, conversationId, budget, WIRE_MESSAGE_FRAMING_TOKENS[BRAINS[brain].wire]);
+  const path = scanLivePath(db, conversationId, budget, WIRE_MESSAGE_FRAMING_TOKENS[BRAINS[brain].wire], window.contextWindow);
   const estimated = path.fittingTokens + path.outsideTokens + overheadTokens;
-  const measured = measuredTotal(db, conversationId, path);
+  const measured = measuredTotal(db, conversationId, path, brain);
   // A provider's count is the truth for what it measured: the whole live path, unless rows are left outside now that
   // its request may not have held, where the larger figure is the safe one.
   const tokens = measured === 0 ? estimated : path.outsideRows === 0 ? measured : Math.max(measured, estimated);
@@ -121,6 +121,7 @@ export async function measurePressure(db: AppDatabase, windows: ContextWindows, 
     lines,
     full,
     outsideWindow: path.outsideRows,
+    summary: path.summary === null ? null : { messageId: path.summary.id, madeFor: summaryMadeFor(path.summary) },
     compacting: false,
     description: describeContextShare(tokens, window.contextWindow, brain),
   };
@@ -129,16 +130,24 @@ export async function measurePressure(db: AppDatabase, windows: ContextWindows, 
 
 /**
  * The history's size as a provider last counted it: the newest reply's usage snapshot (its request and its own words),
- * plus the estimates of the rows after it. Zero when no fitting reply carries a snapshot.
+ * plus the estimates of the rows after it. Zero when no fitting reply carries a snapshot, or when the snapshot's
+ * request may have held another history: once a summary exists, brains with other windows replay different histories,
+ * so only the target's own count stands.
  */
-function measuredTotal(db: AppDatabase, conversationId: string, path: LivePath): number {
+function measuredTotal(db: AppDatabase, conversationId: string, path: LivePath, brain: BrainId): number {
   const oldest = path.fitting[path.fitting.length - 1];
   if (oldest === undefined) return 0;
   const snapshot = newestUsageSnapshot(db, conversationId, oldest.seq);
   if (snapshot === null || !isBrainId(snapshot.brain)) return 0;
+  if (snapshot.brain !== brain && summariesOnPath(db, conversationId, 0).length > 0) return 0;
   const measured = measuredTokens(snapshot.usage as Usage, snapshot.brain);
   if (measured === 0) return 0;
   const after = path.fitting.filter((entry) => entry.seq > snapshot.seq).reduce((sum, entry) => sum + entry.tokens, 0);
   // The snapshot's request held its own system prompt and tools, counted in `measured`.
   return measured + after;
+}
+
+/** The brain a summary was made for, when it was recorded and is a brain this build knows. */
+function summaryMadeFor(summary: NonNullable<LivePath['summary']>): BrainId | null {
+  return summary.madeFor !== null && isBrainId(summary.madeFor.brain) ? summary.madeFor.brain : null;
 }

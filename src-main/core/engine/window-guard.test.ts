@@ -144,6 +144,36 @@ describe('a turn on a smaller window compacts first', () => {
     expect(page.rows.some((row) => row.compactedInto !== null)).toBe(false);
   });
 
+  it("a small window's compaction leaves a large window's request whole; the small window's next request holds the summary", async () => {
+    const { db, scripted, engine } = setup('kimi');
+    seedExchanges(db, 40, 150);
+    engine.windows.setSummariser('claude');
+    engine.windows.setOverride('kimi', 'kimi-k2.6', { contextWindow: 8_000, outputLimit: 1_000 });
+    const started = engine.send('c1', 'And now, in one line?');
+    scripted.push(...replyParts('Summary: forty exchanges of lorem ipsum.'));
+    scripted.push(...replyParts('In one line: lorem ipsum.'));
+    expect((await started.done).status).toBe('complete');
+    const rows = listAllMessages(db, 'c1');
+    const summary = rows.find((row) => row.kind === 'summary')!;
+    expect(db.$client.prepare('SELECT brain, model, context_window AS contextWindow, input_budget AS inputBudget FROM summary_windows WHERE summary_id = ?').get(summary.id)).toEqual({
+      brain: 'kimi', model: 'kimi-k2.6', contextWindow: 8_000, inputBudget: 6_400,
+    });
+
+    const forClaude = await engine.previewRequest('c1', { brain: 'claude', message: 'Next?' });
+    const claudeBody = JSON.parse(forClaude.body) as { messages: Array<{ role: string }> };
+    expect(forClaude.context).toMatchObject({ summary: null, outsideWindow: 0 });
+    expect(forClaude.body).not.toContain('forty exchanges');
+    // Every stored row, the ones the summary covers included (40 seeded exchanges and the new one), and the next message.
+    expect(claudeBody.messages).toHaveLength(83);
+    expect(forClaude.body).toContain('question 0:');
+
+    const forKimi = await engine.previewRequest('c1', {});
+    expect(forKimi.context).toMatchObject({ summary: { messageId: summary.id, madeFor: 'kimi' }, outsideWindow: 0 });
+    expect(forKimi.body).toContain('Summary: forty exchanges of lorem ipsum.');
+    expect(forKimi.body).not.toContain('question 0:');
+    expect(estimateTokens(forKimi.body)).toBeLessThanOrEqual(6_400);
+  });
+
   it('a compaction the user stops changes nothing, and the turn goes on with the newest rows that fit and a notice', async () => {
     const { db, events, scripted, engine } = setup('kimi');
     seedExchanges(db, 40, 150);

@@ -35,7 +35,7 @@ export function requestOverhead(target: ResolvedTarget, tools: readonly ToolDefi
 }
 
 /**
- * The rows a request holds: the summary standing for older rows when it fits, then the newest rows that fit. Read a
+ * The rows a request holds: the summary standing for older rows, if the path chose one, then the newest rows that fit. Read a
  * page of `LONG_HISTORY_ROWS` at a time with a turn of the event loop between pages: a window of a million tokens holds
  * thousands of rows, tens of milliseconds to read at once.
  */
@@ -51,7 +51,7 @@ export async function replayRows(db: AppDatabase, conversationId: string, path: 
       await nextEventLoopTurn();
     }
   }
-  const summary = path.summary !== null && !path.summaryOutside ? getMessage(db, path.summary.id) : null;
+  const summary = path.summary === null ? null : getMessage(db, path.summary.id);
   return summary === null ? rows : [summary, ...rows];
 }
 

@@ -8,15 +8,20 @@ import { messages } from '../../../db/schema';
 import type { BrainId } from '../../../src-shared/brains';
 import { estimateMessageTokens } from '../context/token-estimate';
 import { newId } from './clock';
-import { getMessage, insertMessage, nextSeq, type MessageRow } from './messages';
+import { getMessage, insertMessage, liveSummary, nextSeq, type MessageRow } from './messages';
+import { statementCacheFor } from './statements';
 import { inTransaction, type AppDatabase } from './open';
 import { clearFullFlags } from './settings';
 
-/** The rows a compaction summarises: after the path's start, through `throughSeq`. */
+/** The rows a compaction summarises: after the previous summary's span, through `throughSeq`. */
 export interface CompactionSpan {
-  /** The summary that stands for everything before the span, summarised again with it; null on a first compaction. */
+  /**
+   * The summary that stands for everything before the span, summarised again with it: one made for about this window
+   * (context/summary-choice.ts), or one of history this conversation does not hold; null when the span starts at the
+   * first row.
+   */
   readonly previousSummary: MessageRow | null;
-  /** Rows at or below this seq are already covered. */
+  /** The previous summary covers the rows at or below this seq. */
   readonly afterSeq: number;
   readonly throughSeq: number;
   /** Live rows in the span. */
@@ -41,7 +46,6 @@ export function spanEnd(db: AppDatabase, conversationId: string, keptFromSeq: nu
         sql`${messages.seq} >= ${limit}`,
         sql`${messages.seq} <= ${protectedFromSeq}`,
         eq(messages.role, 'user'),
-        isNull(messages.compactedInto),
       ),
     )
     .orderBy(messages.seq)
@@ -50,7 +54,7 @@ export function spanEnd(db: AppDatabase, conversationId: string, keptFromSeq: nu
   return (firstUser?.seq ?? limit) - 1;
 }
 
-/** Count and tokens of the live rows with `afterSeq < seq ≤ throughSeq`. */
+/** Count and tokens of the live rows with `afterSeq < seq ≤ throughSeq`, whatever summaries already cover them. */
 export function measureSpan(db: AppDatabase, conversationId: string, afterSeq: number, throughSeq: number): { rows: number; tokens: number } {
   const row = db
     .select({ rows: sql<number>`count(*)`, tokens: sql<number>`coalesce(sum(${messages.tokenEstimate}), 0)` })
@@ -61,7 +65,6 @@ export function measureSpan(db: AppDatabase, conversationId: string, afterSeq: n
         eq(messages.onLivePath, 1),
         gt(messages.seq, afterSeq),
         lte(messages.seq, throughSeq),
-        isNull(messages.compactedInto),
         ne(messages.kind, 'summary'),
       ),
     )
@@ -69,7 +72,7 @@ export function measureSpan(db: AppDatabase, conversationId: string, afterSeq: n
   return { rows: row?.rows ?? 0, tokens: row?.tokens ?? 0 };
 }
 
-/** The newest row of the live path a summary already covers, or -1. */
+/** The newest row of the live path folded under a summary in the conversation as shown, or -1. */
 export function newestCoveredSeq(db: AppDatabase, conversationId: string): number {
   const row = db
     .select({ seq: sql<number | null>`max(${messages.seq})` })
@@ -86,11 +89,21 @@ export function newestCoveredSeq(db: AppDatabase, conversationId: string): numbe
   return row?.seq ?? -1;
 }
 
+/** The window a summary is made for: its request must fit that brain's input budget. */
+export interface SummaryWindow {
+  readonly brain: BrainId;
+  readonly model: string;
+  readonly contextWindow: number;
+  readonly inputBudget: number;
+}
+
 export interface NewSummary {
   readonly conversationId: string;
   readonly text: string;
+  /** The brain and model that wrote it. */
   readonly brain: BrainId;
   readonly model: string;
+  readonly madeFor: SummaryWindow;
   readonly span: CompactionSpan;
   readonly now: string;
 }
@@ -102,18 +115,23 @@ export class CompactionConflictError extends Error {
   }
 }
 
+const insertSummaryWindow = statementCacheFor(
+  'INSERT INTO summary_windows (summary_id, brain, model, context_window, input_budget) VALUES (?, ?, ?, ?, ?)',
+);
+
 /**
- * Writes the summary and folds the span into it, in one transaction: the summary row, `compacted_into` on every live
- * row of the span and on the previous summary, and no brain marked full any more. Refuses if the span changed.
+ * Writes the summary and the window it was made for, in one transaction, and folds it into the conversation as shown:
+ * a summary reaching further than any before folds the rows it covers and the summary shown before it; one covering
+ * less (made for a larger window) is folded under the summary shown, beside the rows it covers. Which history a
+ * request holds is chosen each turn for its brain's window (store/live-path.ts). Refuses if the span changed.
  */
+/** `covered`: the rows the summary summarised (the span's). */
 export function storeSummary(db: AppDatabase, summary: NewSummary): { row: MessageRow; covered: number } {
-  const { conversationId, span, now } = summary;
+  const { conversationId, span, now, madeFor } = summary;
   return inTransaction(db, () => {
     const current = measureSpan(db, conversationId, span.afterSeq, span.throughSeq);
-    const previousStillLive = span.previousSummary === null || getMessage(db, span.previousSummary.id)?.compactedInto === null;
-    if (current.rows !== span.rows || !previousStillLive || newestCoveredSeq(db, conversationId) > span.afterSeq) {
-      throw new CompactionConflictError();
-    }
+    const previousKept = span.previousSummary === null || getMessage(db, span.previousSummary.id) !== null;
+    if (current.rows !== span.rows || !previousKept) throw new CompactionConflictError();
     const through = db
       .select({ id: messages.id })
       .from(messages)
@@ -123,6 +141,8 @@ export function storeSummary(db: AppDatabase, summary: NewSummary): { row: Messa
       .orderBy(sql`${messages.seq} DESC`)
       .limit(1)
       .get();
+    const shown = liveSummary(db, conversationId);
+    const shownThroughSeq = newestCoveredSeq(db, conversationId);
     const row = insertMessage(db, {
       id: newId(),
       conversationId,
@@ -138,8 +158,13 @@ export function storeSummary(db: AppDatabase, summary: NewSummary): { row: Messa
       coversThroughId: through?.id ?? null,
       createdAt: now,
     });
-    const folded = db
-      .update(messages)
+    insertSummaryWindow(db).run(row.id, madeFor.brain, madeFor.model, madeFor.contextWindow, madeFor.inputBudget);
+    clearFullFlags(db, conversationId, now);
+    if (shown !== null && span.throughSeq <= shownThroughSeq) {
+      db.update(messages).set({ compactedInto: shown.id, updatedAt: now }).where(eq(messages.id, row.id)).run();
+      return { row: { ...row, compactedInto: shown.id }, covered: span.rows };
+    }
+    db.update(messages)
       .set({ compactedInto: row.id, updatedAt: now })
       .where(
         and(
@@ -147,14 +172,13 @@ export function storeSummary(db: AppDatabase, summary: NewSummary): { row: Messa
           isNull(messages.compactedInto),
           ne(messages.id, row.id),
           or(
-            and(eq(messages.onLivePath, 1), ne(messages.kind, 'summary'), gt(messages.seq, span.afterSeq), lte(messages.seq, span.throughSeq)),
-            span.previousSummary === null ? sql`0` : inArray(messages.id, [span.previousSummary.id]),
+            and(eq(messages.onLivePath, 1), ne(messages.kind, 'summary'), lte(messages.seq, span.throughSeq)),
+            shown === null ? sql`0` : inArray(messages.id, [shown.id]),
           ),
         ),
       )
-      .run().changes;
-    clearFullFlags(db, conversationId, now);
-    return { row, covered: folded };
+      .run();
+    return { row, covered: span.rows };
   });
 }
 

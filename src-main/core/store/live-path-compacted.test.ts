@@ -35,6 +35,7 @@ function compact(db: AppDatabase, previousSummary: MessageRow | null, afterSeq: 
     text,
     brain: 'claude',
     model: 'claude-sonnet-4-6',
+    madeFor: { brain: 'claude', model: 'claude-sonnet-4-6', contextWindow: 200_000, inputBudget: 160_000 },
     span: { previousSummary, afterSeq, throughSeq, rows, tokens: rows * ROW_TOKENS },
     now: NOW,
   }).row;
@@ -55,29 +56,46 @@ function twiceCompacted() {
 }
 
 describe('scanLivePath', () => {
-  it('stopped for room after two compactions: counts the live rows down to the newest covered one, and the live summary outside', () => {
-    const { db, second } = twiceCompacted();
+  const secondTokens = estimateMessageTokens('The first summary and rows ten to nineteen.');
+  const firstTokens = estimateMessageTokens('The first ten rows.');
+
+  it('every row fits: the request holds every row, those two summaries cover included, and no summary', () => {
+    const { db } = twiceCompacted();
+    const path = scanLivePath(db, 'c1');
+    // Rows 0–60 less the first summary's seq (40) and the failed row 25.
+    expect(path.fitting).toHaveLength(59);
+    expect(path).toMatchObject({ summary: null, fittingTokens: 590, outsideRows: 0, outsideTokens: 0 });
+  });
+
+  it('stopped for room after two compactions, neither summary reaching the rows that fit: every older live row outside', () => {
+    const { db } = twiceCompacted();
     const path = scanLivePath(db, 'c1', 5 * ROW_TOKENS);
     expect(path.fitting.map((entry) => entry.seq)).toEqual([60, 59, 58, 57, 56]);
     expect(path.fittingTokens).toBe(50);
-    expect(path.summary).toEqual({ id: second.id, tokens: estimateMessageTokens('The first summary and rows ten to nineteen.') });
-    expect(path.summaryOutside).toBe(true);
-    // Rows 41–55 and 20–39 less the failed row 25, and the summary.
-    expect(path.outsideRows).toBe(15 + 19 + 1);
-    expect(path.outsideTokens).toBe((15 + 19) * ROW_TOKENS + estimateMessageTokens('The first summary and rows ten to nineteen.'));
+    expect(path.summary).toBeNull();
+    // Rows 0–55 less the failed row 25 and the first summary's seq.
+    expect(path.outsideRows).toBe(54);
+    expect(path.outsideTokens).toBe(54 * ROW_TOKENS);
   });
 
-  it('reaching the newest covered row: every live row fits and the live summary with them', () => {
+  it('room for the rows after the second summary: that summary stands for everything before them', () => {
     const { db, second } = twiceCompacted();
-    const summaryTokens = estimateMessageTokens('The first summary and rows ten to nineteen.');
-    const path = scanLivePath(db, 'c1', 39 * ROW_TOKENS + summaryTokens);
+    const path = scanLivePath(db, 'c1', 39 * ROW_TOKENS + secondTokens);
     // Rows 20–60 less the first summary's seq (40) and the failed row 25.
     expect(path.fitting).toHaveLength(39);
     expect(path.fitting[path.fitting.length - 1]!.seq).toBe(20);
-    expect(path.summary?.id).toBe(second.id);
-    expect(path.summaryOutside).toBe(false);
-    expect(path.fittingTokens).toBe(39 * ROW_TOKENS + summaryTokens);
+    expect(path.summary).toEqual({ id: second.id, tokens: secondTokens, madeFor: { brain: 'claude', model: 'claude-sonnet-4-6', contextWindow: 200_000 } });
+    expect(path.fittingTokens).toBe(39 * ROW_TOKENS + secondTokens);
     expect([path.outsideRows, path.outsideTokens]).toEqual([0, 0]);
+  });
+
+  it('room for the rows after the first summary: the less compressed first summary stands, though the second covers it', () => {
+    const { db } = twiceCompacted();
+    const path = scanLivePath(db, 'c1', 49 * ROW_TOKENS + firstTokens);
+    expect(path.fitting).toHaveLength(49);
+    expect(path.fitting[path.fitting.length - 1]!.seq).toBe(10);
+    expect(path.summary?.tokens).toBe(firstTokens);
+    expect(getMessage(db, path.summary!.id)?.text).toBe('The first ten rows.');
   });
 
   it('stopped for room in a conversation never compacted: no summary, every older replayed row outside', () => {
@@ -87,6 +105,6 @@ describe('scanLivePath', () => {
     const path = scanLivePath(db, 'c1', 3 * ROW_TOKENS);
     expect(path.fitting.map((entry) => entry.seq)).toEqual([29, 28, 27]);
     expect(path.summary).toBeNull();
-    expect([path.summaryOutside, path.outsideRows, path.outsideTokens]).toEqual([false, 26, 26 * ROW_TOKENS]);
+    expect([path.outsideRows, path.outsideTokens]).toEqual([26, 26 * ROW_TOKENS]);
   });
 });

@@ -23,6 +23,7 @@ function summarise(db: AppDatabase, id: string, seq: number, tokens: number, cov
   db.$client
     .prepare("UPDATE messages SET compacted_into = ? WHERE conversation_id = 'c' AND compacted_into IS NULL AND id != ? AND ((kind != 'summary' AND seq <= ?) OR id = ?)")
     .run(id, id, coversThroughSeq, previous);
+  db.$client.prepare("UPDATE messages SET covers_through_id = (SELECT id FROM messages WHERE conversation_id = 'c' AND seq = ?) WHERE id = ?").run(coversThroughSeq, id);
 }
 
 describe('scanLivePath', () => {
@@ -33,7 +34,7 @@ describe('scanLivePath', () => {
     expect(path.fitting).toHaveLength(50);
     expect(path.fitting[0]).toEqual({ seq: 1_999, tokens: 10 });
     expect(path.fitting[49]).toEqual({ seq: 1_950, tokens: 10 });
-    expect(path).toMatchObject({ fittingTokens: 500, outsideRows: 1_950, outsideTokens: 19_500, summary: null, summaryOutside: false });
+    expect(path).toMatchObject({ fittingTokens: 500, outsideRows: 1_950, outsideTokens: 19_500, summary: null });
   });
 
   it('reads the index alone, never the rows and their text', () => {
@@ -52,14 +53,30 @@ describe('scanLivePath', () => {
     expect(scanLivePath(db, 'c').fitting.map((entry) => entry.seq)).toEqual([8, 6, 5, 4, 3, 2, 1, 0]);
   });
 
-  it('stops at the first covered row and stands the live summary in for everything before it, through a chain of summaries', () => {
+  it('replays every row while they fit, covered or not, and else the least compressed summary that fits with the rows after it', () => {
     const db = openTestDatabase();
     seed(db, 20, 10);
     summarise(db, 's1', 20, 30, 5, null);
     summarise(db, 's2', 21, 40, 11, 's1');
-    const path = scanLivePath(db, 'c');
-    expect(path.fitting.map((entry) => entry.seq)).toEqual([19, 18, 17, 16, 15, 14, 13, 12]);
-    expect(path).toMatchObject({ summary: { id: 's2', tokens: 40 }, fittingTokens: 80 + 40, outsideRows: 0, summaryOutside: false });
+    expect(scanLivePath(db, 'c')).toMatchObject({ summary: null, fittingTokens: 200, outsideRows: 0 });
+    expect(scanLivePath(db, 'c').fitting).toHaveLength(20);
+    // Room for rows 19–2: s1 with rows 6–19 (30 + 140) fits, and leaves fewer rows summarised than s2.
+    const roomy = scanLivePath(db, 'c', 180);
+    expect(roomy.fitting.map((entry) => entry.seq)).toEqual([19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6]);
+    expect(roomy).toMatchObject({ summary: { id: 's1', tokens: 30, madeFor: null }, fittingTokens: 170, outsideRows: 0, outsideTokens: 0 });
+    // Room for rows 19–5 only: s1 and rows 6–19 need 170, so s2 (40) and rows 12–19 (80) stand instead.
+    const tight = scanLivePath(db, 'c', 150);
+    expect(tight.fitting.map((entry) => entry.seq)).toEqual([19, 18, 17, 16, 15, 14, 13, 12]);
+    expect(tight).toMatchObject({ summary: { id: 's2', tokens: 40 }, fittingTokens: 120, outsideRows: 0 });
+  });
+
+  it('uses a summary only for a window it suits: one made for a window under half the target\'s is left out', () => {
+    const db = openTestDatabase();
+    seed(db, 20, 10);
+    summarise(db, 's1', 20, 30, 11, null);
+    db.$client.prepare("INSERT INTO summary_windows VALUES ('s1', 'ollama', 'qwen3', 4096, 3072)").run();
+    expect(scanLivePath(db, 'c', 150, 0, 8_192)).toMatchObject({ summary: { id: 's1', madeFor: { brain: 'ollama', model: 'qwen3', contextWindow: 4096 } } });
+    expect(scanLivePath(db, 'c', 150, 0, 8_193)).toMatchObject({ summary: null, fittingTokens: 150, outsideRows: 5, outsideTokens: 50 });
   });
 
   it('stands a summary that covers nothing here at the head of the path, and counts it outside when the rows fill the budget', () => {
@@ -69,8 +86,9 @@ describe('scanLivePath', () => {
     for (let seq = 1; seq <= 6; seq += 1) {
       insertMessage(db, { id: `m${seq}`, conversationId: 'c', seq, turnId: `t${seq}`, role: seq % 2 === 1 ? 'user' : 'assistant', text: `row ${seq}`, status: 'complete', tokenEstimate: 10, createdAt: NOW });
     }
-    expect(scanLivePath(db, 'c')).toMatchObject({ summary: { id: 'head', tokens: 30 }, summaryOutside: false, fittingTokens: 60 + 30, outsideRows: 0 });
-    expect(scanLivePath(db, 'c', 55)).toMatchObject({ summary: { id: 'head', tokens: 30 }, summaryOutside: true, fittingTokens: 50, outsideRows: 1 + 1, outsideTokens: 10 + 30 });
+    expect(scanLivePath(db, 'c')).toMatchObject({ summary: { id: 'head', tokens: 30 }, fittingTokens: 60 + 30, outsideRows: 0 });
+    expect(scanLivePath(db, 'c', 85)).toMatchObject({ summary: null, fittingTokens: 60, outsideRows: 1, outsideTokens: 30 });
+    expect(scanLivePath(db, 'c', 55)).toMatchObject({ summary: null, fittingTokens: 50, outsideRows: 1 + 1, outsideTokens: 10 + 30 });
     // A summary later in the conversation that covers nothing has no place at the head, nor one that covers rows of
     // another branch.
     db.$client.prepare("DELETE FROM messages WHERE id = 'head'").run();
@@ -82,13 +100,13 @@ describe('scanLivePath', () => {
     expect(scanLivePath(db, 'c')).toMatchObject({ summary: null, fittingTokens: 60 });
   });
 
-  it('leaves the summary out when the rows after it fill the budget, and counts only live rows outside', () => {
+  it('leaves the summary out when the rows after it fill the budget, and counts every older row outside', () => {
     const db = openTestDatabase();
     seed(db, 20, 10);
     summarise(db, 's1', 20, 30, 9, null);
     const path = scanLivePath(db, 'c', 55);
     expect(path.fitting.map((entry) => entry.seq)).toEqual([19, 18, 17, 16, 15]);
-    expect(path).toMatchObject({ summary: { id: 's1', tokens: 30 }, summaryOutside: true, fittingTokens: 50, outsideRows: 5 + 1, outsideTokens: 50 + 30 });
+    expect(path).toMatchObject({ summary: null, fittingTokens: 50, outsideRows: 15, outsideTokens: 150 });
   });
 });
 
@@ -138,9 +156,11 @@ describe('running totals', () => {
     summarise(db, 's1', 3_000, 30, 999, null);
     const path = scanLivePath(db, 'c', 1_000);
     const aggregate = db.$client
-      .prepare("SELECT count(*) AS rows, sum(token_estimate) AS tokens FROM messages WHERE conversation_id = 'c' AND kind != 'summary' AND compacted_into IS NULL AND status != 'failed' AND seq < ?")
+      .prepare("SELECT count(*) AS rows, sum(token_estimate) AS tokens FROM messages WHERE conversation_id = 'c' AND kind != 'summary' AND status != 'failed' AND seq < ?")
       .get(path.fitting.at(-1)!.seq) as { rows: number; tokens: number };
-    expect(path.outsideRows).toBe(aggregate.rows + 1);
-    expect(path.outsideTokens).toBe(aggregate.tokens + 30);
+    // The summary reaches only row 999: every older row, covered or not, is left out.
+    expect(path.summary).toBeNull();
+    expect(path.outsideRows).toBe(aggregate.rows);
+    expect(path.outsideTokens).toBe(aggregate.tokens);
   });
 });

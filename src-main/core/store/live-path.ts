@@ -1,49 +1,39 @@
 /**
  * The live path, read the way the window guard needs it: newest first, from the token estimate each row stores, never
- * reading a message's text (the `messages_live_path` index answers every walk here on its own). Walking from the
- * newest row, the first row a summary covers ends the path, and that summary stands for everything before it. A summary
- * that covers nothing here (imported with the history it summarised left behind, or whose rows were deleted) stands at
- * the head of the path, for the history before it.
+ * reading a message's text (the `messages_live_path` index answers every walk here on its own). Every row of the path
+ * replays while the target's window holds it, whatever summaries cover it; when it does not, a summary that suits the
+ * window stands for the rows it covers (context/summary-choice.ts). A summary that covers nothing here (imported with
+ * the history it summarised left behind, or whose rows were deleted) stands at the head of the path.
  */
+import { chooseSummary, type PathEntry, type SummaryCandidate } from '../context/summary-choice';
+import { getMessage, type MessageRow } from './messages';
 import { statementCacheFor } from './statements';
 import type { AppDatabase } from './open';
 
-/** The summary that stands for the covered rows. */
+export type { PathEntry } from '../context/summary-choice';
+
+/** The summary a request holds, and the window it was made for. */
 export interface LiveSummary {
   readonly id: string;
   readonly tokens: number;
-}
-
-/** One row of the walk: only what the index holds. */
-export interface PathEntry {
-  readonly seq: number;
-  readonly tokens: number;
+  readonly madeFor: SummaryCandidate['madeFor'];
 }
 
 export interface LivePath {
+  /** The summary the request holds in place of older rows, or null. */
   readonly summary: LiveSummary | null;
   /** The newest rows that fit the budget, newest first. */
   readonly fitting: readonly PathEntry[];
-  /** Their tokens, the summary's included when it fits. */
+  /** Their tokens, the summary's included. */
   readonly fittingTokens: number;
-  /** The summary was left out because it alone did not fit. */
-  readonly summaryOutside: boolean;
-  /** Live rows older than the fitting ones: the replay leaves them out. */
+  /** What the replay leaves out: older rows no summary in the request stands for, and a head summary with no room. */
   readonly outsideRows: number;
   readonly outsideTokens: number;
 }
 
 const walkNewestFirst = statementCacheFor(
-  `SELECT seq, token_estimate AS tokens, compacted_into AS compactedInto, status,
-     replayed_tokens_through AS tokensThrough, replayed_rows_through AS rowsThrough
+  `SELECT seq, token_estimate AS tokens, status, replayed_tokens_through AS tokensThrough, replayed_rows_through AS rowsThrough
    FROM messages WHERE conversation_id = ? AND on_live_path = 1 AND kind != 'summary' ORDER BY seq DESC`,
-);
-const selectTotalsAt = statementCacheFor(
-  `SELECT replayed_tokens_through AS tokensThrough, replayed_rows_through AS rowsThrough FROM messages
-   WHERE conversation_id = ? AND seq = ? AND kind != 'summary'`,
-);
-const selectSummaryLink = statementCacheFor(
-  `SELECT id, seq, token_estimate AS tokens, compacted_into AS compactedInto, covers_through_id AS coversThroughId FROM messages WHERE id = ?`,
 );
 
 /** Every row but a summary carries them: written with the row (store/messages.ts), backfilled by migration 0004. */
@@ -55,109 +45,105 @@ interface RunningTotals {
 interface WalkedRow extends RunningTotals {
   readonly seq: number;
   readonly tokens: number;
-  readonly compactedInto: string | null;
   readonly status: string;
 }
 
-interface SummaryLink {
-  readonly id: string;
-  readonly seq: number;
-  readonly tokens: number;
-  readonly compactedInto: string | null;
-  readonly coversThroughId: string | null;
-}
-
-/** Follows `compacted_into` from a covered row to the summary no later summary covers. */
-function resolveSummary(db: AppDatabase, summaryId: string): SummaryLink | null {
-  let current = selectSummaryLink(db).get(summaryId) as SummaryLink | undefined;
-  // A chain of summaries is as long as the number of compactions; the bound only guards against a corrupted loop.
-  for (let hops = 0; current && current.compactedInto !== null && hops < 10_000; hops += 1) {
-    current = selectSummaryLink(db).get(current.compactedInto) as SummaryLink | undefined;
-  }
-  return current ?? null;
+export interface NewestRows {
+  /** Newest first. */
+  readonly fitting: readonly PathEntry[];
+  readonly fittingTokens: number;
+  /** The newest replayed row that did not fit, or null when every row fits. */
+  readonly firstOutside: (RunningTotals & { readonly seq: number }) | null;
 }
 
 /**
- * Walks the live path newest first and keeps the rows that fit `budget` tokens (the summary's room taken first).
- * Reads at most the fitting rows one by one; the rows beyond are counted by one aggregate over the index. Every row
- * costs its stored estimate plus `rowFramingTokens`: what the target's wire wraps each message in beyond the framing
- * the stored estimate already counts.
+ * The newest rows of the live path that fit `budget` tokens, each costing its stored estimate plus `rowFramingTokens`
+ * (what the target's wire wraps each message in beyond the framing the stored estimate already counts). Reads at most
+ * the fitting rows and one more; failed and streaming replies never replay.
+ */
+export function newestRowsThatFit(db: AppDatabase, conversationId: string, budget: number, rowFramingTokens: number): NewestRows {
+  const fitting: PathEntry[] = [];
+  let fittingTokens = 0;
+  for (const row of walkNewestFirst(db).iterate(conversationId) as IterableIterator<WalkedRow>) {
+    if (row.status === 'failed' || row.status === 'streaming') continue;
+    const tokens = row.tokens + rowFramingTokens;
+    if (fittingTokens + tokens > budget) return { fitting, fittingTokens, firstOutside: row };
+    fitting.push({ seq: row.seq, tokens });
+    fittingTokens += tokens;
+  }
+  return { fitting, fittingTokens, firstOutside: null };
+}
+
+const selectSummariesOnPath = statementCacheFor(
+  `SELECT summary.id, summary.token_estimate AS tokens, through.seq AS throughSeq,
+     made.brain AS madeForBrain, made.model AS madeForModel, made.context_window AS madeForWindow
+   FROM messages AS summary
+   JOIN messages AS through ON through.id = summary.covers_through_id AND through.conversation_id = summary.conversation_id
+   LEFT JOIN summary_windows AS made ON made.summary_id = summary.id
+   WHERE summary.conversation_id = ? AND summary.kind = 'summary' AND through.on_live_path = 1 AND through.kind != 'summary'`,
+);
+
+/**
+ * The summaries that could stand for a prefix of the live path: those whose last covered row the path shows (a summary
+ * of another branch's rows ends on a row this path does not hold). Each costs its estimate plus `rowFramingTokens`.
+ */
+export function summariesOnPath(db: AppDatabase, conversationId: string, rowFramingTokens: number): SummaryCandidate[] {
+  const rows = selectSummariesOnPath(db).all(conversationId) as Array<{
+    id: string;
+    tokens: number;
+    throughSeq: number;
+    madeForBrain: string | null;
+    madeForModel: string | null;
+    madeForWindow: number | null;
+  }>;
+  return rows.map((row) => ({
+    id: row.id,
+    tokens: row.tokens + rowFramingTokens,
+    throughSeq: row.throughSeq,
+    madeFor:
+      row.madeForBrain === null || row.madeForModel === null || row.madeForWindow === null
+        ? null
+        : { brain: row.madeForBrain, model: row.madeForModel, contextWindow: row.madeForWindow },
+  }));
+}
+
+/**
+ * The history a request to a brain with a `targetWindow`-token window holds within `budget` tokens: every row while
+ * they fit (a summary of history this conversation does not hold at their head), else the least compressed summary
+ * that suits the window and fits with the rows after it, else the newest rows that fit and a count of the rest.
  */
 export function scanLivePath(
   db: AppDatabase,
   conversationId: string,
   budget: number = Number.POSITIVE_INFINITY,
   rowFramingTokens: number = 0,
+  targetWindow: number = 0,
 ): LivePath {
-  const fitting: PathEntry[] = [];
-  let fittingTokens = 0;
-  let boundary: { seq: number; summaryId: string } | null = null;
-  let cutoffSeq: number | null = null;
-  let firstOutside: RunningTotals = { tokensThrough: 0, rowsThrough: 0 };
-  // The summary's room is known only at the walk's end; rows are taken against the whole budget and the summary is
-  // then left out if it no longer fits, which costs the replay nothing it could have held.
-  for (const row of walkNewestFirst(db).iterate(conversationId) as IterableIterator<WalkedRow>) {
-    if (row.compactedInto !== null) {
-      boundary = { seq: row.seq, summaryId: row.compactedInto };
-      break;
-    }
-    if (row.status === 'failed' || row.status === 'streaming') continue;
-    const tokens = row.tokens + rowFramingTokens;
-    if (fittingTokens + tokens > budget) {
-      cutoffSeq = row.seq + 1;
-      firstOutside = row;
-      break;
-    }
-    fitting.push({ seq: row.seq, tokens });
-    fittingTokens += tokens;
-  }
-  let summary: LiveSummary | null = null;
-  let boundarySeq = -1;
-  if (cutoffSeq === null && boundary !== null) {
-    boundarySeq = boundary.seq;
-    const resolved = resolveSummary(db, boundary.summaryId);
-    summary = resolved === null ? null : { id: resolved.id, tokens: resolved.tokens + rowFramingTokens };
-  } else if (cutoffSeq !== null) {
-    // The walk stopped for room: find where the path ends below it (the newest covered row), to count what is left.
-    const below = coveredBoundaryBelow(db, conversationId, cutoffSeq);
-    boundarySeq = below.seq;
-    summary = below.summary === null ? null : { id: below.summary.id, tokens: below.summary.tokens + rowFramingTokens };
-  }
-  if (summary === null && boundary === null) {
+  const newest = newestRowsThatFit(db, conversationId, budget, rowFramingTokens);
+  const { fitting, fittingTokens, firstOutside } = newest;
+  if (firstOutside === null) {
     const head = headSummary(db, conversationId);
-    summary = head === null ? null : { id: head.id, tokens: head.tokens + rowFramingTokens };
+    if (head === null) return { summary: null, fitting, fittingTokens, outsideRows: 0, outsideTokens: 0 };
+    const summary = { id: head.id, tokens: head.tokens + rowFramingTokens, madeFor: null };
+    if (fittingTokens + summary.tokens <= budget) return { summary, fitting, fittingTokens: fittingTokens + summary.tokens, outsideRows: 0, outsideTokens: 0 };
+    return { summary: null, fitting, fittingTokens, outsideRows: 1, outsideTokens: summary.tokens };
   }
-  const older = cutoffSeq === null ? { rows: 0, tokens: 0 } : olderLiveRows(db, conversationId, firstOutside, boundarySeq);
-  let summaryOutside = false;
-  let outsideRows = older.rows;
-  let outsideTokens = older.tokens + older.rows * rowFramingTokens;
-  if (summary !== null) {
-    if (cutoffSeq === null && fittingTokens + summary.tokens <= budget) fittingTokens += summary.tokens;
-    else {
-      summaryOutside = true;
-      outsideRows += 1;
-      outsideTokens += summary.tokens;
-    }
+  const choice = chooseSummary(fitting, firstOutside.seq, summariesOnPath(db, conversationId, rowFramingTokens), budget, targetWindow);
+  if (choice !== null) {
+    const { id, tokens, madeFor } = choice.summary;
+    return { summary: { id, tokens, madeFor }, fitting: choice.kept, fittingTokens: choice.tokens, outsideRows: 0, outsideTokens: 0 };
   }
-  return { summary, fitting, fittingTokens, summaryOutside, outsideRows, outsideTokens };
+  // The running totals through the first row left out count every replayed row from the start through it.
+  const head = headSummary(db, conversationId);
+  return {
+    summary: null,
+    fitting,
+    fittingTokens,
+    outsideRows: firstOutside.rowsThrough + (head === null ? 0 : 1),
+    outsideTokens: firstOutside.tokensThrough + firstOutside.rowsThrough * rowFramingTokens + (head === null ? 0 : head.tokens + rowFramingTokens),
+  };
 }
 
-/**
- * The live rows from the first that did not fit down to the newest covered one: the difference of the two rows'
- * running totals, two index lookups at any length where an aggregate would read every index entry between them.
- */
-function olderLiveRows(db: AppDatabase, conversationId: string, firstOutside: RunningTotals, boundarySeq: number): { rows: number; tokens: number } {
-  const floor = boundarySeq < 0 ? undefined : (selectTotalsAt(db).get(conversationId, boundarySeq) as RunningTotals | undefined);
-  return { rows: firstOutside.rowsThrough - (floor?.rowsThrough ?? 0), tokens: firstOutside.tokensThrough - (floor?.tokensThrough ?? 0) };
-}
-
-const selectNewestCoveredBelow = statementCacheFor(
-  `SELECT seq, compacted_into AS compactedInto FROM messages
-   WHERE conversation_id = ? AND on_live_path = 1 AND kind != 'summary' AND seq < ? AND compacted_into IS NOT NULL ORDER BY seq DESC LIMIT 1`,
-);
-const selectOldestRow = statementCacheFor(
-  `SELECT seq, compacted_into AS compactedInto FROM messages WHERE conversation_id = ? AND on_live_path = 1 AND kind != 'summary' ORDER BY seq LIMIT 1`,
-);
 const selectHeadSummary = statementCacheFor(
   `SELECT id, token_estimate AS tokens FROM messages AS summary
    WHERE conversation_id = ? AND on_live_path = 0 AND kind = 'summary' AND compacted_into IS NULL
@@ -171,38 +157,20 @@ const selectHeadSummary = statementCacheFor(
  * (an import) or deleted. It stands at the head of the path. A summary off the path stays outside the tree, so it is
  * found by its place and by covering no row, not by the path.
  */
-function headSummary(db: AppDatabase, conversationId: string): LiveSummary | null {
+function headSummary(db: AppDatabase, conversationId: string): { id: string; tokens: number } | null {
   const row = selectHeadSummary(db).get(conversationId) as { id: string; tokens: number } | undefined;
   return row ?? null;
 }
 
-const selectSeqOf = statementCacheFor(`SELECT seq FROM messages WHERE id = ? AND conversation_id = ?`);
-
-/**
- * The newest covered row below `seq` (-1 when none) and the summary that stands for it: the live path ends just above
- * it. A compaction covers every row from the oldest up to the span it summarises (store/compaction.ts), so the covered
- * rows are a prefix of the conversation: the oldest row says whether there are any, and the live summary's
- * `covers_through_id` names the newest. That answer costs a few lookups, where searching the index for the newest
- * covered row reads every entry below `seq` (about 11 ms at 100,000 messages).
- */
-function coveredBoundaryBelow(db: AppDatabase, conversationId: string, seq: number): { seq: number; summary: LiveSummary | null } {
-  const oldest = selectOldestRow(db).get(conversationId) as { seq: number; compactedInto: string | null } | undefined;
-  if (oldest === undefined || oldest.seq >= seq || oldest.compactedInto === null) return { seq: -1, summary: null };
-  const live = resolveSummary(db, oldest.compactedInto);
-  const through = live?.coversThroughId ? (selectSeqOf(db).get(live.coversThroughId, conversationId) as { seq: number } | undefined) : undefined;
-  if (live !== null && through !== undefined && through.seq < seq) {
-    return { seq: through.seq, summary: { id: live.id, tokens: live.tokens } };
-  }
-  // Covered rows that are not a prefix (no compaction writes them so): search the index.
-  const row = selectNewestCoveredBelow(db).get(conversationId, seq) as { seq: number; compactedInto: string } | undefined;
-  if (row === undefined) return { seq: -1, summary: null };
-  const resolved = resolveSummary(db, row.compactedInto);
-  return { seq: row.seq, summary: resolved === null ? null : { id: resolved.id, tokens: resolved.tokens } };
+/** The summary at the head of the path (see `headSummary`), whole: a first compaction carries its text on. */
+export function headSummaryRow(db: AppDatabase, conversationId: string): MessageRow | null {
+  const head = headSummary(db, conversationId);
+  return head === null ? null : getMessage(db, head.id);
 }
 
 const selectNewestMeasured = statementCacheFor(
   `SELECT seq, brain, usage FROM messages
-   WHERE conversation_id = ? AND on_live_path = 1 AND seq >= ? AND role = 'assistant' AND kind != 'summary' AND compacted_into IS NULL AND usage IS NOT NULL
+   WHERE conversation_id = ? AND on_live_path = 1 AND seq >= ? AND role = 'assistant' AND kind != 'summary' AND usage IS NOT NULL
    ORDER BY seq DESC LIMIT 1`,
 );
 

@@ -553,11 +553,14 @@ const selectLiveMessagesFrom = handMappedQuery(
 
 const selectLiveMessagesBetween = handMappedQuery(
   messages,
-  "WHERE conversation_id = ? AND on_live_path = 1 AND seq > ? AND seq <= ? AND compacted_into IS NULL AND kind != 'summary' ORDER BY seq LIMIT ?",
+  "WHERE conversation_id = ? AND on_live_path = 1 AND seq > ? AND seq <= ? AND kind != 'summary' ORDER BY seq LIMIT ?",
   (values) => selectLiveRowFrom(values),
 );
 
-/** Up to `limit` rows no summary covers with `afterSeq < seq ≤ throughSeq`, in order: a compaction reads its span so. */
+/**
+ * Up to `limit` rows of the live path with `afterSeq < seq ≤ throughSeq`, in order, whether a summary covers them or
+ * not (which history a request holds is the window guard's choice): a replay and a compaction read their rows so.
+ */
 export function listLiveMessagesBetween(db: AppDatabase, conversationId: string, afterSeq: number, throughSeq: number, limit: number): MessageRow[] {
   return selectLiveMessagesBetween(db, conversationId, afterSeq, throughSeq, limit);
 }

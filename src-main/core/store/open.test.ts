@@ -50,6 +50,7 @@ describe('openDatabase', () => {
       'repair_changes',
       'search_backfill',
       'settings',
+      'summary_windows',
       'tool_invocations',
       'turn_leases',
     ]);

@@ -1,0 +1,33 @@
+/**
+ * Migration 0011 (summary windows): a database seeded at the schema before it opens with every row kept and an empty
+ * `summary_windows` table. A summary written before it has no recorded window and still stands for its rows in any
+ * brain's request that cannot hold them.
+ */
+import { describe, expect, it } from 'vitest';
+import { insertMessage } from './messages';
+import { scanLivePath } from './live-path';
+import { migrateOneConversationPast } from './testing/migration-step';
+
+describe('migration 0011_summary_windows', () => {
+  it('adds an empty summary_windows table, whose rows go with their summary; older summaries suit every window', () => {
+    const migrated = migrateOneConversationPast('0011_summary_windows');
+    const { db } = migrated;
+    expect(migrated.columnsOf('summary_windows')).toEqual([
+      ['summary_id', 1, 1],
+      ['brain', 1, 0],
+      ['model', 1, 0],
+      ['context_window', 1, 0],
+      ['input_budget', 1, 0],
+    ]);
+    for (let seq = 0; seq < 6; seq += 1) {
+      insertMessage(db, { id: `m${seq}`, conversationId: 'c1', seq, turnId: `t${seq}`, role: seq % 2 === 0 ? 'user' : 'assistant', text: `row ${seq}`, status: 'complete', tokenEstimate: 10, createdAt: 't2' });
+    }
+    insertMessage(db, { id: 'old', conversationId: 'c1', seq: 6, turnId: 't-old', role: 'system', kind: 'summary', text: 'Rows 0 to 3.', status: 'complete', tokenEstimate: 5, coversThroughId: 'm3', createdAt: 't2' });
+    expect(scanLivePath(db, 'c1', 30, 0, 1_000_000)).toMatchObject({ summary: { id: 'old', madeFor: null }, fittingTokens: 25, outsideRows: 0 });
+
+    db.$client.prepare("INSERT INTO summary_windows VALUES ('old', 'ollama', 'qwen3', 4096, 3276)").run();
+    db.$client.prepare("DELETE FROM messages WHERE id = 'old'").run();
+    expect(db.$client.prepare('SELECT count(*) FROM summary_windows').pluck().get()).toBe(0);
+    migrated.close();
+  });
+});
