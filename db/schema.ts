@@ -205,6 +205,13 @@ export const brainState = sqliteTable(
      */
     refusedTokens: integer('refused_tokens'),
     refusedModel: text('refused_model'),
+    /**
+     * Where this brain's request starts when rows must be left out and no summary fits: the oldest row it holds, and
+     * the window the cut was made for. Kept until the request reaches the emergency line again, so the start of the
+     * request stays the same between cuts and the provider's prompt cache keeps serving it.
+     */
+    trimFromSeq: integer('trim_from_seq'),
+    trimWindow: integer('trim_window'),
     updatedAt: text('updated_at').notNull(),
   },
   (table) => [primaryKey({ columns: [table.conversationId, table.brain] })],

@@ -8,7 +8,7 @@ import { BRAINS, isBrainId, type BrainId, type WireId } from '../../../src-share
 import { contextLevel, contextPercent, describeContextShare, type ContextLines, type ResolvedWindow } from '../../../src-shared/context-windows';
 import { newestUsageSnapshot, scanLivePath, summariesOnPath, type LivePath } from '../store/live-path';
 import type { AppDatabase } from '../store/open';
-import { readBrainState } from '../store/settings';
+import { readBrainState, saveBrainState } from '../store/settings';
 
 type BrainStateRow = ReturnType<typeof readBrainState>;
 import type { ContextWindows } from './windows';
@@ -36,6 +36,12 @@ export const MAX_OUTPUT_TOKENS = 32_000;
 export function replyTokens(window: Pick<ResolvedWindow, 'contextWindow' | 'outputLimit'>): number {
   return Math.max(256, Math.min(MAX_OUTPUT_TOKENS, window.outputLimit, Math.floor(window.contextWindow / 4)));
 }
+
+/**
+ * Rows left out without a summary go in one block of this share of the window: the request then grows by about as
+ * much before the next cut, and keeps the same start meanwhile.
+ */
+export const TRIM_BLOCK_SHARE = 0.5;
 
 /** The most a request's input may hold: below the emergency line, and leaving the reply its room. */
 export function inputBudget(window: Pick<ResolvedWindow, 'contextWindow' | 'outputLimit'>, lines: ContextLines): number {
@@ -97,7 +103,11 @@ export async function measurePressure(db: AppDatabase, windows: ContextWindows, 
   const window = await effectiveWindow(db, windows, conversationId, brain, model, state);
   const lines = windows.lines(brain);
   const budget = Math.max(0, inputBudget(window, lines) - overheadTokens);
-  const path = scanLivePath(db, conversationId, budget, WIRE_MESSAGE_FRAMING_TOKENS[BRAINS[brain].wire], window.contextWindow);
+  const trim = {
+    storedFromSeq: state?.trimFromSeq != null && state.trimWindow === window.contextWindow ? state.trimFromSeq : null,
+    keepTokens: Math.max(budget - Math.floor(window.contextWindow * TRIM_BLOCK_SHARE), Math.floor(budget / 4)),
+  };
+  const path = scanLivePath(db, conversationId, budget, WIRE_MESSAGE_FRAMING_TOKENS[BRAINS[brain].wire], window.contextWindow, trim);
   const estimated = path.fittingTokens + path.outsideTokens + overheadTokens;
   const measured = measuredTotal(db, conversationId, path, brain);
   // A provider's count is the truth for what it measured: the whole live path, unless rows are left outside now that
@@ -126,6 +136,18 @@ export async function measurePressure(db: AppDatabase, windows: ContextWindows, 
     description: describeContextShare(tokens, window.contextWindow, brain),
   };
   return { status, window, lines, path, compactFirst: full || level === 'emergency' };
+}
+
+/**
+ * Keeps where a turn's request started while rows are left out without a summary, so the next turn starts there too;
+ * forgets it once the request holds every row or a summary. Written by a turn, never by a preview.
+ */
+export function keepCutPoint(db: AppDatabase, conversationId: string, brain: BrainId, pressure: Pressure, now: string): void {
+  const state = readBrainState(db, conversationId, brain);
+  const cut = pressure.path.cutFromSeq;
+  const window = pressure.window.contextWindow;
+  if (cut === null ? (state?.trimFromSeq ?? null) === null : state?.trimFromSeq === cut && state.trimWindow === window) return;
+  saveBrainState(db, { conversationId, brain, trim: cut === null ? null : { fromSeq: cut, window }, now });
 }
 
 /**

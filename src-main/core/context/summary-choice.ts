@@ -65,7 +65,7 @@ export function chooseSummary(
 }
 
 /** How many entries of a newest-first list have a seq above `seq`. */
-function countNewerThan(newestFirst: readonly PathEntry[], seq: number): number {
+export function countNewerThan(newestFirst: readonly PathEntry[], seq: number): number {
   let low = 0;
   let high = newestFirst.length;
   while (low < high) {

@@ -197,6 +197,34 @@ describe('a turn on a smaller window compacts first', () => {
     expect(requestTokens(turnBody) + 1_000).toBeLessThanOrEqual(8_000);
   });
 
+  it('with compaction failing, twenty turns past the window cut older rows in blocks: the request keeps its start between cuts and stays below the emergency line', async () => {
+    const { db, scripted, engine } = setup('kimi');
+    seedExchanges(db, 40, 150);
+    engine.windows.setOverride('kimi', 'kimi-k2.6', { contextWindow: 8_000, outputLimit: 1_000 });
+    const overloaded = { type: 'error' as const, error: { code: 'overloaded' as const, message: 'The provider is overloaded (HTTP 529): busy', retryable: true, status: 529 } };
+    const bodies: Array<{ messages: unknown[] }> = [];
+    let newTokens = 0;
+    for (let turn = 0; turn < 20; turn += 1) {
+      const question = `Question ${turn}: ${'and so on '.repeat(20)}`;
+      const answer = `Answer ${turn}: ${'lorem ipsum '.repeat(100)}`;
+      newTokens += estimateTokens(question) + estimateTokens(answer);
+      const started = engine.send('c1', question);
+      scripted.push(overloaded, ...replyParts(answer));
+      const done = await started.done;
+      expect(done.status, `turn ${turn}: ${JSON.stringify(done.error)} after ${scripted.calls.length} calls`).toBe('complete');
+      bodies.push(sentBody(scripted.calls.at(-1)!) as { messages: unknown[] });
+    }
+    const cuts = bodies.slice(1).filter((body, index) => {
+      const previous = bodies[index]!.messages;
+      return JSON.stringify(body.messages.slice(0, previous.length)) !== JSON.stringify(previous);
+    }).length;
+    // Half a window of new text (4,000 tokens) between cuts at least; and the history did get cut.
+    expect(cuts).toBeGreaterThanOrEqual(1);
+    expect(cuts).toBeLessThanOrEqual(Math.ceil(newTokens / 4_000));
+    for (const body of bodies) expect(requestTokens(body)).toBeLessThanOrEqual(6_400);
+    expect(readBrainState(db, 'c1', 'kimi')).toMatchObject({ trimWindow: 8_000 });
+  });
+
   it('a compaction that fails leaves the conversation as it was', async () => {
     const { db, events, scripted, engine } = setup('kimi');
     seedExchanges(db, 40, 150);

@@ -7,12 +7,13 @@
 import type { ApiEvent, CompactionResult, ContextStatusView } from '../../../src-shared/api';
 import { BRAINS, type BrainId } from '../../../src-shared/brains';
 import { runCompaction, type CompactionDependencies } from '../context/compaction';
-import { measurePressure, replyTokens, type Pressure } from '../context/pressure';
+import { keepCutPoint, measurePressure, replyTokens, type Pressure } from '../context/pressure';
 import { estimateTokens } from '../context/token-estimate';
 import type { ContextWindows } from '../context/windows';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
 import { buildSystemPrompt } from '../replay/system-prompt';
 import type { ReplayTurn } from '../replay/types';
+import { nowIso } from '../store/clock';
 import type { LivePath } from '../store/live-path';
 import { getMessage, listLiveMessagesBetween, type MessageRow } from '../store/messages';
 import type { AppDatabase } from '../store/open';
@@ -123,6 +124,13 @@ export async function guardWindow(deps: WindowGuardDependencies, order: GuardOrd
     }
     pressure = await measure(deps, order);
     deps.emit({ type: 'context-pressure', conversationId, status: pressure.status });
+  }
+  if (order.mayCompact) {
+    try {
+      keepCutPoint(deps.db, conversationId, target.brain, pressure, nowIso());
+    } catch {
+      // A cut point not kept (a full disk) only means the next turn cuts again: the turn goes on.
+    }
   }
   await nextEventLoopTurn();
   return {

@@ -110,6 +110,34 @@ describe('scanLivePath', () => {
   });
 });
 
+describe('scanLivePath, cutting in blocks', () => {
+  it('cuts back to the rows that fill the block, then keeps that start while the rows from it fit', () => {
+    const db = openTestDatabase();
+    seed(db, 40, 10);
+    // Room for 20 rows; a cut keeps the newest 8.
+    const cut = scanLivePath(db, 'c', 200, 0, 0, { storedFromSeq: null, keepTokens: 80 });
+    expect(cut.fitting.map((entry) => entry.seq)).toEqual([39, 38, 37, 36, 35, 34, 33, 32]);
+    expect(cut).toMatchObject({ cutFromSeq: 32, fittingTokens: 80, outsideRows: 32, outsideTokens: 320 });
+    // Twelve rows later the request still starts at row 32: 20 rows, all of them fit.
+    for (let seq = 40; seq < 52; seq += 1) {
+      insertMessage(db, { id: `m${seq}`, conversationId: 'c', seq, turnId: `t${seq}`, role: seq % 2 === 0 ? 'user' : 'assistant', text: `row ${seq}`, status: 'complete', tokenEstimate: 10, createdAt: NOW });
+    }
+    const kept = scanLivePath(db, 'c', 200, 0, 0, { storedFromSeq: 32, keepTokens: 80 });
+    expect(kept).toMatchObject({ cutFromSeq: 32, fittingTokens: 200, outsideRows: 32 });
+    expect(kept.fitting.at(-1)?.seq).toBe(32);
+    // One more row and they no longer fit: the next cut, back to eight rows.
+    insertMessage(db, { id: 'm52', conversationId: 'c', seq: 52, turnId: 't52', role: 'user', text: 'row 52', status: 'complete', tokenEstimate: 10, createdAt: NOW });
+    expect(scanLivePath(db, 'c', 200, 0, 0, { storedFromSeq: 32, keepTokens: 80 })).toMatchObject({ cutFromSeq: 45, fittingTokens: 80, outsideRows: 45 });
+  });
+
+  it('keeps at least the newest row, and has no cut while every row fits', () => {
+    const db = openTestDatabase();
+    seed(db, 10, 10);
+    expect(scanLivePath(db, 'c', 50, 0, 0, { storedFromSeq: null, keepTokens: 5 })).toMatchObject({ cutFromSeq: 9, fittingTokens: 10, outsideRows: 9 });
+    expect(scanLivePath(db, 'c', 500, 0, 0, { storedFromSeq: 3, keepTokens: 5 })).toMatchObject({ cutFromSeq: null, fittingTokens: 100, outsideRows: 0 });
+  });
+});
+
 describe('running totals', () => {
   /** Each row's totals as a recount from scratch gives them: the estimates and rows before it, failed replies left out. */
   function recount(db: AppDatabase): Array<[number, number | null, number | null]> {

@@ -5,7 +5,7 @@
  * window stands for the rows it covers (context/summary-choice.ts). A summary that covers nothing here (imported with
  * the history it summarised left behind, or whose rows were deleted) stands at the head of the path.
  */
-import { chooseSummary, type PathEntry, type SummaryCandidate } from '../context/summary-choice';
+import { chooseSummary, countNewerThan, type PathEntry, type SummaryCandidate } from '../context/summary-choice';
 import { getMessage, type MessageRow } from './messages';
 import { statementCacheFor } from './statements';
 import type { AppDatabase } from './open';
@@ -29,6 +29,18 @@ export interface LivePath {
   /** What the replay leaves out: older rows no summary in the request stands for, and a head summary with no room. */
   readonly outsideRows: number;
   readonly outsideTokens: number;
+  /** While rows are left out without a summary: the seq the request starts at (see `TrimOrder`); else null. */
+  readonly cutFromSeq: number | null;
+}
+
+/**
+ * How rows are left out when no summary fits: in one block, never one row a turn. A cut keeps the newest rows that fill
+ * `keepTokens`, and stays where it is (`storedFromSeq`) while the rows from it fit the budget, so the start of the
+ * request stays byte-identical between cuts.
+ */
+export interface TrimOrder {
+  readonly storedFromSeq: number | null;
+  readonly keepTokens: number;
 }
 
 const walkNewestFirst = statementCacheFor(
@@ -110,7 +122,8 @@ export function summariesOnPath(db: AppDatabase, conversationId: string, rowFram
 /**
  * The history a request to a brain with a `targetWindow`-token window holds within `budget` tokens: every row while
  * they fit (a summary of history this conversation does not hold at their head), else the least compressed summary
- * that suits the window and fits with the rows after it, else the newest rows that fit and a count of the rest.
+ * that suits the window and fits with the rows after it, else the newest rows that fit (cut as `trim` says) and a
+ * count of the rest.
  */
 export function scanLivePath(
   db: AppDatabase,
@@ -118,30 +131,58 @@ export function scanLivePath(
   budget: number = Number.POSITIVE_INFINITY,
   rowFramingTokens: number = 0,
   targetWindow: number = 0,
+  trim?: TrimOrder,
 ): LivePath {
   const newest = newestRowsThatFit(db, conversationId, budget, rowFramingTokens);
   const { fitting, fittingTokens, firstOutside } = newest;
   if (firstOutside === null) {
     const head = headSummary(db, conversationId);
-    if (head === null) return { summary: null, fitting, fittingTokens, outsideRows: 0, outsideTokens: 0 };
+    if (head === null) return { summary: null, fitting, fittingTokens, outsideRows: 0, outsideTokens: 0, cutFromSeq: null };
     const summary = { id: head.id, tokens: head.tokens + rowFramingTokens, madeFor: null };
-    if (fittingTokens + summary.tokens <= budget) return { summary, fitting, fittingTokens: fittingTokens + summary.tokens, outsideRows: 0, outsideTokens: 0 };
-    return { summary: null, fitting, fittingTokens, outsideRows: 1, outsideTokens: summary.tokens };
+    if (fittingTokens + summary.tokens <= budget) {
+      return { summary, fitting, fittingTokens: fittingTokens + summary.tokens, outsideRows: 0, outsideTokens: 0, cutFromSeq: null };
+    }
+    return { summary: null, fitting, fittingTokens, outsideRows: 1, outsideTokens: summary.tokens, cutFromSeq: null };
   }
   const choice = chooseSummary(fitting, firstOutside.seq, summariesOnPath(db, conversationId, rowFramingTokens), budget, targetWindow);
   if (choice !== null) {
     const { id, tokens, madeFor } = choice.summary;
-    return { summary: { id, tokens, madeFor }, fitting: choice.kept, fittingTokens: choice.tokens, outsideRows: 0, outsideTokens: 0 };
+    return { summary: { id, tokens, madeFor }, fitting: choice.kept, fittingTokens: choice.tokens, outsideRows: 0, outsideTokens: 0, cutFromSeq: null };
   }
-  // The running totals through the first row left out count every replayed row from the start through it.
+  // The running totals through the first row left out count every replayed row from the start through it; the rows
+  // that fit but fall before the cut are added to them.
+  const kept = trim === undefined ? fitting : keptAfterCut(fitting, firstOutside.seq, trim);
+  const dropped = fitting.slice(kept.length);
+  const droppedTokens = dropped.reduce((sum, entry) => sum + entry.tokens, 0);
   const head = headSummary(db, conversationId);
   return {
     summary: null,
-    fitting,
-    fittingTokens,
-    outsideRows: firstOutside.rowsThrough + (head === null ? 0 : 1),
-    outsideTokens: firstOutside.tokensThrough + firstOutside.rowsThrough * rowFramingTokens + (head === null ? 0 : head.tokens + rowFramingTokens),
+    fitting: kept,
+    fittingTokens: fittingTokens - droppedTokens,
+    outsideRows: firstOutside.rowsThrough + dropped.length + (head === null ? 0 : 1),
+    outsideTokens:
+      firstOutside.tokensThrough + firstOutside.rowsThrough * rowFramingTokens + droppedTokens + (head === null ? 0 : head.tokens + rowFramingTokens),
+    cutFromSeq: trim === undefined || kept.length === 0 ? null : kept[kept.length - 1]!.seq,
   };
+}
+
+/**
+ * The rows a cut keeps, newest first: those from the stored cut while they all fit (every row above the first that did
+ * not), else the newest that fill `keepTokens`, at least one.
+ */
+function keptAfterCut(fitting: readonly PathEntry[], firstOutsideSeq: number, trim: TrimOrder): readonly PathEntry[] {
+  const stored = trim.storedFromSeq;
+  if (stored !== null && stored > firstOutsideSeq) {
+    const kept = fitting.slice(0, countNewerThan(fitting, stored - 1));
+    if (kept.length > 0) return kept;
+  }
+  let tokens = 0;
+  let count = 0;
+  while (count < fitting.length && (count === 0 || tokens + fitting[count]!.tokens <= trim.keepTokens)) {
+    tokens += fitting[count]!.tokens;
+    count += 1;
+  }
+  return fitting.slice(0, count);
 }
 
 const selectHeadSummary = statementCacheFor(

@@ -241,7 +241,7 @@ describe('settings, counters and brain state', () => {
     saveBrainState(db, { conversationId: 'c', brain: 'claude', full: true, now: 't1' });
     saveBrainState(db, { conversationId: 'c', brain: 'claude', usage: { inputTokens: 5 }, now: 't2' });
     expect(readBrainState(db, 'c', 'claude')).toEqual({
-      conversationId: 'c', brain: 'claude', usage: { inputTokens: 5 }, full: true, refusedTokens: null, refusedModel: null, updatedAt: 't2',
+      conversationId: 'c', brain: 'claude', usage: { inputTokens: 5 }, full: true, refusedTokens: null, refusedModel: null, trimFromSeq: null, trimWindow: null, updatedAt: 't2',
     });
   });
 });

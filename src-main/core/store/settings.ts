@@ -81,10 +81,15 @@ export interface BrainStateUpdate {
   readonly full?: boolean;
   /** A size refusal's limit (or the refused request's size) and the model it was for. */
   readonly refused?: { readonly tokens: number; readonly model: string } | null;
+  /** Where the request starts while rows are left out without a summary, and the window that cut was made for. */
+  readonly trim?: { readonly fromSeq: number; readonly window: number } | null;
   readonly now: string;
 }
 
-/** The per-(conversation, brain) snapshot: last usage, and whether the provider refused the conversation's size. */
+/**
+ * The per-(conversation, brain) snapshot: last usage, whether the provider refused the conversation's size, and where
+ * the request starts while older rows are left out.
+ */
 export function saveBrainState(db: AppDatabase, update: BrainStateUpdate): void {
   const changes: Partial<typeof brainState.$inferInsert> = { updatedAt: update.now };
   if (update.usage !== undefined) changes.usage = update.usage;
@@ -92,6 +97,10 @@ export function saveBrainState(db: AppDatabase, update: BrainStateUpdate): void 
   if (update.refused !== undefined) {
     changes.refusedTokens = update.refused?.tokens ?? null;
     changes.refusedModel = update.refused?.model ?? null;
+  }
+  if (update.trim !== undefined) {
+    changes.trimFromSeq = update.trim?.fromSeq ?? null;
+    changes.trimWindow = update.trim?.window ?? null;
   }
   db.insert(brainState)
     .values({
@@ -101,6 +110,8 @@ export function saveBrainState(db: AppDatabase, update: BrainStateUpdate): void 
       full: update.full ?? false,
       refusedTokens: update.refused?.tokens ?? null,
       refusedModel: update.refused?.model ?? null,
+      trimFromSeq: update.trim?.fromSeq ?? null,
+      trimWindow: update.trim?.window ?? null,
       updatedAt: update.now,
     })
     .onConflictDoUpdate({ target: [brainState.conversationId, brainState.brain], set: changes })

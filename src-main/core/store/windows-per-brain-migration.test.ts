@@ -1,10 +1,12 @@
 /**
  * Migration 0011 (summary windows): a database seeded at the schema before it opens with every row kept and an empty
  * `summary_windows` table. A summary written before it has no recorded window and still stands for its rows in any
- * brain's request that cannot hold them.
+ * brain's request that cannot hold them. Migration 0012 (trim points): brain state gains where a request starts while
+ * rows are left out, empty on every row it had.
  */
 import { describe, expect, it } from 'vitest';
 import { insertMessage } from './messages';
+import { readBrainState, saveBrainState } from './settings';
 import { scanLivePath } from './live-path';
 import { migrateOneConversationPast } from './testing/migration-step';
 
@@ -28,6 +30,21 @@ describe('migration 0011_summary_windows', () => {
     db.$client.prepare("INSERT INTO summary_windows VALUES ('old', 'ollama', 'qwen3', 4096, 3276)").run();
     db.$client.prepare("DELETE FROM messages WHERE id = 'old'").run();
     expect(db.$client.prepare('SELECT count(*) FROM summary_windows').pluck().get()).toBe(0);
+    migrated.close();
+  });
+});
+
+describe('migration 0012_trim_points', () => {
+  it("adds an empty cut point to each brain's state, keeping what the state held", () => {
+    const migrated = migrateOneConversationPast('0012_trim_points');
+    const { db } = migrated;
+    expect(migrated.columnsOf('brain_state').map(([name]) => name)).toEqual([
+      'conversation_id', 'brain', 'usage', 'full', 'updated_at', 'refused_tokens', 'refused_model', 'trim_from_seq', 'trim_window',
+    ]);
+    saveBrainState(db, { conversationId: 'c1', brain: 'kimi', full: true, refused: { tokens: 100_000, model: 'kimi-k2.6' }, now: 't2' });
+    expect(readBrainState(db, 'c1', 'kimi')).toMatchObject({ full: true, refusedTokens: 100_000, trimFromSeq: null, trimWindow: null });
+    saveBrainState(db, { conversationId: 'c1', brain: 'kimi', trim: { fromSeq: 42, window: 8_000 }, now: 't3' });
+    expect(readBrainState(db, 'c1', 'kimi')).toMatchObject({ full: true, refusedTokens: 100_000, trimFromSeq: 42, trimWindow: 8_000 });
     migrated.close();
   });
 });
