@@ -113,6 +113,8 @@ export const summaryWindows = sqliteTable('summary_windows', {
   model: text('model').notNull(),
   contextWindow: integer('context_window').notNull(),
   inputBudget: integer('input_budget').notNull(),
+  /** The person asked for it (Compact now): that brain's requests hold it even while every row would fit. */
+  requested: integer('requested', { mode: 'boolean' }).notNull().default(false),
 });
 
 export const toolInvocations = sqliteTable(

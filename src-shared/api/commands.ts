@@ -16,6 +16,7 @@ import {
   type ApprovalView,
   type AttachmentContent,
   type AttachmentView,
+  type CompactionPreview,
   type CompactionResult,
   type ContextStatusView,
   type ConversationView,
@@ -288,6 +289,8 @@ export const commandSchemas = {
    * turn goes to). Answers when it ends; progress comes as events, and `stop` cancels it leaving nothing changed.
    */
   compactConversation: z.object({ conversationId: entityId, brain: brainId.optional() }).strict(),
+  /** What compactConversation would fold for `brain`'s window (default: the brain the next turn goes to), or why not. */
+  previewCompaction: z.object({ conversationId: entityId, brain: brainId.optional() }).strict(),
   /** The messages a summary covers, oldest first, paged like listMessages. */
   listCoveredMessages: z
     .object({ summaryId: entityId, beforeSeq: z.number().int().nonnegative().optional(), limit: z.number().int().min(1).max(500).default(100) })
@@ -392,6 +395,7 @@ export interface CommandOutputs {
   answerApproval: { answered: boolean };
   getContextStatus: ContextStatusView;
   compactConversation: CompactionResult;
+  previewCompaction: CompactionPreview;
   listCoveredMessages: MessagePage;
   setModelWindow: SettingsView;
   setContextLines: SettingsView;

@@ -158,6 +158,22 @@ export interface ContextStatusView {
   readonly description: string;
 }
 
+/** What Compact now would do, before it runs: nothing is asked of any brain to answer this. */
+export interface CompactionPreview {
+  /** The brain and model whose window the summary is made for. */
+  readonly brain: BrainId;
+  readonly model: string;
+  /** The brain and model that would write it. */
+  readonly summariser: BrainId;
+  readonly summariserModel: string;
+  /** Messages it would fold, whole turns only: 0 when there is nothing to fold. */
+  readonly messages: number;
+  /** The newest message it would fold, and its first words. */
+  readonly through: { readonly messageId: string; readonly excerpt: string } | null;
+  /** One sentence for the person: what Compact now would do, or why it cannot. */
+  readonly message: string;
+}
+
 /** How a compaction ended. */
 export interface CompactionResult {
   readonly outcome: 'compacted' | 'nothing-to-compact' | 'stopped' | 'failed';

@@ -159,7 +159,7 @@ describe('the branch commands', () => {
       text: 'The gist.',
       brain: 'kimi',
       model: 'kimi-k2.6',
-      madeFor: { brain: 'kimi', model: 'kimi-k2.6', contextWindow: 200_000, inputBudget: 160_000 },
+      madeFor: { brain: 'kimi', model: 'kimi-k2.6', contextWindow: 200_000, inputBudget: 160_000, requested: false },
       span: { previousSummary: null, afterSeq: -1, throughSeq: through.seq, rows: 2, tokens: 0 },
       now: '2026-12-01T10:00:00.000Z',
     });

@@ -13,6 +13,7 @@ const USES_KEYS: Readonly<Record<CommandName, boolean>> = {
   regenerate: true,
   answerWith: true,
   compactConversation: true,
+  previewCompaction: false,
   testBrain: true,
   // Each answers the settings view, which says where every brain's key comes from.
   getSettings: true,

@@ -21,6 +21,10 @@ export function contextCommands(dependencies: Pick<CommandDependencies, 'db' | '
       requireConversation(db, conversationId);
       return engine.compact(conversationId, brain);
     },
+    previewCompaction: ({ conversationId, brain }) => {
+      requireConversation(db, conversationId);
+      return engine.previewCompaction(conversationId, brain);
+    },
     listCoveredMessages: ({ summaryId, beforeSeq, limit }) => {
       const summary = getMessage(db, summaryId);
       if (summary === null || summary.kind !== 'summary') throw new ApiError('not-found', 'That summary no longer exists.');

@@ -6,28 +6,24 @@
  */
 import type { ApiEvent, CompactionResult } from '../../../src-shared/api';
 import { BRAINS, type BrainId } from '../../../src-shared/brains';
-import type { ResolvedWindow } from '../../../src-shared/context-windows';
 import { refusalMessage } from '../providers/provider-errors';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
 import { LONG_HISTORY_ROWS, nextEventLoopTurn } from '../engine/event-loop-turn';
 import { collectReplayTurns } from '../replay/collect';
 import type { ReplayAttachment, ReplayTurn } from '../replay/types';
 import { nowIso } from '../store/clock';
-import { CompactionConflictError, measureSpan, spanEnd, storeSummary, type CompactionSpan } from '../store/compaction';
+import { CompactionConflictError, storeSummary, type CompactionSpan } from '../store/compaction';
 import { attachmentRowsOfMessages } from '../store/attachments';
 import { listInvocationsByMessage, type InvocationRow } from '../store/invocations';
-import { headSummaryRow, newestRowsThatFit, summariesOnPath } from '../store/live-path';
-import { getMessage, listLiveMessagesBetween, nextSeq, toMessageViews, type MessageRow } from '../store/messages';
+import { listLiveMessagesBetween, toMessageViews, type MessageRow } from '../store/messages';
 import type { AppDatabase } from '../store/open';
-import { effectiveWindow, inputBudget, replyTokens, WIRE_MESSAGE_FRAMING_TOKENS } from './pressure';
+import { effectiveWindow, inputBudget, replyTokens } from './pressure';
+import { nothingToFoldWords, planCompaction } from './compaction-plan';
 import { encodeSummaryRequest } from './summary-body';
-import { suitsWindow } from './summary-choice';
 import { summaryRequestText, summarySystemPrompt } from './summary-prompt';
 import { estimateTokens } from './token-estimate';
 import type { ContextWindows } from './windows';
 
-/** After a compaction the kept rows fill at most this share of the target's window (half the emergency line at most). */
-export const KEEP_PERCENT = 25;
 /** A summary's share of the target's window, in words. */
 const SUMMARY_SHARE = 0.04;
 const SUMMARY_WORDS_MIN = 120;
@@ -54,36 +50,13 @@ export interface CompactionOrder {
   readonly signal: AbortSignal;
   /** Rows from this seq on (the turn being answered) stay out of the summary. */
   readonly protectedFromSeq?: number;
+  /** The person asked (Compact now): see context/compaction-plan.ts. */
+  readonly requested?: boolean;
 }
 
 function ended(conversationId: string, emit: CompactionDependencies['emit'], outcome: Exclude<CompactionResult['outcome'], 'compacted'>, message: string): CompactionResult {
   emit({ type: 'compaction-failed', conversationId, reason: outcome, message });
   return { outcome, summary: null, coveredMessages: 0, message };
-}
-
-/**
- * The span a compaction for `target` summarises: everything but the newest rows that fill KEEP_PERCENT of its window
- * (`window`), counted as the guard counts them, with the target wire's framing. It starts after the furthest-reaching
- * summary made for about this window (its text carried into the new one), else at the first row, carrying a summary
- * of history the conversation does not hold.
- */
-function planSpan(deps: CompactionDependencies, order: CompactionOrder, window: ResolvedWindow): CompactionSpan {
-  const { db, windows } = deps;
-  const { conversationId, target } = order;
-  const framing = WIRE_MESSAGE_FRAMING_TOKENS[BRAINS[target.brain].wire];
-  const keepPercent = Math.min(KEEP_PERCENT, Math.floor(windows.lines(target.brain).emergencyPercent / 2));
-  const keepTokens = Math.floor((window.contextWindow * keepPercent) / 100);
-  const kept = newestRowsThatFit(db, conversationId, keepTokens, framing).fitting;
-  const keptFromSeq = kept.length > 0 ? kept[kept.length - 1]!.seq : nextSeq(db, conversationId);
-  const protectedFromSeq = order.protectedFromSeq ?? Number.MAX_SAFE_INTEGER;
-  const throughSeq = spanEnd(db, conversationId, keptFromSeq, protectedFromSeq);
-  const previous = summariesOnPath(db, conversationId, framing)
-    .filter((candidate) => candidate.throughSeq <= throughSeq && suitsWindow(candidate, window.contextWindow))
-    .sort((a, b) => b.throughSeq - a.throughSeq || b.tokens - a.tokens)[0];
-  const afterSeq = previous?.throughSeq ?? -1;
-  const previousSummary = previous === undefined ? headSummaryRow(db, conversationId) : getMessage(db, previous.id);
-  const measured = measureSpan(db, conversationId, afterSeq, throughSeq);
-  return { previousSummary, afterSeq, throughSeq: Math.max(afterSeq, throughSeq), ...measured };
 }
 
 /**
@@ -179,13 +152,10 @@ async function summarise(
 export async function runCompaction(deps: CompactionDependencies, order: CompactionOrder): Promise<CompactionResult> {
   const { db, windows, emit } = deps;
   const { conversationId, target, signal } = order;
-  const targetWindow = await effectiveWindow(db, windows, conversationId, target.brain, target.model);
-  const span = planSpan(deps, order, targetWindow);
-  if (span.rows === 0) {
-    return ended(conversationId, emit, 'nothing-to-compact', 'There is nothing old enough to summarise: every message already fits.');
-  }
-  const brain = windows.summariser(target.brain);
-  const model = brain === target.brain ? target.model : BRAINS[brain].defaultModel;
+  const plan = await planCompaction(db, windows, order);
+  const { span, targetWindow } = plan;
+  if (span.rows === 0) return ended(conversationId, emit, 'nothing-to-compact', nothingToFoldWords(plan, order));
+  const { brain, model } = plan.summariser;
   const label = BRAINS[brain].label;
   // A provider that refused this conversation's size refuses a summary request above that size too.
   const summariserWindow = await effectiveWindow(db, windows, conversationId, brain, model);
@@ -226,7 +196,13 @@ export async function runCompaction(deps: CompactionDependencies, order: Compact
     return ended(conversationId, emit, 'stopped', 'Compaction stopped. Nothing was changed.');
   }
   try {
-    const madeFor = { brain: target.brain, model: target.model, contextWindow: targetWindow.contextWindow, inputBudget: inputBudget(targetWindow, windows.lines(target.brain)) };
+    const madeFor = {
+      brain: target.brain,
+      model: target.model,
+      contextWindow: targetWindow.contextWindow,
+      inputBudget: inputBudget(targetWindow, windows.lines(target.brain)),
+      requested: order.requested === true,
+    };
     const stored = storeSummary(db, { conversationId, text: carried, brain, model, madeFor, span, now: nowIso() });
     const [summary] = toMessageViews(db, [stored.row]);
     emit({ type: 'compaction-finished', conversationId, summary: summary!, coveredMessages: stored.covered });

@@ -107,7 +107,10 @@ export async function measurePressure(db: AppDatabase, windows: ContextWindows, 
     storedFromSeq: state?.trimFromSeq != null && state.trimWindow === window.contextWindow ? state.trimFromSeq : null,
     keepTokens: Math.max(budget - Math.floor(window.contextWindow * TRIM_BLOCK_SHARE), Math.floor(budget / 4)),
   };
-  const path = scanLivePath(db, conversationId, budget, WIRE_MESSAGE_FRAMING_TOKENS[BRAINS[brain].wire], window.contextWindow, trim);
+  const path = scanLivePath(db, conversationId, budget, WIRE_MESSAGE_FRAMING_TOKENS[BRAINS[brain].wire], {
+    target: { brain, contextWindow: window.contextWindow },
+    trim,
+  });
   const estimated = path.fittingTokens + path.outsideTokens + overheadTokens;
   const measured = measuredTotal(db, conversationId, path, brain);
   // A provider's count is the truth for what it measured: the whole live path, unless rows are left outside now that
@@ -154,14 +157,15 @@ export function keepCutPoint(db: AppDatabase, conversationId: string, brain: Bra
  * The history's size as a provider last counted it: the newest reply's usage snapshot (its request and its own words),
  * plus the estimates of the rows after it. Zero when no fitting reply carries a snapshot, or when the snapshot's
  * request may have held another history: once a summary exists, brains with other windows replay different histories,
- * so only the target's own count stands.
+ * so only the target's own count after the newest summary was written stands.
  */
 function measuredTotal(db: AppDatabase, conversationId: string, path: LivePath, brain: BrainId): number {
   const oldest = path.fitting[path.fitting.length - 1];
   if (oldest === undefined) return 0;
   const snapshot = newestUsageSnapshot(db, conversationId, oldest.seq);
   if (snapshot === null || !isBrainId(snapshot.brain)) return 0;
-  if (snapshot.brain !== brain && summariesOnPath(db, conversationId, 0).length > 0) return 0;
+  const summaries = summariesOnPath(db, conversationId, 0);
+  if (summaries.length > 0 && (snapshot.brain !== brain || summaries.some((summary) => summary.seq > snapshot.seq))) return 0;
   const measured = measuredTokens(snapshot.usage as Usage, snapshot.brain);
   if (measured === 0) return 0;
   const after = path.fitting.filter((entry) => entry.seq > snapshot.seq).reduce((sum, entry) => sum + entry.tokens, 0);

@@ -14,11 +14,22 @@ export interface PathEntry {
 /** A summary that could stand for the path's rows from its start through `throughSeq`. */
 export interface SummaryCandidate {
   readonly id: string;
+  /** When it was written: a summary takes the next seq of its conversation. */
+  readonly seq: number;
   /** What it costs in the request, with the target wire's framing. */
   readonly tokens: number;
   readonly throughSeq: number;
-  /** The window it was made for; null on a summary written before windows were recorded, which suits every window. */
-  readonly madeFor: { readonly brain: string; readonly model: string; readonly contextWindow: number } | null;
+  /**
+   * The window it was made for, and whether the person asked for it (Compact now); null on a summary written before
+   * windows were recorded, or imported, which suits every window.
+   */
+  readonly madeFor: { readonly brain: string; readonly model: string; readonly contextWindow: number; readonly requested: boolean } | null;
+}
+
+/** The brain a request goes to, and its window. */
+export interface SummaryTarget {
+  readonly brain: string;
+  readonly contextWindow: number;
 }
 
 /** A summary made for a window smaller than this share of the target's is not used for it. */
@@ -38,28 +49,43 @@ export interface SummaryChoice {
 }
 
 /**
- * The summary a request holds when the rows from `firstOutsideSeq` down do not fit `budget`: among the summaries that
- * suit `targetWindow` and reach the fitting rows (every row after them fits), the one covering the fewest rows, the
- * largest of those first; null when none fits. `fitting` is newest first, as the walk found it.
+ * The summary a request to `target` holds within `budget`, given the newest rows that fit (`fitting`, newest first)
+ * and the first row that did not (`firstOutsideSeq`, null when every row fits). The summary the person last asked
+ * this brain to use comes first, whenever it fits. Otherwise a summary stands only when rows must be left out: among
+ * those that suit the target's window and reach the fitting rows (every row after them fits), the one covering the
+ * fewest rows, the largest of those first. Null when the rows stand alone.
  */
 export function chooseSummary(
   fitting: readonly PathEntry[],
-  firstOutsideSeq: number,
+  firstOutsideSeq: number | null,
   candidates: readonly SummaryCandidate[],
   budget: number,
-  targetWindow: number,
+  target: SummaryTarget,
 ): SummaryChoice | null {
-  const ordered = candidates
-    .filter((candidate) => candidate.throughSeq >= firstOutsideSeq && suitsWindow(candidate, targetWindow))
-    .sort((a, b) => a.throughSeq - b.throughSeq || b.tokens - a.tokens);
-  if (ordered.length === 0) return null;
-  // Tokens of the fitting rows newer than each position, oldest position last: `newerTokens[i]` sums fitting[0..i-1].
+  const reaching = candidates.filter((candidate) => firstOutsideSeq === null || candidate.throughSeq >= firstOutsideSeq);
+  if (reaching.length === 0) return null;
+  // Tokens of the fitting rows newer than each position: `newerTokens[i]` sums fitting[0..i-1].
   const newerTokens: number[] = [0];
   for (const entry of fitting) newerTokens.push(newerTokens[newerTokens.length - 1]! + entry.tokens);
-  for (const candidate of ordered) {
+  const fits = (candidate: SummaryCandidate): SummaryChoice | null => {
     const keptCount = countNewerThan(fitting, candidate.throughSeq);
     const tokens = candidate.tokens + newerTokens[keptCount]!;
-    if (tokens <= budget) return { summary: candidate, kept: fitting.slice(0, keptCount), tokens };
+    return tokens <= budget ? { summary: candidate, kept: fitting.slice(0, keptCount), tokens } : null;
+  };
+  const requested = reaching
+    .filter((candidate) => candidate.madeFor?.requested === true && candidate.madeFor.brain === target.brain)
+    .sort((a, b) => b.seq - a.seq);
+  for (const candidate of requested.slice(0, 1)) {
+    const choice = fits(candidate);
+    if (choice !== null) return choice;
+  }
+  if (firstOutsideSeq === null) return null;
+  const ordered = reaching
+    .filter((candidate) => suitsWindow(candidate, target.contextWindow))
+    .sort((a, b) => a.throughSeq - b.throughSeq || b.tokens - a.tokens);
+  for (const candidate of ordered) {
+    const choice = fits(candidate);
+    if (choice !== null) return choice;
   }
   return null;
 }

@@ -52,7 +52,7 @@ function currentTwin(): AppDatabase {
     text: 'The first four rows, summarised.',
     brain: 'kimi',
     model: 'kimi-k2.6',
-    madeFor: { brain: 'kimi', model: 'kimi-k2.6', contextWindow: 200_000, inputBudget: 160_000 },
+    madeFor: { brain: 'kimi', model: 'kimi-k2.6', contextWindow: 200_000, inputBudget: 160_000, requested: false },
     span: { previousSummary: null, afterSeq: -1, throughSeq: 3, rows: 4, tokens: 0 },
     now: NOW,
   });

@@ -2,7 +2,7 @@
  * The turns of every conversation: at most one running per conversation, each admitted, run and stopped here. The
  * steps live beside it: admit.ts, run-turn.ts (stream, tool-round.ts, reply-draft.ts), store/turns.ts.
  */
-import { ApiError, type ApiEvent, type CompactionResult, type ContextStatusView, type MessageView, type RequestPreview, type SendResult } from '../../../src-shared/api';
+import { ApiError, type ApiEvent, type CompactionPreview, type CompactionResult, type ContextStatusView, type MessageView, type RequestPreview, type SendResult } from '../../../src-shared/api';
 import { BRAINS, isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
 import { deprecationNotice } from '../../../src-shared/models/lifecycle';
 import type { ReportedModel } from '../../../src-shared/models/reported';
@@ -10,6 +10,7 @@ import { readReportedModel } from '../store/provider-models';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
 import { readAttachmentFile } from '../attachments/attachment-files';
 import { runCompaction } from '../context/compaction';
+import { previewCompaction } from '../context/compaction-plan';
 import { estimateMessageTokens } from '../context/token-estimate';
 import { ContextWindows } from '../context/windows';
 import type { ReplayTurn } from '../replay/types';
@@ -212,7 +213,7 @@ export class TurnEngine {
       isOwnerAlive: this.deps.isLeaseOwnerAlive ?? (() => true),
     });
     const controller = new AbortController();
-    const done = runCompaction(this.runDependencies, { conversationId, target, signal: controller.signal }).finally(() => {
+    const done = runCompaction(this.runDependencies, { conversationId, target, signal: controller.signal, requested: true }).finally(() => {
       letGo();
       this.running.delete(conversationId);
     });
@@ -222,6 +223,12 @@ export class TurnEngine {
       this.deps.emit({ type: 'context-pressure', conversationId, status: await this.contextStatus(conversationId, {}) });
     }
     return result;
+  }
+
+  /** What `compact` would fold for `brain`'s window, or why it cannot; nothing is asked of any brain. */
+  async previewCompaction(conversationId: string, brain?: BrainId): Promise<CompactionPreview> {
+    const target = this.resolveTarget(conversationId, brain ? { brain } : {});
+    return previewCompaction(this.deps.db, this.windows, { conversationId, target, requested: true });
   }
 
   /** Sends `text` with the pending attachments `attachmentIds` (from addAttachment). */

@@ -338,12 +338,35 @@ describe('a turn on a smaller window compacts first', () => {
   it('says when there is nothing to compact', async () => {
     const { db, engine } = setup('kimi');
     seedExchanges(db, 2, 20);
-    expect(await engine.compact('c1')).toEqual({
-      outcome: 'nothing-to-compact',
-      summary: null,
-      coveredMessages: 0,
-      message: 'There is nothing old enough to summarise: every message already fits.',
-    });
+    const words = 'Nothing to fold yet: Compact now keeps the newest 2 turns as they are, and there is no earlier turn.';
+    expect(await engine.previewCompaction('c1')).toMatchObject({ brain: 'kimi', messages: 0, through: null, message: words });
+    expect(await engine.compact('c1')).toEqual({ outcome: 'nothing-to-compact', summary: null, coveredMessages: 0, message: words });
+  });
+
+  it('Compact now on an ordinary conversation: its preview, whole turns folded, and the figure that brain sees at once', async () => {
+    const { db, scripted, engine } = setup('kimi');
+    seedExchanges(db, 5, 200);
+    const rows = listAllMessages(db, 'c1');
+    const before = await engine.contextStatus('c1', {});
+    expect(before).toMatchObject({ level: 'ok', summary: null });
+
+    const preview = await engine.previewCompaction('c1');
+    expect(preview).toMatchObject({ brain: 'kimi', model: 'kimi-k2.6', summariser: 'kimi', messages: 6, through: { messageId: rows[5]!.id } });
+    expect(preview.message).toBe(
+      "Kimi will summarise 6 messages, up to “answer 2: lorem ipsum lorem ipsum lorem ipsum lorem ipsum…”, for Kimi's window. " +
+        'They stay in the conversation, folded under the summary, and other brains keep them while their windows hold them.',
+    );
+    const compacting = engine.compact('c1');
+    scripted.push(...replyParts('Summary: three exchanges of lorem ipsum.'));
+    expect(await compacting).toMatchObject({ outcome: 'compacted', coveredMessages: 6 });
+    const summary = listAllMessages(db, 'c1').find((row) => row.kind === 'summary')!;
+    // Whole turns: the three oldest questions with their answers, none of the newest two turns.
+    expect(listAllMessages(db, 'c1').filter((row) => row.compactedInto === summary.id).map((row) => row.id)).toEqual(rows.slice(0, 6).map((row) => row.id));
+    const after = await engine.contextStatus('c1', {});
+    expect(after).toMatchObject({ summary: { messageId: summary.id, madeFor: 'kimi' }, outsideWindow: 0 });
+    expect(after.tokens).toBeLessThan(before.tokens - 500);
+    // Claude, whose window holds every message, keeps them.
+    expect(await engine.contextStatus('c1', { brain: 'claude' })).toMatchObject({ summary: null, outsideWindow: 0 });
   });
 });
 

@@ -204,7 +204,7 @@ describe('branchPoint', () => {
       text: 'The gist.',
       brain: 'claude',
       model: 'claude-sonnet-4-6',
-      madeFor: { brain: 'claude', model: 'claude-sonnet-4-6', contextWindow: 200_000, inputBudget: 160_000 },
+      madeFor: { brain: 'claude', model: 'claude-sonnet-4-6', contextWindow: 200_000, inputBudget: 160_000, requested: false },
       span: { previousSummary: null, afterSeq: -1, throughSeq: seqOf('a3'), rows: 4, tokens: 40 },
       now: NOW,
     }).row;
@@ -244,7 +244,7 @@ describe('branchPoint', () => {
       text: 'The gist, and u4 and a5.',
       brain: 'claude',
       model: 'claude-sonnet-4-6',
-      madeFor: { brain: 'claude', model: 'claude-sonnet-4-6', contextWindow: 200_000, inputBudget: 160_000 },
+      madeFor: { brain: 'claude', model: 'claude-sonnet-4-6', contextWindow: 200_000, inputBudget: 160_000, requested: false },
       span: { previousSummary: getMessage(db, summary.id), afterSeq: seqOf('a3'), throughSeq: seqOf('a5'), rows: 2, tokens: 20 },
       now: NOW,
     });
@@ -284,7 +284,7 @@ describe('siblingsOf', () => {
       text: 'The gist.',
       brain: 'claude',
       model: 'claude-sonnet-4-6',
-      madeFor: { brain: 'claude', model: 'claude-sonnet-4-6', contextWindow: 200_000, inputBudget: 160_000 },
+      madeFor: { brain: 'claude', model: 'claude-sonnet-4-6', contextWindow: 200_000, inputBudget: 160_000, requested: false },
       span: { previousSummary: null, afterSeq: -1, throughSeq: 0, rows: 1, tokens: 10 },
       now: NOW,
     }).row;

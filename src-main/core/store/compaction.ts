@@ -8,6 +8,7 @@ import { messages } from '../../../db/schema';
 import type { BrainId } from '../../../src-shared/brains';
 import { estimateMessageTokens } from '../context/token-estimate';
 import { newId } from './clock';
+import { newestUserSeqBefore } from './live-path';
 import { getMessage, insertMessage, liveSummary, nextSeq, type MessageRow } from './messages';
 import { statementCacheFor } from './statements';
 import { inTransaction, type AppDatabase } from './open';
@@ -51,7 +52,9 @@ export function spanEnd(db: AppDatabase, conversationId: string, keptFromSeq: nu
     .orderBy(messages.seq)
     .limit(1)
     .get();
-  return (firstUser?.seq ?? limit) - 1;
+  if (firstUser !== undefined) return firstUser.seq - 1;
+  // No question at or after the limit: the limit falls inside the last turn, which is kept whole from its question.
+  return (newestUserSeqBefore(db, conversationId, limit) ?? 0) - 1;
 }
 
 /** Count and tokens of the live rows with `afterSeq < seq ≤ throughSeq`, whatever summaries already cover them. */
@@ -89,12 +92,27 @@ export function newestCoveredSeq(db: AppDatabase, conversationId: string): numbe
   return row?.seq ?? -1;
 }
 
+/** The newest row of the live path at or below `throughSeq`: the last a span ending there covers. */
+export function newestRowThrough(db: AppDatabase, conversationId: string, throughSeq: number): { id: string; text: string } | null {
+  return (
+    db
+      .select({ id: messages.id, text: messages.text })
+      .from(messages)
+      .where(and(eq(messages.conversationId, conversationId), eq(messages.onLivePath, 1), ne(messages.kind, 'summary'), lte(messages.seq, throughSeq)))
+      .orderBy(sql`${messages.seq} DESC`)
+      .limit(1)
+      .get() ?? null
+  );
+}
+
 /** The window a summary is made for: its request must fit that brain's input budget. */
 export interface SummaryWindow {
   readonly brain: BrainId;
   readonly model: string;
   readonly contextWindow: number;
   readonly inputBudget: number;
+  /** The person asked for it (Compact now): that brain's requests hold it even while every row would fit. */
+  readonly requested: boolean;
 }
 
 export interface NewSummary {
@@ -116,7 +134,7 @@ export class CompactionConflictError extends Error {
 }
 
 const insertSummaryWindow = statementCacheFor(
-  'INSERT INTO summary_windows (summary_id, brain, model, context_window, input_budget) VALUES (?, ?, ?, ?, ?)',
+  'INSERT INTO summary_windows (summary_id, brain, model, context_window, input_budget, requested) VALUES (?, ?, ?, ?, ?, ?)',
 );
 
 /**
@@ -132,15 +150,7 @@ export function storeSummary(db: AppDatabase, summary: NewSummary): { row: Messa
     const current = measureSpan(db, conversationId, span.afterSeq, span.throughSeq);
     const previousKept = span.previousSummary === null || getMessage(db, span.previousSummary.id) !== null;
     if (current.rows !== span.rows || !previousKept) throw new CompactionConflictError();
-    const through = db
-      .select({ id: messages.id })
-      .from(messages)
-      .where(
-        and(eq(messages.conversationId, conversationId), eq(messages.onLivePath, 1), ne(messages.kind, 'summary'), lte(messages.seq, span.throughSeq)),
-      )
-      .orderBy(sql`${messages.seq} DESC`)
-      .limit(1)
-      .get();
+    const through = newestRowThrough(db, conversationId, span.throughSeq);
     const shown = liveSummary(db, conversationId);
     const shownThroughSeq = newestCoveredSeq(db, conversationId);
     const row = insertMessage(db, {
@@ -158,7 +168,7 @@ export function storeSummary(db: AppDatabase, summary: NewSummary): { row: Messa
       coversThroughId: through?.id ?? null,
       createdAt: now,
     });
-    insertSummaryWindow(db).run(row.id, madeFor.brain, madeFor.model, madeFor.contextWindow, madeFor.inputBudget);
+    insertSummaryWindow(db).run(row.id, madeFor.brain, madeFor.model, madeFor.contextWindow, madeFor.inputBudget, madeFor.requested ? 1 : 0);
     clearFullFlags(db, conversationId, now);
     if (shown !== null && span.throughSeq <= shownThroughSeq) {
       db.update(messages).set({ compactedInto: shown.id, updatedAt: now }).where(eq(messages.id, row.id)).run();

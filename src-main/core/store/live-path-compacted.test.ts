@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { estimateMessageTokens } from '../context/token-estimate';
 import { newId } from './clock';
-import { storeSummary } from './compaction';
+import { spanEnd, storeSummary } from './compaction';
 import { insertConversation } from './conversations';
 import { getMessage, insertMessage, type MessageRow } from './messages';
 import type { AppDatabase } from './open';
@@ -35,7 +35,7 @@ function compact(db: AppDatabase, previousSummary: MessageRow | null, afterSeq: 
     text,
     brain: 'claude',
     model: 'claude-sonnet-4-6',
-    madeFor: { brain: 'claude', model: 'claude-sonnet-4-6', contextWindow: 200_000, inputBudget: 160_000 },
+    madeFor: { brain: 'claude', model: 'claude-sonnet-4-6', contextWindow: 200_000, inputBudget: 160_000, requested: false },
     span: { previousSummary, afterSeq, throughSeq, rows, tokens: rows * ROW_TOKENS },
     now: NOW,
   }).row;
@@ -84,7 +84,7 @@ describe('scanLivePath', () => {
     // Rows 20–60 less the first summary's seq (40) and the failed row 25.
     expect(path.fitting).toHaveLength(39);
     expect(path.fitting[path.fitting.length - 1]!.seq).toBe(20);
-    expect(path.summary).toEqual({ id: second.id, tokens: secondTokens, madeFor: { brain: 'claude', model: 'claude-sonnet-4-6', contextWindow: 200_000 } });
+    expect(path.summary).toEqual({ id: second.id, tokens: secondTokens, madeFor: { brain: 'claude', model: 'claude-sonnet-4-6', contextWindow: 200_000, requested: false } });
     expect(path.fittingTokens).toBe(39 * ROW_TOKENS + secondTokens);
     expect([path.outsideRows, path.outsideTokens]).toEqual([0, 0]);
   });
@@ -106,5 +106,19 @@ describe('scanLivePath', () => {
     expect(path.fitting.map((entry) => entry.seq)).toEqual([29, 28, 27]);
     expect(path.summary).toBeNull();
     expect([path.outsideRows, path.outsideTokens]).toEqual([26, 26 * ROW_TOKENS]);
+  });
+});
+
+describe('spanEnd', () => {
+  it('ends a span before a question, so a turn is folded whole, even when the rows kept begin inside the last turn', () => {
+    const db = openTestDatabase();
+    insertConversation(db, { id: 'c1', title: 'Long talk', brain: 'claude', model: null, now: NOW });
+    addRows(db, 0, 9);
+    // Rows kept from 5 (a reply): the span ends before its question's successor, question 6.
+    expect(spanEnd(db, 'c1', 5, Number.MAX_SAFE_INTEGER)).toBe(5);
+    // Rows kept from 9, the last reply: its question (8) stays with it.
+    expect(spanEnd(db, 'c1', 9, Number.MAX_SAFE_INTEGER)).toBe(7);
+    // The turn being answered (from 8) is never folded.
+    expect(spanEnd(db, 'c1', 9, 8)).toBe(7);
   });
 });

@@ -74,9 +74,9 @@ describe('scanLivePath', () => {
     const db = openTestDatabase();
     seed(db, 20, 10);
     summarise(db, 's1', 20, 30, 11, null);
-    db.$client.prepare("INSERT INTO summary_windows VALUES ('s1', 'ollama', 'qwen3', 4096, 3072)").run();
-    expect(scanLivePath(db, 'c', 150, 0, 8_192)).toMatchObject({ summary: { id: 's1', madeFor: { brain: 'ollama', model: 'qwen3', contextWindow: 4096 } } });
-    expect(scanLivePath(db, 'c', 150, 0, 8_193)).toMatchObject({ summary: null, fittingTokens: 150, outsideRows: 5, outsideTokens: 50 });
+    db.$client.prepare("INSERT INTO summary_windows VALUES ('s1', 'ollama', 'qwen3', 4096, 3072, 0)").run();
+    expect(scanLivePath(db, 'c', 150, 0, { target: { brain: 'claude', contextWindow: 8_192 } })).toMatchObject({ summary: { id: 's1', madeFor: { brain: 'ollama', model: 'qwen3', contextWindow: 4096, requested: false } } });
+    expect(scanLivePath(db, 'c', 150, 0, { target: { brain: 'claude', contextWindow: 8_193 } })).toMatchObject({ summary: null, fittingTokens: 150, outsideRows: 5, outsideTokens: 50 });
   });
 
   it('stands a summary that covers nothing here at the head of the path, and counts it outside when the rows fill the budget', () => {
@@ -115,26 +115,26 @@ describe('scanLivePath, cutting in blocks', () => {
     const db = openTestDatabase();
     seed(db, 40, 10);
     // Room for 20 rows; a cut keeps the newest 8.
-    const cut = scanLivePath(db, 'c', 200, 0, 0, { storedFromSeq: null, keepTokens: 80 });
+    const cut = scanLivePath(db, 'c', 200, 0, { trim: { storedFromSeq: null, keepTokens: 80 } });
     expect(cut.fitting.map((entry) => entry.seq)).toEqual([39, 38, 37, 36, 35, 34, 33, 32]);
     expect(cut).toMatchObject({ cutFromSeq: 32, fittingTokens: 80, outsideRows: 32, outsideTokens: 320 });
     // Twelve rows later the request still starts at row 32: 20 rows, all of them fit.
     for (let seq = 40; seq < 52; seq += 1) {
       insertMessage(db, { id: `m${seq}`, conversationId: 'c', seq, turnId: `t${seq}`, role: seq % 2 === 0 ? 'user' : 'assistant', text: `row ${seq}`, status: 'complete', tokenEstimate: 10, createdAt: NOW });
     }
-    const kept = scanLivePath(db, 'c', 200, 0, 0, { storedFromSeq: 32, keepTokens: 80 });
+    const kept = scanLivePath(db, 'c', 200, 0, { trim: { storedFromSeq: 32, keepTokens: 80 } });
     expect(kept).toMatchObject({ cutFromSeq: 32, fittingTokens: 200, outsideRows: 32 });
     expect(kept.fitting.at(-1)?.seq).toBe(32);
     // One more row and they no longer fit: the next cut, back to eight rows.
     insertMessage(db, { id: 'm52', conversationId: 'c', seq: 52, turnId: 't52', role: 'user', text: 'row 52', status: 'complete', tokenEstimate: 10, createdAt: NOW });
-    expect(scanLivePath(db, 'c', 200, 0, 0, { storedFromSeq: 32, keepTokens: 80 })).toMatchObject({ cutFromSeq: 45, fittingTokens: 80, outsideRows: 45 });
+    expect(scanLivePath(db, 'c', 200, 0, { trim: { storedFromSeq: 32, keepTokens: 80 } })).toMatchObject({ cutFromSeq: 45, fittingTokens: 80, outsideRows: 45 });
   });
 
   it('keeps at least the newest row, and has no cut while every row fits', () => {
     const db = openTestDatabase();
     seed(db, 10, 10);
-    expect(scanLivePath(db, 'c', 50, 0, 0, { storedFromSeq: null, keepTokens: 5 })).toMatchObject({ cutFromSeq: 9, fittingTokens: 10, outsideRows: 9 });
-    expect(scanLivePath(db, 'c', 500, 0, 0, { storedFromSeq: 3, keepTokens: 5 })).toMatchObject({ cutFromSeq: null, fittingTokens: 100, outsideRows: 0 });
+    expect(scanLivePath(db, 'c', 50, 0, { trim: { storedFromSeq: null, keepTokens: 5 } })).toMatchObject({ cutFromSeq: 9, fittingTokens: 10, outsideRows: 9 });
+    expect(scanLivePath(db, 'c', 500, 0, { trim: { storedFromSeq: 3, keepTokens: 5 } })).toMatchObject({ cutFromSeq: null, fittingTokens: 100, outsideRows: 0 });
   });
 });
 

@@ -5,7 +5,7 @@
  * window stands for the rows it covers (context/summary-choice.ts). A summary that covers nothing here (imported with
  * the history it summarised left behind, or whose rows were deleted) stands at the head of the path.
  */
-import { chooseSummary, countNewerThan, type PathEntry, type SummaryCandidate } from '../context/summary-choice';
+import { chooseSummary, countNewerThan, type PathEntry, type SummaryCandidate, type SummaryTarget } from '../context/summary-choice';
 import { getMessage, type MessageRow } from './messages';
 import { statementCacheFor } from './statements';
 import type { AppDatabase } from './open';
@@ -87,8 +87,8 @@ export function newestRowsThatFit(db: AppDatabase, conversationId: string, budge
 }
 
 const selectSummariesOnPath = statementCacheFor(
-  `SELECT summary.id, summary.token_estimate AS tokens, through.seq AS throughSeq,
-     made.brain AS madeForBrain, made.model AS madeForModel, made.context_window AS madeForWindow
+  `SELECT summary.id, summary.seq, summary.token_estimate AS tokens, through.seq AS throughSeq,
+     made.brain AS madeForBrain, made.model AS madeForModel, made.context_window AS madeForWindow, made.requested
    FROM messages AS summary
    JOIN messages AS through ON through.id = summary.covers_through_id AND through.conversation_id = summary.conversation_id
    LEFT JOIN summary_windows AS made ON made.summary_id = summary.id
@@ -102,39 +102,52 @@ const selectSummariesOnPath = statementCacheFor(
 export function summariesOnPath(db: AppDatabase, conversationId: string, rowFramingTokens: number): SummaryCandidate[] {
   const rows = selectSummariesOnPath(db).all(conversationId) as Array<{
     id: string;
+    seq: number;
     tokens: number;
     throughSeq: number;
     madeForBrain: string | null;
     madeForModel: string | null;
     madeForWindow: number | null;
+    requested: number | null;
   }>;
   return rows.map((row) => ({
     id: row.id,
+    seq: row.seq,
     tokens: row.tokens + rowFramingTokens,
     throughSeq: row.throughSeq,
     madeFor:
       row.madeForBrain === null || row.madeForModel === null || row.madeForWindow === null
         ? null
-        : { brain: row.madeForBrain, model: row.madeForModel, contextWindow: row.madeForWindow },
+        : { brain: row.madeForBrain, model: row.madeForModel, contextWindow: row.madeForWindow, requested: row.requested === 1 },
   }));
 }
 
+/** Whose request a scan is for: its brain and window (which summaries suit it), and how to cut when none fits. */
+export interface ScanOptions {
+  readonly target?: SummaryTarget;
+  readonly trim?: TrimOrder;
+}
+
 /**
- * The history a request to a brain with a `targetWindow`-token window holds within `budget` tokens: every row while
- * they fit (a summary of history this conversation does not hold at their head), else the least compressed summary
- * that suits the window and fits with the rows after it, else the newest rows that fit (cut as `trim` says) and a
- * count of the rest.
+ * The history a request holds within `budget` tokens (see context/summary-choice.ts for the choice of a summary):
+ * every row while they fit (a summary of history this conversation does not hold at their head, or the summary the
+ * person asked this brain to use), else the least compressed summary that suits the window and fits with the rows
+ * after it, else the newest rows that fit (cut as `options.trim` says) and a count of the rest.
  */
 export function scanLivePath(
   db: AppDatabase,
   conversationId: string,
   budget: number = Number.POSITIVE_INFINITY,
   rowFramingTokens: number = 0,
-  targetWindow: number = 0,
-  trim?: TrimOrder,
+  options: ScanOptions = {},
 ): LivePath {
-  const newest = newestRowsThatFit(db, conversationId, budget, rowFramingTokens);
-  const { fitting, fittingTokens, firstOutside } = newest;
+  const { fitting, fittingTokens, firstOutside } = newestRowsThatFit(db, conversationId, budget, rowFramingTokens);
+  const { target = { brain: '', contextWindow: 0 }, trim } = options;
+  const choice = chooseSummary(fitting, firstOutside?.seq ?? null, summariesOnPath(db, conversationId, rowFramingTokens), budget, target);
+  if (choice !== null) {
+    const { id, tokens, madeFor } = choice.summary;
+    return { summary: { id, tokens, madeFor }, fitting: choice.kept, fittingTokens: choice.tokens, outsideRows: 0, outsideTokens: 0, cutFromSeq: null };
+  }
   if (firstOutside === null) {
     const head = headSummary(db, conversationId);
     if (head === null) return { summary: null, fitting, fittingTokens, outsideRows: 0, outsideTokens: 0, cutFromSeq: null };
@@ -143,11 +156,6 @@ export function scanLivePath(
       return { summary, fitting, fittingTokens: fittingTokens + summary.tokens, outsideRows: 0, outsideTokens: 0, cutFromSeq: null };
     }
     return { summary: null, fitting, fittingTokens, outsideRows: 1, outsideTokens: summary.tokens, cutFromSeq: null };
-  }
-  const choice = chooseSummary(fitting, firstOutside.seq, summariesOnPath(db, conversationId, rowFramingTokens), budget, targetWindow);
-  if (choice !== null) {
-    const { id, tokens, madeFor } = choice.summary;
-    return { summary: { id, tokens, madeFor }, fitting: choice.kept, fittingTokens: choice.tokens, outsideRows: 0, outsideTokens: 0, cutFromSeq: null };
   }
   // The running totals through the first row left out count every replayed row from the start through it; the rows
   // that fit but fall before the cut are added to them.
@@ -222,7 +230,7 @@ export function newestUsageSnapshot(db: AppDatabase, conversationId: string, fro
 }
 
 const selectNewestUserBefore = statementCacheFor(
-  `SELECT seq FROM messages WHERE conversation_id = ? AND on_live_path = 1 AND seq < ? AND role = 'user' AND compacted_into IS NULL ORDER BY seq DESC LIMIT 1`,
+  `SELECT seq FROM messages WHERE conversation_id = ? AND on_live_path = 1 AND seq < ? AND role = 'user' AND kind != 'summary' ORDER BY seq DESC LIMIT 1`,
 );
 
 /** The seq of the newest user message before `beforeSeq`: the one a turn answers. */

@@ -1,8 +1,8 @@
 /**
- * Migration 0011 (summary windows): a database seeded at the schema before it opens with every row kept and an empty
- * `summary_windows` table. A summary written before it has no recorded window and still stands for its rows in any
- * brain's request that cannot hold them. Migration 0012 (trim points): brain state gains where a request starts while
- * rows are left out, empty on every row it had.
+ * Migration 0011 (windows per brain): a database seeded at the schema before it opens with every row kept, an empty
+ * `summary_windows` table, and brain state that gains where a request starts while rows are left out, empty on every
+ * row it had. A summary written before it has no recorded window and still stands for its rows in any brain's request
+ * that cannot hold them.
  */
 import { describe, expect, it } from 'vitest';
 import { insertMessage } from './messages';
@@ -10,9 +10,9 @@ import { readBrainState, saveBrainState } from './settings';
 import { scanLivePath } from './live-path';
 import { migrateOneConversationPast } from './testing/migration-step';
 
-describe('migration 0011_summary_windows', () => {
+describe('migration 0011_windows_per_brain', () => {
   it('adds an empty summary_windows table, whose rows go with their summary; older summaries suit every window', () => {
-    const migrated = migrateOneConversationPast('0011_summary_windows');
+    const migrated = migrateOneConversationPast('0011_windows_per_brain');
     const { db } = migrated;
     expect(migrated.columnsOf('summary_windows')).toEqual([
       ['summary_id', 1, 1],
@@ -20,23 +20,24 @@ describe('migration 0011_summary_windows', () => {
       ['model', 1, 0],
       ['context_window', 1, 0],
       ['input_budget', 1, 0],
+      ['requested', 1, 0],
     ]);
     for (let seq = 0; seq < 6; seq += 1) {
       insertMessage(db, { id: `m${seq}`, conversationId: 'c1', seq, turnId: `t${seq}`, role: seq % 2 === 0 ? 'user' : 'assistant', text: `row ${seq}`, status: 'complete', tokenEstimate: 10, createdAt: 't2' });
     }
     insertMessage(db, { id: 'old', conversationId: 'c1', seq: 6, turnId: 't-old', role: 'system', kind: 'summary', text: 'Rows 0 to 3.', status: 'complete', tokenEstimate: 5, coversThroughId: 'm3', createdAt: 't2' });
-    expect(scanLivePath(db, 'c1', 30, 0, 1_000_000)).toMatchObject({ summary: { id: 'old', madeFor: null }, fittingTokens: 25, outsideRows: 0 });
+    expect(scanLivePath(db, 'c1', 30, 0, { target: { brain: 'claude', contextWindow: 1_000_000 } })).toMatchObject({ summary: { id: 'old', madeFor: null }, fittingTokens: 25, outsideRows: 0 });
 
-    db.$client.prepare("INSERT INTO summary_windows VALUES ('old', 'ollama', 'qwen3', 4096, 3276)").run();
+    db.$client.prepare("INSERT INTO summary_windows VALUES ('old', 'ollama', 'qwen3', 4096, 3276, 0)").run();
     db.$client.prepare("DELETE FROM messages WHERE id = 'old'").run();
     expect(db.$client.prepare('SELECT count(*) FROM summary_windows').pluck().get()).toBe(0);
     migrated.close();
   });
 });
 
-describe('migration 0012_trim_points', () => {
+describe('migration 0011_windows_per_brain, brain state', () => {
   it("adds an empty cut point to each brain's state, keeping what the state held", () => {
-    const migrated = migrateOneConversationPast('0012_trim_points');
+    const migrated = migrateOneConversationPast('0011_windows_per_brain');
     const { db } = migrated;
     expect(migrated.columnsOf('brain_state').map(([name]) => name)).toEqual([
       'conversation_id', 'brain', 'usage', 'full', 'updated_at', 'refused_tokens', 'refused_model', 'trim_from_seq', 'trim_window',
