@@ -4,6 +4,7 @@ import { ImageViewer } from './components/ImageViewer';
 import { MemoriesDialog } from './components/MemoriesDialog';
 import { NoticeBanner } from './components/NoticeBanner';
 import { NotAnsweringStrip } from './components/NotAnsweringStrip';
+import { CompactDialog } from './components/CompactDialog';
 import { RequestDialog } from './components/RequestDialog';
 import { SettingsDialog } from './components/SettingsDialog';
 import { ShortcutsSheet } from './components/ShortcutsSheet';
@@ -23,6 +24,7 @@ export function App() {
   const openConversationId = useAppStore((state) => state.openConversationId);
   const settingsOpen = useAppStore((state) => state.settingsOpen);
   const requestPreviewOpen = useAppStore((state) => state.requestPreviewOpen);
+  const compactDialogOpen = useAppStore((state) => state.compactDialogOpen);
   const memoriesOpen = useAppStore((state) => state.memoriesOpen);
   const shortcutsOpen = useAppStore((state) => state.shortcutsOpen);
   const imageEnlarged = useAppStore((state) => state.enlargedAttachment !== null);
@@ -33,11 +35,12 @@ export function App() {
   const exportDialogOpen = useAppStore(selectExportDialogOpen);
   const showMemories = memoriesOpen && !settingsOpen;
   const showRequestPreview = requestPreviewOpen && openConversationId !== null && !settingsOpen && !memoriesOpen;
+  const showCompactDialog = compactDialogOpen && openConversationId !== null && !settingsOpen && !memoriesOpen;
   return (
     <div className="app">
       <div
         className={narrowWindow ? 'app-frame is-narrow' : showSidebar ? 'app-frame' : 'app-frame is-sidebar-hidden'}
-        inert={settingsOpen || showRequestPreview || showMemories || exportDialogOpen || shortcutsOpen || imageEnlarged}
+        inert={settingsOpen || showRequestPreview || showCompactDialog || showMemories || exportDialogOpen || shortcutsOpen || imageEnlarged}
       >
         <Sidebar />
         {overlayOpen ? <div className="sidebar-scrim" data-testid="sidebar-scrim" aria-hidden="true" onClick={closeSidebarOverlay} /> : null}
@@ -53,6 +56,7 @@ export function App() {
       </div>
       <UndoDeleteToasts />
       {showRequestPreview ? <RequestDialog key={openConversationId} conversationId={openConversationId} /> : null}
+      {showCompactDialog ? <CompactDialog key={openConversationId} conversationId={openConversationId} /> : null}
       {showMemories ? <MemoriesDialog /> : null}
       {settingsOpen ? <SettingsDialog /> : null}
       {shortcutsOpen ? <ShortcutsSheet /> : null}

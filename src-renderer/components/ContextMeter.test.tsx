@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Api, ContextStatusView } from '../../src-shared/api';
 import { installApi } from '../state/api-client';
 import { setConversationBrain } from '../state/brain-actions';
+import { beginCompaction } from '../state/context-slice';
 import { resetAppStore, useAppStore } from '../state/store';
 import { contextStatusFixture, conversationFixture, fakeApi } from '../state/test-fixtures';
 import { ContextMeter } from './ContextMeter';
@@ -128,15 +129,23 @@ describe('ContextMeter', () => {
     expect(view.getByTestId('context-meter-text').textContent).toBe("61 % of Kimi's window");
   });
 
-  it('compacts now on request, and offers no second compaction while one runs', async () => {
+  it('asks before compacting: Compact now opens the dialog that says what would be folded, and runs nothing itself', async () => {
     const compactConversation = vi.fn<Api['compactConversation']>().mockReturnValue(new Promise(() => undefined));
     const { view } = renderWith(contextStatusFixture(), { compactConversation });
     await settle();
     const button = view.getByTestId('compact-now') as HTMLButtonElement;
     expect(button.textContent).toBe('Compact now');
+    expect(button.getAttribute('aria-haspopup')).toBe('dialog');
     fireEvent.click(button);
     await settle();
-    expect(compactConversation).toHaveBeenCalledWith({ conversationId: 'c1' });
-    expect(button.disabled).toBe(true);
+    expect(useAppStore.getState().compactDialogOpen).toBe(true);
+    expect(compactConversation).not.toHaveBeenCalled();
+  });
+
+  it('offers no second compaction while one runs', async () => {
+    const { view } = renderWith(contextStatusFixture());
+    await settle();
+    act(() => useAppStore.setState((state) => beginCompaction(state, 'c1', null)));
+    expect((view.getByTestId('compact-now') as HTMLButtonElement).disabled).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { historyInRequestWords, windowSourceWords } from '../../src-shared/context-windows';
 import { useEffect, useId, useState } from 'react';
 import type { ContextStatusView } from '../../src-shared/api';
-import { compactNow, loadContextStatus } from '../state/context-actions';
+import { loadContextStatus, openCompactDialog } from '../state/context-actions';
 import { selectConversationBrain } from '../state/selectors';
 import { useAppStore } from '../state/store';
 import { formatCount } from '../../src-shared/format-count';
@@ -103,7 +103,8 @@ export function ContextMeter({
           data-testid="compact-now"
           title="Summarise the oldest messages into one summary; they stay here, collapsed under it"
           disabled={busy}
-          onClick={() => void compactNow(conversationId)}
+          aria-haspopup="dialog"
+          onClick={openCompactDialog}
         >
           Compact now
         </button>

@@ -35,9 +35,9 @@ describe('ContextNotices', () => {
     );
     fireEvent.click(view.getByTestId('outside-window-compact'));
     await settle();
-    expect(compactConversation).toHaveBeenCalledWith({ conversationId: 'c1' });
-    expect(view.queryByTestId('outside-window')).toBeNull();
-    expect(view.getByTestId('compaction-progress').textContent).toBe('Starting to summarise…Stop');
+    // Compact now asks first (CompactDialog): nothing runs until the person confirms there.
+    expect(useAppStore.getState().compactDialogOpen).toBe(true);
+    expect(compactConversation).not.toHaveBeenCalled();
   });
 
   it('says one older message in the singular', () => {

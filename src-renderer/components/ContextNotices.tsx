@@ -1,6 +1,6 @@
 import type { ContextStatusView } from '../../src-shared/api';
 import { BRAINS } from '../../src-shared/brains';
-import { compactNow, dismissCompactionNotice, stopCompaction } from '../state/context-actions';
+import { dismissCompactionNotice, openCompactDialog, stopCompaction } from '../state/context-actions';
 import { messageCount, type CompactionOutcome, type CompactionRun } from '../state/context-slice';
 import { useAppStore } from '../state/store';
 import { CloseIcon, StopIcon, WarningIcon } from './icons';
@@ -75,7 +75,8 @@ function CompactOffer({ conversationId, text, testId }: { readonly conversationI
         className="button small"
         data-testid={`${testId}-compact`}
         disabled={turnRunning}
-        onClick={() => void compactNow(conversationId)}
+        aria-haspopup="dialog"
+        onClick={openCompactDialog}
       >
         Compact now
       </button>

@@ -1,5 +1,5 @@
 import { openRequestPreview } from '../state/turn-actions';
-import { compactNow } from '../state/context-actions';
+import { openCompactDialog } from '../state/context-actions';
 import { useAppStore } from '../state/store';
 import { BrainPicker } from './BrainPicker';
 import { ContextMeter } from './ContextMeter';
@@ -37,7 +37,8 @@ export function ConversationHeader({ conversationId }: { readonly conversationId
               data-testid="compact-now"
               title="Summarise the oldest messages into one summary; they stay here, collapsed under it"
               disabled={busy}
-              onClick={() => void compactNow(conversationId)}
+              aria-haspopup="dialog"
+              onClick={openCompactDialog}
             >
               Compact now
             </button>

@@ -1,3 +1,4 @@
+import type { CompactionPreview } from '../../src-shared/api';
 import { api, errorText } from './api-client';
 import {
   applyContextStatus,
@@ -43,6 +44,20 @@ export async function loadContextStatus(conversationId: string): Promise<void> {
   } catch {
     // The meter keeps its last reading; nothing else depends on it.
   }
+}
+
+/** Opens the Compact now dialog of the open conversation: it shows what would be folded before anything runs. */
+export function openCompactDialog(): void {
+  setState({ compactDialogOpen: true });
+}
+
+export function closeCompactDialog(): void {
+  setState({ compactDialogOpen: false });
+}
+
+/** What Compact now would fold for the brain the conversation's next turn goes to, or why there is nothing to fold. */
+export function previewCompaction(conversationId: string): Promise<CompactionPreview> {
+  return api().previewCompaction({ conversationId });
 }
 
 /** Conversations whose compactConversation this window is still waiting on: their answer will end the run. */

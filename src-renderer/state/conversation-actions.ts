@@ -80,7 +80,7 @@ export async function loadMoreConversations(): Promise<void> {
 export function closeConversation(): void {
   pageRequest += 1;
   dropPendingDeltas();
-  setState({ ...openConversationState(null), requestPreviewOpen: false });
+  setState({ ...openConversationState(null), requestPreviewOpen: false, compactDialogOpen: false });
   writeConversationHash(null);
 }
 
@@ -94,7 +94,7 @@ export async function openConversation(conversationId: string): Promise<void> {
   }
   const request = ++pageRequest;
   dropPendingDeltas();
-  setState({ ...openConversationState(conversationId), requestPreviewOpen: false });
+  setState({ ...openConversationState(conversationId), requestPreviewOpen: false, compactDialogOpen: false });
   writeConversationHash(conversationId);
   const conversationRequest = api()
     .getConversation({ id: conversationId })

@@ -106,7 +106,7 @@ export function handleApiEvent(event: ApiEvent): EventOutcome {
       setState((state) => ({
         ...removeConversation(state, event.conversationId),
         ...dropConversationHits(state, event.conversationId),
-        ...(wasOpen ? { ...openConversationState(null), requestPreviewOpen: false } : {}),
+        ...(wasOpen ? { ...openConversationState(null), requestPreviewOpen: false, compactDialogOpen: false } : {}),
       }));
       return { ...NOTHING_MORE, closedOpenConversation: wasOpen };
     }

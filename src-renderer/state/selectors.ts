@@ -26,12 +26,12 @@ export function selectReplyRunning(state: AppState, conversationId: string): boo
 
 /** A modal dialog covers the window: window-wide keys belong to it. */
 export function selectDialogOpen(state: AppState): boolean {
-  return state.enlargedAttachment !== null || state.settingsOpen || state.requestPreviewOpen || state.memoriesOpen || state.shortcutsOpen || state.exportDraft !== null || state.exportAllDialogOpen;
+  return state.enlargedAttachment !== null || state.settingsOpen || state.requestPreviewOpen || state.compactDialogOpen || state.memoriesOpen || state.shortcutsOpen || state.exportDraft !== null || state.exportAllDialogOpen;
 }
 
 /** A modal dialog covers the window (the export bar while turns are chosen is not one). */
 export function selectModalOpen(state: AppState): boolean {
-  return state.enlargedAttachment !== null || state.settingsOpen || state.requestPreviewOpen || state.memoriesOpen || state.shortcutsOpen || selectExportDialogOpen(state);
+  return state.enlargedAttachment !== null || state.settingsOpen || state.requestPreviewOpen || state.compactDialogOpen || state.memoriesOpen || state.shortcutsOpen || selectExportDialogOpen(state);
 }
 
 /** An export dialog is up (not the bar shown while turns are chosen, which leaves the window usable). */

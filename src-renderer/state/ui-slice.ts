@@ -8,6 +8,8 @@ export interface UiSlice {
   readonly connectionStatus: ConnectionStatus;
   /** The "Show request" dialog of the open conversation. */
   readonly requestPreviewOpen: boolean;
+  /** The "Compact now" dialog of the open conversation: what it would fold, asked before it runs. */
+  readonly compactDialogOpen: boolean;
   /** The sheet listing every keyboard shortcut. */
   readonly shortcutsOpen: boolean;
   /** The window is too narrow for the sidebar beside the conversation: it shows only as an overlay. */
@@ -27,6 +29,7 @@ export const initialUiSlice: UiSlice = {
   notice: null,
   connectionStatus: 'connecting',
   requestPreviewOpen: false,
+  compactDialogOpen: false,
   shortcutsOpen: false,
   narrowWindow: false,
   sidebarHidden: false,
