@@ -108,15 +108,20 @@ describe('anybrain request and compact against a window', () => {
 
   it('compact summarises the oldest messages, says so, and prints the summary', async () => {
     const { core, conversationId } = await longConversation();
+    const previewed = capture();
+    expect(await compactCommand(core, previewed, { conversation: conversationId, brain: 'kimi', preview: true })).toBe(0);
+    expect(previewed.out).toMatch(/^Kimi will summarise (\d+) messages, up to “.+”, for Kimi's window\. They stay in the conversation, folded under the summary, and other brains keep them while their windows hold them\.\n$/);
+    const folds = /summarise (\d+) messages/.exec(previewed.out)![1];
     const output = capture();
     expect(await compactCommand(core, output, { conversation: conversationId, brain: 'kimi' })).toBe(0);
     const lines = output.err.trim().split('\n');
     expect(lines[0]).toMatch(/^Kimi \(kimi-k2\.6\) is summarising \d+ messages…$/);
-    expect(lines.at(-1)).toMatch(/^Kimi summarised \d+ messages; they stay in the conversation, folded under the summary\.$/);
+    expect(lines.at(-1)).toBe(`Kimi summarised ${folds} messages; they stay in the conversation, folded under the summary.`);
     expect(output.out).toMatch(/^Summary of \d+ user messages\.\n$/);
     const after = capture();
     await requestCommand(core, after, { conversation: conversationId, brain: 'kimi' });
     expect(after.err).not.toContain('outside');
+    expect(after.err).toContain("History: Kimi's request holds a summary written for Kimi's window in place of the older messages");
     expect(after.out).toContain("[System line, summary: neither the assistant's words nor the user's]");
   });
 

@@ -426,9 +426,18 @@ export function describeWindow(context: ContextStatusView, requestTokens: number
 }
 
 /** Compacts a conversation now, with progress on stderr; Ctrl-C stops it and leaves the conversation as it was. */
-export async function compactCommand(core: Core, output: Output, options: { conversation: string; brain?: string; interrupt?: AbortSignal }): Promise<number> {
+export async function compactCommand(
+  core: Core,
+  output: Output,
+  options: { conversation: string; brain?: string; preview?: boolean; interrupt?: AbortSignal },
+): Promise<number> {
   if (options.brain !== undefined) checkedBrain(options.brain);
   const conversationId = options.conversation;
+  if (options.preview === true) {
+    const preview = await call(core, 'previewCompaction', { conversationId, ...(options.brain ? { brain: options.brain as BrainId } : {}) });
+    output.stdout(`${preview.message}\n`);
+    return 0;
+  }
   const unsubscribe = core.onEvent((event: ApiEvent) => {
     if (event.type === 'compaction-started' && event.conversationId === conversationId) {
       output.stderr(`${BRAINS[event.brain].label} (${event.model}) is summarising ${event.messages} messages…\n`);

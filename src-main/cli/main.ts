@@ -218,7 +218,8 @@ program
   .description("summarise a conversation's oldest messages into one summary now, to fit a brain's window; Ctrl-C stops it with nothing changed")
   .requiredOption('--conversation <id>', 'conversation id')
   .addOption(new Option('--brain <brain>', 'whose window to make room in (default: the brain the next turn goes to)').choices([...BRAIN_IDS]))
-  .action((options: { conversation: string; brain?: string }) => {
+  .option('--preview', 'say what it would fold (how many messages, up to which, by which brain) and change nothing')
+  .action((options: { conversation: string; brain?: string; preview?: boolean }) => {
     const interrupt = new AbortController();
     process.once('SIGINT', () => interrupt.abort());
     return withCore(dataFlag(), (core) => compactCommand(core, output, { ...options, interrupt: interrupt.signal }));
