@@ -219,6 +219,35 @@ export const brainState = sqliteTable(
   (table) => [primaryKey({ columns: [table.conversationId, table.brain] })],
 );
 
+/**
+ * Every request a turn or a compaction sent a provider, with what the provider counted: a reply of three tool rounds
+ * is three rows, a compaction read in parts one row a part. Tokens are normalised (src-shared/usage.ts): `input` is the
+ * whole input on every wire, cached reads and writes a share of it. A reply's and a conversation's totals are sums.
+ */
+export const requestUsage = sqliteTable(
+  'request_usage',
+  {
+    id: text('id').primaryKey(),
+    conversationId: text('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    /** The reply's turn, or the compaction's (its summary row carries the same turn id). */
+    turnId: text('turn_id').notNull(),
+    purpose: text('purpose', { enum: ['reply', 'compaction'] }).notNull(),
+    /** The request's place in its turn: a reply's tool round, a compaction's part, from 0. */
+    round: integer('round').notNull(),
+    brain: text('brain').notNull(),
+    model: text('model').notNull(),
+    inputTokens: integer('input_tokens').notNull(),
+    cacheReadTokens: integer('cache_read_tokens').notNull(),
+    cacheWriteTokens: integer('cache_write_tokens').notNull(),
+    outputTokens: integer('output_tokens').notNull(),
+    reasoningTokens: integer('reasoning_tokens').notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (table) => [index('request_usage_turn').on(table.turnId), index('request_usage_conversation').on(table.conversationId, table.createdAt)],
+);
+
 export const settings = sqliteTable('settings', {
   key: text('key').primaryKey(),
   value: text('value', { mode: 'json' }).notNull(),

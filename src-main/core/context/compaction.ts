@@ -4,14 +4,15 @@
  * is read in parts, each part's summary carried into the next; only the final summary is stored, in one transaction
  * (store/compaction.ts). Stopped, failed or killed before that, nothing has changed.
  */
-import type { ApiEvent, CompactionResult } from '../../../src-shared/api';
+import type { ApiEvent, CompactionResult, Usage } from '../../../src-shared/api';
 import { BRAINS, type BrainId } from '../../../src-shared/brains';
 import { refusalMessage } from '../providers/provider-errors';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
 import { LONG_HISTORY_ROWS, nextEventLoopTurn } from '../engine/event-loop-turn';
+import { keepRequestUsage } from '../engine/request-usage';
 import { collectReplayTurns } from '../replay/collect';
 import type { ReplayAttachment, ReplayTurn } from '../replay/types';
-import { nowIso } from '../store/clock';
+import { newId, nowIso } from '../store/clock';
 import { CompactionConflictError, storeSummary, type CompactionSpan } from '../store/compaction';
 import { attachmentRowsOfMessages } from '../store/attachments';
 import { listInvocationsByMessage, type InvocationRow } from '../store/invocations';
@@ -109,14 +110,15 @@ async function* spanParts(db: AppDatabase, conversationId: string, span: Compact
   if (part.length > 0) yield flush();
 }
 
-/** Streams one summary; throws with the provider's message, or returns null when stopped. */
+/** Streams one summary, with what its request cost; throws with the provider's message, or returns null when stopped. */
 async function summarise(
   deps: CompactionDependencies,
   call: ProviderCall,
   onProgress: (characters: number) => void,
-): Promise<string | null> {
+): Promise<{ text: string; usage: Usage | null } | null> {
   let text = '';
   let reported = 0;
+  let usage: Usage | null = null;
   for await (const part of deps.stream(call)) {
     if (call.signal.aborted) return null;
     switch (part.type) {
@@ -131,10 +133,12 @@ async function summarise(
         throw new Error(part.error.message);
       case 'refusal':
         throw new Error(refusalMessage(call.label ?? 'The summariser', part));
+      case 'usage':
+        usage = { ...(usage ?? {}), ...part.usage };
+        break;
       case 'tool-call':
       case 'reasoning-delta':
       case 'reasoning-opaque':
-      case 'usage':
       case 'response-model':
       case 'finish':
         break;
@@ -145,7 +149,7 @@ async function summarise(
     }
   }
   if (call.signal.aborted) return null;
-  return text.trim();
+  return { text: text.trim(), usage };
 }
 
 /** Compacts a conversation for `order.target`'s window. Never throws: the result says how it ended. */
@@ -166,6 +170,9 @@ export async function runCompaction(deps: CompactionDependencies, order: Compact
   const promptTokens = estimateTokens(system) + estimateTokens(summaryRequestText('', wordLimit)) + Math.ceil(wordLimit * 1.4);
   const partBudget = Math.max(256, inputBudget(summariserWindow, windows.lines(brain)) - promptTokens);
   emit({ type: 'compaction-started', conversationId, brain, model, messages: span.rows });
+  // The summary row takes this turn id: its parts' usage rows name it.
+  const turnId = newId();
+  let partIndex = 0;
 
   let carried = span.previousSummary?.text ?? null;
   let summarised = 0;
@@ -178,10 +185,15 @@ export async function runCompaction(deps: CompactionDependencies, order: Compact
       const request = { brain, model, system, wordLimit, maxOutputTokens, contextWindow: summariserWindow.contextWindow, cacheKey: `anybrain-compaction-${conversationId}` };
       const body = await encodeSummaryRequest(BRAINS[brain].wire, request, [...earlier, ...part.turns]);
       if (signal.aborted) break;
-      const text = await summarise(deps, deps.callFor(brain, model, body.fields, signal, body.json), (characters) =>
+      const written = await summarise(deps, deps.callFor(brain, model, body.fields, signal, body.json), (characters) =>
         emit({ type: 'compaction-progress', conversationId, summarisedMessages: summarised, totalMessages: span.rows, characters }),
       );
-      if (text === null) break;
+      if (written === null) break;
+      if (written.usage !== null) {
+        keepRequestUsage(db, { conversationId, turnId, purpose: 'compaction', round: partIndex, brain, model, usage: written.usage, now: nowIso() });
+      }
+      partIndex += 1;
+      const { text } = written;
       if (text.length === 0) throw new Error(`${label} answered with an empty summary.`);
       carried = text;
       summarised += part.rows;
@@ -203,7 +215,7 @@ export async function runCompaction(deps: CompactionDependencies, order: Compact
       inputBudget: inputBudget(targetWindow, windows.lines(target.brain)),
       requested: order.requested === true,
     };
-    const stored = storeSummary(db, { conversationId, text: carried, brain, model, madeFor, span, now: nowIso() });
+    const stored = storeSummary(db, { conversationId, turnId, text: carried, brain, model, madeFor, span, now: nowIso() });
     const [summary] = toMessageViews(db, [stored.row]);
     emit({ type: 'compaction-finished', conversationId, summary: summary!, coveredMessages: stored.covered });
     const words = `${stored.covered} message${stored.covered === 1 ? '' : 's'}`;

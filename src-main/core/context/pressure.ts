@@ -13,6 +13,7 @@ import { readBrainState, saveBrainState } from '../store/settings';
 type BrainStateRow = ReturnType<typeof readBrainState>;
 import type { ContextWindows } from './windows';
 import { formatCount } from '../../../src-shared/format-count';
+import { normaliseUsage } from '../../../src-shared/usage';
 
 /**
  * What each wire's JSON wraps one message in beyond the MESSAGE_FRAMING_TOKENS a stored estimate already counts, in the
@@ -48,14 +49,10 @@ export function inputBudget(window: Pick<ResolvedWindow, 'contextWindow' | 'outp
   return Math.min(Math.floor((window.contextWindow * lines.emergencyPercent) / 100), window.contextWindow - replyTokens(window));
 }
 
-/**
- * The tokens a usage snapshot measured for its request and reply. Anthropic counts cache reads and writes apart from
- * `input_tokens`; the other wires count cached tokens inside their input count.
- */
+/** The tokens a usage snapshot measured for its request and reply, in the one measure of `normaliseUsage`. */
 export function measuredTokens(usage: Usage, brain: BrainId): number {
-  const input = usage.inputTokens ?? 0;
-  const cached = BRAINS[brain].wire === 'anthropic-messages' ? (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0) : 0;
-  return input + cached + (usage.outputTokens ?? 0);
+  const normalised = normaliseUsage(usage, BRAINS[brain].wire);
+  return normalised.inputTokens + normalised.outputTokens;
 }
 
 export interface PressureInput {

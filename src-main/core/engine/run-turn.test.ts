@@ -12,6 +12,7 @@ import { openDatabase, type AppDatabase } from '../store/open';
 import { heldFileSyncs } from '../store/testing/held-file-syncs';
 import { readBrainState, readCounters } from '../store/settings';
 import { listInvocationsByMessage } from '../store/invocations';
+import { usageOfConversation, usageOfTurn } from '../store/request-usage';
 import { MAX_TOOL_ROUNDS } from './run-turn';
 import { clockOnlyToolbox, type TurnToolbox } from './turn-toolbox';
 import { ApprovalGate, type ApprovalRequest, type ToolPolicy } from '../tools/approvals';
@@ -295,6 +296,36 @@ describe('TurnEngine', () => {
     await expect.poll(() => shownText(events, started.result.assistantMessageId)).toBe('so far');
     await engine.dispose();
     expect(await started.done).toMatchObject({ status: 'interrupted', text: 'so far', error: { code: 'interrupted', retryable: true } });
+  });
+
+  it('keeps what each request of a reply cost: a two-round reply stores two usage rows, and its total is their sum', async () => {
+    const { db, scripted, engine } = setup();
+    const started = engine.send('c1', 'What time is it in Seoul?');
+    scripted.push(
+      { type: 'usage', usage: { inputTokens: 25_066, cacheReadTokens: 20_000 } },
+      { type: 'tool-call', providerCallId: 'functions.current_time:0', name: 'current_time', input: { zone: 'Asia/Seoul' } },
+      { type: 'usage', usage: { outputTokens: 40 } },
+      { type: 'finish', reason: 'tool-calls', rawReason: 'tool_calls' },
+      'end',
+      { type: 'text-delta', text: 'It is 8 pm.' },
+      { type: 'usage', usage: { inputTokens: 25_134, cacheReadTokens: 25_066, outputTokens: 6 } },
+      { type: 'finish', reason: 'stop', rawReason: 'stop' },
+      'end',
+    );
+    const message = await started.done;
+    // The reply keeps the last request's count: the window's measure of the conversation.
+    expect(message.usage).toEqual({ inputTokens: 25_134, cacheReadTokens: 25_066, outputTokens: 6 });
+    const rows = db.$client
+      .prepare('SELECT turn_id AS turnId, purpose, round, brain, model, input_tokens AS input, cache_read_tokens AS cacheRead, output_tokens AS output FROM request_usage ORDER BY round')
+      .all();
+    expect(rows).toEqual([
+      { turnId: started.result.turnId, purpose: 'reply', round: 0, brain: 'kimi', model: 'kimi-k2.6', input: 25_066, cacheRead: 20_000, output: 40 },
+      { turnId: started.result.turnId, purpose: 'reply', round: 1, brain: 'kimi', model: 'kimi-k2.6', input: 25_134, cacheRead: 25_066, output: 6 },
+    ]);
+    expect(usageOfTurn(db, started.result.turnId)).toEqual({
+      requests: 2, inputTokens: 50_200, cacheReadTokens: 45_066, cacheWriteTokens: 0, outputTokens: 46, reasoningTokens: 0,
+    });
+    expect(usageOfConversation(db, 'c1')).toEqual(usageOfTurn(db, started.result.turnId));
   });
 
   it('runs the tool loop: executes the call, stores it under the turn id, and sends it back in the wire\u2019s shape', async () => {

@@ -3,7 +3,7 @@
  * run tool rounds, then finish. The only place that joins the replay, the providers and the tools.
  */
 import { redactKeys } from '../secrets/redact';
-import type { ApiEvent, MessageView } from '../../../src-shared/api';
+import type { ApiEvent, MessageView, Usage } from '../../../src-shared/api';
 import { BRAINS, type BrainId } from '../../../src-shared/brains';
 import { buildReceipt } from '../../../src-shared/receipt';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
@@ -31,6 +31,7 @@ import type { BrainConnection, TurnContext } from './admit';
 import { DeltaCoalescer } from './delta-coalescer';
 import { nextEventLoopTurn } from './event-loop-turn';
 import { afterToolRound, applyStreamPart, draftReasoning, draftRounds, EMPTY_DRAFT, failDraft, finalStatus, type AbortReason, type ReplyDraft } from './reply-draft';
+import { keepRequestUsage } from './request-usage';
 import { runToolRound } from './tool-round';
 import type { RequestBodyEncoder } from './request-body-encoder';
 import { buildRequestBody, type AttachmentFileReader } from './turn-request';
@@ -289,10 +290,16 @@ async function writeReply(
       await nextEventLoopTurn();
       if (signal.aborted) break;
       const call = providerCall(target.brain, target.model, turn.connection, body, signal, encodedBody);
+      let roundUsage: Usage | null = null;
       for await (const part of deps.stream({ ...call, silence: providerSilence(deps.notAnswering, target.brain, call.baseUrl) })) {
         if (signal.aborted) break;
+        // Each request is billed on its own: the draft's usage is the last request's, the window's measure.
+        if (part.type === 'usage') roundUsage = { ...(roundUsage ?? {}), ...part.usage };
         draft = applyStreamPart(draft, part);
         progress.show(draft, part);
+      }
+      if (roundUsage !== null) {
+        keepRequestUsage(db, { conversationId, turnId, purpose: 'reply', round, brain: target.brain, model: target.model, usage: roundUsage, now: nowIso() });
       }
       // A refused reply runs none of the calls that came with it.
       if (signal.aborted || draft.error !== null || draft.refusal !== null || draft.pendingCalls.length === 0) break;

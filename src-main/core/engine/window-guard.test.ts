@@ -9,6 +9,7 @@ import { insertInvocation } from '../store/invocations';
 import { insertMessage, listAllMessages, listMessagePage } from '../store/messages';
 import { sentBody } from '../providers/testing/sent-body';
 import type { AppDatabase } from '../store/open';
+import { usageOfTurn } from '../store/request-usage';
 import { readBrainState, saveBrainState } from '../store/settings';
 import { scriptedEngine } from './testing';
 import { clockOnlyToolbox } from './turn-toolbox';
@@ -357,9 +358,11 @@ describe('a turn on a smaller window compacts first', () => {
         'They stay in the conversation, folded under the summary, and other brains keep them while their windows hold them.',
     );
     const compacting = engine.compact('c1');
-    scripted.push(...replyParts('Summary: three exchanges of lorem ipsum.'));
+    scripted.push({ type: 'usage', usage: { inputTokens: 1_400, outputTokens: 12 } }, ...replyParts('Summary: three exchanges of lorem ipsum.'));
     expect(await compacting).toMatchObject({ outcome: 'compacted', coveredMessages: 6 });
     const summary = listAllMessages(db, 'c1').find((row) => row.kind === 'summary')!;
+    // What the summary's request cost is kept under the summary's turn.
+    expect(usageOfTurn(db, summary.turnId)).toEqual({ requests: 1, inputTokens: 1_400, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 12, reasoningTokens: 0 });
     // Whole turns: the three oldest questions with their answers, none of the newest two turns.
     expect(listAllMessages(db, 'c1').filter((row) => row.compactedInto === summary.id).map((row) => row.id)).toEqual(rows.slice(0, 6).map((row) => row.id));
     const after = await engine.contextStatus('c1', {});

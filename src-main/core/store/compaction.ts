@@ -117,6 +117,8 @@ export interface SummaryWindow {
 
 export interface NewSummary {
   readonly conversationId: string;
+  /** The compaction's turn: its requests' usage rows carry it (a new id when absent). */
+  readonly turnId?: string;
   readonly text: string;
   /** The brain and model that wrote it. */
   readonly brain: BrainId;
@@ -157,7 +159,7 @@ export function storeSummary(db: AppDatabase, summary: NewSummary): { row: Messa
       id: newId(),
       conversationId,
       seq: nextSeq(db, conversationId),
-      turnId: newId(),
+      turnId: summary.turnId ?? newId(),
       role: 'system',
       kind: 'summary',
       text: summary.text,

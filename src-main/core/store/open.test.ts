@@ -48,6 +48,7 @@ describe('openDatabase', () => {
       'messages_fts',
       'provider_models',
       'repair_changes',
+      'request_usage',
       'search_backfill',
       'settings',
       'summary_windows',

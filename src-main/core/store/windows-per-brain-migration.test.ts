@@ -1,11 +1,12 @@
 /**
- * Migration 0011 (windows per brain): a database seeded at the schema before it opens with every row kept, an empty
- * `summary_windows` table, and brain state that gains where a request starts while rows are left out, empty on every
+ * Migration 0011 (windows per brain): a database seeded at the schema before it opens with every row kept, empty
+ * `summary_windows` and `request_usage` tables, and brain state that gains where a request starts while rows are left out, empty on every
  * row it had. A summary written before it has no recorded window and still stands for its rows in any brain's request
  * that cannot hold them.
  */
 import { describe, expect, it } from 'vitest';
 import { insertMessage } from './messages';
+import { recordRequestUsage, usageOfConversation } from './request-usage';
 import { readBrainState, saveBrainState } from './settings';
 import { scanLivePath } from './live-path';
 import { migrateOneConversationPast } from './testing/migration-step';
@@ -31,6 +32,22 @@ describe('migration 0011_windows_per_brain', () => {
     db.$client.prepare("INSERT INTO summary_windows VALUES ('old', 'ollama', 'qwen3', 4096, 3276, 0)").run();
     db.$client.prepare("DELETE FROM messages WHERE id = 'old'").run();
     expect(db.$client.prepare('SELECT count(*) FROM summary_windows').pluck().get()).toBe(0);
+    migrated.close();
+  });
+});
+
+describe('migration 0011_windows_per_brain, request usage', () => {
+  it('adds an empty request_usage table, whose rows go with their conversation', () => {
+    const migrated = migrateOneConversationPast('0011_windows_per_brain');
+    const { db } = migrated;
+    expect(migrated.columnsOf('request_usage').map(([name]) => name)).toEqual([
+      'id', 'conversation_id', 'turn_id', 'purpose', 'round', 'brain', 'model', 'input_tokens', 'cache_read_tokens', 'cache_write_tokens',
+      'output_tokens', 'reasoning_tokens', 'created_at',
+    ]);
+    recordRequestUsage(db, { conversationId: 'c1', turnId: 't1', purpose: 'reply', round: 0, brain: 'claude', model: 'claude-sonnet-5-5', usage: { inputTokens: 10, cacheReadTokens: 90 }, now: 't2' });
+    expect(usageOfConversation(db, 'c1')).toMatchObject({ requests: 1, inputTokens: 100, cacheReadTokens: 90 });
+    db.$client.prepare("DELETE FROM conversations WHERE id = 'c1'").run();
+    expect(db.$client.prepare('SELECT count(*) FROM request_usage').pluck().get()).toBe(0);
     migrated.close();
   });
 });
