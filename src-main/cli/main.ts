@@ -30,6 +30,7 @@ import {
 import { resolveDataDir } from './data-dir';
 import { keysListCommand, keysRemoveCommand, keysSetCommand } from './keys-command';
 import { modelsCommand } from './models-command';
+import { usageCommand } from './usage-command';
 import { searchCommand } from './search-command';
 import { terminalOutput } from './terminal-text';
 
@@ -262,6 +263,14 @@ program
   .option('--json', 'print a JSON array of {brain, model, default, offered, context_window, output_limit, window_source, window_reported_at, reasoning, inputs, lifecycle, price, source}')
   .option('--refresh', "ask each brain with a key (and Ollama) for its model list first, and keep it; exits 1 if one does not answer")
   .action((options: { brain?: string; json?: boolean; refresh?: boolean }) => withCore(dataFlag(), (core) => modelsCommand(core, output, options)));
+
+program
+  .command('usage')
+  .description('what the provider requests cost, per day, brain and model: tokens, cached share, and dollars estimated from the bundled price list')
+  .option('--conversation <id>', 'one conversation only')
+  .option('--since <day>', 'from this day (YYYY-MM-DD, UTC) on')
+  .option('--json', 'print a JSON array of {day, brain, model, requests, input_tokens, cache_read_tokens, cache_write_tokens, output_tokens, reasoning_tokens, cost_usd}')
+  .action((options: { conversation?: string; since?: string; json?: boolean }) => withCore(dataFlag(), (core) => usageCommand(core, output, options)));
 
 program
   .command('doctor')

@@ -19,6 +19,7 @@ import { OllamaWindowCache } from './providers/ollama-show';
 import { ModelReports } from './model-reports';
 import type { BrainId } from '../../src-shared/brains';
 import { searchCommands } from './commands/search';
+import { usageCommands } from './commands/usage';
 import { settingsCommands } from './commands/settings';
 import { toolCommands } from './commands/tools';
 import { transcriptCommands } from './commands/transcripts';
@@ -183,6 +184,7 @@ export function openCore(
     toolCommands(dependencies),
     transcriptCommands(dependencies),
     searchCommands(dependencies),
+    usageCommands(dependencies),
     outsideCommands(dependencies),
   );
 

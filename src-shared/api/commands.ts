@@ -17,6 +17,7 @@ import {
   type AttachmentContent,
   type AttachmentView,
   type CompactionPreview,
+  type UsageDayView,
   type CompactionResult,
   type ContextStatusView,
   type ConversationView,
@@ -340,6 +341,13 @@ export const commandSchemas = {
       limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).default(DEFAULT_SEARCH_LIMIT),
     })
     .strict(),
+  /**
+   * What the provider requests cost, summed per day (UTC), brain and model: every tool round and compaction part, in
+   * tokens and in dollars estimated from the bundled price list. One conversation's, or every one's; from `since` on.
+   */
+  getUsage: z
+    .object({ conversationId: entityId.optional(), since: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day is written YYYY-MM-DD').optional() })
+    .strict(),
 } as const;
 
 export type CommandName = keyof typeof commandSchemas;
@@ -406,6 +414,7 @@ export interface CommandOutputs {
   undoRepair: RepairUndoResult;
   repairLivePaths: LivePathRepairResult;
   searchMessages: SearchResultsView;
+  getUsage: UsageDayView[];
 }
 
 export type CommandOutput<Name extends CommandName> = CommandOutputs[Name];

@@ -158,6 +158,22 @@ export interface ContextStatusView {
   readonly description: string;
 }
 
+/** The provider requests of one day (UTC), brain and model, summed. */
+export interface UsageDayView {
+  readonly day: string;
+  readonly brain: BrainId;
+  readonly model: string;
+  readonly requests: number;
+  /** Every input token, cached or not (the same measure on every wire). */
+  readonly inputTokens: number;
+  readonly cacheReadTokens: number;
+  readonly cacheWriteTokens: number;
+  readonly outputTokens: number;
+  readonly reasoningTokens: number;
+  /** Dollars, an estimate from the price list bundled with this release; null when a request's price is unknown. */
+  readonly costUsd: number | null;
+}
+
 /** What Compact now would do, before it runs: nothing is asked of any brain to answer this. */
 export interface CompactionPreview {
   /** The brain and model whose window the summary is made for. */

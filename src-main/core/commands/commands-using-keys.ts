@@ -67,6 +67,7 @@ const USES_KEYS: Readonly<Record<CommandName, boolean>> = {
   undoRepair: false,
   repairLivePaths: false,
   searchMessages: false,
+  getUsage: false,
 };
 
 export function usesKeys(name: string): boolean {

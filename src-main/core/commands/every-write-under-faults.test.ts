@@ -166,6 +166,7 @@ const PROBES: { readonly [Name in CommandName]: Probe } = {
   getContextStatus: { leaves: (seeded) => ({ conversationId: seeded.exchange.conversationId }) },
   compactConversation: { writes: (seeded) => ({ conversationId: seeded.longConversationId, brain: 'ollama' }) },
   previewCompaction: { leaves: (seeded) => ({ conversationId: seeded.longConversationId, brain: 'ollama' }) },
+  getUsage: { leaves: () => ({}) },
   listCoveredMessages: { leaves: () => ({ summaryId: '01JZ0000000000000000000000' }) },
   setModelWindow: { writes: () => ({ brain: 'kimi', model: 'kimi-k2.6', contextWindow: 100_000, outputLimit: null }) },
   setCompactionBrain: { writes: () => ({ brain: 'gemini' }) },

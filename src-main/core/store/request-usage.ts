@@ -65,3 +65,25 @@ export function usageOfTurn(db: AppDatabase, turnId: string): UsageTotals {
 export function usageOfConversation(db: AppDatabase, conversationId: string): UsageTotals {
   return selectConversationTotals(db).get(conversationId) as UsageTotals;
 }
+
+/** One stored request's tokens, with its brain, model and time. */
+export interface StoredRequestUsage extends NormalisedUsage {
+  readonly brain: string;
+  readonly model: string;
+  readonly createdAt: string;
+}
+
+const COLUMNS = `brain, model, created_at AS createdAt, input_tokens AS inputTokens, cache_read_tokens AS cacheReadTokens,
+  cache_write_tokens AS cacheWriteTokens, output_tokens AS outputTokens, reasoning_tokens AS reasoningTokens`;
+const selectAllSince = statementCacheFor(`SELECT ${COLUMNS} FROM request_usage WHERE created_at >= ? ORDER BY created_at`);
+const selectConversationSince = statementCacheFor(
+  `SELECT ${COLUMNS} FROM request_usage WHERE conversation_id = ? AND created_at >= ? ORDER BY created_at`,
+);
+
+/** The requests of one conversation, or of all, made at or after `since` (an ISO 8601 instant), oldest first. */
+export function listRequestUsage(db: AppDatabase, filter: { readonly conversationId?: string; readonly since?: string }): StoredRequestUsage[] {
+  const since = filter.since ?? '';
+  return (
+    filter.conversationId === undefined ? selectAllSince(db).all(since) : selectConversationSince(db).all(filter.conversationId, since)
+  ) as StoredRequestUsage[];
+}
