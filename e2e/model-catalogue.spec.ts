@@ -39,7 +39,7 @@ test("Test keeps Claude's model list: a model the catalogue does not know is off
   await page.keyboard.press('Escape');
 
   const reading = page.getByTestId('context-meter').locator('.context-meter-reading');
-  await expect(reading).toHaveAttribute('title', /^\d[\d,]* of 640,000 tokens \(estimated\); window: from Anthropic, today$/);
+  await expect(reading).toHaveAttribute('title', /^\d[\d,]* of 640,000 tokens \(estimated\); window: from Anthropic, today; Claude's request holds every message$/);
   for (const [width, scheme] of [[1280, 'light'], [480, 'dark']] as const) {
     await page.setViewportSize({ width, height: 800 });
     await page.emulateMedia({ colorScheme: scheme });
