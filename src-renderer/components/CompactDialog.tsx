@@ -1,14 +1,9 @@
-import { useEffect, useState } from 'react';
 import type { CompactionPreview } from '../../src-shared/api';
 import { closeCompactDialog, compactNow, previewCompaction } from '../state/context-actions';
-import { errorText } from '../state/api-client';
 import { selectConversationBrain } from '../state/selectors';
 import { useAppStore } from '../state/store';
 import { Dialog } from './Dialog';
-
-type LoadedPreview =
-  | { readonly key: string; readonly status: 'ready'; readonly preview: CompactionPreview }
-  | { readonly key: string; readonly status: 'error'; readonly message: string };
+import { useAnswerFor } from './use-answer';
 
 /**
  * "Compact now", asked before it runs: which messages the summary would fold (whole turns, up to which message), for
@@ -17,27 +12,10 @@ type LoadedPreview =
 export function CompactDialog({ conversationId }: { readonly conversationId: string }) {
   const brain = useAppStore((state) => selectConversationBrain(state, conversationId));
   const busy = useAppStore((state) => conversationId in state.compactions || conversationId in state.activeTurns);
-  const [answer, setAnswer] = useState<LoadedPreview | null>(null);
-  const previewKey = `${conversationId}\n${brain}`;
-
-  useEffect(() => {
-    let current = true;
-    previewCompaction(conversationId).then(
-      (preview) => {
-        if (current) setAnswer({ key: previewKey, status: 'ready', preview });
-      },
-      (error: unknown) => {
-        if (current) setAnswer({ key: previewKey, status: 'error', message: errorText(error) });
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [conversationId, previewKey]);
-
   // An answer for another brain than the one picked now is being asked again.
-  const loaded = answer?.key === previewKey ? answer : null;
-  const foldable = loaded?.status === 'ready' && loaded.preview.messages > 0;
+  const { answer, current } = useAnswerFor<CompactionPreview>(`${conversationId}\n${brain}`, () => previewCompaction(conversationId));
+  const loaded = current ? answer : null;
+  const foldable = loaded?.status === 'ready' && loaded.value.messages > 0;
   return (
     <Dialog title="Compact now" titleId="compact-title" testId="compact-dialog" closeTestId="close-compact" closeLabel="Close without compacting" onClose={closeCompactDialog}>
       <div className="request-status" role="status">
@@ -50,7 +28,7 @@ export function CompactDialog({ conversationId }: { readonly conversationId: str
       ) : null}
       {loaded?.status === 'ready' ? (
         <p className="compact-preview" data-testid="compact-preview">
-          {loaded.preview.message}
+          {loaded.value.message}
         </p>
       ) : null}
       <div className="dialog-actions">

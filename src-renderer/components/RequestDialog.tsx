@@ -1,20 +1,16 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { RequestPreview } from '../../src-shared/api';
 import { closeRequestPreview, previewNextRequest } from '../state/turn-actions';
-import { errorText } from '../state/api-client';
 import { selectConversationBrain } from '../state/selectors';
 import { useAppStore } from '../state/store';
 import { brainLabel } from './brain-options';
 import { meterFigures } from './ContextMeter';
 import { Dialog } from './Dialog';
 import { prettyJsonText } from './format';
+import { useAnswerFor } from './use-answer';
 import { useCopy } from './use-copy';
 import { historyInRequestWords } from '../../src-shared/context-windows';
 import { formatCount } from '../../src-shared/format-count';
-
-type LoadedPreview =
-  | { readonly key: string; readonly status: 'ready'; readonly preview: RequestPreview }
-  | { readonly key: string; readonly status: 'error'; readonly message: string };
 
 
 const byteLength = (text: string): number => new TextEncoder().encode(text).length;
@@ -106,25 +102,9 @@ export function RequestDialog({ conversationId }: { readonly conversationId: str
   const reasoningLevel = useAppStore((state) => state.conversationsById[conversationId]?.reasoningLevel ?? null);
   const hasDraft = useAppStore((state) => (state.drafts[conversationId] ?? '').trim() !== '');
   const [attempt, setAttempt] = useState(0);
-  const [loaded, setLoaded] = useState<LoadedPreview | null>(null);
   const requestKey = [conversationId, brain, model ?? '', reasoningLevel ?? '', attempt].join('\n');
-
-  useEffect(() => {
-    let current = true;
-    previewNextRequest(conversationId).then(
-      (preview) => {
-        if (current) setLoaded({ key: requestKey, status: 'ready', preview });
-      },
-      (error: unknown) => {
-        if (current) setLoaded({ key: requestKey, status: 'error', message: errorText(error) });
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [conversationId, requestKey]);
-
-  const refreshing = loaded === null || loaded.key !== requestKey;
+  const { answer: loaded, current } = useAnswerFor<RequestPreview>(requestKey, () => previewNextRequest(conversationId));
+  const refreshing = !current;
 
   return (
     <Dialog
@@ -153,7 +133,7 @@ export function RequestDialog({ conversationId }: { readonly conversationId: str
       ) : null}
       {loaded?.status === 'ready' ? (
         <div className={refreshing ? 'request-preview is-stale' : 'request-preview'} aria-busy={refreshing}>
-          <PreviewView preview={loaded.preview} conversationId={conversationId} hasDraft={hasDraft} />
+          <PreviewView preview={loaded.value} conversationId={conversationId} hasDraft={hasDraft} />
         </div>
       ) : null}
     </Dialog>

@@ -6,7 +6,7 @@
 import type { ContextStatusView, Usage } from '../../../src-shared/api';
 import { BRAINS, isBrainId, type BrainId, type WireId } from '../../../src-shared/brains';
 import { contextLevel, contextPercent, describeContextShare, type ContextLines, type ResolvedWindow } from '../../../src-shared/context-windows';
-import { newestUsageSnapshot, scanLivePath, summariesOnPath, type LivePath } from '../store/live-path';
+import { newestUsageSnapshot, scanLivePath, type LivePath } from '../store/live-path';
 import type { AppDatabase } from '../store/open';
 import { readBrainState, saveBrainState } from '../store/settings';
 
@@ -71,6 +71,8 @@ export interface Pressure {
   readonly path: LivePath;
   /** Whether the next turn should compact first: at the emergency line, or the provider refused the size. */
   readonly compactFirst: boolean;
+  /** The cut point this conversation kept for this brain when the pressure was measured (see `keepCutPoint`). */
+  readonly keptCut: { readonly fromSeq: number | null; readonly window: number | null };
 }
 
 /** The window a request to this brain is built against, lowered to what its provider refused for this conversation. */
@@ -135,7 +137,8 @@ export async function measurePressure(db: AppDatabase, windows: ContextWindows, 
     compacting: false,
     description: describeContextShare(tokens, window.contextWindow, brain),
   };
-  return { status, window, lines, path, compactFirst: full || level === 'emergency' };
+  const keptCut = { fromSeq: state?.trimFromSeq ?? null, window: state?.trimWindow ?? null };
+  return { status, window, lines, path, compactFirst: full || level === 'emergency', keptCut };
 }
 
 /**
@@ -143,10 +146,10 @@ export async function measurePressure(db: AppDatabase, windows: ContextWindows, 
  * forgets it once the request holds every row or a summary. Written by a turn, never by a preview.
  */
 export function keepCutPoint(db: AppDatabase, conversationId: string, brain: BrainId, pressure: Pressure, now: string): void {
-  const state = readBrainState(db, conversationId, brain);
+  const kept = pressure.keptCut;
   const cut = pressure.path.cutFromSeq;
   const window = pressure.window.contextWindow;
-  if (cut === null ? (state?.trimFromSeq ?? null) === null : state?.trimFromSeq === cut && state.trimWindow === window) return;
+  if (cut === null ? kept.fromSeq === null : kept.fromSeq === cut && kept.window === window) return;
   saveBrainState(db, { conversationId, brain, trim: cut === null ? null : { fromSeq: cut, window }, now });
 }
 
@@ -161,8 +164,8 @@ function measuredTotal(db: AppDatabase, conversationId: string, path: LivePath, 
   if (oldest === undefined) return 0;
   const snapshot = newestUsageSnapshot(db, conversationId, oldest.seq);
   if (snapshot === null || !isBrainId(snapshot.brain)) return 0;
-  const summaries = summariesOnPath(db, conversationId, 0);
-  if (summaries.length > 0 && (snapshot.brain !== brain || summaries.some((summary) => summary.seq > snapshot.seq))) return 0;
+  const newestSummary = path.newestSummarySeq;
+  if (newestSummary !== null && (snapshot.brain !== brain || newestSummary > snapshot.seq)) return 0;
   const measured = measuredTokens(snapshot.usage as Usage, snapshot.brain);
   if (measured === 0) return 0;
   const after = path.fitting.filter((entry) => entry.seq > snapshot.seq).reduce((sum, entry) => sum + entry.tokens, 0);

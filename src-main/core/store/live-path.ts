@@ -31,6 +31,8 @@ export interface LivePath {
   readonly outsideTokens: number;
   /** While rows are left out without a summary: the seq the request starts at (see `TrimOrder`); else null. */
   readonly cutFromSeq: number | null;
+  /** When the newest summary that could stand for part of the path was written (its seq), or null when none could. */
+  readonly newestSummarySeq: number | null;
 }
 
 /**
@@ -143,19 +145,21 @@ export function scanLivePath(
 ): LivePath {
   const { fitting, fittingTokens, firstOutside } = newestRowsThatFit(db, conversationId, budget, rowFramingTokens);
   const { target = { brain: '', contextWindow: 0 }, trim } = options;
-  const choice = chooseSummary(fitting, firstOutside?.seq ?? null, summariesOnPath(db, conversationId, rowFramingTokens), budget, target);
+  const summaries = summariesOnPath(db, conversationId, rowFramingTokens);
+  const newestSummarySeq = summaries.reduce<number | null>((newest, summary) => Math.max(newest ?? summary.seq, summary.seq), null);
+  const choice = chooseSummary(fitting, firstOutside?.seq ?? null, summaries, budget, target);
   if (choice !== null) {
     const { id, tokens, madeFor } = choice.summary;
-    return { summary: { id, tokens, madeFor }, fitting: choice.kept, fittingTokens: choice.tokens, outsideRows: 0, outsideTokens: 0, cutFromSeq: null };
+    return { newestSummarySeq, summary: { id, tokens, madeFor }, fitting: choice.kept, fittingTokens: choice.tokens, outsideRows: 0, outsideTokens: 0, cutFromSeq: null };
   }
   if (firstOutside === null) {
     const head = headSummary(db, conversationId);
-    if (head === null) return { summary: null, fitting, fittingTokens, outsideRows: 0, outsideTokens: 0, cutFromSeq: null };
+    if (head === null) return { newestSummarySeq, summary: null, fitting, fittingTokens, outsideRows: 0, outsideTokens: 0, cutFromSeq: null };
     const summary = { id: head.id, tokens: head.tokens + rowFramingTokens, madeFor: null };
     if (fittingTokens + summary.tokens <= budget) {
-      return { summary, fitting, fittingTokens: fittingTokens + summary.tokens, outsideRows: 0, outsideTokens: 0, cutFromSeq: null };
+      return { newestSummarySeq, summary, fitting, fittingTokens: fittingTokens + summary.tokens, outsideRows: 0, outsideTokens: 0, cutFromSeq: null };
     }
-    return { summary: null, fitting, fittingTokens, outsideRows: 1, outsideTokens: summary.tokens, cutFromSeq: null };
+    return { newestSummarySeq, summary: null, fitting, fittingTokens, outsideRows: 1, outsideTokens: summary.tokens, cutFromSeq: null };
   }
   // The running totals through the first row left out count every replayed row from the start through it; the rows
   // that fit but fall before the cut are added to them.
@@ -164,6 +168,7 @@ export function scanLivePath(
   const droppedTokens = dropped.reduce((sum, entry) => sum + entry.tokens, 0);
   const head = headSummary(db, conversationId);
   return {
+    newestSummarySeq,
     summary: null,
     fitting: kept,
     fittingTokens: fittingTokens - droppedTokens,
