@@ -1,11 +1,19 @@
 /**
  * Compact now as a person meets it, in the window against the fake brains: it says what it will fold (how many
  * messages, up to which, for whose window) before anything runs, folds whole turns, and the meter shows the new
- * figure the moment it finishes; on a conversation with nothing to fold it says so in words.
+ * figure the moment it finishes; on a conversation with nothing to fold it says so in words. Kimi writes its own summary
+ * as a continuation of the request its next turn would send, so the provider's prompt cache can serve it.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { command, openApp } from './support/app';
+import { SUMMARY_REQUEST_MARKER } from '../src-main/core/context/summary-prompt';
+import { command, fakeBrainRequests, openApp, OWN_CONNECTION } from './support/app';
+import { readE2eEnvironment } from './support/environment';
 import { longTranscript } from './support/long-conversation';
+
+interface ChatBody {
+  readonly messages: ReadonlyArray<{ readonly role: string; readonly content: string }>;
+  readonly tools?: unknown;
+}
 
 async function importOnKimi(request: APIRequestContext, title: string, exchanges: number): Promise<string> {
   const conversation = await command(request, 'importTranscript', { content: longTranscript({ title, exchanges, messageTokens: 200 }) });
@@ -26,6 +34,9 @@ test('Compact now previews what it folds, folds whole turns, and the meter shows
   const reading = page.locator('.context-meter-reading');
   await expect(reading).toHaveAttribute('title', /; Kimi's request holds every message$/);
   const before = await command(request, 'getContextStatus', { conversationId });
+  // What Kimi's next turn would send: the summary request continues it, so the provider's cache can serve its start.
+  const turnBody = JSON.parse((await command(request, 'previewRequest', { conversationId, message: 'Next?' })).body) as ChatBody;
+  await request.post(`${readE2eEnvironment().fakeBrainsUrl}/_fake/reset`, { headers: OWN_CONNECTION });
 
   await page.getByTestId('compact-now').click();
   const dialog = page.getByTestId('compact-dialog');
@@ -36,6 +47,14 @@ test('Compact now previews what it folds, folds whole turns, and the meter shows
   expect((await command(request, 'listMessages', { conversationId, limit: 50 })).messages).toHaveLength(10);
   await dialog.getByTestId('confirm-compact').click();
   await expect(dialog).toHaveCount(0);
+  await expect(page.locator('[data-testid="message"][data-kind="summary"]')).toHaveCount(1);
+  const [summaryRequest, ...others] = (await fakeBrainRequests(request)).filter((recorded) => recorded.brain === 'kimi');
+  expect(others).toEqual([]);
+  const summaryBody = summaryRequest!.body as ChatBody;
+  expect(summaryBody.messages.at(-1)!.content.startsWith(SUMMARY_REQUEST_MARKER)).toBe(true);
+  const history = summaryBody.messages.slice(0, -1);
+  expect(JSON.stringify(history)).toBe(JSON.stringify(turnBody.messages.slice(0, history.length)));
+  expect(summaryBody.tools).toEqual(turnBody.tools);
 
   const card = page.locator('[data-testid="message"][data-kind="summary"]');
   await expect(card.getByTestId('summary-title')).toHaveText('Summary of 6 earlier messages');

@@ -8,7 +8,7 @@ import { ContextWindows } from '../../src-main/core/context/windows';
 import { measurePressure } from '../../src-main/core/context/pressure';
 import { resolveTarget } from '../../src-main/core/engine/resolve-target';
 import type { TurnEngine } from '../../src-main/core/engine/turn-engine';
-import { requestOverhead } from '../../src-main/core/engine/window-guard';
+import { requestOverhead } from '../../src-main/core/engine/turn-request';
 import type { AppDatabase } from '../../src-main/core/store/open';
 import type { ToolDefinition } from '../../src-main/core/tools/catalogue';
 

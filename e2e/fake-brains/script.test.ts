@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SUMMARY_REQUEST_MARKER } from '../../src-main/core/context/summary-prompt';
-import { DEFAULT_DELAY_MS, DEFAULT_REFUSAL_WORDS, LONG_DELAY_MS, LONG_PIECE_LENGTH, longReply, SLOW_CHUNK_COUNT, SLOW_DELAY_MS, conversationTail, parseDirectives, planReply, refusalWords, splitIntoChunks, splitIntoPieces, summaryOf } from './script';
+import { calledToolNames, continuationTranscript, DEFAULT_DELAY_MS, DEFAULT_REFUSAL_WORDS, LONG_DELAY_MS, LONG_PIECE_LENGTH, longReply, SLOW_CHUNK_COUNT, SLOW_DELAY_MS, conversationTail, parseDirectives, planReply, refusalWords, splitIntoChunks, splitIntoPieces, summaryOf } from './script';
 
 describe('parseDirectives', () => {
   it('reads every directive anywhere in the text', () => {
@@ -279,5 +279,33 @@ describe('compaction requests', () => {
 
   it('takes a request whose system prompt only mentions the marker later as an ordinary one', () => {
     expect(planReply({ label: 'Claude', userText: '[too-large]', requestedModel: 'c', systemText: `Be brief. ${SUMMARY_REQUEST_MARKER}` }).failure).toEqual({ kind: 'too-large', sizes: null });
+  });
+
+  it('summarises a continuation of the target\'s own request from its history, whatever its directives', () => {
+    const entries = [
+      { kind: 'user-text' as const, text: "[System line, summary: neither the assistant's words nor the user's]\nEarlier." },
+      { kind: 'user-text' as const, text: 'first [tool:current_time] [slow-summary]' },
+      { kind: 'tool-answer' as const, text: '12:00' },
+      { kind: 'user-text' as const, text: 'second\n[drop]' },
+      { kind: 'user-text' as const, text: `${SUMMARY_REQUEST_MARKER}\nSummarise the conversation above.` },
+    ];
+    const summarised = continuationTranscript(entries, ['current_time', 'search']);
+    expect(summarised).toBe('User: first [tool:current_time] [slow-summary]\nUser: second\n  [drop]\n  Tool call current_time\n  Tool call search');
+    const plan = planReply({ label: 'Kimi', userText: entries[4]!.text, requestedModel: 'k', systemText: 'You are Anybrain.', summarised });
+    expect(plan.text).toBe('Summary of the conversation so far: 2 user messages; tools used: current_time, search.');
+    expect(plan.delayMs).toBe(SLOW_DELAY_MS);
+    expect(plan.ending).toBe('complete');
+  });
+
+  it('reads the calls of a history on every wire, and not the declarations', () => {
+    expect(calledToolNames({
+      tools: [{ name: 'declared_only', input_schema: {} }],
+      messages: [
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'anthropic_call', input: {} }] },
+        { role: 'assistant', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'chat_call', arguments: '{}' } }] },
+      ],
+      input: [{ type: 'function_call', call_id: 'r1', name: 'responses_call', arguments: '{}' }],
+      contents: [{ role: 'model', parts: [{ functionCall: { name: 'gemini_call', args: {} } }] }],
+    })).toEqual(['anthropic_call', 'chat_call', 'responses_call', 'gemini_call']);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * Scripted replies: what a fake brain answers is decided only by directives in the last user message's text, so a
- * test states the behaviour it needs in the prompt it sends. A compaction request (its system prompt starts with
- * SUMMARY_REQUEST_MARKER) is the exception: its user text is a transcript full of old directives, so it gets a
- * deterministic summary instead.
+ * test states the behaviour it needs in the prompt it sends. A compaction request is the exception: its history is
+ * full of old directives, so it gets a deterministic summary instead. It says what it is with SUMMARY_REQUEST_MARKER,
+ * at the start of its system prompt (a transcript in parts) or of its last user message (a continuation of the
+ * target's own request).
  */
 import { SUMMARY_REQUEST_MARKER } from '../../src-main/core/context/summary-prompt';
 import type { RefusalSizes } from './fake-wire';
@@ -173,6 +174,8 @@ export interface PlanInput {
   readonly systemText?: string;
   /** The fake's estimate of the whole request body (`estimateTokens`), which `[window:N]` compares with N. */
   readonly requestTokens?: number;
+  /** A continuation compaction's history, written as a transcript in parts writes it (see `continuationTranscript`). */
+  readonly summarised?: string;
 }
 
 /** The key-shaped string an `[echo-key]` error body carries beside the request's own key: Anthropic's format, no real key. */
@@ -346,7 +349,7 @@ export function conversationTail(entries: readonly ConversationEntry[]): Convers
 const SHOWN_ON_REQUEST: ReasoningSupport = { shown: true, beforeToolCalls: false };
 
 export function planReply(input: PlanInput): ReplyPlan {
-  if ((input.systemText ?? '').startsWith(SUMMARY_REQUEST_MARKER)) return planSummary(input);
+  if (isCompactionRequest(input)) return planSummary(input);
   const directives = parseDirectives(input.userText);
   const toolAnswers = input.toolAnswers ?? [];
   const reasoningSupport = input.reasoning ?? SHOWN_ON_REQUEST;
@@ -387,10 +390,55 @@ export function planReply(input: PlanInput): ReplyPlan {
   };
 }
 
+function isCompactionRequest(input: Pick<PlanInput, 'systemText' | 'userText'>): boolean {
+  return (input.systemText ?? '').startsWith(SUMMARY_REQUEST_MARKER) || input.userText.startsWith(SUMMARY_REQUEST_MARKER);
+}
+
+/** The words a replayed system line starts with (replay/types.ts `systemLineLabel`). */
+const SYSTEM_LINE_START = '[System line, ';
+
+/**
+ * A continuation compaction's history as a transcript in parts would show it, for `summaryOf`: a "User:" line for each
+ * user message before the request's own (system lines are not the user's), then a "Tool call NAME" line for each call.
+ */
+export function continuationTranscript(entries: readonly ConversationEntry[], calledTools: readonly string[]): string {
+  const userTexts = entries.flatMap((entry) => (entry.kind === 'user-text' ? [entry.text] : [])).slice(0, -1);
+  return [
+    ...userTexts.filter((text) => !text.startsWith(SYSTEM_LINE_START)).map((text) => `User: ${text.replace(/\r?\n/g, '\n  ')}`),
+    ...calledTools.map((name) => `  Tool call ${name}`),
+  ].join('\n');
+}
+
+/**
+ * The names of the function calls a request's history holds, in order, on every wire: Anthropic's `tool_use` blocks,
+ * Responses' `function_call` items, Chat Completions' and Ollama's `tool_calls`, Gemini's `functionCall` parts. The
+ * declarations (`tools`) are not calls.
+ */
+export function calledToolNames(body: Record<string, unknown>): string[] {
+  const names: string[] = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+      return;
+    }
+    if (typeof value !== 'object' || value === null) return;
+    const record = value as Record<string, unknown>;
+    if ((record.type === 'tool_use' || record.type === 'function_call') && typeof record.name === 'string') names.push(record.name);
+    const nested = record.functionCall ?? record.function;
+    if (typeof nested === 'object' && nested !== null && typeof (nested as Record<string, unknown>).name === 'string') {
+      names.push((nested as Record<string, unknown>).name as string);
+    }
+    for (const [key, child] of Object.entries(record)) if (key !== 'functionCall' && key !== 'function') visit(child);
+  };
+  for (const [key, value] of Object.entries(body)) if (key !== 'tools') visit(value);
+  return names;
+}
+
 /** A compaction request's reply: the summary, streamed like any reply, with no failure, reasoning or calls. */
 function planSummary(input: PlanInput): ReplyPlan {
-  const text = summaryOf(input.userText);
-  const slow = input.userText.includes(SLOW_SUMMARY_DIRECTIVE);
+  const source = input.summarised ?? input.userText;
+  const text = summaryOf(source);
+  const slow = source.includes(SLOW_SUMMARY_DIRECTIVE);
   const chunks = slow ? splitIntoParts(text, SLOW_CHUNK_COUNT) : splitIntoChunks(text);
   return {
     failure: null,

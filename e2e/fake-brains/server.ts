@@ -14,7 +14,8 @@ import { geminiGenerateContentWire } from './gemini-generate-content';
 import { ollamaChatWire } from './ollama-chat';
 import { DEFAULT_OPENAI_SPEC_PATH, openAiSpecValidator } from './openai-spec';
 import { openAiResponsesWire } from './openai-responses';
-import { conversationTail, KEY_SHAPED_CANARY, planReply } from './script';
+import { SUMMARY_REQUEST_MARKER } from '../../src-main/core/context/summary-prompt';
+import { calledToolNames, continuationTranscript, conversationTail, KEY_SHAPED_CANARY, planReply } from './script';
 
 export interface RecordedRequest {
   readonly brain: BrainId;
@@ -194,15 +195,18 @@ export async function startFakeBrains(options: FakeBrainsOptions = {}): Promise<
       return;
     }
 
-    const tail = conversationTail(wire.conversation(body));
+    const entries = wire.conversation(body);
+    const tail = conversationTail(entries);
+    const systemText = wire.systemText(body);
     const plan = planReply({
       label: BRAINS[brain].label,
       userText: tail.userText,
+      ...(tail.userText.startsWith(SUMMARY_REQUEST_MARKER) ? { summarised: continuationTranscript(entries, calledToolNames(body)) } : {}),
       toolAnswers: tail.toolAnswers,
       requestedModel: wire.requestedModel(body, route),
       declaredTools: wire.declaredToolNames(body),
       reasoning: wire.reasoningSupport(body, route),
-      systemText: wire.systemText(body),
+      systemText,
       // The whole body, so the system prompt and the tool declarations count against a `[window:N]` as they would.
       requestTokens: estimateTokens(body),
     });

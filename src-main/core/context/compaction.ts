@@ -6,6 +6,8 @@
  */
 import type { ApiEvent, CompactionResult, Usage } from '../../../src-shared/api';
 import { BRAINS, type BrainId } from '../../../src-shared/brains';
+import type { ResolvedTarget } from '../engine/resolve-target';
+import type { RequestBody } from '../engine/turn-request';
 import { refusalMessage } from '../providers/provider-errors';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
 import { LONG_HISTORY_ROWS, nextEventLoopTurn } from '../engine/event-loop-turn';
@@ -21,6 +23,7 @@ import type { AppDatabase } from '../store/open';
 import { effectiveWindow, inputBudget, replyTokens } from './pressure';
 import { nothingToFoldWords, planCompaction } from './compaction-plan';
 import { encodeSummaryRequest } from './summary-body';
+import { continuationBody, type ContinuationDependencies, type TargetRequest } from './summary-continuation';
 import { summaryRequestText, summarySystemPrompt } from './summary-prompt';
 import { estimateTokens } from './token-estimate';
 import type { ContextWindows } from './windows';
@@ -34,7 +37,7 @@ const SUMMARY_OUTPUT_TOKENS = 4_096;
 /** How often progress goes out while a part's summary streams, in characters. */
 const PROGRESS_EVERY_CHARACTERS = 400;
 
-export interface CompactionDependencies {
+export interface CompactionDependencies extends ContinuationDependencies {
   readonly db: AppDatabase;
   readonly windows: ContextWindows;
   readonly emit: (event: ApiEvent) => void;
@@ -46,8 +49,14 @@ export interface CompactionDependencies {
 
 export interface CompactionOrder {
   readonly conversationId: string;
-  /** The brain and model whose window the compaction makes room in. */
-  readonly target: { readonly brain: BrainId; readonly model: string };
+  /** The brain, model and reasoning level whose window the compaction makes room in. */
+  readonly target: ResolvedTarget;
+  /**
+   * What the target's own request declares. With it, a target that writes its own summary of a span its window holds
+   * does so as a continuation of that request (summary-continuation.ts); without it, or when the span is larger, the
+   * span is summarised in parts as a transcript.
+   */
+  readonly request?: TargetRequest;
   readonly signal: AbortSignal;
   /** Rows from this seq on (the turn being answered) stay out of the summary. */
   readonly protectedFromSeq?: number;
@@ -176,28 +185,42 @@ export async function runCompaction(deps: CompactionDependencies, order: Compact
 
   let carried = span.previousSummary?.text ?? null;
   let summarised = 0;
+  /** Asks for one part's summary; false when stopped. */
+  const writePart = async ({ body, encodedBody }: RequestBody, rows: number): Promise<boolean> => {
+    const written = await summarise(deps, deps.callFor(brain, model, body, signal, encodedBody), (characters) =>
+      emit({ type: 'compaction-progress', conversationId, summarisedMessages: summarised, totalMessages: span.rows, characters }),
+    );
+    if (written === null) return false;
+    if (written.usage !== null) {
+      keepRequestUsage(db, { conversationId, turnId, purpose: 'compaction', round: partIndex, brain, model, usage: written.usage, now: nowIso() });
+    }
+    partIndex += 1;
+    if (written.text.length === 0) throw new Error(`${label} answered with an empty summary.`);
+    carried = written.text;
+    summarised += rows;
+    emit({ type: 'compaction-progress', conversationId, summarisedMessages: summarised, totalMessages: span.rows, characters: written.text.length });
+    return true;
+  };
   try {
-    for await (const part of spanParts(db, conversationId, span, partBudget)) {
-      if (signal.aborted) break;
-      emit({ type: 'compaction-progress', conversationId, summarisedMessages: summarised, totalMessages: span.rows, characters: 0 });
-      const earlier: ReplayTurn[] =
-        carried === null ? [] : [{ messageId: 'summary', role: 'system-line', kind: 'summary', text: carried, calls: [] }];
-      const request = { brain, model, system, wordLimit, maxOutputTokens, contextWindow: summariserWindow.contextWindow, cacheKey: `anybrain-compaction-${conversationId}` };
-      const body = await encodeSummaryRequest(BRAINS[brain].wire, request, [...earlier, ...part.turns]);
-      if (signal.aborted) break;
-      const written = await summarise(deps, deps.callFor(brain, model, body.fields, signal, body.json), (characters) =>
-        emit({ type: 'compaction-progress', conversationId, summarisedMessages: summarised, totalMessages: span.rows, characters }),
-      );
-      if (written === null) break;
-      if (written.usage !== null) {
-        keepRequestUsage(db, { conversationId, turnId, purpose: 'compaction', round: partIndex, brain, model, usage: written.usage, now: nowIso() });
+    const continuation =
+      order.request !== undefined && brain === target.brain && model === target.model
+        ? await continuationBody(deps, { conversationId, target, request: order.request, span, window: summariserWindow, lines: windows.lines(brain), wordLimit })
+        : null;
+    if (continuation !== null) {
+      if (!signal.aborted) {
+        emit({ type: 'compaction-progress', conversationId, summarisedMessages: 0, totalMessages: span.rows, characters: 0 });
+        await writePart(continuation, span.rows);
       }
-      partIndex += 1;
-      const { text } = written;
-      if (text.length === 0) throw new Error(`${label} answered with an empty summary.`);
-      carried = text;
-      summarised += part.rows;
-      emit({ type: 'compaction-progress', conversationId, summarisedMessages: summarised, totalMessages: span.rows, characters: text.length });
+    } else {
+      for await (const part of spanParts(db, conversationId, span, partBudget)) {
+        if (signal.aborted) break;
+        emit({ type: 'compaction-progress', conversationId, summarisedMessages: summarised, totalMessages: span.rows, characters: 0 });
+        const earlier: ReplayTurn[] =
+          carried === null ? [] : [{ messageId: 'summary', role: 'system-line', kind: 'summary', text: carried, calls: [] }];
+        const request = { brain, model, system, wordLimit, maxOutputTokens, contextWindow: summariserWindow.contextWindow, cacheKey: `anybrain-compaction-${conversationId}` };
+        const body = await encodeSummaryRequest(BRAINS[brain].wire, request, [...earlier, ...part.turns]);
+        if (signal.aborted || !(await writePart({ body: body.fields, encodedBody: body.json }, part.rows))) break;
+      }
     }
   } catch (thrown) {
     if (signal.aborted) return ended(conversationId, emit, 'stopped', 'Compaction stopped. Nothing was changed.');

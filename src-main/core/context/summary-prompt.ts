@@ -57,6 +57,14 @@ export function transcriptLines(turn: ReplayTurn): string {
   return [`${speaker(turn)}:`, ...attached, ...calls, ...(text.length > 0 ? [`  ${indent(text)}`] : [])].join('\n');
 }
 
+/** What a summary keeps and how it reads, the same words in both forms of the request. */
+const WHAT_TO_KEEP = [
+  'Keep what the conversation',
+  'needs to go on: what the user wants and prefers, decisions made, facts, names, numbers, code and file names,',
+  'what each tool call did and what it found, and the questions still open. Write it as notes in the third person',
+  '("The user asked…", "Claude read…"). Reply with the summary only.',
+].join('\n');
+
 /** The user message of a compaction request: the transcript, then what to write and how long. */
 export function summaryRequestText(transcript: string, wordLimit: number): string {
   return [
@@ -66,9 +74,20 @@ export function summaryRequestText(transcript: string, wordLimit: number): strin
     transcript,
     '</transcript>',
     '',
-    `Summarise it in at most ${wordLimit} words, in the language the conversation is in. Keep what the conversation`,
-    'needs to go on: what the user wants and prefers, decisions made, facts, names, numbers, code and file names,',
-    'what each tool call did and what it found, and the questions still open. Write it as notes in the third person',
-    '("The user asked…", "Claude read…"). Reply with the summary only.',
+    `Summarise it in at most ${wordLimit} words, in the language the conversation is in. ${WHAT_TO_KEEP}`,
+  ].join('\n');
+}
+
+/**
+ * The user message that ends a compaction request written as a continuation of the target's own request
+ * (summary-continuation.ts): the history above it is the part to summarise. It starts with SUMMARY_REQUEST_MARKER, as
+ * the other form's system prompt does, so the request says what it is wherever it is read.
+ */
+export function summaryContinuationText(wordLimit: number): string {
+  return [
+    SUMMARY_REQUEST_MARKER,
+    'The conversation above is about to leave your context window, and a summary will stand for it. Do not answer its',
+    'last message and do not call any tool: summarise the whole conversation above in at most',
+    `${wordLimit} words, in the language the conversation is in. ${WHAT_TO_KEEP}`,
   ].join('\n');
 }

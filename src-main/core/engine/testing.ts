@@ -3,7 +3,9 @@ import type { DiskConfirmation } from '../outside/disk-confirmation';
 import type { ApiEvent } from '../../../src-shared/api';
 import type { BrainId } from '../../../src-shared/brains';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
+import { newId } from '../store/clock';
 import { insertConversation } from '../store/conversations';
+import { insertMessage } from '../store/messages';
 import type { AppDatabase } from '../store/open';
 import { openTestDatabase } from '../store/test-database';
 import type { FakeBrains } from '../../../e2e/fake-brains/server';
@@ -99,4 +101,18 @@ export function engineOverFakeBrains(fake: FakeBrains, brain: BrainId, overrides
     ...overrides,
   });
   return { db, events, engine };
+}
+
+/** Seeds conversation `c1` with `exchanges` user/assistant pairs of about `tokens` tokens each, the replies by `brain`. */
+export function seedExchanges(db: AppDatabase, exchanges: number, tokens: number, brain: BrainId = 'claude', model = 'claude-sonnet-4-6'): void {
+  const createdAt = '2026-12-01T10:00:00.000Z';
+  for (let index = 0; index < exchanges; index += 1) {
+    const turnId = newId();
+    const words = (who: string) => `${who} ${index}: ${'lorem ipsum '.repeat(Math.max(1, Math.floor((tokens * 4) / 12)))}`;
+    insertMessage(db, { id: newId(), conversationId: 'c1', seq: index * 2, turnId, role: 'user', text: words('question'), status: 'complete', createdAt });
+    insertMessage(db, {
+      id: newId(), conversationId: 'c1', seq: index * 2 + 1, turnId, role: 'assistant', text: words('answer'), status: 'complete',
+      brain, modelRequested: model, createdAt,
+    });
+  }
 }

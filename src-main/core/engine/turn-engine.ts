@@ -213,7 +213,14 @@ export class TurnEngine {
       isOwnerAlive: this.deps.isLeaseOwnerAlive ?? (() => true),
     });
     const controller = new AbortController();
-    const done = runCompaction(this.runDependencies, { conversationId, target, signal: controller.signal, requested: true }).finally(() => {
+    // The tools the target's turn would declare: the summary request continues that request (summary-continuation.ts).
+    const request = this.toolbox.list(controller.signal).then(
+      (tools) => ({ tools, skills: this.toolbox.skills() }),
+      () => undefined,
+    );
+    const done = request.then((declared) =>
+      runCompaction(this.runDependencies, { conversationId, target, ...(declared ? { request: declared } : {}), signal: controller.signal, requested: true }),
+    ).finally(() => {
       letGo();
       this.running.delete(conversationId);
     });

@@ -3,6 +3,7 @@
  * invocations → neutral replay turns → the wire's body, with the system prompt of this turn's target.
  */
 import { BRAINS } from '../../../src-shared/brains';
+import { estimateTokens } from '../context/token-estimate';
 import { buildSystemPrompt } from '../replay/system-prompt';
 import { buildFromParts, type TurnRequestParts } from '../replay/request-parts';
 import type { LiveTurn, ReplayAttachment, ReplayTurn, WireRequest } from '../replay/types';
@@ -34,6 +35,11 @@ export interface TurnRequest {
   readonly contextWindow: number;
   /** The reply being written, round by round, once it has made calls. */
   readonly live?: LiveTurn | null;
+}
+
+/** What a request to the target costs beside its history: the system prompt and the tool declarations. */
+export function requestOverhead(target: ResolvedTarget, tools: readonly ToolDefinition[], skills: readonly Skill[]): number {
+  return estimateTokens(buildSystemPrompt(target, skills)) + estimateTokens(JSON.stringify(declarationsOf(tools)));
 }
 
 /** An attached file's bytes by sha256, or null when the file is missing from the data folder. */

@@ -11,26 +11,13 @@ import { sentBody } from '../providers/testing/sent-body';
 import type { AppDatabase } from '../store/open';
 import { usageOfTurn } from '../store/request-usage';
 import { readBrainState, saveBrainState } from '../store/settings';
-import { scriptedEngine } from './testing';
+import { scriptedEngine, seedExchanges } from './testing';
 import { clockOnlyToolbox } from './turn-toolbox';
 
 const NOW = '2026-12-01T10:00:00.000Z';
 
 function setup(brain: BrainId = 'claude') {
   return scriptedEngine({ brain, title: 'Long talk' });
-}
-
-/** `exchanges` user/assistant pairs of about `tokens` tokens each, the replies by `brain`. */
-function seedExchanges(db: AppDatabase, exchanges: number, tokens: number, brain: BrainId = 'claude'): void {
-  for (let index = 0; index < exchanges; index += 1) {
-    const turnId = newId();
-    const words = (who: string) => `${who} ${index}: ${'lorem ipsum '.repeat(Math.max(1, Math.floor((tokens * 4) / 12)))}`;
-    insertMessage(db, { id: newId(), conversationId: 'c1', seq: index * 2, turnId, role: 'user', text: words('question'), status: 'complete', createdAt: NOW });
-    insertMessage(db, {
-      id: newId(), conversationId: 'c1', seq: index * 2 + 1, turnId, role: 'assistant', text: words('answer'), status: 'complete',
-      brain, modelRequested: 'claude-sonnet-4-6', createdAt: NOW,
-    });
-  }
 }
 
 const replyParts = (text: string) => [{ type: 'text-delta' as const, text }, { type: 'finish' as const, reason: 'stop' as const, rawReason: 'stop' }, 'end' as const];

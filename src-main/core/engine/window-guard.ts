@@ -7,32 +7,27 @@
 import type { ApiEvent, CompactionResult, ContextStatusView } from '../../../src-shared/api';
 import { BRAINS, type BrainId } from '../../../src-shared/brains';
 import { runCompaction, type CompactionDependencies } from '../context/compaction';
+import type { ContinuationDependencies } from '../context/summary-continuation';
 import { keepCutPoint, measurePressure, replyTokens, type Pressure } from '../context/pressure';
-import { estimateTokens } from '../context/token-estimate';
 import type { ContextWindows } from '../context/windows';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
-import { buildSystemPrompt } from '../replay/system-prompt';
 import type { ReplayTurn } from '../replay/types';
 import { nowIso } from '../store/clock';
 import type { LivePath } from '../store/live-path';
 import { getMessage, listLiveMessagesBetween, type MessageRow } from '../store/messages';
 import type { AppDatabase } from '../store/open';
-import { declarationsOf, type ToolDefinition } from '../tools/catalogue';
+import type { ToolDefinition } from '../tools/catalogue';
 import type { Skill } from '../tools/skills';
 import { LONG_HISTORY_ROWS, nextEventLoopTurn } from './event-loop-turn';
+import { requestOverhead } from './turn-request';
 import type { ResolvedTarget } from './resolve-target';
 
-export interface WindowGuardDependencies {
+export interface WindowGuardDependencies extends ContinuationDependencies {
   readonly db: AppDatabase;
   readonly windows: ContextWindows;
   readonly emit: (event: ApiEvent) => void;
   readonly stream: (call: ProviderCall) => AsyncIterable<StreamPart>;
   readonly callFor: CompactionDependencies['callFor'];
-}
-
-/** What a request to the target costs beside its history: the system prompt and the tool declarations. */
-export function requestOverhead(target: ResolvedTarget, tools: readonly ToolDefinition[], skills: readonly Skill[]): number {
-  return estimateTokens(buildSystemPrompt(target, skills)) + estimateTokens(JSON.stringify(declarationsOf(tools)));
 }
 
 /**
@@ -116,6 +111,7 @@ export async function guardWindow(deps: WindowGuardDependencies, order: GuardOrd
       compaction = await runCompaction(deps, {
         conversationId,
         target,
+        request: { tools: order.tools, skills: order.skills },
         signal,
         ...(order.protectedFromSeq === undefined ? {} : { protectedFromSeq: order.protectedFromSeq }),
       });
