@@ -3,6 +3,7 @@
  * by another brain, an edit in the middle, a regenerate after the brain changed: each next request replays the branch
  * shown and nothing of the others.
  */
+import { wireReasoning } from '../../../src-shared/reasoning';
 import { describe, expect, it } from 'vitest';
 import { useFakeBrains } from '../../../e2e/fake-brains/use-fake-brains';
 import { chooseBranch, currentLeafId } from '../store/branches';
@@ -142,7 +143,9 @@ describe('regenerate', () => {
     expect(request.brain).toBe('kimi');
     const body = request.body as { model: string; messages: ChatMessage[] };
     expect(body.model).toBe('kimi-k2.5');
-    expect(body.messages[0]?.content).toContain(`<vessel>\nbrain: kimi\nmodel: kimi-k2.5\nreasoning: ${reply.reasoningLevel}\n</vessel>`);
+    expect(body.messages[0]?.content).toContain('<vessel>\nbrain: kimi\nmodel: kimi-k2.5\n</vessel>');
+    // The reply's own reasoning level, said in the request's fields.
+    expect(body).toMatchObject(wireReasoning('kimi', 'kimi-k2.5', reply.reasoningLevel!).fields);
     expect(body.messages.slice(1)).toEqual([{ role: 'user', content: 'Hello' }]);
     // Regenerating the user message instead answers it with the conversation's brain now.
     const toUser = engine.answerAgain(first.result.userMessageId, null);

@@ -7,8 +7,10 @@ export interface VesselMeta {
 }
 
 /**
- * The system prompt of every turn. Its meta block tells the brain which brain, model and reasoning level this turn
- * requested, since earlier replies in the same conversation may come from other brains.
+ * The system prompt of every turn. Its meta block tells the brain which brain and model this turn requested, since
+ * earlier replies in the same conversation may come from other brains. The reasoning level is not in it: the request
+ * says it in its own fields, and text that changes with it would change the start of every request after it, which
+ * providers' prompt caches key on.
  */
 export function buildSystemPrompt(meta: VesselMeta, skills: ReadonlyArray<{ readonly name: string; readonly description: string }> = []): string {
   const label = BRAINS[meta.brain].label;
@@ -29,7 +31,6 @@ export function buildSystemPrompt(meta: VesselMeta, skills: ReadonlyArray<{ read
     '<vessel>',
     `brain: ${meta.brain}`,
     `model: ${meta.model}`,
-    `reasoning: ${meta.reasoningLevel}`,
     '</vessel>',
   ].join('\n');
 }
