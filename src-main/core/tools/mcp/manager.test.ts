@@ -215,3 +215,29 @@ describe('McpManager with a server that never lists its tools', () => {
     expect(told).toEqual(['fake (Fake): silent after 300 ms', 'fake (Fake): answers']);
   });
 });
+
+describe('McpManager with a server that restarts and is slow to list again', () => {
+  it("keeps offering the tools it last listed, so the request's declarations stay as they were", async () => {
+    const stuck = join(folder, `stuck-${Date.now()}`);
+    const manager = new McpManager({ listTimeoutMs: 300, hostOptions: { toolTimeoutMs: 60_000, restartBackoffMs: 20, closeGraceMs: 300, killGraceMs: 1_000 } });
+    managers.push(manager);
+    await manager.setConfigs([fakeServer(['--silent-list-if', stuck])]);
+    const names = async () => (await manager.toolDefinitions()).map((definition) => definition.name);
+    await expect.poll(names, { timeout: 30_000 }).toContain('fake__echo');
+    const listed = await names();
+
+    // From now on a new process of the server never answers its listing; this one crashes, and the host restarts it.
+    writeFileSync(stuck, '');
+    const definitions = await manager.toolDefinitions();
+    const crashed = await named(definitions, 'fake__crash').execute({ ms: 0 }, context());
+    expect(crashed.isError).toBe(true);
+    expect(await names()).toEqual(listed);
+    // The kept tools call the restarted server.
+    expect(await named(await manager.toolDefinitions(), 'fake__echo').execute({ message: 'still here' }, context())).toEqual({ output: 'still here', isError: false });
+
+    // Disabled, it offers nothing.
+    await manager.setConfigs([{ ...fakeServer(['--silent-list-if', stuck]), enabled: false }]);
+    expect(await names()).toEqual([]);
+  });
+});
+

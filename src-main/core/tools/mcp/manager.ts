@@ -46,6 +46,8 @@ export class McpManager implements AsyncDisposable {
   private configs: McpServerConfig[] = [];
   private readonly hosts = new Map<string, McpServerHost>();
   private readonly toolCounts = new Map<McpServerHost, number>();
+  /** Each running server's tools as it last listed them: offered while it restarts and lists again. */
+  private readonly lastListed = new Map<McpServerHost, ToolDefinition[]>();
   /**
    * Servers whose listing outlived a turn's wait and has not answered since: later turns do not wait for them again,
    * and take their tools once the listing (which goes on, up to the host's own time limit) answers.
@@ -123,6 +125,7 @@ export class McpManager implements AsyncDisposable {
 
   private stop(host: McpServerHost): Promise<void> {
     this.hearFrom(host);
+    this.lastListed.delete(host);
     const stopped = host.dispose().finally(() => {
       this.stopping.delete(stopped);
       this.toolCounts.delete(host);
@@ -163,7 +166,9 @@ export class McpManager implements AsyncDisposable {
             if (!(error instanceof McpError && error.code === ErrorCode.RequestTimeout)) this.hearFrom(host);
           },
         );
-        return [];
+        // A server that listed before (and restarted, or is slow to start again) keeps its tools in the request: the
+        // declarations are part of the start providers' prompt caches key on, and its earlier calls stay calls.
+        return this.lastListed.get(host) ?? [];
       }
       if (signal?.aborted) return [];
       tools = await listing;
@@ -192,6 +197,7 @@ export class McpManager implements AsyncDisposable {
         },
       });
     }
+    this.lastListed.set(host, definitions);
     return definitions;
   }
 }

@@ -11,8 +11,9 @@
  *   --start-delay MS  wait this long before answering anything
  *   --env-out FILE    write the environment this process sees, as JSON, to FILE at start
  *   --silent-list     start, then take every tools/list and never answer it (a server stuck on a request)
+ *   --silent-list-if FILE  the same, while FILE exists (so a test can let a server list once, then restart it stuck)
  */
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -56,7 +57,9 @@ if (extraToolName) tools.push({ name: extraToolName, description: '', inputSchem
 const text = (value) => ({ content: [{ type: 'text', text: String(value) }] });
 
 const server = new Server({ name: 'fake-server', version: '1.0.0' }, { capabilities: { tools: {} } });
-server.setRequestHandler(ListToolsRequestSchema, argv.includes('--silent-list') ? () => new Promise(() => {}) : async () => ({ tools }));
+const silentWhile = valueOf('--silent-list-if');
+const silentList = () => argv.includes('--silent-list') || (silentWhile !== undefined && existsSync(silentWhile));
+server.setRequestHandler(ListToolsRequestSchema, () => (silentList() ? new Promise(() => {}) : Promise.resolve({ tools })));
 server.setRequestHandler(CallToolRequestSchema, async (request) => {
   const input = request.params.arguments ?? {};
   switch (request.params.name) {
