@@ -82,10 +82,9 @@ function stopDetails(context: ReplyContext): Record<string, unknown> {
 
 function usage(context: ReplyContext, outputTokens: number): unknown {
   return {
-    // Anthropic counts what it read from its cache apart from `input_tokens`.
-    input_tokens: context.inputTokens - context.cachedTokens,
+    input_tokens: context.inputTokens,
     cache_creation_input_tokens: 0,
-    cache_read_input_tokens: context.cachedTokens,
+    cache_read_input_tokens: 0,
     output_tokens: outputTokens,
     service_tier: 'standard',
   };

@@ -213,7 +213,7 @@ function AssistantMessage({ message }: MessageProps) {
           <ElapsedTime since={message.createdAt} />
         </div>
       ) : null}
-      <TurnReceiptStrip messageId={message.id} spend={streaming ? null : message.spend} />
+      <TurnReceiptStrip messageId={message.id} />
       {statusNote === undefined ? null : (
         <div className={`message-status ${message.status}`} data-testid="message-status">
           {statusNote}

@@ -11,7 +11,6 @@ import { BrainSettings } from './BrainSettings';
 import { ContextSettings } from './ContextSettings';
 import { Dialog } from './Dialog';
 import { ToolsSettings } from './ToolsSettings';
-import { UsageSettings } from './UsageSettings';
 
 const THEME_LABELS: Record<Theme, string> = { system: 'Match the system', light: 'Light', dark: 'Dark' };
 
@@ -56,7 +55,7 @@ function DefaultBrainField() {
   );
 }
 
-const TAB_LABELS: Record<SettingsTab, string> = { general: 'General', context: 'Context windows', tools: 'Tools', usage: 'Usage' };
+const TAB_LABELS: Record<SettingsTab, string> = { general: 'General', context: 'Context windows', tools: 'Tools' };
 
 function tabId(tab: SettingsTab): string {
   return `settings-tab-${tab}`;
@@ -221,8 +220,6 @@ function SettingsPanel({ tab }: { readonly tab: SettingsTab }) {
       return <ContextSettings />;
     case 'tools':
       return <ToolsSettings />;
-    case 'usage':
-      return <UsageSettings />;
     default: {
       const _unknown: never = tab;
       return null;

@@ -1,1 +1,0 @@
-ALTER TABLE `request_usage` ADD `cost_usd` real;
