@@ -3,7 +3,7 @@
  * the FTS5 index for memories is a custom migration, since drizzle cannot declare virtual tables.
  */
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type { ToolImage } from '../src-shared/tool-images';
 
 export const conversations = sqliteTable(
@@ -244,6 +244,11 @@ export const requestUsage = sqliteTable(
     outputTokens: integer('output_tokens').notNull(),
     reasoningTokens: integer('reasoning_tokens').notNull(),
     createdAt: text('created_at').notNull(),
+    /**
+     * What the request cost in US dollars by the price list in use when it was made (cached reads and writes at their
+     * own rates, the provider's long-prompt tier applied); null when the list does not know the model.
+     */
+    costUsd: real('cost_usd'),
   },
   (table) => [index('request_usage_turn').on(table.turnId), index('request_usage_conversation').on(table.conversationId, table.createdAt)],
 );

@@ -63,7 +63,10 @@ test('Compact now previews what it folds, folds whole turns, and the meter shows
   await expect(shown).toHaveCount(4);
   await expect(shown.first()).toContainText('Question 3:');
   await expect(shown.nth(1)).toContainText('Answer 3:');
-  await expect(reading).toHaveAttribute('title', /; Kimi's request holds a summary written for Kimi's window in place of the older messages$/);
+  await expect(reading).toHaveAttribute(
+    'title',
+    /; Kimi's request holds a summary written for Kimi's window in place of the older messages\nSo far: 1 provider request, about \$[\d.]+ \(an estimate\)\.$/,
+  );
   const after = await command(request, 'getContextStatus', { conversationId });
   expect(after.tokens).toBeLessThan(before.tokens);
   expect(await command(request, 'getContextStatus', { conversationId, brain: 'claude' })).toMatchObject({ summary: null, outsideWindow: 0 });

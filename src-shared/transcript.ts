@@ -118,6 +118,26 @@ export const transcriptInvocationSchema = z
   })
   .passthrough();
 
+const tokenCount = z.number().int().min(0);
+
+/** Extension: what a reply's provider requests cost, summed over its tool rounds. */
+export const transcriptUsageSchema = z
+  .object({
+    requests: z.number().int().min(1).meta({ description: 'How many provider requests the reply made (one per tool round).' }),
+    input_tokens: tokenCount.meta({ description: 'Every input token of those requests, the cached ones included, on every provider.' }),
+    cache_read_tokens: tokenCount.meta({ description: "The part of the input read from the provider's prompt cache." }),
+    cache_write_tokens: tokenCount.meta({ description: "The part of the input written to the provider's prompt cache." }),
+    output_tokens: tokenCount,
+    reasoning_tokens: tokenCount.meta({ description: 'The part of the output spent reasoning, where the provider says.' }),
+    cost_usd: z
+      .number()
+      .min(0)
+      .nullable()
+      .meta({ description: 'An estimate in US dollars, from the price list in use when each request was made; null when a price was unknown.' }),
+  })
+  .passthrough()
+  .meta({ description: "What the reply's provider requests counted and cost. Informative: an import does not read it." });
+
 export const transcriptMessageSchema = z
   .object({
     id: z.string().min(1),
@@ -141,6 +161,8 @@ export const transcriptMessageSchema = z
     error: transcriptErrorSchema.nullable().optional(),
     /** Extension. */
     attachments: z.array(transcriptAttachmentSchema).optional(),
+    /** Extension. */
+    usage: transcriptUsageSchema.optional(),
     /** Extension: on a summary (`kind: "summary"`), the id of the last message it summarises. */
     covers_through_id: z.string().min(1).nullable().optional(),
     /** Extension: the message this one follows. */
@@ -195,5 +217,6 @@ export type TranscriptMessage = z.infer<typeof transcriptMessageSchema>;
 export type TranscriptInvocation = z.infer<typeof transcriptInvocationSchema>;
 export type TranscriptAttachment = z.infer<typeof transcriptAttachmentSchema>;
 export type TranscriptError = z.infer<typeof transcriptErrorSchema>;
+export type TranscriptUsage = z.infer<typeof transcriptUsageSchema>;
 export type TranscriptInvocationOpaque = z.infer<typeof transcriptInvocationOpaqueSchema>;
 export type TranscriptReasoningOpaque = z.infer<typeof transcriptReasoningOpaqueSchema>;

@@ -82,9 +82,10 @@ function stopDetails(context: ReplyContext): Record<string, unknown> {
 
 function usage(context: ReplyContext, outputTokens: number): unknown {
   return {
-    input_tokens: context.inputTokens,
+    // Anthropic counts what it read from its cache apart from `input_tokens`.
+    input_tokens: context.inputTokens - context.cachedTokens,
     cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
+    cache_read_input_tokens: context.cachedTokens,
     output_tokens: outputTokens,
     service_tier: 'standard',
   };

@@ -103,7 +103,7 @@ function usageOf(context: ReplyContext): unknown {
     prompt_tokens: context.inputTokens,
     completion_tokens: completionTokens,
     total_tokens: context.inputTokens + completionTokens,
-    prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
+    prompt_tokens_details: { cached_tokens: context.cachedTokens, audio_tokens: 0 },
     completion_tokens_details: { reasoning_tokens: context.plan.reasoningChunks.length, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
   };
 }

@@ -31,6 +31,8 @@ export interface ReplyContext {
   /** Seconds since the epoch, as the providers' `created` fields count. */
   readonly createdAt: number;
   readonly inputTokens: number;
+  /** The part of `inputTokens` the provider's prompt cache served (see `readPromptCache`). */
+  readonly cachedTokens: number;
 }
 
 export interface RouteMatch {
@@ -44,6 +46,24 @@ export interface RouteMatch {
 export interface ServerMemory {
   /** Responses output item ids sent while `store` was on: the only ids an input item may name when `store` is on. */
   readonly storedItemIds: Set<string>;
+  /** The history each brain and model was last sent, as JSON: what its prompt cache holds. */
+  readonly promptCache: Map<string, string>;
+}
+
+/**
+ * How many of a request's history tokens a provider's prompt cache serves: the part of its JSON that repeats, from
+ * the first character, the history last sent to the same brain and model (at four characters a token, as
+ * `estimateTokens` counts). The request is then what the cache holds, as a provider keeps what it was sent.
+ */
+export function readPromptCache(memory: ServerMemory, brain: BrainId, model: string, history: unknown): number {
+  const key = `${brain}\n${model}`;
+  const json = JSON.stringify(history ?? '');
+  const previous = memory.promptCache.get(key) ?? '';
+  memory.promptCache.set(key, json);
+  const limit = Math.min(previous.length, json.length);
+  let same = 0;
+  while (same < limit && previous.charCodeAt(same) === json.charCodeAt(same)) same += 1;
+  return Math.min(Math.floor(same / 4), estimateTokens(history) - 1);
 }
 
 export interface RequestChecks {

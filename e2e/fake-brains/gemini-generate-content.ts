@@ -73,6 +73,8 @@ function responseChunk(context: ReplyContext, parts: readonly unknown[], final: 
     candidates: [{ content: { parts, role: 'model' }, ...(final ? finishFields(context) : {}), index: 0 }],
     usageMetadata: {
       promptTokenCount: context.inputTokens,
+      // Gemini names the cached part only when there is one.
+      ...(context.cachedTokens > 0 ? { cachedContentTokenCount: context.cachedTokens } : {}),
       ...(final ? { candidatesTokenCount } : {}),
       totalTokenCount: context.inputTokens + (final ? plan.outputTokens : 0),
       ...(final && thoughtsTokenCount > 0 ? { thoughtsTokenCount } : {}),

@@ -113,7 +113,7 @@ function responseObject(context: ReplyContext, status: 'in_progress' | 'complete
     usage: completed
       ? {
           input_tokens: context.inputTokens,
-          input_tokens_details: { cached_tokens: 0 },
+          input_tokens_details: { cached_tokens: context.cachedTokens },
           output_tokens: plan.outputTokens,
           output_tokens_details: { reasoning_tokens: plan.reasoningChunks.length },
           total_tokens: context.inputTokens + plan.outputTokens,

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { BRAINS, isBrainId, type BrainId, type WireId } from '../../src-shared/brains';
 import { anthropicMessagesWire } from './anthropic-messages';
 import { chatCompletionsWire } from './chat-completions';
-import { estimateTokens, isRecord, type ErrorReply, type FakeWire, type ReplyContext, type RequestHeaders, type ServerMemory } from './fake-wire';
+import { estimateTokens, isRecord, readPromptCache, type ErrorReply, type FakeWire, type ReplyContext, type RequestHeaders, type ServerMemory } from './fake-wire';
 import { geminiGenerateContentWire } from './gemini-generate-content';
 import { ollamaChatWire } from './ollama-chat';
 import { DEFAULT_OPENAI_SPEC_PATH, openAiSpecValidator } from './openai-spec';
@@ -101,7 +101,7 @@ export async function startFakeBrains(options: FakeBrainsOptions = {}): Promise<
   let recorded: RecordedRequest[] = [];
   let violations: RuleViolation[] = [];
   let sequence = 0;
-  const memory: ServerMemory = { storedItemIds: new Set() };
+  const memory: ServerMemory = { storedItemIds: new Set(), promptCache: new Map() };
   const specPath = options.openAiSpecPath === undefined ? DEFAULT_OPENAI_SPEC_PATH : options.openAiSpecPath;
   const openAiSpec = specPath === null ? null : openAiSpecValidator(specPath);
   const liveResponses = new Set<ServerResponse>();
@@ -210,6 +210,7 @@ export async function startFakeBrains(options: FakeBrainsOptions = {}): Promise<
       // The whole body, so the system prompt and the tool declarations count against a `[window:N]` as they would.
       requestTokens: estimateTokens(body),
     });
+    const history = body.messages ?? body.input ?? body.contents;
     const context: ReplyContext = {
       brain,
       plan,
@@ -217,7 +218,8 @@ export async function startFakeBrains(options: FakeBrainsOptions = {}): Promise<
       route,
       sequence,
       createdAt: Math.floor(Date.now() / 1000),
-      inputTokens: estimateTokens(body.messages ?? body.input ?? body.contents),
+      inputTokens: estimateTokens(history),
+      cachedTokens: plan.failure === null ? readPromptCache(memory, brain, plan.model, history) : 0,
     };
     // A scripted failure is the test's request, not a broken rule: it is not a violation.
     switch (plan.failure?.kind) {
@@ -262,6 +264,7 @@ export async function startFakeBrains(options: FakeBrainsOptions = {}): Promise<
     violations = [];
     sequence = 0;
     memory.storedItemIds.clear();
+    memory.promptCache.clear();
   }
 
   await new Promise<void>((resolve, reject) => {

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BRAINS } from '../../src-shared/brains';
 import { openCore, type OpenedCore } from '../core/app';
 import { costOf } from '../core/prices';
+import { dollarsText } from '../../src-shared/usage';
 import type { StreamPart } from '../core/providers/stream-parts';
 import { capture } from './captured-output';
 import { chatCommand } from './commands';
@@ -50,7 +51,7 @@ describe('anybrain usage', () => {
     const text = capture();
     expect(await usageCommand(opened, text, {})).toBe(0);
     const [line, total] = text.out.split('\n');
-    expect(line).toBe(`${day!.day as string}  Claude (${model})  2 requests  20,000 in (90 % cached)  400 out  $${(2 * one).toFixed(one * 2 >= 0.01 ? 2 : 4)}`);
+    expect(line).toBe(`${day!.day as string}  Claude (${model})  2 requests  20,000 in (90 % cached)  400 out  ${dollarsText(2 * one)}`);
     expect(total).toMatch(/^Total: \$[\d.]+, an estimate from the bundled price list\.$/);
     // A day with nothing asked of any brain yet.
     const later = capture();

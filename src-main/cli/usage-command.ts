@@ -6,6 +6,7 @@
 import type { UsageDayView } from '../../src-shared/api';
 import { BRAINS } from '../../src-shared/brains';
 import { formatCount } from '../../src-shared/format-count';
+import { cachedPercent, dollarsText } from '../../src-shared/usage';
 import type { Core } from '../core/core-types';
 import { call, type Output } from './commands';
 
@@ -25,15 +26,8 @@ function toJson(day: UsageDayView) {
   };
 }
 
-/** Dollars to the cent, or to four places below a cent, so a cheap day does not read as $0.00. */
-export function dollarsText(usd: number | null): string {
-  if (usd === null) return 'price unknown';
-  if (usd === 0) return '$0';
-  return usd >= 0.01 ? `$${usd.toFixed(2)}` : `$${usd.toFixed(4)}`;
-}
-
 function dayLine(day: UsageDayView): string {
-  const cached = day.inputTokens === 0 ? 0 : Math.round((day.cacheReadTokens / day.inputTokens) * 100);
+  const cached = cachedPercent(day) ?? 0;
   const requests = `${formatCount(day.requests)} request${day.requests === 1 ? '' : 's'}`;
   return `${day.day}  ${BRAINS[day.brain].label} (${day.model})  ${requests}  ${formatCount(day.inputTokens)} in (${cached} % cached)  ${formatCount(day.outputTokens)} out  ${dollarsText(day.costUsd)}\n`;
 }

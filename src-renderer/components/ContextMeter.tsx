@@ -1,4 +1,5 @@
 import { historyInRequestWords, windowSourceWords } from '../../src-shared/context-windows';
+import { conversationSpendWords } from '../../src-shared/usage';
 import { useEffect, useId, useState } from 'react';
 import type { ContextStatusView } from '../../src-shared/api';
 import { loadContextStatus, openCompactDialog } from '../state/context-actions';
@@ -76,10 +77,11 @@ export function ContextMeter({
   if (status === undefined) return null;
   const tone = meterTone(status);
   const figures = meterFigures(status);
+  const spent = conversationSpendWords(status.spent);
   const filled = Math.min(Math.max(status.percent, 0), 100);
   return (
     <div className={`context-meter tone-${tone}${compact ? ' is-compact' : ''}`} data-testid="context-meter" data-tone={tone}>
-      <span className="context-meter-reading" title={figures}>
+      <span className="context-meter-reading" title={spent === null ? figures : `${figures}\n${spent}`}>
         <span
           className="context-meter-bar"
           role="meter"

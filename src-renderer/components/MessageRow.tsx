@@ -213,7 +213,7 @@ function AssistantMessage({ message }: MessageProps) {
           <ElapsedTime since={message.createdAt} />
         </div>
       ) : null}
-      <TurnReceiptStrip messageId={message.id} />
+      <TurnReceiptStrip messageId={message.id} spend={streaming ? null : message.spend} />
       {statusNote === undefined ? null : (
         <div className={`message-status ${message.status}`} data-testid="message-status">
           {statusNote}

@@ -180,7 +180,7 @@ describe('SettingsDialog', () => {
     installApi(fakeApi({}));
     useAppStore.setState(applySettings(settingsFixture()));
     const view = render(<SettingsDialog />);
-    expect(view.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['General', 'Context windows', 'Tools']);
+    expect(view.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['General', 'Context windows', 'Tools', 'Usage']);
     fireEvent.keyDown(view.getByTestId('settings-tab-general'), { key: 'ArrowRight' });
     expect(useAppStore.getState().settingsTab).toBe('context');
     expect(view.getByTestId('context-settings')).toBeTruthy();
@@ -194,12 +194,14 @@ describe('SettingsDialog', () => {
         listMcpServers: async () => [],
         listTools: async () => [],
         listSkills: async () => ({ folder: '/data/skills', skills: [], problems: [] }),
+        getUsage: async () => [],
       }),
     );
     useAppStore.setState(applySettings(settingsFixture()));
     const view = render(<SettingsDialog />);
     const general = view.getByTestId('settings-tab-general');
     const tools = view.getByTestId('settings-tab-tools');
+    const usage = view.getByTestId('settings-tab-usage');
     expect(general.getAttribute('aria-selected')).toBe('true');
     expect(view.getByRole('tabpanel').getAttribute('aria-labelledby')).toBe(general.id);
     expect(view.queryByTestId('tools-settings')).toBeNull();
@@ -212,11 +214,15 @@ describe('SettingsDialog', () => {
     expect(document.activeElement).toBe(tools);
 
     fireEvent.keyDown(tools, { key: 'ArrowRight' });
+    expect(document.activeElement).toBe(usage);
+    await settle();
+    expect(view.getByTestId('usage-empty')).toBeTruthy();
+    fireEvent.keyDown(usage, { key: 'ArrowRight' });
     expect(document.activeElement).toBe(general);
     expect(view.getByTestId('theme-select')).toBeTruthy();
     fireEvent.keyDown(general, { key: 'End' });
-    expect(useAppStore.getState().settingsTab).toBe('tools');
-    expect(tools.tabIndex).toBe(0);
+    expect(useAppStore.getState().settingsTab).toBe('usage');
+    expect(usage.tabIndex).toBe(0);
     expect(general.tabIndex).toBe(-1);
     await settle();
   });

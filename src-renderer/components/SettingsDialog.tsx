@@ -11,6 +11,7 @@ import { BrainSettings } from './BrainSettings';
 import { ContextSettings } from './ContextSettings';
 import { Dialog } from './Dialog';
 import { ToolsSettings } from './ToolsSettings';
+import { UsageSettings } from './UsageSettings';
 
 const THEME_LABELS: Record<Theme, string> = { system: 'Match the system', light: 'Light', dark: 'Dark' };
 
@@ -55,7 +56,7 @@ function DefaultBrainField() {
   );
 }
 
-const TAB_LABELS: Record<SettingsTab, string> = { general: 'General', context: 'Context windows', tools: 'Tools' };
+const TAB_LABELS: Record<SettingsTab, string> = { general: 'General', context: 'Context windows', tools: 'Tools', usage: 'Usage' };
 
 function tabId(tab: SettingsTab): string {
   return `settings-tab-${tab}`;
@@ -220,6 +221,8 @@ function SettingsPanel({ tab }: { readonly tab: SettingsTab }) {
       return <ContextSettings />;
     case 'tools':
       return <ToolsSettings />;
+    case 'usage':
+      return <UsageSettings />;
     default: {
       const _unknown: never = tab;
       return null;

@@ -42,6 +42,24 @@ describe('TurnReceiptStrip', () => {
     expect(view.container.innerHTML).toBe('');
   });
 
+  it("ends the strip with what the reply cost, and shows the cost alone under a reply that used nothing", () => {
+    const spend = { requests: 2, inputTokens: 50_200, cacheReadTokens: 45_066, cacheWriteTokens: 0, outputTokens: 46, costUsd: 0.0123 };
+    loadReply(readFile);
+    const withCalls = render(<TurnReceiptStrip messageId="m2" spend={spend} />);
+    expect(withCalls.getByTestId('reply-spend').textContent).toBe('$0.012 · 89 % cached');
+    expect(withCalls.getByTestId('reply-spend').title).toBe(
+      "$0.012, an estimate from the bundled price list: 2 requests, 50,200 input tokens (45,066 read from the provider's cache), 46 output tokens.",
+    );
+    cleanup();
+    loadReply();
+    const alone = render(<TurnReceiptStrip messageId="m2" spend={spend} />);
+    expect(alone.container.textContent).toBe('$0.012 · 89 % cached');
+    cleanup();
+    // A model on this machine, which read nothing from a cache: nothing to say.
+    const free = render(<TurnReceiptStrip messageId="m2" spend={{ ...spend, cacheReadTokens: 0, costUsd: 0 }} />);
+    expect(free.container.innerHTML).toBe('');
+  });
+
   it('summarises the invocations and shows a chip per call, server first', () => {
     loadReply(memory, readFile, denied);
     const view = render(<TurnReceiptStrip messageId="m2" />);

@@ -1,6 +1,7 @@
 import { memo, useId, useMemo, useState, type ReactNode } from 'react';
-import type { InvocationKind, InvocationStatus, InvocationView } from '../../src-shared/api';
+import type { InvocationKind, InvocationStatus, InvocationView, SpendView } from '../../src-shared/api';
 import { buildReceipt, type ReceiptChip } from '../../src-shared/receipt';
+import { spendDetail, spendLine } from '../../src-shared/usage';
 import { imageLabel } from '../../src-shared/tool-images';
 import { useAppStore } from '../state/store';
 import { durationText, prettyJson } from './format';
@@ -121,18 +122,36 @@ function InvocationDetail({ id, chip, invocation }: DetailProps) {
   );
 }
 
+/** What the reply's requests cost, "$0.012 · 91 % cached", with the figures behind it on hover. */
+function ReplySpend({ spend, line }: { readonly spend: SpendView; readonly line: string }) {
+  return (
+    <span className="reply-spend" data-testid="reply-spend" title={spendDetail(spend)}>
+      {line}
+    </span>
+  );
+}
+
+interface TurnReceiptStripProps {
+  readonly messageId: string;
+  /** The reply's counted requests, shown at the end of the strip once the reply has ended. */
+  readonly spend?: SpendView | null;
+}
+
 /**
- * The receipt under one reply: what it used, counted, with a chip per call that opens its details. Built from the
- * reply's invocation rows, or taken from the host's receipt once the turn ended; nothing when nothing was used.
+ * The receipt under one reply: what it used, counted, with a chip per call that opens its details, then what its
+ * requests cost. Built from the reply's invocation rows, or taken from the host's receipt once the turn ended; nothing
+ * when nothing was used and nothing is known of its cost.
  */
-export const TurnReceiptStrip = memo(function TurnReceiptStrip({ messageId }: { readonly messageId: string }) {
+export const TurnReceiptStrip = memo(function TurnReceiptStrip({ messageId, spend = null }: TurnReceiptStripProps) {
   const sentReceipt = useAppStore((state) => state.receiptsByMessage[messageId]);
   const invocations = useAppStore((state) => state.invocationsByMessage[messageId] ?? NO_INVOCATIONS);
   const receipt = useMemo(() => sentReceipt ?? buildReceipt(invocations), [sentReceipt, invocations]);
   const [openInvocationId, setOpenInvocationId] = useState<string | null>(null);
   const detailId = useId();
 
-  if (receipt.chips.length === 0) return null;
+  const line = spend === null ? null : spendLine(spend);
+  const spent = spend === null || line === null ? null : <ReplySpend spend={spend} line={line} />;
+  if (receipt.chips.length === 0) return spent === null ? null : <div className="turn-receipt">{spent}</div>;
   const openChip = receipt.chips.find((chip) => chip.invocationId === openInvocationId);
   const toggle = (invocationId: string): void =>
     setOpenInvocationId((current) => (current === invocationId ? null : invocationId));
@@ -162,6 +181,7 @@ export const TurnReceiptStrip = memo(function TurnReceiptStrip({ messageId }: { 
             </li>
           ))}
         </ul>
+        {spent}
       </div>
       {openChip === undefined ? null : (
         <InvocationDetail

@@ -1,7 +1,7 @@
 import type { SettingsView, Theme } from '../../src-shared/api';
 import type { BrainId } from '../../src-shared/brains';
 
-export const SETTINGS_TABS = ['general', 'context', 'tools'] as const;
+export const SETTINGS_TABS = ['general', 'context', 'tools', 'usage'] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
 export interface SettingsSlice {

@@ -44,6 +44,17 @@ export interface Usage {
   readonly reasoningTokens?: number;
 }
 
+/** The tokens of a reply's provider requests summed (input includes the cached part, on every wire), and their price. */
+export interface SpendView {
+  readonly requests: number;
+  readonly inputTokens: number;
+  readonly cacheReadTokens: number;
+  readonly cacheWriteTokens: number;
+  readonly outputTokens: number;
+  /** An estimate in US dollars from the bundled price list; null when the list does not know the model (never 0 for unknown). */
+  readonly costUsd: number | null;
+}
+
 export interface ConversationView {
   readonly id: string;
   readonly title: string;
@@ -86,6 +97,8 @@ export interface MessageView {
   readonly reasoning: ReasoningView | null;
   /** The files the user attached to this message, in the order attached; empty when none. */
   readonly attachments: readonly AttachmentView[];
+  /** On a reply: what its provider requests (each tool round) cost, summed; null when none was counted. */
+  readonly spend: SpendView | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -154,6 +167,8 @@ export interface ContextStatusView {
   readonly summary: { readonly messageId: string; readonly madeFor: BrainId | null } | null;
   /** A compaction of this conversation is running now (its events tell its progress and end). */
   readonly compacting: boolean;
+  /** Every provider request of this conversation so far (replies and compactions, every brain), summed; null before the first. */
+  readonly spent: SpendView | null;
   /** "61 % of Kimi's window". */
   readonly description: string;
 }

@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { StoredRequestUsage } from '../store/request-usage';
 import { usageByDay } from './usage';
 
+/** A stored request, priced at a dollar per million input tokens, or of unknown price for `mystery-1`. */
 const row = (createdAt: string, brain: string, model: string, inputTokens: number): StoredRequestUsage => ({
   brain, model, createdAt, inputTokens, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 10, reasoningTokens: 0,
+  costUsd: model === 'mystery-1' ? null : inputTokens / 1_000_000,
 });
 
 describe('usageByDay', () => {
-  it('sums per day, brain and model, pricing each request; one request of unknown price leaves the sum unknown, never $0', () => {
-    const costOf = (_brain: string, model: string, usage: { inputTokens: number }) => (model === 'mystery-1' ? null : usage.inputTokens / 1_000_000);
+  it('sums per day, brain and model, with each request\'s price; one request of unknown price leaves the sum unknown, never $0', () => {
     const days = usageByDay(
       [
         row('2026-12-06T23:59:00.000Z', 'claude', 'claude-sonnet-5-5', 1_000),
@@ -18,7 +19,6 @@ describe('usageByDay', () => {
         row('2026-12-07T09:02:00.000Z', 'kimi', 'mystery-1', 500),
         row('2026-12-07T09:03:00.000Z', 'hal', 'hal-9000', 1),
       ],
-      costOf,
     );
     expect(days.map((day) => [day.day, day.brain, day.model, day.requests, day.inputTokens, day.outputTokens, day.costUsd])).toEqual([
       ['2026-12-06', 'claude', 'claude-sonnet-5-5', 1, 1_000, 10, 0.001],

@@ -1,24 +1,21 @@
 /**
- * What the provider requests cost: the stored rows summed per day (UTC), brain and model, priced request by request
- * (a provider's long-prompt tier applies to one request, not to a day's sum).
+ * What the provider requests cost: the stored rows summed per day (UTC), brain and model, each request with the price
+ * it was given when it ended (a provider's long-prompt tier applies to one request, not to a day's sum).
  */
 import type { UsageDayView } from '../../../src-shared/api';
 import { isBrainId } from '../../../src-shared/brains';
-import type { costOf as costOfType } from '../prices';
 import { listRequestUsage, type StoredRequestUsage } from '../store/request-usage';
 import { requireConversation } from './conversations';
 import type { CommandDependencies, HandlerGroup } from './handlers';
 
-type CostOf = typeof costOfType;
-
 /** Rows summed per day, brain and model, in the order their first request came; a day's unknown price stays unknown. */
-export function usageByDay(rows: readonly StoredRequestUsage[], costOf: CostOf): UsageDayView[] {
+export function usageByDay(rows: readonly StoredRequestUsage[]): UsageDayView[] {
   const days = new Map<string, UsageDayView>();
   for (const row of rows) {
     if (!isBrainId(row.brain)) continue;
     const day = row.createdAt.slice(0, 10);
     const key = `${day}\n${row.brain}\n${row.model}`;
-    const cost = costOf(row.brain, row.model, row, new Date(row.createdAt));
+    const cost = row.costUsd;
     const sum = days.get(key);
     days.set(key, {
       day,
@@ -40,9 +37,7 @@ export function usageCommands({ db }: Pick<CommandDependencies, 'db'>) {
   return {
     getUsage: async ({ conversationId, since }) => {
       if (conversationId !== undefined) requireConversation(db, conversationId);
-      // The price list is large: read only when usage is asked for.
-      const { costOf } = await import('../prices');
-      return usageByDay(listRequestUsage(db, { ...(conversationId === undefined ? {} : { conversationId }), ...(since === undefined ? {} : { since }) }), costOf);
+      return usageByDay(listRequestUsage(db, { ...(conversationId === undefined ? {} : { conversationId }), ...(since === undefined ? {} : { since }) }));
     },
   } satisfies HandlerGroup;
 }

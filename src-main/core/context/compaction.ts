@@ -192,7 +192,7 @@ export async function runCompaction(deps: CompactionDependencies, order: Compact
     );
     if (written === null) return false;
     if (written.usage !== null) {
-      keepRequestUsage(db, { conversationId, turnId, purpose: 'compaction', round: partIndex, brain, model, usage: written.usage, now: nowIso() });
+      await keepRequestUsage(db, { conversationId, turnId, purpose: 'compaction', round: partIndex, brain, model, usage: written.usage, now: nowIso() });
     }
     partIndex += 1;
     if (written.text.length === 0) throw new Error(`${label} answered with an empty summary.`);

@@ -8,6 +8,7 @@ import { BRAINS, isBrainId, type BrainId, type WireId } from '../../../src-share
 import { contextLevel, contextPercent, describeContextShare, type ContextLines, type ResolvedWindow } from '../../../src-shared/context-windows';
 import { newestUsageSnapshot, scanLivePath, type LivePath } from '../store/live-path';
 import type { AppDatabase } from '../store/open';
+import { spendView, usageOfConversation } from '../store/request-usage';
 import { readBrainState, saveBrainState } from '../store/settings';
 
 type BrainStateRow = ReturnType<typeof readBrainState>;
@@ -135,6 +136,7 @@ export async function measurePressure(db: AppDatabase, windows: ContextWindows, 
     outsideWindow: path.outsideRows,
     summary: path.summary === null ? null : { messageId: path.summary.id, madeFor: summaryMadeFor(path.summary) },
     compacting: false,
+    spent: spendView(usageOfConversation(db, conversationId)),
     description: describeContextShare(tokens, window.contextWindow, brain),
   };
   const keptCut = { fromSeq: state?.trimFromSeq ?? null, window: state?.trimWindow ?? null };

@@ -8,6 +8,7 @@ import { newId } from '../store/clock';
 import { insertInvocation } from '../store/invocations';
 import { listAllMessages, listLiveMessages } from '../store/messages';
 import { usageOfTurn } from '../store/request-usage';
+import { costOf } from '../prices';
 import { SUMMARY_REQUEST_MARKER, summaryContinuationText } from './summary-prompt';
 
 const NOW = '2026-12-01T10:00:00.000Z';
@@ -65,7 +66,10 @@ describe('a target that writes its own summary continues its own request', () =>
     // The system prompt, then every row the summary covers (the reply with a call is three: the call, its answer, its words).
     const covered = listAllMessages(db, 'c1').filter((row) => row.compactedInto === summary.id);
     expect(history).toHaveLength(1 + covered.length + 2);
-    expect(usageOfTurn(db, summary.turnId)).toEqual({ requests: 1, inputTokens: 4_300, cacheReadTokens: 4_096, cacheWriteTokens: 0, outputTokens: 60, reasoningTokens: 0 });
+    const at = db.$client.prepare('SELECT created_at FROM request_usage WHERE turn_id = ?').pluck().get(summary.turnId) as string;
+    const costUsd = costOf('kimi', 'kimi-k2.6', { inputTokens: 4_300, cacheReadTokens: 4_096, cacheWriteTokens: 0, outputTokens: 60 }, new Date(at));
+    expect(costUsd).toBeGreaterThan(0);
+    expect(usageOfTurn(db, summary.turnId)).toEqual({ requests: 1, inputTokens: 4_300, cacheReadTokens: 4_096, cacheWriteTokens: 0, outputTokens: 60, reasoningTokens: 0, costUsd });
 
     // The turn after it starts with the same system prompt and tools, then the summary.
     const turnBody = sentBody(turnCall!) as ChatBody;

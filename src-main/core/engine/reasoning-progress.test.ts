@@ -91,6 +91,7 @@ describe('reasoning while a reply streams', () => {
       siblings: null,
       reasoning: { text: 'Greet back.', durationMs: 3_000 },
       attachments: [],
+      spend: null,
       createdAt: message.createdAt,
       updatedAt: message.updatedAt,
     });

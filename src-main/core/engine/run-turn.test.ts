@@ -3,6 +3,7 @@ import { NotAnswering } from '../outside/not-answering';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { costOf } from '../prices';
 import { describe, expect, it, vi } from 'vitest';
 import type { ApiEvent } from '../../../src-shared/api';
 import { updateConversation } from '../store/conversations';
@@ -322,10 +323,21 @@ describe('TurnEngine', () => {
       { turnId: started.result.turnId, purpose: 'reply', round: 0, brain: 'kimi', model: 'kimi-k2.6', input: 25_066, cacheRead: 20_000, output: 40 },
       { turnId: started.result.turnId, purpose: 'reply', round: 1, brain: 'kimi', model: 'kimi-k2.6', input: 25_134, cacheRead: 25_066, output: 6 },
     ]);
+    // Each request is priced on its own, cached reads at their own rate, by the price list's own arithmetic.
+    const priced = db.$client.prepare('SELECT cost_usd AS cost, created_at AS at FROM request_usage ORDER BY round').all() as Array<{ cost: number; at: string }>;
+    const expectedCosts = [
+      costOf('kimi', 'kimi-k2.6', { inputTokens: 25_066, cacheReadTokens: 20_000, cacheWriteTokens: 0, outputTokens: 40 }, new Date(priced[0]!.at)),
+      costOf('kimi', 'kimi-k2.6', { inputTokens: 25_134, cacheReadTokens: 25_066, cacheWriteTokens: 0, outputTokens: 6 }, new Date(priced[1]!.at)),
+    ];
+    expect(expectedCosts.every((cost) => typeof cost === 'number' && cost > 0)).toBe(true);
+    expect(priced.map((row) => row.cost)).toEqual(expectedCosts);
+    const costUsd = Math.round((expectedCosts[0]! + expectedCosts[1]!) * 1e8) / 1e8;
     expect(usageOfTurn(db, started.result.turnId)).toEqual({
-      requests: 2, inputTokens: 50_200, cacheReadTokens: 45_066, cacheWriteTokens: 0, outputTokens: 46, reasoningTokens: 0,
+      requests: 2, inputTokens: 50_200, cacheReadTokens: 45_066, cacheWriteTokens: 0, outputTokens: 46, reasoningTokens: 0, costUsd,
     });
     expect(usageOfConversation(db, 'c1')).toEqual(usageOfTurn(db, started.result.turnId));
+    // The window hears the sum with the reply.
+    expect(message.spend).toEqual({ requests: 2, inputTokens: 50_200, cacheReadTokens: 45_066, cacheWriteTokens: 0, outputTokens: 46, costUsd });
   });
 
   it('runs the tool loop: executes the call, stores it under the turn id, and sends it back in the wire\u2019s shape', async () => {

@@ -299,7 +299,7 @@ async function writeReply(
         progress.show(draft, part);
       }
       if (roundUsage !== null) {
-        keepRequestUsage(db, { conversationId, turnId, purpose: 'reply', round, brain: target.brain, model: target.model, usage: roundUsage, now: nowIso() });
+        await keepRequestUsage(db, { conversationId, turnId, purpose: 'reply', round, brain: target.brain, model: target.model, usage: roundUsage, now: nowIso() });
       }
       // A refused reply runs none of the calls that came with it.
       if (signal.aborted || draft.error !== null || draft.refusal !== null || draft.pendingCalls.length === 0) break;

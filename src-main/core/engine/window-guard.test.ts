@@ -10,6 +10,7 @@ import { insertMessage, listAllMessages, listMessagePage } from '../store/messag
 import { sentBody } from '../providers/testing/sent-body';
 import type { AppDatabase } from '../store/open';
 import { usageOfTurn } from '../store/request-usage';
+import { costOf } from '../prices';
 import { readBrainState, saveBrainState } from '../store/settings';
 import { scriptedEngine, seedExchanges } from './testing';
 import { clockOnlyToolbox } from './turn-toolbox';
@@ -349,7 +350,10 @@ describe('a turn on a smaller window compacts first', () => {
     expect(await compacting).toMatchObject({ outcome: 'compacted', coveredMessages: 6 });
     const summary = listAllMessages(db, 'c1').find((row) => row.kind === 'summary')!;
     // What the summary's request cost is kept under the summary's turn.
-    expect(usageOfTurn(db, summary.turnId)).toEqual({ requests: 1, inputTokens: 1_400, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 12, reasoningTokens: 0 });
+    const at = db.$client.prepare('SELECT created_at FROM request_usage WHERE turn_id = ?').pluck().get(summary.turnId) as string;
+    const costUsd = costOf('kimi', 'kimi-k2.6', { inputTokens: 1_400, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 12 }, new Date(at));
+    expect(costUsd).toBeGreaterThan(0);
+    expect(usageOfTurn(db, summary.turnId)).toEqual({ requests: 1, inputTokens: 1_400, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 12, reasoningTokens: 0, costUsd });
     // Whole turns: the three oldest questions with their answers, none of the newest two turns.
     expect(listAllMessages(db, 'c1').filter((row) => row.compactedInto === summary.id).map((row) => row.id)).toEqual(rows.slice(0, 6).map((row) => row.id));
     const after = await engine.contextStatus('c1', {});

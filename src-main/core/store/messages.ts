@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, getTableName, gt, inArray, isNull, lt, ne, sql, type SQL } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
-import type { AttachmentView, MessageKind, MessageRole, MessageStatus, MessageView, ReasoningView, SiblingsView, TurnError, Usage } from '../../../src-shared/api';
+import type { AttachmentView, MessageKind, MessageRole, MessageStatus, MessageView, ReasoningView, SpendView, SiblingsView, TurnError, Usage } from '../../../src-shared/api';
 import { isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '../../../src-shared/brains';
 import { isSameModel } from '../../../src-shared/models/same-model';
 import { messages } from '../../../db/schema';
@@ -8,6 +8,7 @@ import { estimateMessageTokens } from '../context/token-estimate';
 import { attachmentsOfMessages } from './attachments';
 import { currentLeafId, extendLeaf, moveLeaf, siblingsOf } from './branches';
 import { inTransaction, type AppDatabase } from './open';
+import { replyUsageByTurn, spendView } from './request-usage';
 import { statementCacheFor } from './statements';
 
 export type MessageRow = typeof messages.$inferSelect;
@@ -39,6 +40,7 @@ export function toMessageView(
   coveredMessages = 0,
   siblings: SiblingsView | null = null,
   attachments: readonly AttachmentView[] = [],
+  spend: SpendView | null = null,
 ): MessageView {
   return {
     id: row.id,
@@ -66,6 +68,7 @@ export function toMessageView(
     siblings,
     reasoning: toReasoningView(row.reasoning),
     attachments,
+    spend: row.role === 'assistant' ? spend : null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
@@ -481,7 +484,8 @@ export function toMessageViews(db: AppDatabase, rows: readonly MessageRow[]): Me
     db,
     rows.filter((row) => row.role === 'user').map((row) => row.id),
   );
-  return rows.map((row) => toMessageView(row, counts.get(row.id) ?? 0, siblings.get(row.id) ?? null, attachments.get(row.id) ?? []));
+  const spent = replyUsageByTurn(db, rows.filter((row) => row.role === 'assistant').map((row) => row.turnId));
+  return rows.map((row) => toMessageView(row, counts.get(row.id) ?? 0, siblings.get(row.id) ?? null, attachments.get(row.id) ?? [], spendView(spent.get(row.turnId))));
 }
 
 /** A JSON column's value as drizzle decodes it: NULL stays null, anything else is parsed. */

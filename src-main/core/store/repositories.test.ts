@@ -123,7 +123,7 @@ describe('messages', () => {
       id: 'a1', conversationId: 'c', seq: 0, turnId: 'turn', role: 'assistant', kind: 'chat', text: 'Hello 안녕!',
       status: 'complete', error: null, brain: 'kimi', modelRequested: 'kimi-k2.6', modelResponded: 'kimi-k2.6-0905',
       modelMismatch: false, reasoningLevel: 'high', usage: { inputTokens: 10, outputTokens: 3 }, compactedInto: null, coversThroughId: null,
-      coveredMessages: 0, parentId: null, siblings: null, reasoning: { text: 'thinking', durationMs: 2_500 }, attachments: [], createdAt: 't0', updatedAt: 't2',
+      coveredMessages: 0, parentId: null, siblings: null, reasoning: { text: 'thinking', durationMs: 2_500 }, attachments: [], spend: null, createdAt: 't0', updatedAt: 't2',
     });
     expect(finished.tokenEstimate).toBe(7);
     // A checkpoint arriving after the finish never overwrites it.

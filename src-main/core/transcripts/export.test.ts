@@ -8,6 +8,7 @@ import { INTERRUPTED_ERROR, insertMessage, type NewMessage } from '../store/mess
 import type { AppDatabase } from '../store/open';
 import { openTestDatabase } from '../store/test-database';
 import { foldIntoSummary } from '../store/compaction';
+import { recordRequestUsage } from '../store/request-usage';
 import { buildTranscript, exportConversation, TurnNotFoundError } from './export';
 import { seedBranchedConversation } from './export-testing';
 import { importTranscript } from './import';
@@ -177,6 +178,12 @@ function seedEveryKindOfRow(db: AppDatabase): string {
   });
   message(6, { role: 'system', kind: 'notice', text: 'Switched brain.' });
   message(7, { role: 'system', kind: 'summary', text: 'They read the notes.', coversThroughId: 'm1' });
+  // The first reply's two tool rounds; the interrupted reply's one request, whose price the list did not know.
+  const usage = (turnId: string, round: number, input: number, cached: number, costUsd: number | null) =>
+    recordRequestUsage(db, { conversationId: 'c', turnId, purpose: 'reply', round, brain: 'claude', model: 'claude-opus-4-7', usage: { inputTokens: input, cacheReadTokens: cached, outputTokens: 20 }, costUsd, now: AT });
+  usage('t0', 0, 100, 0, 0.0021);
+  usage('t0', 1, 40, 900, 0.00065);
+  usage('t2', 0, 300, 0, null);
   return 'c';
 }
 
@@ -188,6 +195,13 @@ describe('the JSON export', () => {
     expect(messages[1]?.tool_invocations?.map((invocation) => invocation.opaque)).toEqual([undefined, { thoughtSignature: 'Q2FsbA==' }, undefined]);
     expect(messages[1]?.tool_invocations?.map((invocation) => invocation.images)).toEqual([undefined, [{ mime_type: 'image/png', data: 'iVBORw0KGgo=' }], undefined]);
     expect(messages[1]).not.toHaveProperty('error');
+    // Anthropic's input counted apart from its cache reads: the transcript's input holds both, as on every wire.
+    expect(messages[1]?.usage).toEqual({
+      requests: 2, input_tokens: 1_040, cache_read_tokens: 900, cache_write_tokens: 0, output_tokens: 40, reasoning_tokens: 0, cost_usd: 0.00275,
+    });
+    expect(messages[3]).not.toHaveProperty('usage');
+    expect(messages[5]?.usage).toMatchObject({ requests: 1, input_tokens: 300, cost_usd: null });
+    expect(messages.filter((message) => message.role !== 'assistant').some((message) => 'usage' in message)).toBe(false);
     expect(messages[3]?.error).toEqual({
       code: 'context-too-large', message: 'The request is too large for gpt-5.5.', retryable: false, status: 400, limit_tokens: 400_000, request_tokens: 512_000,
     });

@@ -13,6 +13,7 @@ import {
   type TranscriptInvocationOpaque,
   type TranscriptMessage,
   type TranscriptReasoningOpaque,
+  type TranscriptUsage,
   type TranscriptV1,
 } from '../../../src-shared/transcript';
 import { readAttachmentFile } from '../attachments/attachment-files';
@@ -22,6 +23,7 @@ import { getConversation } from '../store/conversations';
 import { listInvocationsByMessage } from '../store/invocations';
 import { listAllMessages, type MessageRow, type StoredReasoning } from '../store/messages';
 import type { AppDatabase } from '../store/open';
+import { replyUsageByTurn, type UsageTotals } from '../store/request-usage';
 import { attachmentFiles, attachmentPlacement } from './export-attachments';
 import { conversationFileName } from './export-file-names';
 import { htmlOf } from './export-html';
@@ -107,6 +109,7 @@ export function buildTranscript(db: AppDatabase, conversationId: string, turnIds
   const rowsById = new Map(allRows.map((row) => [row.id, row]));
   const invocations = listInvocationsByMessage(db, rows.map((row) => row.id));
   const attachments = attachmentsOfMessages(db, rows.map((row) => row.id));
+  const spent = replyUsageByTurn(db, rows.filter((row) => row.role === 'assistant').map((row) => row.turnId));
   const messages: TranscriptMessage[] = rows.map((row) => {
     const attached = attachments.get(row.id) ?? [];
     const base = {
@@ -133,6 +136,7 @@ export function buildTranscript(db: AppDatabase, conversationId: string, turnIds
       model_responded: row.modelResponded,
       reasoning_level: row.reasoningLevel,
       ...(row.error ? { error: transcriptErrorOf(row.error as TurnError) } : {}),
+      ...(spent.has(row.turnId) ? { usage: transcriptUsageOf(spent.get(row.turnId)!) } : {}),
       ...(reasoning ? { reasoning: { brain: reasoning.brain, model: reasoning.model, text: reasoning.text, opaque: reasoning.opaque as TranscriptReasoningOpaque } } : {}),
       tool_invocations: (invocations.get(row.id) ?? []).map((invocation) => ({
         id: invocation.id,
@@ -160,6 +164,19 @@ export function buildTranscript(db: AppDatabase, conversationId: string, turnIds
       current_leaf_id: nearestExported(rowsById, exportedIds, currentLeafId(db, conversationId)),
     },
     messages,
+  };
+}
+
+/** A reply's summed requests as the transcript writes them. */
+function transcriptUsageOf(totals: UsageTotals): TranscriptUsage {
+  return {
+    requests: totals.requests,
+    input_tokens: totals.inputTokens,
+    cache_read_tokens: totals.cacheReadTokens,
+    cache_write_tokens: totals.cacheWriteTokens,
+    output_tokens: totals.outputTokens,
+    reasoning_tokens: totals.reasoningTokens,
+    cost_usd: totals.costUsd,
   };
 }
 

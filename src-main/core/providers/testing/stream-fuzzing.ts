@@ -180,7 +180,7 @@ function scriptedToolCallStream(wire: FakeWire, brain: BrainId, body: Record<str
     requestedModel: String(body.model),
     declaredTools: ['get_weather', 'current_time'],
   });
-  const context = { brain, plan, body, route: { streaming: true, pathModel: null }, sequence: 1, createdAt: 1_760_000_000, inputTokens: 10 };
+  const context = { brain, plan, body, route: { streaming: true, pathModel: null }, sequence: 1, createdAt: 1_760_000_000, inputTokens: 10, cachedTokens: 0 };
   return wire.streamEvents(context).map((event) => event.bytes).join('');
 }
 

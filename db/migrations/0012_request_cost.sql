@@ -1,0 +1,1 @@
+ALTER TABLE `request_usage` ADD `cost_usd` real;

@@ -1,0 +1,65 @@
+/**
+ * What a reply cost, under the reply, against the fake brains (whose prompt caches serve the part of a request that
+ * repeats the last one to the same model): the second turn to Claude reads most of its input from the cache, and its
+ * strip says what it cost and how much was cached, as the stored request rows price it, after a reload too; the
+ * header meter's tooltip sums the conversation, and Settings → Usage the day, per brain and model.
+ */
+import { expect, test } from '@playwright/test';
+import { BRAINS } from '../src-shared/brains';
+import { formatCount } from '../src-shared/format-count';
+import { cachedPercent, conversationSpendWords, dollarsText } from '../src-shared/usage';
+import { command, newConversation, openApp, OWN_CONNECTION, pickBrain, sendMessage } from './support/app';
+import { readE2eEnvironment } from './support/environment';
+import { expectReplyStatus } from './support/waits';
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+test('a reply shows what it cost and how much of its input the cache served, and the Usage tab adds up the day', async ({ page, request }) => {
+  await request.post(`${readE2eEnvironment().fakeBrainsUrl}/_fake/reset`, { headers: OWN_CONNECTION });
+  // The web host serves every spec of the run: what Claude's default model had counted today before this one.
+  const today = new Date().toISOString().slice(0, 10);
+  const claudeToday = async () => (await command(request, 'getUsage', { since: today })).find((day) => day.brain === 'claude' && day.model === BRAINS.claude.defaultModel && day.day === today);
+  const before = (await claudeToday())?.requests ?? 0;
+  await openApp(page);
+  const conversationId = await newConversation(page);
+  await pickBrain(page, 'claude');
+  await sendMessage(page, `A first question about the sea, long enough to be worth caching: ${'waves and tides '.repeat(40)}`);
+  const replies = page.locator('[data-testid="message"][data-role="assistant"]');
+  await expectReplyStatus(page, replies.last(), 'complete');
+  await sendMessage(page, 'And a second one?');
+  await expectReplyStatus(page, replies.nth(1), 'complete');
+
+  const { messages } = await command(request, 'listMessages', { conversationId, limit: 10 });
+  const [first, second] = messages.filter((message) => message.role === 'assistant');
+  // The first request found nothing cached; the second repeats it, so most of its input was read from the cache.
+  expect(first!.spend).toMatchObject({ requests: 1, cacheReadTokens: 0 });
+  const spend = second!.spend!;
+  expect(spend.requests).toBe(1);
+  expect(spend.costUsd).toBeGreaterThan(0);
+  const share = cachedPercent(spend)!;
+  expect(share).toBeGreaterThan(50);
+
+  const secondSpend = replies.nth(1).getByTestId('reply-spend');
+  await expect(secondSpend).toHaveText(`${dollarsText(spend.costUsd)} · ${share} % cached`);
+  await expect(secondSpend).toHaveAttribute('title', new RegExp(`^${escapeRegExp(dollarsText(spend.costUsd))}, an estimate from the bundled price list: 1 request, `));
+  await expect(replies.first().getByTestId('reply-spend')).toHaveText(dollarsText(first!.spend!.costUsd));
+
+  // The header meter's tooltip sums the conversation's requests.
+  const total = { requests: 2, inputTokens: first!.spend!.inputTokens + spend.inputTokens, cacheReadTokens: spend.cacheReadTokens, costUsd: Math.round((first!.spend!.costUsd! + spend.costUsd!) * 1e8) / 1e8 };
+  await expect(page.getByTestId('context-meter').locator('.context-meter-reading')).toHaveAttribute('title', new RegExp(`\n${escapeRegExp(conversationSpendWords(total)!)}$`));
+
+  // After a reload the strip is read from the stored rows again.
+  await page.reload();
+  await expect(page.locator('[data-testid="message"][data-role="assistant"]').nth(1).getByTestId('reply-spend')).toHaveText(
+    `${dollarsText(spend.costUsd)} · ${share} % cached`,
+  );
+
+  // Settings → Usage: today's row for Claude counts the two requests, with the dollars the API sums.
+  const counted = (await claudeToday())!;
+  expect(counted.requests).toBe(before + 2);
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('settings-tab-usage').click();
+  const row = page.locator(`[data-testid="usage-row"][data-brain="claude"][data-model="${BRAINS.claude.defaultModel}"][data-day="${today}"]`);
+  await expect(row.locator('td').nth(1)).toHaveText(formatCount(counted.requests));
+  await expect(row.getByTestId('usage-cost')).toHaveText(dollarsText(counted.costUsd));
+});
