@@ -9,7 +9,7 @@ import { expect, test, type APIRequestContext, type BrowserContext, type Page } 
 import type { MessageView } from '../src-shared/api';
 import { auditRenderedMarkup } from './fixtures/untrusted-output/audit';
 import { ATTACKER_ORIGIN, isCompact, PAYLOAD_CATEGORIES, UNTRUSTED_PAYLOADS, type UntrustedPayload } from './fixtures/untrusted-output/payloads';
-import { command, newConversation, openApp, pickBrain, sendMessage } from './support/app';
+import { command, newConversation, openApp, pickBrain, replyAfter, sendMessage } from './support/app';
 import { replyMessage, transcriptFile, userMessage, watchPage } from './support/untrusted-pages';
 import { expectReplyStatus } from './support/waits';
 
@@ -294,11 +294,12 @@ test('the untrusted output corpus runs nothing, fetches nothing and blanks nothi
     createdConversations.push(streamConversation);
     await pickBrain(page, 'kimi');
     const streamed = chunk(streamedSubset(), STREAMED_PER_REPLY);
-    const streamedReplies = page.locator('[data-testid="message"][data-role="assistant"]');
-    for (const [index, group] of streamed.entries()) {
+    let lastReplyId: string | null = null;
+    for (const group of streamed) {
       await sendMessage(page, `[reply-base64:${base64(group.map((payload) => payload.text).join('\n\n'))}]`);
-      await expect(streamedReplies).toHaveCount(index + 1);
-      await expectReplyStatus(page, streamedReplies.nth(index), 'complete');
+      const reply = await replyAfter(page, lastReplyId);
+      await expectReplyStatus(page, reply, 'complete');
+      lastReplyId = await reply.getAttribute('data-message-id');
       expect(await audit(page)).toEqual([]);
     }
     const storedStream = await allMessages(request, streamConversation);
@@ -317,7 +318,7 @@ test('the untrusted output corpus runs nothing, fetches nothing and blanks nothi
       createdMemories.push(memory.id);
     }
     await sendMessage(page, `[tool:memory_search {"query":"${MEMORY_MARKER}","limit":${MEMORY_COUNT}}] look these up`);
-    const toolReply = streamedReplies.nth(streamed.length);
+    const toolReply = await replyAfter(page, lastReplyId);
     await expectReplyStatus(page, toolReply, 'complete');
     expect(await audit(page)).toEqual([]);
     await expectNothingTripped(page, tripwires, 'live tool reply');

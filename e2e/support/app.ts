@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import type { CommandName, CommandOutput } from '../../src-shared/api';
 import { bearerHeaderValue, tokenFromLaunchFragment } from '../../src-shared/web-launch';
 import type { RecordedRequest } from '../fake-brains/server';
@@ -97,6 +97,23 @@ export async function sendMessage(page: Page, text: string): Promise<void> {
   const composer = page.getByTestId('composer-input');
   await composer.fill(text);
   await composer.press('Enter');
+}
+
+/**
+ * The reply a message just sent started, pinned by its id: the newest reply once it is not `earlierReplyId`. The list
+ * renders only the rows near the view, so a reply's position among the rendered ones moves as rows above it come and
+ * go with their heights.
+ */
+export async function replyAfter(page: Page, earlierReplyId: string | null): Promise<Locator> {
+  const newest = page.locator('[data-testid="message"][data-role="assistant"]').last();
+  let replyId: string | null = null;
+  await expect
+    .poll(async () => {
+      replyId = await newest.getAttribute('data-message-id', { timeout: 1_000 }).catch(() => null);
+      return replyId !== null && replyId !== earlierReplyId;
+    })
+    .toBe(true);
+  return page.locator(`[data-testid="message"][data-message-id="${replyId}"]`);
 }
 
 /** Opens the header's brain picker (brains, model, reasoning) unless it is open already. */
