@@ -8,6 +8,7 @@ import type {} from 'remark-parse';
 import type { Processor } from 'unified';
 import { RenderBoundary } from '../components/RenderBoundary';
 import { capNesting } from '../../src-shared/markdown/cap-nesting';
+import { remarkRawHtmlAsText } from '../../src-shared/markdown/raw-html-as-text';
 import { CodeBlock } from './CodeBlock';
 import { heldTableWidth, useHeldColumns } from './held-columns';
 import { fenceCutAfter, prepareFenceCuts } from './fence-cuts';
@@ -19,7 +20,7 @@ import { blockPieces, textPieces, type OpenBlockParts } from '../../src-shared/m
 import { hasDefinitions, splitBlocks } from '../../src-shared/markdown/split-blocks';
 import { withinTableBudget } from '../../src-shared/markdown/table-budget';
 
-const remarkPlugins: Options['remarkPlugins'] = [remarkGfm];
+const remarkPlugins: Options['remarkPlugins'] = [remarkGfm, remarkRawHtmlAsText];
 
 /** Turns off emphasis, strong and strikethrough (micromark's `attention` and GFM's `strikethrough` constructs). */
 function remarkWithoutEmphasis(this: Processor): void {
@@ -28,7 +29,7 @@ function remarkWithoutEmphasis(this: Processor): void {
 }
 
 /** For a block whose emphasis nests too deep to render: its delimiters show as the characters typed. */
-const remarkPluginsWithoutEmphasis: Options['remarkPlugins'] = [remarkGfm, remarkWithoutEmphasis];
+const remarkPluginsWithoutEmphasis: Options['remarkPlugins'] = [remarkGfm, remarkRawHtmlAsText, remarkWithoutEmphasis];
 
 let sharedHighlight: ReturnType<typeof rehypeHighlight> | null = null;
 

@@ -63,8 +63,8 @@ describe('the HTML export', () => {
         `<article class="message user"><h2 class="speaker">You ${time}</h2><div class="plain">&#60;script&#62;alert(2)&#60;/script&#62;\n${ESCAPED}</div></article>`,
         `<article class="message assistant status-stopped"><h2 class="speaker">Kimi <span class="model">&#60;/h2&#62;&#60;svg onload=alert(4)&#62;${ESCAPED} (asked for kimi-k2.6)</span> ${time}</h2>`,
         '<p class="status stopped">Stopped by the user; the text below is what was shown.</p>',
-        // The reply is Markdown: its raw HTML is dropped and its javascript: link shows as words, as in the window.
-        `<div class="markdown"><p><span class="md-unlinked">x</span> '&#x26;</p></div>`,
+        // The reply is Markdown: its raw HTML shows as the characters typed and its javascript: link as words, as in the window.
+        `<div class="markdown"><p><span class="md-unlinked">x</span> &#x3C;img src=x onerror="alert(1)">'&#x26;</p></div>`,
         `<div class="receipt"><span class="receipt-summary">1 tool</span><span class="chip ok">&#60;b&#62;${ESCAPED} · read_file</span></div>`,
         `<details class="call"><summary>Tool call: <strong>&#60;b&#62;${ESCAPED} · read_file</strong></summary>` +
           `<p class="call-part">Input</p><pre><code class="language-json">{&#34;path&#34;:&#34;&#60;img src=x onerror=\\&#34;alert(1)\\&#34;&#62;&#39;&#38;&#34;}</code></pre>` +

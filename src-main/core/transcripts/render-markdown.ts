@@ -13,6 +13,7 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified, type Processor } from 'unified';
 import { capNesting } from '../../../src-shared/markdown/cap-nesting';
+import { remarkRawHtmlAsText } from '../../../src-shared/markdown/raw-html-as-text';
 import { inlineNestingDepth, MAX_INLINE_DEPTH } from '../../../src-shared/markdown/inline-nesting';
 import { safeLinkUrl } from '../../../src-shared/markdown/safe-url';
 import { hasDefinitions, splitBlocks } from '../../../src-shared/markdown/split-blocks';
@@ -58,7 +59,7 @@ function rehypeWindowLinksAndImages() {
 }
 
 function processor(withEmphasis: boolean) {
-  const base = unified().use(remarkParse).use(remarkGfm);
+  const base = unified().use(remarkParse).use(remarkGfm).use(remarkRawHtmlAsText);
   return (withEmphasis ? base : base.use(remarkWithoutEmphasis))
     .use(remarkRehype)
     // Sanitise first: the link rule and highlighting then only touch markup that is already safe.
