@@ -68,6 +68,11 @@ export const messages = sqliteTable(
      * number of branches. A row's `seq` grows down every path, so the live path in `seq` order is the path in order.
      */
     onLivePath: integer('on_live_path').notNull().default(1),
+    /**
+     * On a reply that ran tools: where each tool round ended (its words, its reasoning and reasoning blocks, and how
+     * many calls it ran), so the reply replays in the rounds it was written in. Null on every other row.
+     */
+    rounds: text('rounds', { mode: 'json' }),
   },
   (table) => [
     uniqueIndex('messages_conversation_seq').on(table.conversationId, table.seq),

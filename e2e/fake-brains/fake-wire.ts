@@ -57,7 +57,8 @@ export interface ServerMemory {
  */
 export function readPromptCache(memory: ServerMemory, brain: BrainId, model: string, history: unknown): number {
   const key = `${brain}\n${model}`;
-  const json = JSON.stringify(history ?? '');
+  // Anthropic's breakpoints say where to cache, not what: a provider matches the content, whichever blocks carry them.
+  const json = JSON.stringify(history ?? '', (field, value: unknown) => (field === 'cache_control' ? undefined : value));
   const previous = memory.promptCache.get(key) ?? '';
   memory.promptCache.set(key, json);
   const limit = Math.min(previous.length, json.length);

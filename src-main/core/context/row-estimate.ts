@@ -33,15 +33,33 @@ function inputObject(input: unknown): Record<string, unknown> {
   return typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
 }
 
+/** One call as the history replays it: its input and answer cut, an image as its stand-in. */
+function cutCallTokens(call: EstimatedInvocation): number {
+  return CALL_FRAMING_TOKENS + estimateTokens(JSON.stringify(cutInput(inputObject(call.input)).input)) + estimateTokens(withImageStandIns(cutAnswer(call.output ?? ''), (call.images ?? []).map(imageFacts)));
+}
+
 export function estimateRowTokens(text: string, invocations: readonly EstimatedInvocation[] = []): number {
   let tokens = estimateMessageTokens(text);
-  for (const call of invocations.filter(isBrainCall).slice(-MAX_REPLAYED_CALLS)) {
-    tokens += CALL_FRAMING_TOKENS + estimateTokens(JSON.stringify(cutInput(inputObject(call.input)).input)) + estimateTokens(withImageStandIns(cutAnswer(call.output ?? ''), (call.images ?? []).map(imageFacts)));
-  }
+  for (const call of invocations.filter(isBrainCall).slice(-MAX_REPLAYED_CALLS)) tokens += cutCallTokens(call);
   for (const context of invocations.filter((invocation) => !isBrainCall(invocation))) {
     tokens += estimateTokens(context.output ?? '') + MESSAGE_FRAMING_TOKENS;
   }
   return tokens;
+}
+
+/**
+ * What a reply's calls cost whole beyond what its stored estimate counts (cut for the history): the newest reply
+ * replays in the rounds it was written in, its calls whole (replay/collect.ts `asWritten`).
+ */
+export function wholeCallsExtraTokens(invocations: readonly EstimatedInvocation[]): number {
+  const calls = invocations.filter(isBrainCall);
+  let whole = 0;
+  for (const call of calls) {
+    whole += CALL_FRAMING_TOKENS + estimateTokens(JSON.stringify(inputObject(call.input))) + estimateTokens(call.output ?? '') + (call.images?.length ?? 0) * LIVE_IMAGE_TOKENS;
+  }
+  let cut = 0;
+  for (const call of calls.slice(-MAX_REPLAYED_CALLS)) cut += cutCallTokens(call);
+  return Math.max(0, whole - cut);
 }
 
 /**

@@ -58,7 +58,10 @@ function imageCallingBrain() {
   return { calls, stream };
 }
 
-/** One turn in which `brain` calls the image tool, then a second turn; the bodies of all three requests. */
+/**
+ * One turn in which `brain` calls the image tool, then two more turns; the bodies of the reply's live request, of the
+ * next turn's (the reply is the newest, replayed as written) and of the turn after (the reply is older).
+ */
 async function turnsWith(brain: BrainId) {
   const db = openTestDatabase();
   insertConversation(db, { id: 'c1', title: 'Images', brain, model: null, now: '2026-01-01T00:00:00.000Z' });
@@ -73,13 +76,14 @@ async function turnsWith(brain: BrainId) {
   const reply = await engine.send('c1', 'Show me the logo.').done;
   const invocations = listInvocationsByMessage(db, [reply.id]).get(reply.id) ?? [];
   await engine.send('c1', 'Thanks.').done;
+  await engine.send('c1', 'Bye.').done;
   const bodies = provider.calls.map((call) => call.body as Record<string, unknown>);
-  return { reply, invocations, live: bodies[1]!, later: bodies[2]! };
+  return { reply, invocations, live: bodies[1]!, next: bodies[2]!, later: bodies[3]! };
 }
 
 describe('an MCP image result', () => {
   it('is stored with its type and bytes beside the text, and Claude sees the image block in the live turn', async () => {
-    const { reply, invocations, live, later } = await turnsWith('claude');
+    const { reply, invocations, live, next, later } = await turnsWith('claude');
     expect(reply.status).toBe('complete');
     expect(invocations).toHaveLength(1);
     const [invocation] = invocations;
@@ -104,7 +108,9 @@ describe('an MCP image result', () => {
         },
       ],
     });
-    // Later turns replay the call with a stand-in, never the bytes.
+    // The next turn starts with the reply as it was written, bytes included; once older, the call replays with a
+    // stand-in, never the bytes.
+    expect(JSON.stringify(next)).toContain(png);
     expect(JSON.stringify(later)).not.toContain(png);
     const answered = (later.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>)
       .flatMap((message) => message.content)
@@ -135,6 +141,6 @@ describe('an MCP image result', () => {
     expect((kimi.live.messages as Array<Record<string, unknown>>).at(-1)).toEqual({ role: 'tool', tool_call_id: 'call-1', content: standIn });
     const ollama = await turnsWith('ollama');
     expect((ollama.live.messages as Array<Record<string, unknown>>).at(-1)).toEqual({ role: 'tool', content: standIn, tool_name: 'everything__get-tiny-image' });
-    for (const body of [kimi.live, kimi.later, ollama.live, ollama.later]) expect(JSON.stringify(body)).not.toContain(png);
+    for (const body of [kimi.live, kimi.next, kimi.later, ollama.live, ollama.next, ollama.later]) expect(JSON.stringify(body)).not.toContain(png);
   }, 60_000);
 });

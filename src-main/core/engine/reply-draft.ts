@@ -7,7 +7,10 @@ import type { BrainId } from '../../../src-shared/brains';
 import { refusalMessage, type RefusalDetails } from '../providers/provider-errors';
 import type { ProviderError, StreamPart } from '../providers/stream-parts';
 import type { ReasoningPlace, ReplayReasoning } from '../replay/types';
+import { ROUND_REASONING_SEPARATOR, splitRounds, taggedReasoning, type RoundEnd, type WrittenRound } from '../replay/written-rounds';
 import { readCallArguments, type PendingCall } from './call-arguments';
+
+export type { RoundEnd } from '../replay/written-rounds';
 
 export type ToolCallPart = Extract<StreamPart, { type: 'tool-call' }>;
 
@@ -32,14 +35,6 @@ export interface ReplyDraft {
   readonly contextTooLarge: boolean;
   /** The provider declined to answer, with its own words where it gave them. */
   readonly refusal: RefusalDetails | null;
-}
-
-/** How far the reply had streamed when one round's calls ran, and how many calls that round ran. */
-export interface RoundEnd {
-  readonly textLength: number;
-  readonly reasoningTextLength: number;
-  readonly reasoningBlockCount: number;
-  readonly callCount: number;
 }
 
 export const EMPTY_DRAFT: ReplyDraft = {
@@ -67,9 +62,6 @@ function toTurnError(error: ProviderError): TurnError {
     ...(error.requestTokens === undefined ? {} : { requestTokens: error.requestTokens }),
   };
 }
-
-/** Between the reasoning of two tool rounds of one reply, in the stored text (each round replays its own). */
-export const ROUND_REASONING_SEPARATOR = '\n\n';
 
 export function applyStreamPart(draft: ReplyDraft, part: StreamPart): ReplyDraft {
   switch (part.type) {
@@ -129,40 +121,14 @@ export function failDraft(draft: ReplyDraft, error: TurnError): ReplyDraft {
   return { ...draft, error };
 }
 
-/**
- * The blocks stay the provider's own items; their places ride beside them, only when the wire gave any.
- */
-function taggedReasoning(text: string, blocks: readonly unknown[], places: readonly (ReasoningPlace | null)[], brain: BrainId, model: string): ReplayReasoning | null {
-  if (text.length === 0 && blocks.length === 0) return null;
-  const placed = places.some((place) => place !== null) ? { places: [...places] } : {};
-  return { brain, model, text, opaque: { blocks: [...blocks], ...placed } };
-}
-
 /** The reasoning as stored and replayed: written once, tagged with the brain and model that produced it. */
 export function draftReasoning(draft: ReplyDraft, brain: BrainId, model: string): ReplayReasoning | null {
   return taggedReasoning(draft.reasoningText, draft.reasoningBlocks, draft.reasoningPlaces, brain, model);
 }
 
-/** One finished tool round: the words and reasoning its stream gave, and how many calls it ran. */
-export interface DraftRound {
-  readonly text: string;
-  readonly reasoning: ReplayReasoning | null;
-  readonly callCount: number;
-}
-
 /** The draft's finished tool rounds, oldest first, each with only what its own stream gave. */
-export function draftRounds(draft: ReplyDraft, brain: BrainId, model: string): DraftRound[] {
-  let start: Omit<RoundEnd, 'callCount'> = { textLength: 0, reasoningTextLength: 0, reasoningBlockCount: 0 };
-  return draft.roundEnds.map((end): DraftRound => {
-    const text = draft.text.slice(start.textLength, end.textLength);
-    // A round after one with reasoning opens with the separator `applyStreamPart` put there, never with the brain's words.
-    const separated = start.reasoningTextLength > 0 && end.reasoningTextLength > start.reasoningTextLength;
-    const reasoningText = draft.reasoningText.slice(start.reasoningTextLength + (separated ? ROUND_REASONING_SEPARATOR.length : 0), end.reasoningTextLength);
-    const blocks = draft.reasoningBlocks.slice(start.reasoningBlockCount, end.reasoningBlockCount);
-    const places = draft.reasoningPlaces.slice(start.reasoningBlockCount, end.reasoningBlockCount);
-    start = end;
-    return { text, reasoning: taggedReasoning(reasoningText, blocks, places, brain, model), callCount: end.callCount };
-  });
+export function draftRounds(draft: ReplyDraft, brain: BrainId, model: string): WrittenRound[] {
+  return splitRounds(draft, draft.roundEnds, brain, model);
 }
 
 export interface FinalStatus {

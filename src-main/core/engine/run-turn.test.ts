@@ -378,18 +378,25 @@ describe('TurnEngine', () => {
       receipt: { summary: '1 tool', chips: [{ kind: 'tool', label: 'current_time', status: 'ok' }] },
     });
 
-    // The next turn replays the finished reply with its call ahead of its words.
+    // The next turn replays the finished reply as it was written: the reply's last request, then its last words.
     const next = engine.send('c1', 'Thanks');
     scripted.push({ type: 'text-delta', text: 'Welcome' }, 'end');
     await next.done;
-    expect((scripted.calls[2]?.body.messages as unknown[]).slice(2, 5)).toEqual([
-      { role: 'assistant', content: null, reasoning_content: FOREIGN_REASONING_PLACEHOLDER, tool_calls: [{ id: 'functions.current_time:0', type: 'function', function: { name: 'current_time', arguments: '{"zone":"Asia/Seoul"}' } }] },
-      { role: 'tool', tool_call_id: 'functions.current_time:0', content: '2026-11-30T20:00:00+09:00 (Asia/Seoul)' },
-      { role: 'assistant', content: 'Checking. It is 8 pm.' },
-    ]);
+    const lastOfReply = scripted.calls[1]?.body.messages as unknown[];
+    const nextMessages = scripted.calls[2]?.body.messages as unknown[];
+    expect(nextMessages.slice(0, lastOfReply.length)).toEqual(lastOfReply);
+    expect(nextMessages.slice(lastOfReply.length)).toEqual([{ role: 'assistant', content: 'It is 8 pm.' }, { role: 'user', content: 'Thanks' }]);
+
+    // Once a newer reply follows, it keeps the shape it was written in (its short answer needs no cut): the request
+    // after that still starts with this one.
+    const third = engine.send('c1', 'And now?');
+    scripted.push({ type: 'text-delta', text: 'Still 8 pm' }, 'end');
+    await third.done;
+    const thirdMessages = scripted.calls[3]?.body.messages as unknown[];
+    expect(thirdMessages.slice(0, nextMessages.length)).toEqual(nextMessages);
   });
 
-  it('sends a tool\u2019s 5,000-character answer whole within its turn, and cut to 500 when the next turn replays it', async () => {
+  it('sends a tool\u2019s 5,000-character answer whole within its turn and the next, and cut to 500 once a newer reply follows', async () => {
     const fileText = `${'Seoul at night. '.repeat(312)}The END.`;
     const readFile = {
       name: 'read_file', description: 'Read a file.', inputSchema: { type: 'object' }, server: null,
@@ -408,7 +415,13 @@ describe('TurnEngine', () => {
     const next = engine.send('c1', 'Thanks');
     scripted.push({ type: 'text-delta', text: 'Welcome' }, 'end');
     await next.done;
-    const replayed = (scripted.calls[2]?.body.messages as unknown[]).slice(2, 4);
+    // The newest reply replays as it was written, so the request it made is the start of this one.
+    expect((scripted.calls[2]?.body.messages as unknown[]).slice(2, 4)[1]).toEqual({ role: 'tool', tool_call_id: 'functions.read_file:0', content: fileText });
+
+    const third = engine.send('c1', 'And the next file?');
+    scripted.push({ type: 'text-delta', text: 'None' }, 'end');
+    await third.done;
+    const replayed = (scripted.calls[3]?.body.messages as unknown[]).slice(2, 4);
     expect(replayed[1]).toEqual({ role: 'tool', tool_call_id: 'functions.read_file:0', content: `${fileText.slice(0, 493)}… [cut]` });
     expect(JSON.stringify(replayed)).not.toContain('The END.');
   });

@@ -360,6 +360,8 @@ async function finish(
       modelResponded: draft.servedModel,
       reasoning: storedReasoning(draftReasoning(draft, target.brain, target.model), reasoningDurationMs),
       usage: draft.usage,
+      // The round ends measure the streamed text: a text the guard changed replays as one message.
+      rounds: guarded.normalized === 0 ? draft.roundEnds : null,
       tokenEstimate: estimateRowTokens(guarded.text, invocations),
       now,
     },

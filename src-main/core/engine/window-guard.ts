@@ -9,12 +9,14 @@ import { BRAINS, type BrainId } from '../../../src-shared/brains';
 import { runCompaction, type CompactionDependencies } from '../context/compaction';
 import type { ContinuationDependencies } from '../context/summary-continuation';
 import { keepCutPoint, measurePressure, replyTokens, type Pressure } from '../context/pressure';
+import { wholeCallsExtraTokens } from '../context/row-estimate';
 import type { ContextWindows } from '../context/windows';
 import type { ProviderCall, StreamPart } from '../providers/stream-parts';
 import type { ReplayTurn } from '../replay/types';
 import { nowIso } from '../store/clock';
 import type { LivePath } from '../store/live-path';
-import { getMessage, listLiveMessagesBetween, type MessageRow } from '../store/messages';
+import { listInvocationsByMessage } from '../store/invocations';
+import { getMessage, listLiveMessagesBetween, newestReplyWithRounds, type MessageRow } from '../store/messages';
 import type { AppDatabase } from '../store/open';
 import type { ToolDefinition } from '../tools/catalogue';
 import type { Skill } from '../tools/skills';
@@ -94,9 +96,16 @@ export interface CompactionControl {
   readonly end: () => void;
 }
 
+/** What the newest reply's calls add whole, as it replays in the rounds it was written in, over its stored estimate. */
+function newestReplyWholeCalls(db: AppDatabase, conversationId: string): number {
+  const replyId = newestReplyWithRounds(db, conversationId);
+  if (replyId === null) return 0;
+  return wholeCallsExtraTokens(listInvocationsByMessage(db, [replyId]).get(replyId) ?? []);
+}
+
 /** How full the target's window is for the request `order` describes: the guard's measure, reading no row's text. */
 export async function measure(deps: WindowGuardDependencies, order: Omit<GuardOrder, 'mayCompact'>): Promise<Pressure> {
-  const overheadTokens = requestOverhead(order.target, order.tools, order.skills) + (order.pendingTokens ?? 0);
+  const overheadTokens = requestOverhead(order.target, order.tools, order.skills) + (order.pendingTokens ?? 0) + newestReplyWholeCalls(deps.db, order.conversationId);
   return measurePressure(deps.db, deps.windows, { conversationId: order.conversationId, brain: order.target.brain, model: order.target.model, overheadTokens });
 }
 

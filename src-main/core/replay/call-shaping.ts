@@ -225,15 +225,16 @@ export function undeclaredCallRecord(call: ReplayCall): string {
 }
 
 /**
- * Splits a turn's calls into the ones that replay natively and the text records for the rest. Only the history is
- * shaped to 12 calls of 500 characters: a live round is the loop the brain is in, and it reads its answers whole.
+ * Splits a turn's calls into the ones that replay natively and the text records for the rest. Only the history (and
+ * an older reply's written rounds) is shaped to 12 calls of 500 characters: a live round is the loop the brain is in,
+ * and it reads its answers whole.
  */
 export function partitionCalls(
   turn: ReplayTurn,
   tools: readonly ToolDeclaration[],
   placement: TurnPlacement,
 ): { native: ReplayCall[]; records: string[]; dropped: number } {
-  const { calls, dropped } = placement === 'history' ? shapeCalls(turn.calls) : { calls: turn.calls, dropped: 0 };
+  const { calls, dropped } = placement === 'live' ? { calls: turn.calls, dropped: 0 } : shapeCalls(turn.calls);
   const native: ReplayCall[] = [];
   const records: string[] = [];
   for (const call of calls) {

@@ -7,7 +7,7 @@ function row(overrides: Partial<MessageRow>): MessageRow {
   return {
     id: 'm', conversationId: 'c', seq: 0, turnId: 't', role: 'user', kind: 'chat', text: 'x', tokenEstimate: 1, status: 'complete',
     error: null, brain: null, modelRequested: null, modelResponded: null, reasoningLevel: null, reasoning: null, usage: null,
-    compactedInto: null, coversThroughId: null, replayedTokensThrough: null, replayedRowsThrough: null, streamOwner: null, createdAt: 't', updatedAt: 't', parentId: null, onLivePath: 1, ...overrides,
+    compactedInto: null, coversThroughId: null, replayedTokensThrough: null, replayedRowsThrough: null, streamOwner: null, createdAt: 't', updatedAt: 't', parentId: null, onLivePath: 1, rounds: null, ...overrides,
   };
 }
 
@@ -74,5 +74,39 @@ describe('collectReplayTurns', () => {
     expect(live?.rounds[0]?.calls[0]?.images).toEqual([{ mimeType: 'image/png', byteLength: 16, data: png }]);
     expect(stored?.calls[0]?.images).toEqual([{ mimeType: 'image/png', byteLength: 16 }]);
     expect(stored?.calls[0]?.answer).toBe('Here it is.');
+  });
+
+  it('replays replies in the rounds they were written in, only the newest with its calls whole', () => {
+    const invocation = (id: string, seq: number, messageId: string): InvocationRow => ({
+      id, turnId: 't', messageId, seq, kind: 'tool', server: null, tool: 'current_time', providerCallId: `p${seq}`, input: {},
+      output: 'noon', status: 'ok', opaque: null, startedAt: 't', endedAt: 't', images: null,
+    });
+    const reasoning = { brain: 'kimi' as const, model: 'kimi-k2.6', text: 'Seoul first.\n\nNow Paris.\n\nBoth known.', opaque: { blocks: [] } };
+    const rounds = [
+      { textLength: 7, reasoningTextLength: 12, reasoningBlockCount: 0, callCount: 1 },
+      { textLength: 14, reasoningTextLength: 24, reasoningBlockCount: 0, callCount: 1 },
+    ];
+    const reply = (id: string) => row({ id, role: 'assistant', brain: 'kimi', modelRequested: 'kimi-k2.6', text: 'Seoul: Paris: done.', reasoning, rounds });
+    const calls = (id: string) => [invocation(`${id}-0`, 0, id), invocation(`${id}-1`, 1, id)];
+    const rows = [row({ id: 'u1' }), reply('a1'), row({ id: 'u2' }), reply('a2'), row({ id: 'u3' })];
+    const invocations = new Map([['a1', calls('a1')], ['a2', calls('a2')]]);
+    const [, older, , newest] = collectReplayTurns(rows, invocations, new Map(), { asWritten: true });
+    const tagged = (text: string) => ({ brain: 'kimi', model: 'kimi-k2.6', text, opaque: { blocks: [] } });
+    expect(older).toMatchObject({ messageId: 'a1', text: 'done.', calls: [], reasoning: tagged('Both known.') });
+    expect(older?.roundsWhole).toBeUndefined();
+    expect(older?.rounds?.map((round) => [round.text, round.calls.map((call) => call.callId)])).toEqual([
+      ['Seoul: ', ['call_a1_0']],
+      ['Paris: ', ['call_a1_1']],
+    ]);
+    expect(newest).toMatchObject({ messageId: 'a2', text: 'done.', calls: [], reasoning: tagged('Both known.'), roundsWhole: true });
+    expect(newest?.rounds?.map((round) => [round.text, round.reasoning?.text, round.calls.map((call) => call.callId)])).toEqual([
+      ['Seoul: ', 'Seoul first.', ['call_a2_0']],
+      ['Paris: ', 'Now Paris.', ['call_a2_1']],
+    ]);
+    // Without the option (a transcript to summarise), and with ends that do not measure the reply, one message.
+    expect(collectReplayTurns(rows, invocations)[3]?.rounds).toBeUndefined();
+    const miscounted = new Map([['a1', calls('a1')], ['a2', calls('a2').slice(1)]]);
+    const unmeasured = collectReplayTurns(rows, miscounted, new Map(), { asWritten: true })[3];
+    expect([unmeasured?.text, unmeasured?.rounds]).toEqual(['Seoul: Paris: done.', undefined]);
   });
 });

@@ -9,7 +9,8 @@ import type { InvocationRow } from '../store/invocations';
 import type { MessageRow, StoredReasoning } from '../store/messages';
 import { RUN_SKILL_TOOL } from '../tools/run-skill-tool';
 import { deriveCallId } from './call-shaping';
-import type { LiveRound, LiveTurn, ReplayAttachment, ReplayCall, ReplayImage, ReplayReasoning, ReplayTurn, TurnPlacement } from './types';
+import type { LiveRound, LiveTurn, ReasoningPlace, ReplayAttachment, ReplayCall, ReplayImage, ReplayReasoning, ReplayTurn, TurnPlacement } from './types';
+import { afterLastRound, readRoundEnds, splitRounds, type WrittenReply } from './written-rounds';
 
 /** The memories a turn took into its context, as one labelled line on the user's message. */
 export function memoryContext(memories: ReadonlyArray<{ readonly text: string }>): string {
@@ -66,7 +67,7 @@ function toReplayCall(messageId: string, invocation: InvocationRow, position: nu
 }
 
 /** The stored facts of a reply that its replay turn shows. */
-type ReplySource = Pick<MessageRow, 'id' | 'kind' | 'text' | 'brain' | 'modelRequested' | 'reasoning'>;
+type ReplySource = Pick<MessageRow, 'id' | 'kind' | 'text' | 'brain' | 'modelRequested' | 'reasoning' | 'rounds'>;
 
 /**
  * A reply in the history as one replay turn: `brainCalls` are the calls the brain itself made in this reply, in call
@@ -88,6 +89,60 @@ function replyReplayTurn(reply: ReplySource, brainCalls: readonly InvocationRow[
   };
 }
 
+/** A reply's words and reasoning, whole, as its rounds measure them. */
+function writtenReply(reply: ReplySource): WrittenReply {
+  const reasoning = reply.reasoning as StoredReasoning | null;
+  const places = (reasoning?.opaque as { places?: unknown } | null | undefined)?.places;
+  const blocks = opaqueBlocksOf(reasoning);
+  return {
+    text: reply.text,
+    reasoningText: reasoning?.text ?? '',
+    reasoningBlocks: blocks,
+    reasoningPlaces: Array.isArray(places) && places.length === blocks.length ? (places as (ReasoningPlace | null)[]) : blocks.map(() => null),
+  };
+}
+
+function opaqueBlocksOf(reasoning: StoredReasoning | null): unknown[] {
+  const blocks = (reasoning?.opaque as { blocks?: unknown } | null | undefined)?.blocks;
+  return Array.isArray(blocks) ? blocks : [];
+}
+
+/**
+ * A reply as it was written: its tool rounds, then what it wrote after the last; `whole`, its calls as they went while
+ * it was written (images included). Null when it ran no tools, or its stored round ends do not measure it, or it was
+ * written by no brain this app knows: it replays as one message.
+ */
+function writtenReplayTurn(reply: ReplySource, brainCalls: readonly InvocationRow[], whole: boolean): ReplayTurn | null {
+  const brain = reply.brain;
+  const model = reply.modelRequested;
+  if (!isBrainId(brain) || model === null) return null;
+  const written = writtenReply(reply);
+  const ends = readRoundEnds(reply.rounds, written, brainCalls.length);
+  if (ends === null) return null;
+  const rounds = roundsOf(
+    { id: reply.id, brain, model },
+    splitRounds(written, ends, brain, model).map((round, index): LiveRoundSource => {
+      const first = ends.slice(0, index).reduce((sum, end) => sum + end.callCount, 0);
+      return { text: round.text, reasoning: round.reasoning, brainCalls: brainCalls.slice(first, first + round.callCount) };
+    }),
+    whole ? 'live' : 'history',
+  );
+  if (rounds === null) return null;
+  const last = afterLastRound(written, ends, brain, model);
+  return {
+    messageId: reply.id,
+    role: 'assistant',
+    kind: reply.kind,
+    text: last.text,
+    calls: [],
+    brain,
+    model,
+    ...(last.reasoning ? { reasoning: last.reasoning } : {}),
+    rounds: rounds.rounds,
+    ...(whole ? { roundsWhole: true } : {}),
+  };
+}
+
 /** One finished round of the reply being written: what its stream gave, and the calls it ran, in call order. */
 export interface LiveRoundSource {
   readonly text: string;
@@ -100,6 +155,11 @@ export interface LiveRoundSource {
  * when the finished reply replays in the history: positions count on across rounds.
  */
 export function liveReplayTurn(reply: { readonly id: string; readonly brain: BrainId; readonly model: string }, rounds: readonly LiveRoundSource[]): LiveTurn | null {
+  return roundsOf(reply, rounds, 'live');
+}
+
+/** A reply's rounds, its calls' images whole (`live`) or named only (`history`); ids count on across rounds. */
+function roundsOf(reply: { readonly id: string; readonly brain: BrainId; readonly model: string }, rounds: readonly LiveRoundSource[], images: 'live' | 'history'): LiveTurn | null {
   if (rounds.length === 0) return null;
   let position = 0;
   return {
@@ -109,9 +169,17 @@ export function liveReplayTurn(reply: { readonly id: string; readonly brain: Bra
     rounds: rounds.map((round): LiveRound => ({
       text: round.text,
       ...(round.reasoning ? { reasoning: round.reasoning } : {}),
-      calls: round.brainCalls.map((invocation) => toReplayCall(reply.id, invocation, position++, 'live')),
+      calls: round.brainCalls.map((invocation) => toReplayCall(reply.id, invocation, position++, images)),
     })),
   };
+}
+
+export interface CollectOptions {
+  /**
+   * Replies replay in the rounds they were written in, the newest with its calls whole (a request's history);
+   * otherwise every reply is one message with its calls cut (a transcript to summarise).
+   */
+  readonly asWritten?: boolean;
 }
 
 /** `attachmentsByMessage`: the files of user messages, by message id, in the order attached. */
@@ -119,9 +187,11 @@ export function collectReplayTurns(
   rows: readonly MessageRow[],
   invocationsByMessage: ReadonlyMap<string, readonly InvocationRow[]> = new Map(),
   attachmentsByMessage: ReadonlyMap<string, readonly ReplayAttachment[]> = new Map(),
+  options: CollectOptions = {},
 ): ReplayTurn[] {
   const turns: ReplayTurn[] = [];
   const context = contextByTurn(invocationsByMessage);
+  const replies: Array<{ readonly index: number; readonly row: MessageRow; readonly brainCalls: readonly InvocationRow[] }> = [];
   for (const row of rows) {
     if (row.status === 'failed' || row.status === 'streaming') continue;
     switch (row.role) {
@@ -139,8 +209,12 @@ export function collectReplayTurns(
         if (row.text.length > 0) turns.push({ messageId: row.id, role: 'system-line', kind: row.kind, text: row.text, calls: [] });
         break;
       case 'assistant': {
-        const turn = replyReplayTurn(row, (invocationsByMessage.get(row.id) ?? []).filter(isBrainCall));
-        if (turn !== null) turns.push(turn);
+        const brainCalls = (invocationsByMessage.get(row.id) ?? []).filter(isBrainCall);
+        const turn = replyReplayTurn(row, brainCalls);
+        if (turn !== null) {
+          replies.push({ index: turns.length, row, brainCalls });
+          turns.push(turn);
+        }
         break;
       }
       default: {
@@ -148,6 +222,13 @@ export function collectReplayTurns(
         throw new Error(`Unknown message role ${String(unreachable)}`);
       }
     }
+  }
+  if (options.asWritten) {
+    replies.forEach((reply, position) => {
+      if (reply.row.rounds === null) return;
+      const written = writtenReplayTurn(reply.row, reply.brainCalls, position === replies.length - 1);
+      if (written !== null) turns[reply.index] = written;
+    });
   }
   return turns;
 }

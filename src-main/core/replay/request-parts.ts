@@ -23,6 +23,6 @@ export interface TurnRequestParts {
 
 /** The body from its parts. */
 export function buildFromParts(parts: TurnRequestParts): WireRequest {
-  const history = collectReplayTurns(parts.rows, parts.invocations, parts.attachments);
+  const history = collectReplayTurns(parts.rows, parts.invocations, parts.attachments, { asWritten: true });
   return buildWireRequest(parts.wire, { ...parts.request, turns: [...parts.leading, ...history, ...parts.pending] });
 }

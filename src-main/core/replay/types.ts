@@ -87,15 +87,32 @@ export interface ReplayTurn {
   readonly reasoning?: ReplayReasoning;
   /** The files attached to a user turn, in the order attached. */
   readonly attachments?: readonly ReplayAttachment[];
+  /**
+   * A reply's tool rounds as it wrote them, each round's words, reasoning and calls in their places: a request then
+   * starts with what earlier requests sent of the reply. The turn's own `text` and `reasoning` are what it wrote after
+   * its last round, and `calls` is empty. A reply stored without its rounds has none and replays as one message.
+   */
+  readonly rounds?: readonly LiveRound[];
+  /**
+   * The rounds' calls go whole, as they went while the reply was written (the newest reply): the next request starts
+   * with the last one the reply made. Older replies' calls are cut as the history cuts them.
+   */
+  readonly roundsWhole?: boolean;
 }
 
 /**
  * Where an assistant turn sits in a request: in the history, or live (one round of the reply being written now, inside
- * its tool loop). A live round's words go before its calls (the provider's own order), since a request may not end on
- * an assistant's words; its calls and answers go whole, while the history replays at most 12 calls per reply, each cut
- * to 500 characters.
+ * its tool loop), or one round of a finished reply as it was written, its calls cut as the history cuts them
+ * (`written`). A live or written round's words go before its calls (the provider's own order), since a request may not
+ * end on an assistant's words; live calls and answers go whole, while the history replays at most 12 calls per reply
+ * (per round, for a reply replayed in its rounds), each cut to 500 characters.
  */
-export type TurnPlacement = 'history' | 'live';
+export type TurnPlacement = 'history' | 'live' | 'written';
+
+/** Whether a turn keeps the shape its rounds were written in: words, then calls, round by round. */
+export function inWrittenShape(placement: TurnPlacement): boolean {
+  return placement !== 'history';
+}
 
 /**
  * One round of the reply being written: the words and reasoning one request streamed, then the calls that request

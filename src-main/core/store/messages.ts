@@ -23,6 +23,17 @@ export interface StoredReasoning {
   readonly durationMs?: number;
 }
 
+/**
+ * Where one tool round of a reply ended, as the reply streamed: how long its words and its reasoning text had grown,
+ * how many reasoning blocks it had given, and how many calls that round ran.
+ */
+export interface StoredRoundEnd {
+  readonly textLength: number;
+  readonly reasoningTextLength: number;
+  readonly reasoningBlockCount: number;
+  readonly callCount: number;
+}
+
 /** The readable part of stored reasoning: the opaque carriers stay in the main process. */
 function toReasoningView(stored: unknown): ReasoningView | null {
   const reasoning = stored as Partial<StoredReasoning> | null;
@@ -241,6 +252,7 @@ function writeMessage(db: AppDatabase, message: NewMessage, placement: Placement
       message.createdAt,
       placement.parentId,
       placement.onLivePath ? 1 : 0,
+      null,
     ) as unknown[];
   return selectLiveRowFrom(values);
 }
@@ -306,6 +318,17 @@ export function checkpointMessageText(db: AppDatabase, id: string, text: string,
   });
 }
 
+const selectNewestReply = statementCacheFor(
+  `SELECT id, rounds FROM messages WHERE conversation_id = ? AND on_live_path = 1 AND role = 'assistant' AND kind = 'chat'
+     AND status IN ('complete', 'stopped', 'interrupted') AND compacted_into IS NULL ORDER BY seq DESC LIMIT 1`,
+);
+
+/** The newest reply a replay shows, when it ran tools in rounds it kept: the id of the reply that replays as written. */
+export function newestReplyWithRounds(db: AppDatabase, conversationId: string): string | null {
+  const row = selectNewestReply(db).get(conversationId) as { id: string; rounds: string | null } | undefined;
+  return row === undefined || row.rounds === null ? null : row.id;
+}
+
 export interface FinishedMessage {
   readonly text: string;
   readonly status: Exclude<MessageStatus, 'streaming'>;
@@ -313,6 +336,8 @@ export interface FinishedMessage {
   readonly modelResponded: string | null;
   readonly reasoning: StoredReasoning | null;
   readonly usage: Usage | null;
+  /** Where each tool round ended, when the reply ran tools and its stored text is the text those ends measure. */
+  readonly rounds?: readonly StoredRoundEnd[] | null;
   /** The finished row's cost in a replay, its calls included (see context/row-estimate.ts). */
   readonly tokenEstimate: number;
   readonly now: string;
@@ -321,7 +346,7 @@ export interface FinishedMessage {
 /** Prepared once per connection, like `insertMessageRow`: every reply ends with it, on the main thread. */
 const finishMessageRow = statementCacheFor(
   `UPDATE messages SET text = ?, token_estimate = ?, status = ?, error = ?, model_responded = ?, reasoning = ?, usage = ?,
-     stream_owner = NULL, updated_at = ? WHERE id = ? RETURNING ${MESSAGE_COLUMNS.join(', ')}`,
+     rounds = ?, stream_owner = NULL, updated_at = ? WHERE id = ? RETURNING ${MESSAGE_COLUMNS.join(', ')}`,
 );
 
 export function finishMessage(db: AppDatabase, id: string, finished: FinishedMessage): MessageRow {
@@ -336,6 +361,7 @@ export function finishMessage(db: AppDatabase, id: string, finished: FinishedMes
       finished.modelResponded,
       jsonColumn(finished.reasoning),
       jsonColumn(finished.usage),
+      finished.rounds === undefined || finished.rounds === null || finished.rounds.length === 0 ? null : JSON.stringify(finished.rounds),
       finished.now,
       id,
     ) as unknown[] | undefined;
@@ -546,6 +572,7 @@ function selectLiveRowFrom(values: readonly unknown[]): MessageRow {
     updatedAt: values[22] as string,
     parentId: values[23] as string | null,
     onLivePath: values[24] as number,
+    rounds: parseJsonColumn(values[25]),
   };
 }
 

@@ -188,7 +188,7 @@ const SEED: ReadonlyArray<{ readonly table: string; readonly rows: readonly Seed
 
 /** Columns a later migration added to a table that already had rows, and the value those rows get. */
 const ADDED_COLUMNS: Readonly<Record<string, SeedRow>> = {
-  messages: { stream_owner: null, covers_through_id: null, replayed_tokens_through: null, replayed_rows_through: null },
+  messages: { stream_owner: null, covers_through_id: null, replayed_tokens_through: null, replayed_rows_through: null, rounds: null },
   brain_state: { refused_tokens: null, refused_model: null, trim_from_seq: null, trim_window: null },
   tool_invocations: { images: null },
 };

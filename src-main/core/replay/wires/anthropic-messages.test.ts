@@ -68,7 +68,7 @@ describe('a reply with thinking right after another reply (a stopped reply, then
           { type: 'tool_use', id: 'call_01RETRY_0', name: 'current_time', input: {} },
         ],
       },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_01RETRY_0', content: '12:00' }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_01RETRY_0', content: '12:00', cache_control: { type: 'ephemeral' } }] },
       { role: 'assistant', content: [{ type: 'text', text: 'It is noon.' }] },
       { role: 'user', content: [{ type: 'text', text: 'Thanks.', cache_control: { type: 'ephemeral' } }] },
     ]);

@@ -4,7 +4,7 @@
  */
 import { declaredName, sanitiseAnthropicId } from '../call-shaping';
 import type { AnthropicReasoningFields } from '../../../../src-shared/reasoning';
-import { systemLineLabel, type ReplayCall, type ReplayRequest, type ReplayTurn, type ReplayWarning, type TurnPlacement, type WireRequest } from '../types';
+import { inWrittenShape, systemLineLabel, type ReplayCall, type ReplayRequest, type ReplayTurn, type ReplayWarning, type TurnPlacement, type WireRequest } from '../types';
 import type { Base64ImageSource, ImageBlockParam, TextBlockParam, ToolResultBlockParam, ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { AnthropicBlock, AnthropicMessage, AnthropicMessagesBody, AnthropicThinkingBlock, AnthropicTool } from './anthropic-messages-types';
 import {
@@ -100,23 +100,23 @@ function toolResult(call: ReplayCall, request: ReplayRequest): ToolResultBlockPa
 }
 
 function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: ReplayRequest, warnings: ReplayWarning[]): AnthropicMessage[] {
-  const live = placement === 'live';
+  const asWritten = inWrittenShape(placement);
   const { native, recordLine } = assistantParts(turn, placement, request, warnings);
   const thinking = thinkingBlocks(turn, request);
   const text = textBlocks(turn.text);
   const messages: AnthropicMessage[] = [];
   if (native.length > 0) {
     // A live reply keeps the provider's own order (words, then calls); a finished one replays its calls first.
-    const leading = live ? text : [];
+    const leading = asWritten ? text : [];
     messages.push({ role: 'assistant', content: [...thinking, ...leading, ...native.map((call) => toolUse(call, request))] });
     messages.push({ role: 'user', content: native.map((call) => toolResult(call, request)) });
   }
-  const words: AnthropicMessage[] = text.length > 0 && !(live && native.length > 0)
+  const words: AnthropicMessage[] = text.length > 0 && !(asWritten && native.length > 0)
     ? [{ role: 'assistant', content: [...(native.length > 0 ? [] : thinking), ...text] }]
     : [];
   const records: AnthropicMessage[] = recordLine === null ? [] : [{ role: 'user', content: [{ type: 'text', text: recordLine }] }];
   // A live round's words come before the record of its calls: a request may not end on the assistant's words.
-  messages.push(...(live ? [...words, ...records] : [...records, ...words]));
+  messages.push(...(asWritten ? [...words, ...records] : [...records, ...words]));
   return messages;
 }
 
@@ -161,19 +161,23 @@ function isToolResultMessage(message: AnthropicMessage): boolean {
 }
 
 /**
- * Cache breakpoints: the system prompt, the block the previous request ended on, and the newest block. Each breakpoint
- * looks back only 20 blocks for an earlier cache entry, so the middle one keeps the previous turn's cache reachable
- * however many calls the last reply made.
+ * Cache breakpoints, at most four: the system prompt, the newest block, and where the previous request to this model
+ * may have ended. A breakpoint looks back only 20 blocks for an earlier cache entry, and one reply's calls add more
+ * than that, so two sit at the two places a previous request ended: right before the newest assistant message (the
+ * previous round of the reply being written, or the last round of the reply the history ends with, which replays as
+ * it was written), and right before the latest reply as a whole (the turn before it, when another brain wrote it).
  */
 function placeCacheBreakpoints(messages: AnthropicMessage[]): void {
   const last = messages.at(-1);
   if (!last) return;
-  let index = messages.length - 2;
+  let newestAssistant = messages.length - 2;
+  while (newestAssistant >= 0 && messages[newestAssistant]!.role !== 'assistant') newestAssistant -= 1;
+  let replyStart = messages.length - 2;
   // Walk back over the latest reply: its assistant messages and the tool results between them.
-  while (index >= 0 && (messages[index]!.role === 'assistant' || isToolResultMessage(messages[index]!))) index -= 1;
-  const crossedReply = index < messages.length - 2;
-  const previousEnd = crossedReply && index >= 0 ? messages[index]!.content.at(-1) : undefined;
-  for (const block of [previousEnd, last.content.at(-1)]) {
+  while (replyStart >= 0 && (messages[replyStart]!.role === 'assistant' || isToolResultMessage(messages[replyStart]!))) replyStart -= 1;
+  const beforeReply = replyStart < messages.length - 2 && replyStart >= 0 ? messages[replyStart]!.content.at(-1) : undefined;
+  const beforeNewest = newestAssistant > 0 ? messages[newestAssistant - 1]!.content.at(-1) : undefined;
+  for (const block of new Set([beforeReply, beforeNewest, last.content.at(-1)])) {
     if (block && !isThinkingBlock(block)) block.cache_control = EPHEMERAL;
   }
 }

@@ -3,7 +3,7 @@
  * https://platform.openai.com/docs/api-reference/chat/create and Moonshot's Kimi guide.
  */
 import { declaredName } from '../call-shaping';
-import type { ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, TurnPlacement, WireRequest } from '../types';
+import { inWrittenShape, type ReplayCall, type ReplayRequest, type ReplayTurn, type ReplayWarning, type TurnPlacement, type WireRequest } from '../types';
 import type { ChatCompletionsBody, ChatContentPart, ChatMessage } from './chat-completions-types';
 import {
   answerText,
@@ -60,7 +60,7 @@ function callIdFor(call: ReplayCall, turn: ReplayTurn, request: ReplayRequest): 
 }
 
 function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: ReplayRequest, warnings: ReplayWarning[]): ChatMessage[] {
-  const live = placement === 'live';
+  const asWritten = inWrittenShape(placement);
   const { native, recordLine } = assistantParts(turn, placement, request, warnings);
   const reasoningText = ownReasoningText(turn, request);
   const messages: ChatMessage[] = [];
@@ -69,7 +69,7 @@ function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: 
     messages.push({
       role: 'assistant',
       // A live reply keeps its words with its calls; a finished one replays its calls first and its words after.
-      content: live && turn.text.length > 0 ? turn.text : null,
+      content: asWritten && turn.text.length > 0 ? turn.text : null,
       ...(reasoningContent === null ? {} : { reasoning_content: reasoningContent }),
       tool_calls: native.map((call) => ({
         id: callIdFor(call, turn, request),
@@ -80,13 +80,13 @@ function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: 
     for (const call of native) messages.push({ role: 'tool', tool_call_id: callIdFor(call, turn, request), content: answerText(call) });
   }
   const words: ChatMessage[] = [];
-  if (turn.text.length > 0 && !(live && native.length > 0)) {
+  if (turn.text.length > 0 && !(asWritten && native.length > 0)) {
     const reasoningHere = native.length === 0 ? reasoningText : null;
     words.push(reasoningHere === null ? { role: 'assistant', content: turn.text } : { role: 'assistant', content: turn.text, reasoning_content: reasoningHere });
   }
   const records: ChatMessage[] = recordLine === null ? [] : [{ role: 'user', content: recordLine }];
   // A live round's words come before the record of its calls: a request may not end on the assistant's words.
-  messages.push(...(live ? [...words, ...records] : [...records, ...words]));
+  messages.push(...(asWritten ? [...words, ...records] : [...records, ...words]));
   return messages;
 }
 

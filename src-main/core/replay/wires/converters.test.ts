@@ -144,7 +144,10 @@ describe('the shared conversation on every wire', () => {
                 "type": "tool_result",
                 "tool_use_id": "call_01CLAUDEREPLY0000000000000_0",
                 "content": "File not found",
-                "is_error": true
+                "is_error": true,
+                "cache_control": {
+                  "type": "ephemeral"
+                }
               }
             ]
           },
@@ -871,7 +874,7 @@ describe('cross-wire replay rules', () => {
     expect(chat.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool']);
   });
 
-  it('anthropic: the previous request\u2019s last block stays a breakpoint after a reply with 12 calls, within 4 breakpoints', () => {
+  it('anthropic: the previous turn\u2019s and the previous round\u2019s last blocks stay breakpoints after a reply with 12 calls, within 4 breakpoints', () => {
     type Block = { cache_control?: unknown; text?: string };
     type Message = { content: Block[] };
     const before: ReplayTurn[] = [{ messageId: 'u1', role: 'user', kind: 'chat', text: 'Check twelve zones', calls: [] }];
@@ -885,8 +888,10 @@ describe('cross-wire replay rules', () => {
     const marked = blocks.map((block, index) => (block.cache_control ? index : -1)).filter((index) => index >= 0);
     // 12 tool_use + 12 tool_result + the reply + the new message: 26 blocks, beyond one breakpoint's 20-block lookback.
     expect(blocks.length - 1 - blocks.findIndex((block) => block.text === 'Check twelve zones')).toBe(26);
-    expect(marked).toEqual([0, blocks.length - 1]);
+    // The turn before the reply, the last of its calls' results (where its last round's request ended), the newest block.
+    expect(marked).toEqual([0, blocks.length - 3, blocks.length - 1]);
     expect(blocks[0]).toEqual(previousLast);
+    expect(blocks[blocks.length - 3]).toMatchObject({ type: 'tool_result' });
     expect(JSON.stringify(request).match(/cache_control/g)?.length).toBeLessThanOrEqual(4);
   });
 });

@@ -4,7 +4,7 @@
  * https://ai.google.dev/api/generate-content
  */
 import { declaredName } from '../call-shaping';
-import type { ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, TurnPlacement, WireRequest } from '../types';
+import { inWrittenShape, type ReplayCall, type ReplayRequest, type ReplayTurn, type ReplayWarning, type TurnPlacement, type WireRequest } from '../types';
 import type {
   GeminiContent,
   GeminiFunctionCallPart,
@@ -84,18 +84,18 @@ function textPart(turn: ReplayTurn, request: ReplayRequest): GeminiTextPart {
 }
 
 function modelContents(turn: ReplayTurn, placement: TurnPlacement, request: ReplayRequest, warnings: ReplayWarning[]): GeminiContent[] {
-  const live = placement === 'live';
+  const asWritten = inWrittenShape(placement);
   const { native, recordLine } = assistantParts(turn, placement, request, warnings);
   const contents: GeminiContent[] = [];
   if (native.length > 0) {
-    const leading = live && turn.text.length > 0 ? [{ text: turn.text }] : [];
+    const leading = asWritten && turn.text.length > 0 ? [{ text: turn.text }] : [];
     contents.push({ role: 'model', parts: [...leading, ...functionCallParts(turn, native, request)] });
     contents.push({ role: 'user', parts: native.map((call) => functionResponsePart(call, request)) });
   }
-  const words: GeminiContent[] = turn.text.length > 0 && !(live && native.length > 0) ? [{ role: 'model', parts: [textPart(turn, request)] }] : [];
+  const words: GeminiContent[] = turn.text.length > 0 && !(asWritten && native.length > 0) ? [{ role: 'model', parts: [textPart(turn, request)] }] : [];
   const records: GeminiContent[] = recordLine === null ? [] : [{ role: 'user', parts: [{ text: recordLine }] }];
   // A live round's words come before the record of its calls: a request may not end on the model's words.
-  contents.push(...(live ? [...words, ...records] : [...records, ...words]));
+  contents.push(...(asWritten ? [...words, ...records] : [...records, ...words]));
   return contents;
 }
 

@@ -56,7 +56,8 @@ describe('a two-round live loop', () => {
         role: 'assistant',
         content: [thinking[0], { type: 'text', text: 'Let me read a.md. ' }, { type: 'tool_use', id: `call_${REPLY_ID}_0`, name: 'read_file', input: { path: 'a.md' } }],
       },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: `call_${REPLY_ID}_0`, content: FILE_TEXT }] },
+      // Where the previous round's request ended: a breakpoint, so this request reads that one back from the cache.
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: `call_${REPLY_ID}_0`, content: FILE_TEXT, cache_control: { type: 'ephemeral' } }] },
       {
         role: 'assistant',
         content: [thinking[1], { type: 'text', text: 'Now the clock. ' }, { type: 'tool_use', id: `call_${REPLY_ID}_1`, name: 'current_time', input: { zone: 'UTC' } }],

@@ -3,7 +3,7 @@
  * https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion
  */
 import { declaredName } from '../call-shaping';
-import type { ReplayRequest, ReplayTurn, ReplayWarning, TurnPlacement, WireRequest } from '../types';
+import { inWrittenShape, type ReplayRequest, type ReplayTurn, type ReplayWarning, type TurnPlacement, type WireRequest } from '../types';
 import type { OllamaChatBody, OllamaMessage } from './ollama-chat-types';
 import {
   answerText,
@@ -49,25 +49,25 @@ function ownThinking(turn: ReplayTurn, request: ReplayRequest): string | null {
 }
 
 function assistantMessages(turn: ReplayTurn, placement: TurnPlacement, request: ReplayRequest, warnings: ReplayWarning[]): OllamaMessage[] {
-  const live = placement === 'live';
+  const asWritten = inWrittenShape(placement);
   const { native, recordLine } = assistantParts(turn, placement, request, warnings);
   const thinking = ownThinking(turn, request);
   const messages: OllamaMessage[] = [];
   if (native.length > 0) {
     messages.push({
       role: 'assistant',
-      content: live ? turn.text : '',
+      content: asWritten ? turn.text : '',
       ...(thinking === null ? {} : { thinking }),
       tool_calls: native.map((call) => ({ function: { name: declaredName(call, request.tools), arguments: call.input } })),
     });
     for (const call of native) messages.push({ role: 'tool', content: answerText(call), tool_name: declaredName(call, request.tools) });
   }
-  const words: OllamaMessage[] = turn.text.length > 0 && !(live && native.length > 0)
+  const words: OllamaMessage[] = turn.text.length > 0 && !(asWritten && native.length > 0)
     ? [{ role: 'assistant', content: turn.text, ...(native.length === 0 && thinking !== null ? { thinking } : {}) }]
     : [];
   const records: OllamaMessage[] = recordLine === null ? [] : [{ role: 'user', content: recordLine }];
   // A live round's words come before the record of its calls: a request may not end on the assistant's words.
-  messages.push(...(live ? [...words, ...records] : [...records, ...words]));
+  messages.push(...(asWritten ? [...words, ...records] : [...records, ...words]));
   return messages;
 }
 

@@ -4,7 +4,7 @@
  * https://platform.openai.com/docs/api-reference/responses/create
  */
 import { declaredName, sanitiseResponsesCallId } from '../call-shaping';
-import type { ReasoningPlace, ReplayCall, ReplayRequest, ReplayTurn, ReplayWarning, TurnPlacement, WireRequest } from '../types';
+import { inWrittenShape, type ReasoningPlace, type ReplayCall, type ReplayRequest, type ReplayTurn, type ReplayWarning, type TurnPlacement, type WireRequest } from '../types';
 import type { OpenAiResponsesBody, ResponsesFunctionCallOutput, ResponsesItem, ResponsesReasoningItem, ResponsesUserContent } from './openai-responses-types';
 import {
   assistantParts,
@@ -114,11 +114,11 @@ function functionCallOutput(call: ReplayCall, request: ReplayRequest): Responses
 }
 
 function assistantItems(turn: ReplayTurn, placement: TurnPlacement, request: ReplayRequest, warnings: ReplayWarning[]): ResponsesItem[] {
-  const live = placement === 'live';
+  const asWritten = inWrittenShape(placement);
   const { native, recordLine } = assistantParts(turn, placement, request, warnings);
   const items: ResponsesItem[] = [];
   const words: ResponsesItem[] = turn.text.length > 0 ? [{ role: 'assistant', content: turn.text }] : [];
-  if (live) items.push(...words);
+  if (asWritten) items.push(...words);
   for (const call of native) {
     // No item `id`: ids must exist server-side unless store:false, and replayed calls never do.
     items.push({ type: 'function_call', call_id: sanitiseResponsesCallId(call.callId), name: declaredName(call, request.tools), arguments: JSON.stringify(call.input) });
@@ -127,7 +127,7 @@ function assistantItems(turn: ReplayTurn, placement: TurnPlacement, request: Rep
     items.push({ type: 'function_call_output', call_id: sanitiseResponsesCallId(call.callId), output: functionCallOutput(call, request) });
   }
   if (recordLine !== null) items.push({ role: 'user', content: recordLine });
-  if (!live) items.push(...words);
+  if (!asWritten) items.push(...words);
   return placeReasoningItems(items, reasoningItems(turn, request), native);
 }
 

@@ -178,10 +178,10 @@ export interface TurnRenderers<Item> {
 }
 
 /**
- * Each round of the reply being written as an assistant turn of its own: the words, reasoning and calls of one
- * request, under the reply's message id, brain and model (which decide where its reasoning and call ids may go).
+ * Each round of a reply as an assistant turn of its own: the words, reasoning and calls of one request, under the
+ * reply's message id, brain and model (which decide where its reasoning and call ids may go).
  */
-function liveRoundTurns(live: LiveTurn): ReplayTurn[] {
+function roundTurns(live: Pick<LiveTurn, 'messageId' | 'brain' | 'model' | 'rounds'>): ReplayTurn[] {
   return live.rounds.map((round): ReplayTurn => ({
     messageId: live.messageId,
     role: 'assistant',
@@ -192,6 +192,22 @@ function liveRoundTurns(live: LiveTurn): ReplayTurn[] {
     model: live.model,
     ...(round.reasoning ? { reasoning: round.reasoning } : {}),
   }));
+}
+
+/**
+ * A reply in the history. One that ran tools replays in the rounds it was written in, then its last words as the
+ * brain streamed them; the newest with its calls whole, exactly as each round went to the brain while it wrote them,
+ * so the request that follows starts with the last request the reply made, which a provider's prompt cache can read
+ * back. Older replies keep that shape with their calls cut, so a reply changes its bytes once, when it stops being
+ * the newest, and keeps them from then on.
+ */
+function assistantItems<Item>(turn: ReplayTurn, renderers: TurnRenderers<Item>): Item[] {
+  const { rounds, roundsWhole, ...words } = turn;
+  if (rounds === undefined || turn.brain === undefined || turn.model === undefined) return renderers.assistant(words, 'history');
+  const placement = roundsWhole === true ? 'live' : 'written';
+  const items = roundTurns({ messageId: turn.messageId, brain: turn.brain, model: turn.model, rounds }).flatMap((round) => renderers.assistant(round, placement));
+  if (words.text.length > 0) items.push(...renderers.assistant(words, 'history'));
+  return items;
 }
 
 /**
@@ -209,7 +225,7 @@ export function renderTurns<Item>(turns: readonly ReplayTurn[], renderers: TurnR
         items.push(renderers.userText(systemLineText(turn)));
         break;
       case 'assistant':
-        items.push(...renderers.assistant(turn, 'history'));
+        items.push(...assistantItems(turn, renderers));
         break;
       default: {
         const unreachable: never = turn.role;
@@ -222,7 +238,7 @@ export function renderTurns<Item>(turns: readonly ReplayTurn[], renderers: TurnR
   // message."), and every brain should write a new reply, not extend the old one.
   if (turns.at(-1)?.role === 'assistant') items.push(renderers.userText(NEXT_REPLY_LINE));
   if (live !== undefined) {
-    for (const round of liveRoundTurns(live)) items.push(...renderers.assistant(round, 'live'));
+    for (const round of roundTurns(live)) items.push(...renderers.assistant(round, 'live'));
   }
   return items;
 }

@@ -241,3 +241,15 @@ describe('McpManager with a server that restarts and is slow to list again', () 
   });
 });
 
+describe('McpManager declaring the tools of a server that lists them in another order', () => {
+  it('declares them in the order of their names, whatever order the server lists them in', async () => {
+    const manager = new McpManager({ hostOptions: { toolTimeoutMs: 60_000, restartBackoffMs: 20, closeGraceMs: 300, killGraceMs: 1_000 } });
+    managers.push(manager);
+    const expected = ['fake__crash', 'fake__echo', 'fake__env', 'fake__fail', 'fake__mixed', 'fake__pid', 'fake__sleep'];
+    for (const args of [[], ['--reverse-list']]) {
+      await manager.setConfigs([fakeServer(args)]);
+      await expect.poll(async () => (await manager.toolDefinitions()).map((definition) => definition.name), { timeout: 30_000 }).toEqual(expected);
+    }
+  });
+});
+

@@ -106,13 +106,15 @@ export class McpManager implements AsyncDisposable {
   }
 
   /**
-   * Every enabled server's tools, as `<serverId>__<tool>` definitions (see tool-names.ts), servers in config order.
-   * Starts servers that are not running. A server that fails contributes nothing; its error shows in `statuses()`.
+   * Every enabled server's tools, as `<serverId>__<tool>` definitions (see tool-names.ts), in the order of their names
+   * (by code point, the same on every machine): a server may list its tools in any order, and the declarations are
+   * part of the start of every request that providers' prompt caches key on. Starts servers that are not running. A
+   * server that fails contributes nothing; its error shows in `statuses()`.
    */
   async toolDefinitions(signal?: AbortSignal): Promise<ToolDefinition[]> {
     const hosts = [...this.hosts.values()];
     const perServer = await Promise.all(hosts.map((host) => this.definitionsOf(host, signal)));
-    return perServer.flat();
+    return perServer.flat().sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
   }
 
   /** Stops every server and waits until every process is gone. */

@@ -59,7 +59,9 @@ const text = (value) => ({ content: [{ type: 'text', text: String(value) }] });
 const server = new Server({ name: 'fake-server', version: '1.0.0' }, { capabilities: { tools: {} } });
 const silentWhile = valueOf('--silent-list-if');
 const silentList = () => argv.includes('--silent-list') || (silentWhile !== undefined && existsSync(silentWhile));
-server.setRequestHandler(ListToolsRequestSchema, () => (silentList() ? new Promise(() => {}) : Promise.resolve({ tools })));
+// `--reverse-list`: the same tools, listed in the opposite order (servers promise no order).
+const listed = argv.includes('--reverse-list') ? [...tools].reverse() : tools;
+server.setRequestHandler(ListToolsRequestSchema, () => (silentList() ? new Promise(() => {}) : Promise.resolve({ tools: listed })));
 server.setRequestHandler(CallToolRequestSchema, async (request) => {
   const input = request.params.arguments ?? {};
   switch (request.params.name) {
