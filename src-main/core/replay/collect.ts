@@ -10,6 +10,7 @@ import type { MessageRow, StoredReasoning } from '../store/messages';
 import { RUN_SKILL_TOOL } from '../tools/run-skill-tool';
 import { deriveCallId } from './call-shaping';
 import type { LiveRound, LiveTurn, ReasoningPlace, ReplayAttachment, ReplayCall, ReplayImage, ReplayReasoning, ReplayTurn, TurnPlacement } from './types';
+import { opaqueBlocks } from './wires/shared';
 import { afterLastRound, readRoundEnds, splitRounds, type WrittenReply } from './written-rounds';
 
 /** The memories a turn took into its context, as one labelled line on the user's message. */
@@ -93,18 +94,13 @@ function replyReplayTurn(reply: ReplySource, brainCalls: readonly InvocationRow[
 function writtenReply(reply: ReplySource): WrittenReply {
   const reasoning = reply.reasoning as StoredReasoning | null;
   const places = (reasoning?.opaque as { places?: unknown } | null | undefined)?.places;
-  const blocks = opaqueBlocksOf(reasoning);
+  const blocks = opaqueBlocks(reasoning ?? undefined);
   return {
     text: reply.text,
     reasoningText: reasoning?.text ?? '',
     reasoningBlocks: blocks,
     reasoningPlaces: Array.isArray(places) && places.length === blocks.length ? (places as (ReasoningPlace | null)[]) : blocks.map(() => null),
   };
-}
-
-function opaqueBlocksOf(reasoning: StoredReasoning | null): unknown[] {
-  const blocks = (reasoning?.opaque as { blocks?: unknown } | null | undefined)?.blocks;
-  return Array.isArray(blocks) ? blocks : [];
 }
 
 /**
