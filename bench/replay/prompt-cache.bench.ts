@@ -86,7 +86,8 @@ function message(turn: number): string {
 interface Shares {
   consecutive: number[];
   afterAnother: number[];
-  breakpoints: number[];
+  readableConsecutive: number[];
+  readableAfterAnother: number[];
 }
 
 const mean = (values: readonly number[]): string => (values.length === 0 ? '—' : `${((values.reduce((sum, value) => sum + value, 0) / values.length) * 100).toFixed(1)} %`);
@@ -104,7 +105,7 @@ describe('prompt cache: the share of each request the next request to the same b
     expect(fake.violations()).toEqual([]);
 
     const requests: readonly RecordedRequest[] = fake.requests();
-    const byWire = new Map<WireId, Shares>(WIRE_IDS.map((wire) => [wire, { consecutive: [], afterAnother: [], breakpoints: [] }]));
+    const byWire = new Map<WireId, Shares>(WIRE_IDS.map((wire) => [wire, { consecutive: [], afterAnother: [], readableConsecutive: [], readableAfterAnother: [] }]));
     const lastTo = new Map<string, number>();
     requests.forEach((request, index) => {
       const body = request.body as Body;
@@ -116,14 +117,19 @@ describe('prompt cache: the share of each request the next request to the same b
       const before = readOrder(earlier);
       const share = commonStart(before, readOrder(body)) / before.length;
       const shares = byWire.get(request.wire)!;
-      (earlierIndex === index - 1 ? shares.consecutive : shares.afterAnother).push(share);
-      if (request.wire === 'anthropic-messages') shares.breakpoints.push(readableThroughBreakpoints(earlier, body));
+      const consecutive = earlierIndex === index - 1;
+      (consecutive ? shares.consecutive : shares.afterAnother).push(share);
+      if (request.wire === 'anthropic-messages') {
+        (consecutive ? shares.readableConsecutive : shares.readableAfterAnother).push(readableThroughBreakpoints(earlier, body));
+      }
     });
 
     console.log(`\nprompt cache over ${TURNS} turns, ${requests.length} requests (share of the earlier request the next one to the same brain starts with)`);
     for (const [wire, shares] of byWire) {
       const brains = ROTATION.filter((brain) => BRAINS[brain].wire === wire).join(', ');
-      const readable = wire === 'anthropic-messages' ? ` · readable through breakpoints ${mean(shares.breakpoints)}` : '';
+      const readable = wire === 'anthropic-messages'
+        ? ` · readable through breakpoints: consecutive ${mean(shares.readableConsecutive)}, after another brain ${mean(shares.readableAfterAnother)}`
+        : '';
       console.log(`  ${wire} (${brains}): consecutive ${mean(shares.consecutive)} (${shares.consecutive.length}) · after another brain ${mean(shares.afterAnother)} (${shares.afterAnother.length})${readable}`);
     }
   });

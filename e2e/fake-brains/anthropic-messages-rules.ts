@@ -70,6 +70,8 @@ export function checkAnthropicRequest(body: Record<string, unknown>): string | n
   if (isRecord(last) && last.role === 'assistant') return PREFILL_REFUSED_MESSAGE;
   const breakpoints = countCacheBreakpoints(body);
   if (breakpoints > MAX_CACHE_BREAKPOINTS) return `A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints}.`;
+  const lifetimeProblem = checkCacheLifetimeOrder(body);
+  if (lifetimeProblem !== null) return lifetimeProblem;
   if (usesToolBlocks && !toolsDeclared) return TOOLS_REQUIRED_MESSAGE;
   return checkToolPairing(messages) ?? checkThinking(messages, body);
 }
@@ -88,6 +90,32 @@ function countCacheBreakpoints(body: Record<string, unknown>): number {
   const marked = (items: unknown): number => (Array.isArray(items) ? items.filter((item) => isRecord(item) && item.cache_control !== undefined && item.cache_control !== null).length : 0);
   const messages: readonly unknown[] = Array.isArray(body.messages) ? body.messages : [];
   return marked(body.system) + marked(body.tools) + messages.reduce<number>((sum, message) => sum + (isRecord(message) ? marked(message.content) : 0), 0);
+}
+
+/** Every block that may carry a breakpoint, by its path, in the order Anthropic reads them: tools, system, messages. */
+function breakpointSlots(body: Record<string, unknown>): Array<{ readonly path: string; readonly block: unknown }> {
+  const listed = (items: unknown, path: string) => (Array.isArray(items) ? items.map((block: unknown, index) => ({ path: `${path}.${index}`, block })) : []);
+  const messages: readonly unknown[] = Array.isArray(body.messages) ? body.messages : [];
+  return [
+    ...listed(body.tools, 'tools'),
+    ...listed(body.system, 'system'),
+    ...messages.flatMap((message, index) => (isRecord(message) ? listed(message.content, `messages.${index}.content`) : [])),
+  ];
+}
+
+/** An hour-long entry may not follow a five-minute one (an absent `ttl` is five minutes). */
+function checkCacheLifetimeOrder(body: Record<string, unknown>): string | null {
+  let shortSeen = false;
+  for (const { path, block } of breakpointSlots(body)) {
+    if (!isRecord(block) || !isRecord(block.cache_control)) continue;
+    const ttl = block.cache_control.ttl ?? '5m';
+    if (ttl !== '5m' && ttl !== '1h') return `${path}.cache_control.ttl: Input should be '5m' or '1h'`;
+    if (ttl === '1h' && shortSeen) {
+      return `${path}.cache_control.ttl: a ttl='1h' cache_control block must not come after a ttl='5m' cache_control block. Note that blocks are processed in the following order: \`tools\`, \`system\`, \`messages\`.`;
+    }
+    if (ttl === '5m') shortSeen = true;
+  }
+  return null;
 }
 
 function isThinkingType(type: string): boolean {

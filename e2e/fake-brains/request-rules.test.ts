@@ -34,6 +34,14 @@ describe('anthropic-messages', () => {
       'A maximum of 4 blocks with cache_control may be provided. Found 5.',
     ],
     [
+      'an hour-long breakpoint after a five-minute one',
+      body(
+        [{ role: 'user', content: [{ type: 'text', text: 'Time?', cache_control: { type: 'ephemeral', ttl: '1h' } }] }],
+        { system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }] },
+      ),
+      "messages.0.content.0.cache_control.ttl: a ttl='1h' cache_control block must not come after a ttl='5m' cache_control block. Note that blocks are processed in the following order: `tools`, `system`, `messages`.",
+    ],
+    [
       'tool results split over two user messages',
       body([
         { role: 'user', content: 'Time?' },

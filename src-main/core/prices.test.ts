@@ -27,6 +27,16 @@ describe('costOf', () => {
     expect(costOf('claude', 'claude-sonnet-4-6', { inputTokens: 10_000, cacheReadTokens: 9_000, outputTokens: 0 })).toBe(0.0057);
   });
 
+  it('charges writes kept an hour at their own price, apart from five-minute writes', () => {
+    // 2,000 uncached at $3, 2,000 read at $0.30, 2,000 written for five minutes at $3.75, 4,000 for an hour at $6,
+    // 100 out at $15 (per million): the list's own figures, summed by hand.
+    const usage = { inputTokens: 10_000, cacheReadTokens: 2_000, cacheWriteTokens: 6_000, cacheWriteHourTokens: 4_000, outputTokens: 100 };
+    expect(costOf('claude', 'claude-sonnet-4-6', usage)).toBe(0.0396);
+    expect(0.006 + 0.0006 + 0.0075 + 0.024 + 0.0015).toBeCloseTo(0.0396, 12);
+    // The same writes all for five minutes cost less.
+    expect(costOf('claude', 'claude-sonnet-4-6', { ...usage, cacheWriteHourTokens: 0 })).toBe(0.0306);
+  });
+
   it("applies a provider's long-prompt tier to the whole request", () => {
     // Above 272k input tokens OpenAI's price for the model doubles: 300,000 at $4, 1,000 out at $18.
     expect(costOf('codex', 'gpt-5.6-terra', { inputTokens: 300_000, outputTokens: 1_000 })).toBe(1.218);

@@ -35,6 +35,8 @@ export interface TokenUsage {
   readonly outputTokens: number;
   readonly cacheReadTokens?: number;
   readonly cacheWriteTokens?: number;
+  /** The part of `cacheWriteTokens` kept an hour, at the list's own hour-long write price. */
+  readonly cacheWriteHourTokens?: number;
 }
 
 const FREE: ModelPrice = { inputPerMillion: 0, outputPerMillion: 0, cacheReadPerMillion: null, cacheWritePerMillion: null, pricedAs: null };
@@ -90,6 +92,7 @@ export function costOf(brain: BrainId, model: string, usage: TokenUsage, at: Dat
       output_tokens: usage.outputTokens,
       ...(usage.cacheReadTokens === undefined ? {} : { cache_read_tokens: usage.cacheReadTokens }),
       ...(usage.cacheWriteTokens === undefined ? {} : { cache_write_tokens: usage.cacheWriteTokens }),
+      ...(usage.cacheWriteHourTokens === undefined ? {} : { cache_write_1h_tokens: usage.cacheWriteHourTokens }),
     },
     at,
   );

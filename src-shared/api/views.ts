@@ -41,6 +41,8 @@ export interface Usage {
   readonly outputTokens?: number;
   readonly cacheReadTokens?: number;
   readonly cacheWriteTokens?: number;
+  /** The part of `cacheWriteTokens` written to be kept an hour (Anthropic), priced higher than a five-minute write. */
+  readonly cacheWriteHourTokens?: number;
   readonly reasoningTokens?: number;
 }
 

@@ -34,6 +34,14 @@ export const CAUTIOUS_DEFAULT_WINDOW: ModelWindow = tokens(32_768, 4_096);
 /** Ollama's own default `num_ctx` when a model's parameters set none (on small GPUs). */
 export const OLLAMA_DEFAULT_WINDOW: ModelWindow = tokens(4_096, 4_096);
 
+/** The largest minimum cacheable prompt a provider publishes (Anthropic's newest models): assumed where none is known. */
+export const CAUTIOUS_CACHE_MINIMUM_TOKENS = 4_096;
+
+/** The shortest prompt the model's provider caches, in tokens. */
+export function cacheMinimumTokens(brain: BrainId, model: string): number {
+  return findModel(brain, model).entry.cacheMinimumTokens ?? CAUTIOUS_CACHE_MINIMUM_TOKENS;
+}
+
 /** A model neither named nor of a known family: the brain's safest request (nothing that could be refused). */
 const UNKNOWN_MODEL_REASONING: Readonly<Record<BrainId, ReasoningAbility>> = {
   claude: CLAUDE_BUDGETED,

@@ -36,6 +36,11 @@ export interface ModelEntry {
   readonly reasoning: ReasoningAbility;
   readonly inputs: ModelInputs;
   readonly lifecycle: ModelLifecycle;
+  /**
+   * The shortest prompt, in tokens, the provider writes to its prompt cache for this model (Anthropic's "minimum
+   * cacheable prompt length"); absent where no minimum is published, when the largest one any provider names holds.
+   */
+  readonly cacheMinimumTokens?: number;
   /** Null for Anybrain's own cautious guess about a model nobody described. */
   readonly source: FactSource | null;
 }

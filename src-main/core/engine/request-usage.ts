@@ -18,7 +18,9 @@ let priceList: Promise<typeof Prices> | null = null;
 async function priceOf(record: Omit<RequestUsageRecord, 'costUsd'>): Promise<number | null> {
   try {
     const { costOf } = await (priceList ??= import('../prices'));
-    return costOf(record.brain, record.model, normaliseUsage(record.usage, BRAINS[record.brain].wire), new Date(record.now));
+    const hourWrites = record.usage.cacheWriteHourTokens;
+    const tokens = { ...normaliseUsage(record.usage, BRAINS[record.brain].wire), ...(hourWrites === undefined ? {} : { cacheWriteHourTokens: hourWrites }) };
+    return costOf(record.brain, record.model, tokens, new Date(record.now));
   } catch {
     return null;
   }

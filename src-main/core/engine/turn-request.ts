@@ -15,6 +15,7 @@ import type { ProviderCall } from '../providers/stream-parts';
 import { declarationsOf, type ToolDefinition } from '../tools/catalogue';
 import type { Skill } from '../tools/skills';
 import { LONG_HISTORY_ROWS, nextEventLoopTurn } from './event-loop-turn';
+import { promptCachePlan } from './prompt-cache-plan';
 import type { RequestBodyEncoder } from './request-body-encoder';
 import type { ResolvedTarget } from './resolve-target';
 
@@ -64,6 +65,8 @@ function replayAttachments(db: AppDatabase, rows: readonly MessageRow[], readFil
 
 function partsOf(request: TurnRequest, invocations: TurnRequestParts['invocations'], attachments: TurnRequestParts['attachments']): TurnRequestParts {
   const { target } = request;
+  const system = buildSystemPrompt(target, request.skills);
+  const tools = declarationsOf(request.tools);
   return {
     wire: BRAINS[target.brain].wire,
     rows: request.rows,
@@ -75,12 +78,13 @@ function partsOf(request: TurnRequest, invocations: TurnRequestParts['invocation
       brain: target.brain,
       model: target.model,
       reasoningLevel: target.reasoningLevel,
-      system: buildSystemPrompt(target, request.skills),
+      system,
       ...(request.live ? { live: request.live } : {}),
-      tools: declarationsOf(request.tools),
+      tools,
       maxOutputTokens: request.maxOutputTokens,
       contextWindow: request.contextWindow,
       cacheKey: `anybrain-${request.conversationId}`,
+      promptCache: promptCachePlan(target, request.rows, system, tools),
     },
   };
 }

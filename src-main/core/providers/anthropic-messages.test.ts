@@ -124,6 +124,24 @@ describe('mapAnthropicEvents on synthetic streams', () => {
     expect(parts[1]).toEqual({ type: 'tool-call', providerCallId: 'toolu_1', name: 'now', input: {} });
   });
 
+  it('keeps the part of the cache writes made to last an hour, as message_start splits them', async () => {
+    const start = {
+      type: 'message_start',
+      message: {
+        id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-6', content: [], stop_reason: null,
+        usage: {
+          input_tokens: 12, output_tokens: 1, cache_read_input_tokens: 4_000, cache_creation_input_tokens: 2_500,
+          cache_creation: { ephemeral_5m_input_tokens: 500, ephemeral_1h_input_tokens: 2_000 },
+        },
+      },
+    };
+    const parts = await collect(mapAnthropicEvents(eventsFrom([start, ...textBlock(0, 'Hi'), ...messageEnd('end_turn')])));
+    expect(parts.find((part) => part.type === 'usage')).toEqual({
+      type: 'usage',
+      usage: { inputTokens: 12, outputTokens: 5, cacheReadTokens: 4_000, cacheWriteTokens: 2_500, cacheWriteHourTokens: 2_000 },
+    });
+  });
+
   it('ends the reply with malformed-stream when tool input is not JSON: one terminal part, no finish after it', async () => {
     const events = [
       messageStart(),

@@ -152,6 +152,8 @@ function mergeUsage(current: Usage, wireUsage: JsonRecord): Usage {
   const outputTokens = numberField(wireUsage, 'output_tokens');
   const cacheReadTokens = numberField(wireUsage, 'cache_read_input_tokens');
   const cacheWriteTokens = numberField(wireUsage, 'cache_creation_input_tokens');
+  const writesByLifetime = recordField(wireUsage, 'cache_creation');
+  const cacheWriteHourTokens = writesByLifetime === null ? null : numberField(writesByLifetime, 'ephemeral_1h_input_tokens');
   const details = recordField(wireUsage, 'output_tokens_details');
   const reasoningTokens = details === null ? null : numberField(details, 'thinking_tokens');
   return {
@@ -160,6 +162,7 @@ function mergeUsage(current: Usage, wireUsage: JsonRecord): Usage {
     ...(outputTokens === null ? {} : { outputTokens }),
     ...(cacheReadTokens === null ? {} : { cacheReadTokens }),
     ...(cacheWriteTokens === null ? {} : { cacheWriteTokens }),
+    ...(cacheWriteHourTokens === null || cacheWriteHourTokens === 0 ? {} : { cacheWriteHourTokens }),
     ...(reasoningTokens === null ? {} : { reasoningTokens }),
   };
 }

@@ -161,6 +161,20 @@ export interface ReplayRequest {
   readonly contextWindow: number;
   /** Stable per conversation: lets a provider route every turn of it to the same prompt cache. */
   readonly cacheKey: string;
+  /** How a wire that places its own cache breakpoints (Anthropic's) asks the provider to keep this request. */
+  readonly promptCache?: PromptCachePlan;
+}
+
+/** How long a provider keeps what a request writes to its prompt cache: Anthropic's two documented lifetimes. */
+export type PromptCacheTtl = '5m' | '1h';
+
+export interface PromptCachePlan {
+  /**
+   * The tools and system prompt reach the model's least cacheable length by themselves, so a breakpoint after them
+   * caches something; below it the provider caches nothing there and the breakpoint is wasted.
+   */
+  readonly cacheSystem: boolean;
+  readonly ttl: PromptCacheTtl;
 }
 
 export interface ReplayWarning {

@@ -40,7 +40,8 @@ describe('a reply with thinking right after another reply (a stopped reply, then
   it('keeps the live retry, thinking first, in a message of its own behind a labelled line', () => {
     const retry = thinkingReply('01RETRY', '', [timeCall('01RETRY')]);
     expect(validMessages([question, stopped], retry)).toEqual([
-      { role: 'user', content: [{ type: 'text', text: 'What time is it?' }] },
+      // The stopped reply's request ended here.
+      { role: 'user', content: [{ type: 'text', text: 'What time is it?', cache_control: { type: 'ephemeral' } }] },
       { role: 'assistant', content: [{ type: 'text', text: 'Let me' }] },
       { role: 'user', content: [{ type: 'text', text: NEXT_REPLY_LINE, cache_control: { type: 'ephemeral' } }] },
       {
@@ -98,7 +99,8 @@ describe('blank text', () => {
       {
         role: 'user',
         content: [
-          { type: 'tool_result', tool_use_id: 'call_01BLANK_0', content: '12:00' },
+          // The reply's last request ended with its call's answer: it wrote nothing after it.
+          { type: 'tool_result', tool_use_id: 'call_01BLANK_0', content: '12:00', cache_control: { type: 'ephemeral' } },
           { type: 'text', text: 'And now?', cache_control: { type: 'ephemeral' } },
         ],
       },

@@ -4,8 +4,8 @@
  */
 import { declaredName, sanitiseAnthropicId } from '../call-shaping';
 import type { AnthropicReasoningFields } from '../../../../src-shared/reasoning';
-import { inWrittenShape, systemLineLabel, type ReplayCall, type ReplayRequest, type ReplayTurn, type ReplayWarning, type TurnPlacement, type WireRequest } from '../types';
-import type { Base64ImageSource, ImageBlockParam, TextBlockParam, ToolResultBlockParam, ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import { inWrittenShape, systemLineLabel, type PromptCachePlan, type PromptCacheTtl, type ReplayCall, type ReplayRequest, type ReplayTurn, type ReplayWarning, type TurnPlacement, type WireRequest } from '../types';
+import type { Base64ImageSource, CacheControlEphemeral, ImageBlockParam, TextBlockParam, ToolResultBlockParam, ToolUseBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { AnthropicBlock, AnthropicMessage, AnthropicMessagesBody, AnthropicThinkingBlock, AnthropicTool } from './anthropic-messages-types';
 import {
   assistantParts,
@@ -160,14 +160,54 @@ function isToolResultMessage(message: AnthropicMessage): boolean {
   return message.role === 'user' && message.content.length > 0 && message.content.every((block) => block.type === 'tool_result');
 }
 
+/** Anthropic takes at most four breakpoints a request, wherever they sit. */
+const MAX_BREAKPOINTS = 4;
+
+function cacheControl(ttl: PromptCacheTtl): CacheControlEphemeral {
+  // The default lifetime goes unsaid, so a request keeps the bytes it had before a lifetime could be chosen.
+  return ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : EPHEMERAL;
+}
+
 /**
- * Cache breakpoints, at most four: the system prompt, the newest block, and where the previous request to this model
- * may have ended. A breakpoint looks back only 20 blocks for an earlier cache entry, and one reply's calls add more
- * than that, so two sit at the two places a previous request ended: right before the newest assistant message (the
- * previous round of the reply being written, or the last round of the reply the history ends with, which replays as
- * it was written), and right before the latest reply as a whole (the turn before it, when another brain wrote it).
+ * The newest reply this model wrote in the history: the last request to this model ended right before that reply's
+ * last round (or with the last of its calls' answers, when it wrote nothing after them), and that is where its cache
+ * entry sits, however many blocks other brains' turns have added since.
  */
-function placeCacheBreakpoints(messages: AnthropicMessage[]): void {
+function lastReplyOfThisModel(request: ReplayRequest): string | undefined {
+  for (let index = request.turns.length - 1; index >= 0; index -= 1) {
+    const turn = request.turns[index]!;
+    if (turn.role === 'assistant' && turn.brain === request.brain && turn.model === request.model) return turn.messageId;
+  }
+  return undefined;
+}
+
+/** Where that reply's last request ended: the block before the message it was answered with, or the last block. */
+type RequestEnd = { readonly before: AnthropicBlock } | { readonly at: AnthropicBlock };
+
+function requestEndOf(rendered: readonly AnthropicMessage[]): RequestEnd | undefined {
+  const last = rendered.at(-1);
+  const block = last?.role === 'assistant' ? last.content[0] : last?.content.at(-1);
+  if (block === undefined) return undefined;
+  return last!.role === 'assistant' ? { before: block } : { at: block };
+}
+
+/** A request ends on the user's side: the end is the last block of the user message right before that reply. */
+function blockAt(messages: readonly AnthropicMessage[], end: RequestEnd | undefined): AnthropicBlock | undefined {
+  if (end === undefined) return undefined;
+  if ('at' in end) return end.at;
+  const index = messages.findIndex((message) => message.content[0] === end.before);
+  const previous = index > 0 ? messages[index - 1] : undefined;
+  return previous?.role === 'user' ? previous.content.at(-1) : undefined;
+}
+
+/**
+ * Cache breakpoints, at most four, by what each saves: the newest block (the entry the next request reads); right
+ * before the newest assistant message (where the previous round of the reply being written ended, or the previous turn
+ * to the same model); the end of the last request to this model (a breakpoint finds an earlier entry only 20 blocks
+ * back, and the turns of other brains since then hold more); the system prompt, when long enough to be cached at all;
+ * and right before the latest reply as a whole (a request to this model that failed before another brain answered).
+ */
+function placeCacheBreakpoints(messages: AnthropicMessage[], lastRequestEnd: AnthropicBlock | undefined, plan: PromptCachePlan): void {
   const last = messages.at(-1);
   if (!last) return;
   let newestAssistant = messages.length - 2;
@@ -177,15 +217,23 @@ function placeCacheBreakpoints(messages: AnthropicMessage[]): void {
   while (replyStart >= 0 && (messages[replyStart]!.role === 'assistant' || isToolResultMessage(messages[replyStart]!))) replyStart -= 1;
   const beforeReply = replyStart < messages.length - 2 && replyStart >= 0 ? messages[replyStart]!.content.at(-1) : undefined;
   const beforeNewest = newestAssistant > 0 ? messages[newestAssistant - 1]!.content.at(-1) : undefined;
-  for (const block of new Set([beforeReply, beforeNewest, last.content.at(-1)])) {
-    if (block && !isThinkingBlock(block)) block.cache_control = EPHEMERAL;
-  }
+  const room = MAX_BREAKPOINTS - (plan.cacheSystem ? 1 : 0);
+  const marked = [...new Set([last.content.at(-1), beforeNewest, lastRequestEnd, beforeReply])]
+    .filter((block): block is Exclude<AnthropicBlock, AnthropicThinkingBlock> => block !== undefined && !isThinkingBlock(block))
+    .slice(0, room);
+  for (const block of marked) block.cache_control = cacheControl(plan.ttl);
 }
+
+/** A request built without a plan (a preview of an old caller) caches the system prompt for five minutes, as before. */
+const DEFAULT_CACHE_PLAN: PromptCachePlan = { cacheSystem: true, ttl: '5m' };
 
 export function convertToAnthropicMessages(request: ReplayRequest): WireRequest<AnthropicMessagesBody> {
   const warnings: ReplayWarning[] = [];
   const messages: AnthropicMessage[] = [];
   const plan = planAttachments(request, 'anthropic-messages');
+  const cachePlan = request.promptCache ?? DEFAULT_CACHE_PLAN;
+  const lastReplyId = lastReplyOfThisModel(request);
+  let lastRequestEnd: RequestEnd | undefined;
   const rendered = renderTurns<AnthropicMessage>(request.turns, {
     userText: (text) => ({ role: 'user', content: [{ type: 'text', text: hasVisibleText(text) ? text : BLANK_USER_LINE }] }),
     // Anthropic advises images and documents before the question about them.
@@ -193,7 +241,12 @@ export function convertToAnthropicMessages(request: ReplayRequest): WireRequest<
       role: 'user',
       content: [...attachmentParts(turn, plan, request, warnings).map(attachmentBlock), ...textBlocks(turn.text)],
     }),
-    assistant: (turn, placement) => assistantMessages(turn, placement, request, warnings),
+    assistant: (turn, placement) => {
+      const messagesOfTurn = assistantMessages(turn, placement, request, warnings);
+      // Read as rendered: merging into a neighbour later may add blocks after a message's last one.
+      if (turn.messageId === lastReplyId) lastRequestEnd = requestEndOf(messagesOfTurn) ?? lastRequestEnd;
+      return messagesOfTurn;
+    },
   }, request.live);
   for (const message of rendered) appendMessage(messages, message);
   const first = messages[0];
@@ -202,12 +255,12 @@ export function convertToAnthropicMessages(request: ReplayRequest): WireRequest<
     messages.unshift({ role: 'user', content: [{ type: 'text', text: '[The conversation so far begins with a reply.]' }] });
     warnings.push({ messageId: request.turns[0]?.messageId ?? '', message: 'The replay began with a reply; a user line was added before it.' });
   }
-  placeCacheBreakpoints(messages);
+  placeCacheBreakpoints(messages, blockAt(messages, lastRequestEnd), cachePlan);
 
   const body: AnthropicMessagesBody = {
     model: request.model,
     max_tokens: request.maxOutputTokens,
-    system: [{ type: 'text', text: request.system, cache_control: EPHEMERAL }],
+    system: [{ type: 'text', text: request.system, ...(cachePlan.cacheSystem ? { cache_control: cacheControl(cachePlan.ttl) } : {}) }],
     ...(request.tools.length > 0
       ? { tools: request.tools.map((tool): AnthropicTool => ({ name: tool.name, description: tool.description, input_schema: jsonSchemaObject(tool.inputSchema) })) }
       : {}),
