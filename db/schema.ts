@@ -246,6 +246,8 @@ export const requestUsage = sqliteTable(
     inputTokens: integer('input_tokens').notNull(),
     cacheReadTokens: integer('cache_read_tokens').notNull(),
     cacheWriteTokens: integer('cache_write_tokens').notNull(),
+    /** The part of the cache writes kept an hour (Anthropic), priced apart from five-minute writes; 0 before it was kept. */
+    cacheWriteHourTokens: integer('cache_write_hour_tokens').notNull().default(0),
     outputTokens: integer('output_tokens').notNull(),
     reasoningTokens: integer('reasoning_tokens').notNull(),
     createdAt: text('created_at').notNull(),

@@ -41,7 +41,7 @@ test('a reply shows what it cost and how much of its input the cache served, and
 
   const secondSpend = replies.nth(1).getByTestId('reply-spend');
   await expect(secondSpend).toHaveText(`${dollarsText(spend.costUsd)} · ${share} % cached`);
-  await expect(secondSpend).toHaveAttribute('title', new RegExp(`^${escapeRegExp(dollarsText(spend.costUsd))}, an estimate from the bundled price list: 1 request, `));
+  await expect(secondSpend).toHaveAttribute('title', new RegExp(`^${escapeRegExp(dollarsText(spend.costUsd))}, an estimate from the prices in Settings → Usage: 1 request, `));
   await expect(replies.first().getByTestId('reply-spend')).toHaveText(dollarsText(first!.spend!.costUsd));
 
   // The header meter's tooltip sums the conversation's requests.
@@ -62,4 +62,50 @@ test('a reply shows what it cost and how much of its input the cache served, and
   const row = page.locator(`[data-testid="usage-row"][data-brain="claude"][data-model="${BRAINS.claude.defaultModel}"][data-day="${today}"]`);
   await expect(row.locator('td').nth(1)).toHaveText(formatCount(counted.requests));
   await expect(row.getByTestId('usage-cost')).toHaveText(dollarsText(counted.costUsd));
+});
+
+test('a price set in Settings → Usage prices every request of the model, the reply shown included, until it is reset', async ({ page, request }) => {
+  await request.post(`${readE2eEnvironment().fakeBrainsUrl}/_fake/reset`, { headers: OWN_CONNECTION });
+  const model = BRAINS.kimi.defaultModel;
+  try {
+    await openApp(page);
+    const conversationId = await newConversation(page);
+    await pickBrain(page, 'kimi');
+    await sendMessage(page, 'What does a tide table say?');
+    const reply = page.locator('[data-testid="message"][data-role="assistant"]').last();
+    await expectReplyStatus(page, reply, 'complete');
+    const spendOf = async () => (await command(request, 'listMessages', { conversationId, limit: 10 })).messages.find((message) => message.role === 'assistant')!.spend!;
+    const listedSpend = await spendOf();
+    await expect(reply.getByTestId('reply-spend')).toHaveText(dollarsText(listedSpend.costUsd));
+
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('settings-tab-usage').click();
+    const row = page.locator(`[data-testid="price-row"][data-model="${model}"]`);
+    await expect(row).toHaveAttribute('data-source', 'list');
+    await row.getByTestId('edit-price').click();
+    await row.getByTestId('price-input-input').fill('100');
+    await row.getByTestId('price-input-output').fill('200');
+    await row.getByTestId('price-input-cacheRead').fill('');
+    await row.getByTestId('price-input-cacheWrite').fill('');
+    await page.getByTestId('save-price').click();
+    await expect(row).toHaveAttribute('data-source', 'own');
+    await expect(row.getByTestId('price-input-input')).toHaveCount(0);
+    await expect(row.getByTestId('price-input')).toHaveText('$100');
+    await expect(row.getByTestId('price-output')).toHaveText('$200');
+    await expect(row.getByTestId('price-cacheRead')).toHaveText('—');
+
+    // Input at $100 and output at $200 a million tokens, cached input charged as input.
+    const ownSpend = await spendOf();
+    expect(ownSpend.costUsd).toBe(Math.round(((ownSpend.inputTokens * 100 + ownSpend.outputTokens * 200) / 1_000_000) * 1e8) / 1e8);
+    await page.keyboard.press('Escape');
+    await expect(reply.getByTestId('reply-spend')).toHaveText(dollarsText(ownSpend.costUsd));
+
+    await page.getByTestId('open-settings').click();
+    await page.getByTestId('settings-tab-usage').click();
+    await row.getByTestId('reset-price').click();
+    await expect(row).toHaveAttribute('data-source', 'list');
+    expect((await spendOf()).costUsd).toBe(listedSpend.costUsd);
+  } finally {
+    await command(request, 'setModelPrice', { brain: 'kimi', model, price: null });
+  }
 });

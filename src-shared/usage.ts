@@ -63,7 +63,7 @@ export function spendDetail(spend: Omit<NormalisedUsage, 'reasoningTokens'> & { 
   const requests = `${formatCount(spend.requests)} request${spend.requests === 1 ? '' : 's'}`;
   const cached = spend.cacheReadTokens > 0 ? ` (${formatCount(spend.cacheReadTokens)} read from the provider's cache)` : '';
   const written = spend.cacheWriteTokens > 0 ? `, ${formatCount(spend.cacheWriteTokens)} written to it` : '';
-  const money = spend.costUsd === null ? 'Price unknown' : spend.costUsd === 0 ? 'No charge' : `${dollarsText(spend.costUsd)}, an estimate from the bundled price list`;
+  const money = spend.costUsd === null ? 'Price unknown' : spend.costUsd === 0 ? 'No charge' : `${dollarsText(spend.costUsd)}, an estimate from the prices in Settings → Usage`;
   return `${money}: ${requests}, ${formatCount(spend.inputTokens)} input tokens${cached}${written}, ${formatCount(spend.outputTokens)} output tokens.`;
 }
 

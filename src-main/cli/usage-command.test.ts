@@ -52,7 +52,7 @@ describe('anybrain usage', () => {
     expect(await usageCommand(opened, text, {})).toBe(0);
     const [line, total] = text.out.split('\n');
     expect(line).toBe(`${day!.day as string}  Claude (${model})  2 requests  20,000 in (90 % cached)  400 out  ${dollarsText(2 * one)}`);
-    expect(total).toMatch(/^Total: \$[\d.]+, an estimate from the bundled price list\.$/);
+    expect(total).toMatch(/^Total: \$[\d.]+, an estimate from the bundled price list and any prices set in Settings → Usage\.$/);
     // A day with nothing asked of any brain yet.
     const later = capture();
     expect(await usageCommand(opened, later, { since: '2999-01-01' })).toBe(0);

@@ -48,6 +48,6 @@ export async function usageCommand(core: Core, output: Output, options: { conver
   for (const day of days) output.stdout(dayLine(day));
   const known = days.every((day) => day.costUsd !== null);
   const total = days.reduce((sum, day) => sum + (day.costUsd ?? 0), 0);
-  output.stdout(`Total: ${dollarsText(known ? Math.round(total * 1e8) / 1e8 : null)}${known ? '' : ` (at least ${dollarsText(total)} for the priced ones)`}, an estimate from the bundled price list.\n`);
+  output.stdout(`Total: ${dollarsText(known ? Math.round(total * 1e8) / 1e8 : null)}${known ? '' : ` (at least ${dollarsText(total)} for the priced ones)`}, an estimate from the bundled price list and any prices set in Settings → Usage.\n`);
   return 0;
 }

@@ -37,6 +37,17 @@ describe('costOf', () => {
     expect(costOf('claude', 'claude-sonnet-4-6', { ...usage, cacheWriteHourTokens: 0 })).toBe(0.0306);
   });
 
+  it('prices by the user\'s own figures where set, an hour-long write at 1.6 times their write price', () => {
+    const own = { inputPerMillion: 2, outputPerMillion: 10, cacheReadPerMillion: 0.2, cacheWritePerMillion: 2.5 };
+    const usage = { inputTokens: 10_000, cacheReadTokens: 2_000, cacheWriteTokens: 6_000, cacheWriteHourTokens: 4_000, outputTokens: 100 };
+    // 2,000 uncached at $2, 2,000 read at $0.20, 2,000 written at $2.50, 4,000 at $4, 100 out at $10.
+    expect(costOf('claude', 'claude-nova-6', usage, new Date(), own)).toBe(0.0264);
+    expect(costOf('claude', 'claude-nova-6', usage)).toBeNull();
+    // No cache prices: cached input is charged as input.
+    expect(costOf('kimi', 'kimi-nova', { inputTokens: 10_000, cacheReadTokens: 4_000, outputTokens: 0 }, new Date(), { ...own, cacheReadPerMillion: null })).toBe(0.02);
+    expect(costOf('ollama', 'qwen3', usage, new Date(), own)).toBe(0);
+  });
+
   it("applies a provider's long-prompt tier to the whole request", () => {
     // Above 272k input tokens OpenAI's price for the model doubles: 300,000 at $4, 1,000 out at $18.
     expect(costOf('codex', 'gpt-5.6-terra', { inputTokens: 300_000, outputTokens: 1_000 })).toBe(1.218);

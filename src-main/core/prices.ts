@@ -5,6 +5,7 @@
  * running one). Ollama runs on this machine: its tokens cost nothing.
  */
 import { calcPrice, type PriceCalculation } from '@pydantic/genai-prices';
+import type { PriceFigures } from '../../src-shared/api';
 import type { BrainId } from '../../src-shared/brains';
 
 /** The price list's id for each brain's provider; null for a brain whose tokens cost nothing. */
@@ -18,13 +19,11 @@ const PRICE_PROVIDERS: Readonly<Record<BrainId, string | null>> = {
   ollama: null,
 };
 
-/** Dollars per million tokens, at the base tier (a prompt below the provider's long-prompt threshold). */
-export interface ModelPrice {
-  readonly inputPerMillion: number;
-  readonly outputPerMillion: number;
-  /** Null where the provider charges no separate price for cached input. */
-  readonly cacheReadPerMillion: number | null;
-  readonly cacheWritePerMillion: number | null;
+/**
+ * Dollars per million tokens, at the base tier (a prompt below the provider's long-prompt threshold); a null cache price
+ * where the provider charges no separate price for cached input.
+ */
+export interface ModelPrice extends PriceFigures {
   /** The price list's entry the model matched (`claude-sonnet-5` for `claude-sonnet-5-5`); null for a local model. */
   readonly pricedAs: string | null;
 }
@@ -37,6 +36,11 @@ export interface TokenUsage {
   readonly cacheWriteTokens?: number;
   /** The part of `cacheWriteTokens` kept an hour, at the list's own hour-long write price. */
   readonly cacheWriteHourTokens?: number;
+}
+
+/** Whether a brain's provider charges for tokens (Ollama runs on this machine). */
+export function chargesForTokens(brain: BrainId): boolean {
+  return PRICE_PROVIDERS[brain] !== null;
 }
 
 const FREE: ModelPrice = { inputPerMillion: 0, outputPerMillion: 0, cacheReadPerMillion: null, cacheWritePerMillion: null, pricedAs: null };
@@ -81,9 +85,36 @@ export function modelPrice(brain: BrainId, model: string, at: Date = new Date())
   };
 }
 
-/** What one request cost in dollars, tiers and cache prices applied; null when the price list does not know the model. */
-export function costOf(brain: BrainId, model: string, usage: TokenUsage, at: Date = new Date()): number | null {
+/**
+ * Anthropic charges a write kept an hour at twice the input price and a five-minute write at 1.25 times: with a price
+ * the user set, an hour-long write costs this many times their cache-write price.
+ */
+export const HOUR_WRITE_FACTOR = 2 / 1.25;
+
+/** A request priced by the user's own figures: cached reads and writes at theirs, the rest of the input as input. */
+function costByOwnPrice(own: PriceFigures, usage: TokenUsage): number | null {
+  const read = usage.cacheReadTokens ?? 0;
+  const written = usage.cacheWriteTokens ?? 0;
+  const hour = Math.min(usage.cacheWriteHourTokens ?? 0, written);
+  const uncached = usage.inputTokens - read - written;
+  if (uncached < 0) return null;
+  const writeRate = own.cacheWritePerMillion ?? own.inputPerMillion;
+  const perMillion =
+    uncached * own.inputPerMillion +
+    read * (own.cacheReadPerMillion ?? own.inputPerMillion) +
+    (written - hour) * writeRate +
+    hour * writeRate * HOUR_WRITE_FACTOR +
+    usage.outputTokens * own.outputPerMillion;
+  return dollars(perMillion / 1_000_000);
+}
+
+/**
+ * What one request cost in dollars: by the user's own price for the model where one is set, else by the price list
+ * (tiers and cache prices applied); null when neither knows the model.
+ */
+export function costOf(brain: BrainId, model: string, usage: TokenUsage, at: Date = new Date(), own: PriceFigures | null = null): number | null {
   if (PRICE_PROVIDERS[brain] === null) return 0;
+  if (own !== null) return costByOwnPrice(own, usage);
   const result = priced(
     brain,
     model,

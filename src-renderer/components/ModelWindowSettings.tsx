@@ -1,8 +1,9 @@
-import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { ContextSettingsView, ModelWindowView } from '../../src-shared/api';
 import { isBrainId, type BrainId } from '../../src-shared/brains';
 import { setModelWindow } from '../state/settings-actions';
-import { brainLabel, type BrainOption } from './brain-options';
+import type { BrainOption } from './brain-options';
+import { editorKeys, ErrorRow, ModelIdCell, SaveCancel } from './model-table-parts';
 import { parseModelWindow } from './context-form';
 import { windowSourceWords } from '../../src-shared/context-windows';
 import { FieldError } from './FieldError';
@@ -14,14 +15,8 @@ function baseWindow(row: ModelWindowView): number | null {
   return row.override?.contextWindow == null ? row.contextWindow : null;
 }
 
-/** The model id, with the brain that serves it under it. */
 function ModelCell({ row }: { readonly row: ModelWindowView }) {
-  return (
-    <th scope="row" data-testid="model-window-model">
-      <code className="model-window-model">{row.model}</code>
-      <span className="model-window-brain">{brainLabel(row.brain)}</span>
-    </th>
-  );
+  return <ModelIdCell brain={row.brain} model={row.model} testId="model-window-model" />;
 }
 
 function ModelWindowEditor({ row, onDone }: { readonly row: ModelWindowView; readonly onDone: () => void }) {
@@ -39,15 +34,7 @@ function ModelWindowEditor({ row, onDone }: { readonly row: ModelWindowView; rea
     if (saved) onDone();
   };
 
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>): void => {
-    if (event.key === 'Enter') {
-      event.preventDefault();
-      void save();
-    } else if (event.key === 'Escape') {
-      event.preventDefault();
-      onDone();
-    }
-  };
+  const onKeyDown = editorKeys(save, onDone);
 
   return (
     <>
@@ -80,21 +67,10 @@ function ModelWindowEditor({ row, onDone }: { readonly row: ModelWindowView; rea
           />
         </td>
         <td colSpan={2} className="model-window-actions">
-          <button type="button" className="button small" data-testid="save-model-window" disabled={change.busy} onClick={() => void save()}>
-            Save
-          </button>
-          <button type="button" className="button small ghost" disabled={change.busy} onClick={onDone}>
-            Cancel
-          </button>
+          <SaveCancel busy={change.busy} save={save} cancel={onDone} saveTestId="save-model-window" />
         </td>
       </tr>
-      {change.error === null ? null : (
-        <tr className="model-window-error-row">
-          <td colSpan={5}>
-            <FieldError error={change.error} testId="model-window-error" />
-          </td>
-        </tr>
-      )}
+      <ErrorRow error={change.error} columns={5} testId="model-window-error" />
     </>
   );
 }
@@ -137,13 +113,7 @@ function ModelWindowRow({ row }: { readonly row: ModelWindowView }) {
           )}
         </td>
       </tr>
-      {reset.error === null ? null : (
-        <tr className="model-window-error-row">
-          <td colSpan={5}>
-            <FieldError error={reset.error} testId="model-window-error" />
-          </td>
-        </tr>
-      )}
+      <ErrorRow error={reset.error} columns={5} testId="model-window-error" />
     </>
   );
 }

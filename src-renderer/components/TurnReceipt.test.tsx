@@ -48,7 +48,7 @@ describe('TurnReceiptStrip', () => {
     const withCalls = render(<TurnReceiptStrip messageId="m2" spend={spend} />);
     expect(withCalls.getByTestId('reply-spend').textContent).toBe('$0.012 · 89 % cached');
     expect(withCalls.getByTestId('reply-spend').title).toBe(
-      "$0.012, an estimate from the bundled price list: 2 requests, 50,200 input tokens (45,066 read from the provider's cache), 46 output tokens.",
+      "$0.012, an estimate from the prices in Settings → Usage: 2 requests, 50,200 input tokens (45,066 read from the provider's cache), 46 output tokens.",
     );
     cleanup();
     loadReply();

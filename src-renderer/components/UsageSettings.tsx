@@ -4,6 +4,7 @@ import { BRAINS } from '../../src-shared/brains';
 import { formatCount } from '../../src-shared/format-count';
 import { cachedPercent, dollarsText } from '../../src-shared/usage';
 import { api } from '../state/api-client';
+import { ModelPriceSettings } from './ModelPriceSettings';
 import { useAnswerFor } from './use-answer';
 
 const PERIODS = { '7': 'Last 7 days', '30': 'Last 30 days', all: 'Every day' } as const;
@@ -97,18 +98,18 @@ function UsageTable({ days }: { readonly days: readonly UsageDayView[] }) {
   );
 }
 
-/** Every provider request counted, per day (UTC), brain and model, in tokens and estimated dollars. */
-export function UsageSettings() {
+/** `pricing` counts the prices set or cleared: each prices a model's requests again, so the sums are asked for again. */
+function UsageByDay({ pricing }: { readonly pricing: number }) {
   const [period, setPeriod] = useState<Period>('30');
   const since = firstDayOf(period, new Date());
-  const { answer } = useAnswerFor<UsageDayView[]>(`usage\n${period}`, () => api().getUsage(since === undefined ? {} : { since }));
+  const { answer } = useAnswerFor<UsageDayView[]>(`usage\n${period}\n${pricing}`, () => api().getUsage(since === undefined ? {} : { since }));
   return (
     <section className="settings-section usage-section" aria-labelledby="usage-heading">
       <h3 id="usage-heading">Usage</h3>
       <p className="field-hint">
         Every request sent to a provider (each tool round of a reply, each part of a summary), per day in UTC. Input counts
-        the cached part on every provider. Dollars are estimates from the price list bundled with this release; your
-        provider&apos;s bill is the authority.
+        the cached part on every provider. Dollars are estimates from the prices below; your provider&apos;s bill is the
+        authority.
       </p>
       <div className="settings-field">
         <label htmlFor="usage-period">Period</label>
@@ -128,5 +129,16 @@ export function UsageSettings() {
         <UsageTable days={answer.value} />
       )}
     </section>
+  );
+}
+
+/** Every provider request counted, per day (UTC), brain and model, in tokens and estimated dollars; and the prices. */
+export function UsageSettings() {
+  const [pricing, setPricing] = useState(0);
+  return (
+    <>
+      <UsageByDay pricing={pricing} />
+      <ModelPriceSettings onChanged={() => setPricing((count) => count + 1)} />
+    </>
   );
 }

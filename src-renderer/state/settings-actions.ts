@@ -1,7 +1,7 @@
 import type { BrainId } from '../../src-shared/brains';
-import type { BrainTestResult, Theme } from '../../src-shared/api';
+import type { BrainTestResult, ModelPriceView, PriceFigures, Theme } from '../../src-shared/api';
 import { api, errorText } from './api-client';
-import { showNotice } from './conversation-actions';
+import { resync, showNotice } from './conversation-actions';
 import { applySettings, type SettingsTab } from './settings-slice';
 import { useAppStore } from './store';
 
@@ -95,6 +95,16 @@ export async function setCompactionBrain(brain: BrainId | null): Promise<void> {
 
 export async function setContextLines(brain: BrainId, warningPercent: number, emergencyPercent: number): Promise<void> {
   setState(applySettings(await api().setContextLines({ brain, warningPercent, emergencyPercent })));
+}
+
+/**
+ * The user's price for one model, or null for the list's again. Every request of the model is priced again, so the
+ * open conversation's replies are read again for their cost lines.
+ */
+export async function setModelPrice(brain: BrainId, model: string, price: PriceFigures | null): Promise<ModelPriceView[]> {
+  const prices = await api().setModelPrice({ brain, model, price });
+  void resync();
+  return prices;
 }
 
 /** The user's window for one model; null fields go back to the table's values. */

@@ -18,6 +18,7 @@ import {
   type AttachmentView,
   type CompactionPreview,
   type UsageDayView,
+  type ModelPriceView,
   type CompactionResult,
   type ContextStatusView,
   type ConversationView,
@@ -45,6 +46,20 @@ import {
 const brainId = z.enum(BRAIN_IDS);
 const reasoningLevel = z.enum(REASONING_LEVELS);
 const entityId = z.string().min(1).max(64);
+/** A model id as the pickers and the window overrides take it. */
+const modelName = z.string().trim().min(1).max(200);
+
+/** The most a price may say, in dollars per million tokens: above any model sold today by a hundred times. */
+export const MAX_DOLLARS_PER_MILLION_TOKENS = 10_000;
+const dollarsPerMillion = z.number().finite().min(0).max(MAX_DOLLARS_PER_MILLION_TOKENS);
+const priceFigures = z
+  .object({
+    inputPerMillion: dollarsPerMillion,
+    outputPerMillion: dollarsPerMillion,
+    cacheReadPerMillion: dollarsPerMillion.nullable(),
+    cacheWritePerMillion: dollarsPerMillion.nullable(),
+  })
+  .strict();
 const exportId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'an export id is 1 to 64 letters, digits, _ or -');
 
 /** The longest transcript `importTranscript` takes, in UTF-16 code units (what zod's string `max` counts). */
@@ -348,6 +363,10 @@ export const commandSchemas = {
   getUsage: z
     .object({ conversationId: entityId.optional(), since: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day is written YYYY-MM-DD').optional() })
     .strict(),
+  /** Each model's price as requests are priced: every model a request was counted for, every model offered, and every one priced. */
+  getModelPrices: z.object({}).strict(),
+  /** Sets a model's price (dollars per million tokens), or clears it (null); every counted request of the model is priced again. */
+  setModelPrice: z.object({ brain: brainId, model: modelName, price: priceFigures.nullable() }).strict(),
 } as const;
 
 export type CommandName = keyof typeof commandSchemas;
@@ -415,6 +434,8 @@ export interface CommandOutputs {
   repairLivePaths: LivePathRepairResult;
   searchMessages: SearchResultsView;
   getUsage: UsageDayView[];
+  getModelPrices: ModelPriceView[];
+  setModelPrice: ModelPriceView[];
 }
 
 export type CommandOutput<Name extends CommandName> = CommandOutputs[Name];

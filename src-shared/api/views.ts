@@ -191,6 +191,26 @@ export interface UsageDayView {
   readonly costUsd: number | null;
 }
 
+/** Dollars per million tokens; a null cache price means the provider charges that part as ordinary input. */
+export interface PriceFigures {
+  readonly inputPerMillion: number;
+  readonly outputPerMillion: number;
+  readonly cacheReadPerMillion: number | null;
+  readonly cacheWritePerMillion: number | null;
+}
+
+/** A model's price as requests are priced: the user's own where set, else the bundled list's. */
+export interface ModelPriceView {
+  readonly brain: BrainId;
+  readonly model: string;
+  /** The bundled price list's figures at its base tier; null when the list does not know the model. */
+  readonly listed: PriceFigures | null;
+  /** The list's entry the model matched (`claude-sonnet-5` for `claude-sonnet-5-5`); null when unknown. */
+  readonly pricedAs: string | null;
+  /** The price the user set, which every request of the model is priced by; null when the list's is used. */
+  readonly own: PriceFigures | null;
+}
+
 /** What Compact now would do, before it runs: nothing is asked of any brain to answer this. */
 export interface CompactionPreview {
   /** The brain and model whose window the summary is made for. */

@@ -68,6 +68,8 @@ const USES_KEYS: Readonly<Record<CommandName, boolean>> = {
   repairLivePaths: false,
   searchMessages: false,
   getUsage: false,
+  getModelPrices: false,
+  setModelPrice: false,
 };
 
 export function usesKeys(name: string): boolean {

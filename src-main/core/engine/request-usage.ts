@@ -8,6 +8,7 @@ import { normaliseUsage } from '../../../src-shared/usage';
 import { guardedWrite } from '../store/guarded-write';
 import { commitSyncingInBackground } from '../store/log-sync';
 import type { AppDatabase } from '../store/open';
+import { readOwnPrice } from '../store/own-prices';
 import { recordRequestUsage, type RequestUsageRecord } from '../store/request-usage';
 import type * as Prices from '../prices';
 
@@ -15,19 +16,19 @@ import type * as Prices from '../prices';
 let priceList: Promise<typeof Prices> | null = null;
 
 /** The request's dollars, or null when the price list does not know the model or cannot be read. */
-async function priceOf(record: Omit<RequestUsageRecord, 'costUsd'>): Promise<number | null> {
+async function priceOf(db: AppDatabase, record: Omit<RequestUsageRecord, 'costUsd'>): Promise<number | null> {
   try {
     const { costOf } = await (priceList ??= import('../prices'));
     const hourWrites = record.usage.cacheWriteHourTokens;
     const tokens = { ...normaliseUsage(record.usage, BRAINS[record.brain].wire), ...(hourWrites === undefined ? {} : { cacheWriteHourTokens: hourWrites }) };
-    return costOf(record.brain, record.model, tokens, new Date(record.now));
+    return costOf(record.brain, record.model, tokens, new Date(record.now), readOwnPrice(db, record.brain, record.model));
   } catch {
     return null;
   }
 }
 
 export async function keepRequestUsage(db: AppDatabase, record: Omit<RequestUsageRecord, 'costUsd'>): Promise<void> {
-  const costUsd = await priceOf(record);
+  const costUsd = await priceOf(db, record);
   const written = guardedWrite('keeping what a request cost', () => commitSyncingInBackground(db, () => recordRequestUsage(db, { ...record, costUsd })));
   if (written.kind === 'written') written.value.durable.catch(() => undefined);
 }

@@ -6,7 +6,7 @@ import type { SpendView, Usage } from '../../../src-shared/api';
 import { BRAINS, type BrainId } from '../../../src-shared/brains';
 import { normaliseUsage, type NormalisedUsage } from '../../../src-shared/usage';
 import { newId } from './clock';
-import type { AppDatabase } from './open';
+import { inTransaction, type AppDatabase } from './open';
 import { statementCacheFor } from './statements';
 
 export interface RequestUsageRecord {
@@ -25,7 +25,8 @@ export interface RequestUsageRecord {
 
 const insertUsage = statementCacheFor(
   `INSERT INTO request_usage (id, conversation_id, turn_id, purpose, round, brain, model, input_tokens, cache_read_tokens,
-     cache_write_tokens, output_tokens, reasoning_tokens, created_at, cost_usd) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     cache_write_tokens, cache_write_hour_tokens, output_tokens, reasoning_tokens, created_at, cost_usd)
+   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 );
 
 export function recordRequestUsage(db: AppDatabase, record: RequestUsageRecord): void {
@@ -41,6 +42,7 @@ export function recordRequestUsage(db: AppDatabase, record: RequestUsageRecord):
     tokens.inputTokens,
     tokens.cacheReadTokens,
     tokens.cacheWriteTokens,
+    Math.min(record.usage.cacheWriteHourTokens ?? 0, tokens.cacheWriteTokens),
     tokens.outputTokens,
     tokens.reasoningTokens,
     record.now,
@@ -116,4 +118,37 @@ export function spendView(totals: UsageTotals | undefined): SpendView | null {
   if (totals === undefined || totals.requests === 0) return null;
   const { requests, inputTokens, cacheReadTokens, cacheWriteTokens, outputTokens, costUsd } = totals;
   return { requests, inputTokens, cacheReadTokens, cacheWriteTokens, outputTokens, costUsd };
+}
+
+const selectPricedModels = statementCacheFor(`SELECT DISTINCT brain, model FROM request_usage ORDER BY brain, model`);
+
+/** Every brain and model a request was counted for. */
+export function listCountedModels(db: AppDatabase): Array<{ readonly brain: string; readonly model: string }> {
+  return selectPricedModels(db).all() as Array<{ brain: string; model: string }>;
+}
+
+/** One stored request's tokens, as a price needs them. */
+export interface PricedTokens {
+  readonly inputTokens: number;
+  readonly cacheReadTokens: number;
+  readonly cacheWriteTokens: number;
+  readonly cacheWriteHourTokens: number;
+  readonly outputTokens: number;
+  readonly createdAt: string;
+}
+
+const selectModelRequests = statementCacheFor(
+  `SELECT id, input_tokens AS inputTokens, cache_read_tokens AS cacheReadTokens, cache_write_tokens AS cacheWriteTokens,
+     cache_write_hour_tokens AS cacheWriteHourTokens, output_tokens AS outputTokens, created_at AS createdAt
+   FROM request_usage WHERE brain = ? AND model = ?`,
+);
+const updateCost = statementCacheFor(`UPDATE request_usage SET cost_usd = ? WHERE id = ?`);
+
+/** Prices every counted request of one model again (a price the user set or cleared), in one transaction. */
+export function repriceRequests(db: AppDatabase, brain: BrainId, model: string, priceOf: (tokens: PricedTokens) => number | null): number {
+  return inTransaction(db, () => {
+    const rows = selectModelRequests(db).all(brain, model) as Array<PricedTokens & { id: string }>;
+    for (const { id, ...tokens } of rows) updateCost(db).run(priceOf(tokens), id);
+    return rows.length;
+  });
 }

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Theme } from '../../../src-shared/api';
+import type { PriceFigures, Theme } from '../../../src-shared/api';
 import type { BrainId } from '../../../src-shared/brains';
 import type { ToolPolicyValue } from '../../../src-shared/tool-rules';
 import type { ContextLines, ModelWindowOverrides } from '../../../src-shared/context-windows';
@@ -32,6 +32,8 @@ export interface SettingValues {
   contextLines: Partial<Record<BrainId, ContextLines>>;
   /** The brain that writes compaction summaries; absent or null: the brain the turn goes to. */
   compactionBrain: BrainId | null;
+  /** Prices the user set, by `brain/model`: every request of the model is priced by them instead of the list's. */
+  modelPrices: Record<string, PriceFigures>;
 }
 
 export type SettingKey = keyof SettingValues;

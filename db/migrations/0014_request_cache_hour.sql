@@ -1,0 +1,1 @@
+ALTER TABLE `request_usage` ADD `cache_write_hour_tokens` integer DEFAULT 0 NOT NULL;
