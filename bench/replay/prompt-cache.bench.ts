@@ -1,7 +1,7 @@
 /**
  * How much of each request a provider's prompt cache can serve. One conversation of 60 turns (16 in the smoke run)
- * rotates the seven brains, each answering two turns in a row, with tool rounds and reasoning, through the turn engine
- * and the real adapters against the fake brains. For every request, the one before it to the same brain and model is
+ * rotates the seven brains, each answering two turns in a row, with tool rounds, reasoning and attached pictures and
+ * PDFs, through the turn engine and the real adapters against the fake brains. For every request, the one before it to the same brain and model is
  * compared with it in the order the provider reads a request (tools, system prompt, history), and reported per wire:
  *
  * - consecutive: the brain sent the request right before (its own next turn, or its next tool round);
@@ -14,12 +14,20 @@
  * 99 % consecutive, 95 % after another brain). Cache breakpoints are left out of the comparison: they say where to
  * cache, not what. This file reports; it asserts only that every turn completed and broke no wire rule.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useFakeBrains } from '../../e2e/fake-brains/use-fake-brains';
 import type { RecordedRequest } from '../../e2e/fake-brains/server';
 import { BRAINS, WIRE_IDS, type BrainId, type WireId } from '../../src-shared/brains';
+import { findModel } from '../../src-shared/models/catalogue';
 import { engineOverFakeBrains } from '../../src-main/core/engine/testing';
+import { writeAttachmentFile } from '../../src-main/core/attachments/attachment-files';
+import { pdfFile, pngFile } from '../../src-main/core/attachments/test-files';
+import { insertAttachment } from '../../src-main/core/store/attachments';
 import { updateConversation } from '../../src-main/core/store/conversations';
+import type { AppDatabase } from '../../src-main/core/store/open';
 import { isSmokeRun } from '../support/scenario-line';
 
 const TURNS = isSmokeRun() ? 16 : 60;
@@ -83,6 +91,28 @@ function message(turn: number): string {
   }
 }
 
+/**
+ * Every fifth turn attaches a picture, and every tenth a PDF too: each brain gets them in its own shape on the turn they
+ * come with and on every later one, or a labelled stand-in where its model cannot take them.
+ */
+function attachmentsFor(db: AppDatabase, dataDir: string, turn: number, brain: BrainId): string[] {
+  // A brain whose model takes no picture is sent none (the app refuses to send it one); it replays the others' stand-ins.
+  const { inputs } = findModel(brain, BRAINS[brain].defaultModel).entry;
+  if (turn % 5 !== 4 || !inputs.images) return [];
+  const files: Array<{ name: string; kind: 'image' | 'pdf'; bytes: Buffer }> = [{ name: `chart-${turn}.png`, kind: 'image', bytes: pngFile(24 + turn, 16) }];
+  if (turn % 10 === 9 && inputs.pdfs) files.push({ name: `notes-${turn}.pdf`, kind: 'pdf', bytes: pdfFile(`Turn ${turn}`) });
+  return files.map((file) => {
+    const id = `attachment-${turn}-${file.kind}`;
+    insertAttachment(db, {
+      id, messageId: null, name: file.name, kind: file.kind, sha256: writeAttachmentFile(dataDir, file.bytes), size: file.bytes.length,
+      mediaType: file.kind === 'image' ? 'image/png' : 'application/pdf',
+      width: file.kind === 'image' ? 24 + turn : null, height: file.kind === 'image' ? 16 : null, pages: file.kind === 'pdf' ? 1 : null,
+      createdAt: '2026-12-01T00:00:00.000Z',
+    });
+    return id;
+  });
+}
+
 interface Shares {
   consecutive: number[];
   afterAnother: number[];
@@ -93,14 +123,19 @@ interface Shares {
 const mean = (values: readonly number[]): string => (values.length === 0 ? '—' : `${((values.reduce((sum, value) => sum + value, 0) / values.length) * 100).toFixed(1)} %`);
 
 describe('prompt cache: the share of each request the next request to the same brain starts with', () => {
-  it(`${TURNS} turns rotating the seven brains, two turns each, with tool rounds and reasoning`, async () => {
-    const { db, engine } = engineOverFakeBrains(fake, 'claude');
-    updateConversation(db, 'c1', { reasoningLevel: 'high' });
-    for (let turn = 0; turn < TURNS; turn += 1) {
-      const brain = ROTATION[Math.floor(turn / 2) % ROTATION.length]!;
-      updateConversation(db, 'c1', { brain, model: null });
-      const reply = await engine.send('c1', message(turn)).done;
-      expect(reply.status).toBe('complete');
+  it(`${TURNS} turns rotating the seven brains, two turns each, with tool rounds, reasoning and attachments`, async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'anybrain-bench-cache-'));
+    try {
+      const { db, engine } = engineOverFakeBrains(fake, 'claude', { dataDir });
+      updateConversation(db, 'c1', { reasoningLevel: 'high' });
+      for (let turn = 0; turn < TURNS; turn += 1) {
+        const brain = ROTATION[Math.floor(turn / 2) % ROTATION.length]!;
+        updateConversation(db, 'c1', { brain, model: null });
+        const reply = await engine.send('c1', message(turn), attachmentsFor(db, dataDir, turn, brain)).done;
+        expect(reply.status).toBe('complete');
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
     expect(fake.violations()).toEqual([]);
 
