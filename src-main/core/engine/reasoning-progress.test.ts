@@ -22,13 +22,14 @@ describe('reasoning while a reply streams', () => {
     // The request goes out a few turns of the event loop after admission; the reasoning starts once it has.
     await vi.waitFor(() => expect(scripted.calls).toHaveLength(1));
     scripted.push({ type: 'reasoning-delta', text: 'Light ' }, { type: 'reasoning-delta', text: 'scatters ' }, { type: 'reasoning-delta', text: 'off air.' });
-    await settle();
+    // The clock moves only once the engine has read what was pushed, however busy the machine is.
+    await vi.waitFor(() => expect(reasoningDeltas(events).length).toBeGreaterThan(0));
     clock.advance(12_000);
     scripted.push({ type: 'reasoning-opaque', opaque: { type: 'thinking', signature: 'sig-SECRET-1' } });
     await settle();
     clock.advance(400);
     scripted.push({ type: 'text-delta', text: 'Rayleigh ' });
-    await settle();
+    await vi.waitFor(() => expect(events.some((event) => event.type === 'message-delta')).toBe(true));
     // Time spent writing words is not reasoning time.
     clock.advance(5_000);
     scripted.push({ type: 'text-delta', text: 'scattering.' }, 'end');
@@ -57,11 +58,14 @@ describe('reasoning while a reply streams', () => {
     const clock = handClock('2026-11-30T11:00:00.000Z');
     const { events, scripted, engine } = scriptedEngine({ now: clock.now });
     const started = engine.send('c1', 'hi');
+    // The reasoning starts once the request has gone out, a few turns of the event loop after admission.
+    await vi.waitFor(() => expect(scripted.calls).toHaveLength(1));
     scripted.push({ type: 'reasoning-delta', text: 'Greet back.' }, { type: 'reasoning-opaque', opaque: { encrypted_content: 'ENC-SECRET', id: 'rs_SECRET' } });
-    await settle();
+    await vi.waitFor(() => expect(reasoningDeltas(events).length).toBeGreaterThan(0));
     clock.advance(3_000);
     scripted.push({ type: 'tool-call', providerCallId: 'call_1', name: 'current_time', input: { zone: 'UTC' } }, 'end');
-    await settle();
+    // The call has ended the reasoning once the next round's request has gone out.
+    await vi.waitFor(() => expect(scripted.calls).toHaveLength(2));
     clock.advance(1_000);
     scripted.push({ type: 'text-delta', text: 'Hello!' }, 'end');
     const message = await started.done;
