@@ -6,9 +6,10 @@ import { defaultSchema } from 'rehype-sanitize';
 
 /**
  * GitHub's sanitise schema (hast-util-sanitize's default): no script, style, iframe or event handler, ids and names
- * prefixed `user-content-` so they cannot clobber the page's globals.
+ * prefixed `user-content-` so they cannot clobber the page's globals; with `mark`, which a reply may write bare
+ * (raw-html-as-text.ts) and which carries nothing but its words.
  */
-export const SANITIZE_SCHEMA = defaultSchema;
+export const SANITIZE_SCHEMA: typeof defaultSchema = { ...defaultSchema, tagNames: [...(defaultSchema.tagNames ?? []), 'mark'] };
 
 /** The attributes of a link the reader can open: a new context that neither learns nor controls its opener. */
 export const SAFE_LINK_REL = 'noopener noreferrer';

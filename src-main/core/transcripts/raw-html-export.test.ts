@@ -9,4 +9,11 @@ describe('raw HTML in a reply, in the HTML export', () => {
       '<p>&#x3C;details><br>\n&#x3C;summary>More&#x3C;/summary><br>\nHidden words<br>\n&#x3C;/details></p>',
     );
   });
+
+  it('shows bare formatting tags as the same elements the window shows, and a tag with an attribute as text', () => {
+    expect(renderMarkdown('H<sub>2</sub>O, mc<sup>2</sup>, <kbd>Esc</kbd>, <mark>note</mark>, one<br>two')).toBe(
+      '<p>H<sub>2</sub>O, mc<sup>2</sup>, <kbd>Esc</kbd>, <mark>note</mark>, one<br>\ntwo</p>',
+    );
+    expect(renderMarkdown('<mark style="color:red">note</mark>')).toBe('<p>&#x3C;mark style="color:red">note&#x3C;/mark></p>');
+  });
 });
