@@ -132,6 +132,17 @@ test('model Markdown renders safely: no script, raw HTML shown as typed, code hi
   );
   await expect(hostile.locator('script, img, iframe')).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+
+  // The few tags written for formatting render when bare; with an attribute they stay the characters typed.
+  await sendMessage(page, '[reply:H<sub>2</sub>O, <kbd>Ctrl</kbd>, <mark>note</mark>, <sub onclick="window.__pwned = 3">x</sub>\\n\\n| a |\\n| --- |\\n| one<br>two |]');
+  await expect(replies).toHaveCount(3);
+  const formatted = replies.nth(2);
+  await expectReplyStatus(page, formatted, 'complete');
+  await expect(formatted.locator('sub')).toHaveText(['2']);
+  await expect(formatted.locator('kbd')).toHaveText(['Ctrl']);
+  await expect(formatted.locator('mark')).toHaveText(['note']);
+  await expect(formatted.locator('td br')).toHaveCount(1);
+  await expect(formatted.locator('p').first()).toHaveText('H2O, Ctrl, note, <sub onclick="window.__pwned = 3">x</sub>');
 });
 
 test('conversations can be renamed, searched and deleted', async ({ page, request }) => {
