@@ -7,6 +7,7 @@ import { BRAIN_IDS, REASONING_LEVELS } from '../brains';
 import { baseUrlProblem } from '../base-url';
 import { MAX_CONTEXT_WINDOW, MIN_CONTEXT_WINDOW } from '../context-windows';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, MAX_SEARCH_QUERY_LENGTH } from '../search';
+import { MAX_TITLE_LENGTH } from '../title-limit';
 import { ENVIRONMENT_NAME_PATTERN, MCP_LABEL_MAX_LENGTH, MCP_SERVER_ID_PATTERN, TOOL_POLICY_VALUES } from '../tool-rules';
 import {
   EXPORT_BRANCHES,
@@ -92,9 +93,9 @@ export const commandSchemas = {
     })
     .strict(),
   createConversation: z
-    .object({ title: z.string().max(500).optional(), brain: brainId.optional(), model: z.string().max(200).optional() })
+    .object({ title: z.string().max(MAX_TITLE_LENGTH).optional(), brain: brainId.optional(), model: z.string().max(200).optional() })
     .strict(),
-  renameConversation: z.object({ id: entityId, title: z.string().trim().min(1).max(500) }).strict(),
+  renameConversation: z.object({ id: entityId, title: z.string().trim().min(1).max(MAX_TITLE_LENGTH) }).strict(),
   deleteConversation: z.object({ id: entityId }).strict(),
   getConversation: z.object({ id: entityId }).strict(),
   setConversationBrain: z

@@ -4,6 +4,7 @@ import { isBrainId, REASONING_LEVELS, type BrainId, type ReasoningLevel } from '
 import { conversations } from '../../../db/schema';
 import type { AppDatabase } from './open';
 import { committedRow } from './statements';
+import { boundedTitle } from '../../../src-shared/title-limit';
 
 export const DEFAULT_TITLE = 'New conversation';
 
@@ -40,7 +41,7 @@ export function insertConversation(db: AppDatabase, conversation: NewConversatio
       .insert(conversations)
       .values({
         id: conversation.id,
-        title: conversation.title,
+        title: boundedTitle(conversation.title),
         brain: conversation.brain,
         model: conversation.model,
         createdAt: conversation.now,
@@ -107,7 +108,8 @@ export function updateConversation(
   id: string,
   changes: Partial<Pick<ConversationRow, 'title' | 'brain' | 'model' | 'reasoningLevel' | 'updatedAt'>>,
 ): ConversationView | null {
-  const row = committedRow(db, () => db.update(conversations).set(changes).where(eq(conversations.id, id)).returning().get());
+  const bounded = changes.title === undefined ? changes : { ...changes, title: boundedTitle(changes.title) };
+  const row = committedRow(db, () => db.update(conversations).set(bounded).where(eq(conversations.id, id)).returning().get());
   return row ? toConversationView(row) : null;
 }
 

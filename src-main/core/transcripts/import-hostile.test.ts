@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listConversations } from '../store/conversations';
+import { listConversations, updateConversation } from '../store/conversations';
 import { openTestDatabase } from '../store/test-database';
 import { chatGptExportToTranscripts } from './foreign/chatgpt';
 import { claudeExportToTranscripts } from './foreign/claude';
@@ -14,6 +14,21 @@ function transcriptWith(messages: unknown[]): string {
 }
 
 describe('importFile on hostile files', () => {
+  it('keeps a megabyte title to its first 500 characters, its cut said, and a rename too', async () => {
+    const db = openTestDatabase();
+    const huge = 'T'.repeat(1_000_000);
+    const transcript = JSON.stringify({
+      format: 'anybrain.transcript', version: 1, conversation: { id: 'c', title: huge, created_at: '2026-01-01T00:00:00.000Z' },
+      messages: [{ id: 'm1', turn_id: 't1', role: 'user', kind: 'chat', text: 'a' }],
+    });
+    await importFile(db, transcript, CONVERTERS, ignoreProgress);
+    expect(listConversations(db).map((conversation) => conversation.title)).toEqual([`${'T'.repeat(499)}…`]);
+
+    // A rename from anywhere is held to the same length.
+    const [conversation] = listConversations(db);
+    expect(updateConversation(db, conversation!.id, { title: `${huge}!` })?.title).toBe(`${'T'.repeat(499)}…`);
+  });
+
   it('stores a draft shared by 200 alternatives once: stored text about the size of the file', async () => {
     const db = openTestDatabase();
     const file = JSON.stringify(chatGptSharedDrafts({ conversations: 4, draftCharacters: 50_000, alternatives: 200 }));

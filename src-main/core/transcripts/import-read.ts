@@ -13,6 +13,7 @@ import { TranscriptImportError, validateTranscript } from './import-check';
 import { refuseAmplifiedImport } from './import-size';
 import { objectBombRefusal } from './json-shape';
 import { checkDeclaredSizes, decodeImportText, inflateEntry, zipEntries, type InflationBudget } from './import-zip';
+import { boundedTitle } from '../../../src-shared/title-limit';
 
 export type ImportSource = 'anybrain' | 'chatgpt' | 'claude';
 
@@ -117,7 +118,7 @@ export function checkImportDocument(file: ImportFile, document: unknown, index: 
   } catch (error) {
     if (!(error instanceof TranscriptImportError)) throw error;
     const title = (document as { conversation?: { title?: unknown } } | null)?.conversation?.title;
-    throw new TranscriptImportError(`Conversation ${index + 1}${typeof title === 'string' ? ` ("${title}")` : ''}: ${error.message}`);
+    throw new TranscriptImportError(`Conversation ${index + 1}${typeof title === 'string' ? ` ("${boundedTitle(title)}")` : ''}: ${error.message}`);
   }
 }
 

@@ -26,6 +26,7 @@ import { TRANSCRIPT_FORMAT, TRANSCRIPT_VERSION, type TranscriptInvocation, type 
 import { formatIssuePath, recordKeyPath } from '../issue-path';
 import { IdPlaces } from '../unique-ids';
 import { ForeignImportError, RECOGNISED_BY_FIRST, type ForeignImport } from './types';
+import { boundedTitle } from '../../../../src-shared/title-limit';
 
 const chatGptContentSchema = z.object({ content_type: z.string() }).passthrough();
 
@@ -92,7 +93,7 @@ export function chatGptExportToTranscripts(document: unknown): ForeignImport {
   const transcripts: TranscriptV1[] = [];
   const skipped: { title: string; reason: string }[] = [];
   parsed.data.forEach((conversation, index) => {
-    const title = conversation.title ?? `Untitled conversation ${index + 1}`;
+    const title = boundedTitle(conversation.title ?? `Untitled conversation ${index + 1}`);
     const converted = convertConversation(conversation, title);
     if (typeof converted === 'string') skipped.push({ title, reason: converted });
     else transcripts.push(converted);

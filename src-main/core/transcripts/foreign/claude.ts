@@ -22,6 +22,7 @@ import { MAX_JSON_DEPTH, nestedDeeperThan, TOO_DEEP_PROBLEM } from '../json-dept
 import { IdPlaces } from '../unique-ids';
 import { ForeignImportError, RECOGNISED_BY_FIRST, type ForeignImport } from './types';
 import { formatCount } from '../../../../src-shared/format-count';
+import { boundedTitle } from '../../../../src-shared/title-limit';
 
 /**
  * An attachment's extracted text up to this length goes into the user's words, since the model read it as part of the
@@ -151,7 +152,7 @@ function assertClaudeExport(document: unknown): asserts document is unknown[] {
 /** A left-out entry's name as claude.ai showed it; the reason names where it is in the file. */
 function entryTitle(entry: unknown): string {
   const name = typeof entry === 'object' && entry !== null ? (entry as { name?: unknown }).name : undefined;
-  return typeof name === 'string' && name.trim() !== '' ? name : UNTITLED;
+  return typeof name === 'string' && name.trim() !== '' ? boundedTitle(name) : UNTITLED;
 }
 
 function conversationToTranscript(conversation: ClaudeConversation, where: string): TranscriptV1 | null {
